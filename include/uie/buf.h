@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The one bounds-checked buffer API used by every encoder and decoder.
+ *
+ * A reader is a read-only view over caller-owned bytes; every get checks the
+ * remaining length first and, on failure, returns UIE_E_TRUNCATED and leaves
+ * the cursor where it was.  A writer appends into caller-owned storage of
+ * fixed capacity; the first failing put latches UIE_E_OVERFLOW in `err` so a
+ * sequence of puts can be checked once at the end.  All multi-byte integers
+ * are little-endian.  Freestanding: no libc.
+ */
+#ifndef UIE_BUF_H
+#define UIE_BUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uie/err.h"
+
+struct uie_rbuf {
+	const uint8_t *p;
+	size_t len;
+	size_t off;
+};
+
+struct uie_wbuf {
+	uint8_t *p;
+	size_t cap;
+	size_t len;
+	int err; /* UIE_OK until a put does not fit */
+};
+
+void uie_rbuf_init(struct uie_rbuf *b, const void *p, size_t len);
+size_t uie_rbuf_left(const struct uie_rbuf *b);
+/* Pointer to the unread bytes (valid while the underlying storage lives). */
+const uint8_t *uie_rbuf_cur(const struct uie_rbuf *b);
+int uie_rbuf_u8(struct uie_rbuf *b, uint8_t *v);
+int uie_rbuf_u16(struct uie_rbuf *b, uint16_t *v);
+int uie_rbuf_u32(struct uie_rbuf *b, uint32_t *v);
+int uie_rbuf_u64(struct uie_rbuf *b, uint64_t *v);
+int uie_rbuf_bytes(struct uie_rbuf *b, void *out, size_t n);
+/* Returns a pointer to the next n bytes in place and advances past them. */
+int uie_rbuf_view(struct uie_rbuf *b, const uint8_t **out, size_t n);
+int uie_rbuf_skip(struct uie_rbuf *b, size_t n);
+/* Reads n bytes that must all be zero (reserved fields); UIE_E_FORMAT if not. */
+int uie_rbuf_zero(struct uie_rbuf *b, size_t n);
+/* UIE_OK when every byte was consumed, UIE_E_FORMAT when bytes remain. */
+int uie_rbuf_end(const struct uie_rbuf *b);
+
+void uie_wbuf_init(struct uie_wbuf *b, void *p, size_t cap);
+void uie_wbuf_u8(struct uie_wbuf *b, uint8_t v);
+void uie_wbuf_u16(struct uie_wbuf *b, uint16_t v);
+void uie_wbuf_u32(struct uie_wbuf *b, uint32_t v);
+void uie_wbuf_u64(struct uie_wbuf *b, uint64_t v);
+void uie_wbuf_bytes(struct uie_wbuf *b, const void *p, size_t n);
+void uie_wbuf_zero(struct uie_wbuf *b, size_t n);
+
+/* Raw little-endian loads and stores for code that already checked bounds. */
+uint16_t uie_le16(const uint8_t *p);
+uint32_t uie_le32(const uint8_t *p);
+uint64_t uie_le64(const uint8_t *p);
+void uie_put_le16(uint8_t *p, uint16_t v);
+void uie_put_le32(uint8_t *p, uint32_t v);
+void uie_put_le64(uint8_t *p, uint64_t v);
+
+/* Overflow-checked a + b into *out; false on overflow. */
+static inline bool uie_add_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
+	return !__builtin_add_overflow(a, b, out);
+}
+
+#endif

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The monitor core: Policy, Measurement, Decision and Evidence modules of
+ * the paper's UIE-Monitor as one state object.  The host allocates it,
+ * feeds it requests and objects, and stores the log records it emits.
+ * No I/O, no allocation, no globals on the request path.
+ */
+#ifndef UIE_CORE_H
+#define UIE_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uie/platform.h"
+#include "uie/policy.h"
+#include "uie/slog.h"
+#include "uie/types.h"
+
+/*
+ * Where records go.  `append` must make the record durable in the host's
+ * log store and extend the vTPM's PCR 16 with lrh before it returns UIE_OK;
+ * on failure the core denies the request (no unlogged grant) and its own
+ * state (sequence number, vPCR mirror) does not advance.
+ */
+struct uie_log_sink {
+	void *ctx;
+	int (*append)(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN], const uint8_t lrh[UIE_PCR_LEN]);
+};
+
+struct uie_core {
+	const struct uie_platform *pl;
+	struct uie_log_sink sink;
+	uint16_t obj_alg;   /* object digest algorithm while no policy is installed */
+	uint8_t vpcr[UIE_PCR_LEN]; /* running value of vPCR[16], mirrors the vTPM */
+	uint64_t next_seq;
+	uint8_t mode;       /* enum uie_mode */
+	bool have_policy;
+	uint64_t epoch;
+	struct uie_policy policy;
+	uint8_t policy_id[UIE_SHA256_LEN]; /* hash of the installed package */
+};
+
+/* A normalized request from the guest (paper section 4.2.2). */
+struct uie_req {
+	uint16_t event; /* enum uie_event */
+	uint8_t role;   /* enum uie_role */
+	uint32_t pid;
+	struct uie_file_id id;
+	uint64_t vaddr, length, file_offset;
+};
+
+struct uie_verdict {
+	uint8_t decision; /* what the guest must apply */
+	uint8_t policy_decision; /* what the policy said (differs in MEASURE) */
+	uint16_t reason;
+	uint8_t scope;
+	struct uie_digest digest;
+	uint64_t seq; /* number of the record that logged it */
+};
+
+/*
+ * Initializes the core in bootstrap mode and logs a MONITOR_START record.
+ */
+int uie_core_init(struct uie_core *c, const struct uie_platform *pl, const struct uie_log_sink *sink,
+		  uint16_t obj_alg);
+
+/* Digest algorithm requests are measured with now (policy's, or bootstrap's). */
+uint16_t uie_core_obj_alg(const struct uie_core *c);
+
+/*
+ * Measures obj for req: ELF objects get the object digest when the
+ * requested range lies in their executable segments, anything else the
+ * range digest.  Pure with respect to core state (the host may cache the
+ * result by file identity).
+ */
+int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
+		     const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope);
+
+/*
+ * Decides a measured request, logs it and returns the verdict.
+ * `measure_err` is the result of measuring (UIE_OK, or the error which
+ * makes the request fail closed with reason MEASURE_FAIL); anonymous and
+ * fileless requests pass scope UIE_SCOPE_NONE and a NULL digest.
+ * Never returns ALLOW with an error: on any error *out says DENY.
+ */
+int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_err,
+		    const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out);
+
+/*
+ * Logs a guest fast-path rejection report (reason FASTPATH_MISS).
+ */
+int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
+			  const struct uie_digest *digest);
+
+/*
+ * Swaps in an already authenticated policy table (see package.h for the
+ * checks that must precede it) and logs POLICY_INSTALL.  The table bytes
+ * must outlive the installation.  epoch must be greater than the current.
+ */
+int uie_core_install(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
+		     const uint8_t package_hash[UIE_SHA256_LEN]);
+
+/* Logs a rejected package with the error that rejected it; nothing else changes. */
+int uie_core_log_reject(struct uie_core *c, uint64_t epoch, const uint8_t package_hash[UIE_SHA256_LEN],
+			int err);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Measurement module: the object digest of docs/FORMATS.md section 1.
+ * ELF64 little-endian objects are parsed and their executable PT_LOAD
+ * segments hashed (page-expanded, with the header fields that bind their
+ * layout); any other executable file range is hashed as a raw range.
+ * Freestanding; no allocation.
+ */
+#ifndef UIE_MEASURE_H
+#define UIE_MEASURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uie/platform.h"
+#include "uie/types.h"
+
+#define UIE_ELF_MAX_PHNUM 256 /* more program headers than this: UIE_E_LIMIT */
+#define UIE_ELF_MAX_EXEC 16   /* more executable PT_LOADs than this: UIE_E_LIMIT */
+#define UIE_MEASURE_PAGE 4096 /* granularity at which segments become executable */
+
+struct uie_exec_seg {
+	uint64_t p_offset, p_vaddr, p_filesz, p_memsz;
+	uint32_t p_flags;
+	/* Page-expanded file range that becomes executable: what is hashed. */
+	uint64_t range_off, range_len;
+};
+
+struct uie_elf_info {
+	uint16_t e_type, e_machine;
+	uint64_t e_entry;
+	uint32_t nexec;
+	struct uie_exec_seg exec[UIE_ELF_MAX_EXEC];
+	bool has_interp;
+	uint64_t interp_off, interp_len; /* PT_INTERP bytes, bounds-checked */
+};
+
+/* Parses and validates an ELF64 object; clears *out first. */
+int uie_elf_parse(const struct uie_object *obj, struct uie_elf_info *out);
+
+/* Object digest of an ELF object (scope UIE_SCOPE_ELF). info may be NULL. */
+int uie_elf_measure(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
+		    struct uie_elf_info *info, struct uie_digest *out);
+
+/* Digest of the raw file range [off, off+len) (scope UIE_SCOPE_RANGE). */
+int uie_range_measure(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
+		      uint64_t off, uint64_t len, struct uie_digest *out);
+
+/* True when [off, off+len) lies inside the measured executable ranges. */
+bool uie_elf_covers(const struct uie_elf_info *info, uint64_t off, uint64_t len);
+
+#endif

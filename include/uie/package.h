@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Signed policy packages (docs/FORMATS.md section 4): header, compiled
+ * policy table, optional Bloom hint, ECDSA signature.  Parsing and the
+ * monitor-side install checks are freestanding; signing lives in tools/.
+ */
+#ifndef UIE_PACKAGE_H
+#define UIE_PACKAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uie/core.h"
+#include "uie/types.h"
+
+#define UIE_PACKAGE_MAX_LEN (64u << 20)
+
+struct uie_package {
+	uint16_t version;
+	uint16_t sig_alg;  /* signature algorithm identifier */
+	uint16_t hash_alg; /* object digest algorithm of the table */
+	uint64_t epoch;
+	uint64_t bind_seq;                 /* vPCR16 binding: value after record bind_seq-1 */
+	uint8_t bind_pcr[UIE_PCR_LEN];
+	uint8_t key_id[UIE_SHA256_LEN];    /* SHA-256 of the signer's SubjectPublicKeyInfo */
+	const uint8_t *table;
+	size_t table_len;
+	const uint8_t *hint; /* Bloom hint, NULL when absent */
+	size_t hint_len;
+	const uint8_t *sig;
+	size_t sig_len;
+	uint8_t package_hash[UIE_SHA256_LEN]; /* SHA-256 over the signed bytes */
+};
+
+/* Parses a package in place (references buf); clears *out first. */
+int uie_package_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len,
+		      struct uie_package *out);
+
+/*
+ * The monitor-side checks in order: parse, signature (platform verify),
+ * epoch strictly greater, vPCR16 binding against the host's log history
+ * (pcr_at returns the vPCR16 value after the first `seq` records), table
+ * loads.  On success installs into c; on any failure leaves c unchanged
+ * except for a POLICY_REJECT record.  `buf` must outlive the installation.
+ */
+int uie_package_install(struct uie_core *c, const uint8_t *buf, size_t len,
+			int (*pcr_at)(void *ctx, uint64_t seq, uint8_t pcr[UIE_PCR_LEN]), void *pcr_ctx);
+
+#endif

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Vocabulary shared by the monitor core, the bridge, the tools and the
+ * verifier.  Numeric values are wire values (docs/FORMATS.md): never
+ * renumber, only append before the __MAX sentinel.  Freestanding.
+ */
+#ifndef UIE_TYPES_H
+#define UIE_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Execute-permission grant events: the `op=` of a policy rule. */
+enum uie_event {
+	UIE_EV_EXECVE = 1,        /* execve/execveat: main executable or interpreter */
+	UIE_EV_MMAP_EXEC = 2,     /* mmap with PROT_EXEC */
+	UIE_EV_MPROTECT_EXEC = 3, /* mprotect/pkey_mprotect NX->X */
+	UIE_EV__MAX
+};
+
+/* Role of the object whose memory becomes executable. */
+enum uie_role {
+	UIE_ROLE_NONE = 0,   /* records that concern no object (policy events) */
+	UIE_ROLE_MAIN = 1,   /* main executable of an execve */
+	UIE_ROLE_INTERP = 2, /* PT_INTERP program interpreter (ld.so) */
+	UIE_ROLE_DSO = 3,    /* file-backed ELF object mapped after exec */
+	UIE_ROLE_FILE = 4,   /* file-backed range that is not a measurable ELF object */
+	UIE_ROLE_ANON = 5,   /* anonymous or fileless memory */
+	UIE_ROLE__MAX
+};
+
+enum uie_decision {
+	UIE_DENY = 0, /* zero so that a cleared answer never allows */
+	UIE_ALLOW = 1,
+	UIE_DECISION__MAX
+};
+
+enum uie_mode {
+	UIE_MODE_BOOTSTRAP = 0, /* no policy installed yet: measure and log, never block */
+	UIE_MODE_MEASURE = 1,   /* policy evaluated and logged, never blocks */
+	UIE_MODE_ENFORCE = 2,   /* policy decision is final */
+	UIE_MODE__MAX
+};
+
+/* Digest algorithms: values are the TPM 2.0 TPM_ALG_ID numbers. */
+enum uie_hash_alg {
+	UIE_HASH_SHA256 = 0x000B,
+	UIE_HASH_SHA384 = 0x000C,
+};
+
+#define UIE_SHA256_LEN 32
+#define UIE_SHA384_LEN 48
+#define UIE_DIGEST_MAX 48
+
+/* Length of a digest of the given algorithm, or 0 if unknown. */
+static inline size_t uie_hash_len(uint16_t alg)
+{
+	return alg == UIE_HASH_SHA256 ? UIE_SHA256_LEN : alg == UIE_HASH_SHA384 ? UIE_SHA384_LEN : 0;
+}
+
+struct uie_digest {
+	uint16_t alg; /* enum uie_hash_alg; 0 = no digest */
+	uint8_t len;
+	uint8_t bytes[UIE_DIGEST_MAX];
+};
+
+/*
+ * What the measured digest covers (log field "digest scope").
+ */
+enum uie_scope {
+	UIE_SCOPE_NONE = 0,     /* nothing measured (anonymous memory, policy records) */
+	UIE_SCOPE_ELF = 1,      /* object digest over executable PT_LOAD segments */
+	UIE_SCOPE_RANGE = 2,    /* raw file range (non-ELF, or range outside ELF code) */
+	UIE_SCOPE_PACKAGE = 3,  /* hash of a policy package */
+	UIE_SCOPE__MAX
+};
+
+/*
+ * Reason codes, recorded in every log record and returned with decisions.
+ */
+enum uie_reason {
+	UIE_R_RULE_ALLOW = 1,      /* an allow rule matched */
+	UIE_R_RULE_DENY = 2,       /* a deny rule matched */
+	UIE_R_DEFAULT = 3,         /* no rule matched; default action applied */
+	UIE_R_BOOTSTRAP = 4,       /* no policy yet: measured only */
+	UIE_R_ANON_EXEC = 5,       /* anonymous memory going executable */
+	UIE_R_FILELESS = 6,        /* executable from memfd or other fileless source */
+	UIE_R_MEASURE_FAIL = 7,    /* object could not be measured (malformed ELF, I/O) */
+	UIE_R_UNSUPPORTED = 8,     /* path denied outright (shmat SHM_EXEC, foreign ABI, ...) */
+	UIE_R_FASTPATH_MISS = 9,   /* rejected by the guest's Bloom hint, reported later */
+	UIE_R_POLICY_INSTALLED = 10,
+	UIE_R_POLICY_REJECTED = 11,
+	UIE_R_MONITOR_START = 12,
+	UIE_R_RACE = 13,           /* check-then-use race detected */
+	UIE_R__MAX
+};
+
+/*
+ * Identity of a file as seen by the kernel at the time of the request.
+ * Any change of content changes at least one of these on Linux (ctime
+ * moves on every write, chmod, rename or xattr change and cannot be set
+ * from user space), so they key the monitor's measurement cache.
+ */
+struct uie_file_id {
+	uint64_t dev;
+	uint64_t ino;
+	uint64_t size;
+	int64_t mtime_ns;
+	int64_t ctime_ns;
+};
+
+#endif
