@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The bridge between the guest side (interceptor, tools) and the monitor:
+ * versioned fixed-layout messages over AF_UNIX SOCK_SEQPACKET, in the
+ * style of SVSM protocol calls; specified in docs/BRIDGE.md.  Requests
+ * are even, answers odd.  Large payloads (policy packages, evidence, the
+ * Bloom hint) travel in sealed memfds passed with SCM_RIGHTS, so that no
+ * message exceeds UIE_BRIDGE_MAX_MSG.
+ */
+#ifndef UIE_BRIDGE_H
+#define UIE_BRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uie/core.h"
+#include "uie/types.h"
+
+#define UIE_BRIDGE_MAGIC 0x42454955u /* "UIEB" little-endian */
+#define UIE_BRIDGE_VERSION 1
+#define UIE_BRIDGE_MAX_MSG 4096
+#define UIE_BRIDGE_DEFAULT_PATH "/run/uie/monitor.sock"
+
+enum uie_bridge_msg {
+	UIE_MSG_MEASURE_REQ = 2,  /* normalized request (+ object fd) -> verdict */
+	UIE_MSG_MEASURE_ANS = 3,
+	UIE_MSG_INSTALL_REQ = 4,  /* package in a memfd -> result */
+	UIE_MSG_INSTALL_ANS = 5,
+	UIE_MSG_EXPORT_REQ = 6,   /* nonce, since_seq -> AE in a memfd */
+	UIE_MSG_EXPORT_ANS = 7,
+	UIE_MSG_HINT_REQ = 8,     /* -> sealed memfd holding the Bloom hint (or none) */
+	UIE_MSG_HINT_ANS = 9,
+	UIE_MSG_STATUS_REQ = 10,  /* -> mode, epoch, record count, vPCR16 */
+	UIE_MSG_STATUS_ANS = 11,
+	UIE_MSG_FASTPATH_REQ = 12, /* report of a guest fast-path rejection */
+	UIE_MSG_FASTPATH_ANS = 13,
+	UIE_MSG_PUBKEY_REQ = 14,  /* -> attestation public key (DER SPKI) */
+	UIE_MSG_PUBKEY_ANS = 15,
+	UIE_MSG__MAX
+};
+
+struct uie_status {
+	uint8_t mode;
+	uint64_t epoch;
+	uint64_t nrecords;
+	uint8_t vpcr[UIE_PCR_LEN];
+	uint8_t policy_id[UIE_SHA256_LEN];
+};
+
+/* Client stubs: one per request.  Each returns UIE_OK or a negative error. */
+int uie_bridge_connect(const char *path, int *fd);
+
+/*
+ * Asks for a decision on req; objfd is the object's open file (-1 for
+ * anonymous memory).  Any failure (including a dead monitor) returns an
+ * error and leaves out->decision == UIE_DENY.
+ */
+int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out);
+
+/* Installs a package; *monitor_err receives the monitor's verdict code. */
+int uie_bridge_install(int fd, const uint8_t *pkg, size_t len, int *monitor_err);
+
+/* Exports evidence answering nonce; *ae is malloc'ed and owned by the caller. */
+int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint64_t since_seq,
+			    uint8_t **ae, size_t *ae_len);
+
+/* Gets the Bloom hint memfd (sealed, read-only); *hint_fd = -1 when none. */
+int uie_bridge_hint(int fd, int *hint_fd, size_t *len);
+
+int uie_bridge_status(int fd, struct uie_status *out);
+
+int uie_bridge_fastpath_report(int fd, const struct uie_req *req, const struct uie_digest *digest);
+
+/* Attestation public key as DER SubjectPublicKeyInfo; *der owned by the caller. */
+int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len);
+
+#endif
