@@ -22,6 +22,7 @@
 #define UIE_BRIDGE_DEFAULT_PATH "/run/uie/monitor.sock"
 
 enum uie_bridge_msg {
+	UIE_MSG_ERROR_ANS = 1,    /* answer to a message whose type is unknown or unreadable */
 	UIE_MSG_MEASURE_REQ = 2,  /* normalized request (+ object fd) -> verdict */
 	UIE_MSG_MEASURE_ANS = 3,
 	UIE_MSG_INSTALL_REQ = 4,  /* package in a memfd -> result */

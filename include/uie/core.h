@@ -68,10 +68,15 @@ int uie_core_init(struct uie_core *c, const struct uie_platform *pl, const struc
 uint16_t uie_core_obj_alg(const struct uie_core *c);
 
 /*
- * Measures obj for req: ELF objects get the object digest when the
- * requested range lies in their executable segments, anything else the
- * range digest.  Pure with respect to core state (the host may cache the
- * result by file identity).
+ * Measures obj for req with uie_core_obj_alg(c).  An object that starts
+ * with the ELF magic must parse as ELF (else the parse error): it gets the
+ * object digest (scope ELF) for EXECVE, and for MMAP/MPROTECT when
+ * [file_offset, file_offset+length) lies in its executable ranges
+ * (uie_elf_covers); otherwise the range digest of that range (scope
+ * RANGE).  Any other object gets the range digest of that range, or of the
+ * whole file for EXECVE (a script).  ANON requests are UIE_E_INVAL.  Pure
+ * with respect to core state (the host may cache the result by file
+ * identity and algorithm).
  */
 int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
 		     const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope);
@@ -79,15 +84,22 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
 /*
  * Decides a measured request, logs it and returns the verdict.
  * `measure_err` is the result of measuring (UIE_OK, or the error which
- * makes the request fail closed with reason MEASURE_FAIL); anonymous and
- * fileless requests pass scope UIE_SCOPE_NONE and a NULL digest.
- * Never returns ALLOW with an error: on any error *out says DENY.
+ * makes the policy result DENY with reason MEASURE_FAIL); anonymous and
+ * fileless requests pass scope UIE_SCOPE_NONE and a NULL digest (policy
+ * result DENY, reason ANON_EXEC for role ANON, FILELESS otherwise).
+ * Bootstrap: policy result ALLOW, reason BOOTSTRAP, for measured requests.
+ * The record's decision is the policy result; out->decision equals it in
+ * ENFORCE and is ALLOW in BOOTSTRAP and MEASURE (docs/FORMATS.md 3.4).
+ * Never returns ALLOW with an error: on any error *out says DENY, and a
+ * failing sink leaves the core unchanged (its error is returned).
  */
 int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_err,
 		    const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out);
 
 /*
- * Logs a guest fast-path rejection report (reason FASTPATH_MISS).
+ * Logs a guest fast-path rejection report (reason FASTPATH_MISS, decision
+ * DENY).  digest may be NULL; when given, the record's scope is RANGE for
+ * role FILE and ELF otherwise.
  */
 int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 			  const struct uie_digest *digest);
@@ -100,7 +112,11 @@ int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 int uie_core_install(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
 		     const uint8_t package_hash[UIE_SHA256_LEN]);
 
-/* Logs a rejected package with the error that rejected it; nothing else changes. */
+/*
+ * Logs a rejected package with the error that rejected it (a negative
+ * uie_err; recorded as its magnitude in OC.pid, the claimed epoch in
+ * OC.file_offset); nothing else changes.
+ */
 int uie_core_log_reject(struct uie_core *c, uint64_t epoch, const uint8_t package_hash[UIE_SHA256_LEN],
 			int err);
 

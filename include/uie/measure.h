@@ -32,21 +32,34 @@ struct uie_elf_info {
 	uint32_t nexec;
 	struct uie_exec_seg exec[UIE_ELF_MAX_EXEC];
 	bool has_interp;
-	uint64_t interp_off, interp_len; /* PT_INTERP bytes, bounds-checked */
+	uint64_t interp_off, interp_len; /* PT_INTERP path in the file, without its NUL */
 };
 
 /* Parses and validates an ELF64 object; clears *out first. */
 int uie_elf_parse(const struct uie_object *obj, struct uie_elf_info *out);
 
-/* Object digest of an ELF object (scope UIE_SCOPE_ELF). info may be NULL. */
+/*
+ * Object digest of an ELF object (scope UIE_SCOPE_ELF): uie_elf_parse then
+ * uie_elf_digest.  info (may be NULL) receives the parse result.
+ */
 int uie_elf_measure(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
 		    struct uie_elf_info *info, struct uie_digest *out);
 
-/* Digest of the raw file range [off, off+len) (scope UIE_SCOPE_RANGE). */
+/* Object digest from an info that uie_elf_parse filled for the same obj. */
+int uie_elf_digest(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
+		   const struct uie_elf_info *info, struct uie_digest *out);
+
+/*
+ * Digest of the raw file range [off, off+len) (scope UIE_SCOPE_RANGE); len
+ * is clamped at the end of the object, off beyond it is UIE_E_RANGE.
+ */
 int uie_range_measure(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
 		      uint64_t off, uint64_t len, struct uie_digest *out);
 
-/* True when [off, off+len) lies inside the measured executable ranges. */
+/*
+ * True when the non-empty [off, off+len) lies inside the union of the
+ * executable ranges, each extended to the end of its last page.
+ */
 bool uie_elf_covers(const struct uie_elf_info *info, uint64_t off, uint64_t len);
 
 #endif

@@ -14,6 +14,12 @@
 #include "uie/types.h"
 
 #define UIE_PACKAGE_MAX_LEN (64u << 20)
+#define UIE_PACKAGE_MAGIC "UIEPKG01" /* 8 bytes */
+#define UIE_PACKAGE_VERSION 1
+#define UIE_PACKAGE_HDR_LEN 104      /* bytes before the table */
+#define UIE_PACKAGE_MAX_SIG 72       /* longest DER ECDSA P-256 signature */
+/* Signature algorithm: TPM_ALG_ECDSA, meaning ECDSA on P-256 over SHA-256 here. */
+#define UIE_SIG_ECDSA_P256_SHA256 0x0018
 
 struct uie_package {
 	uint16_t version;
@@ -45,5 +51,23 @@ int uie_package_parse(const struct uie_platform *pl, const uint8_t *buf, size_t 
  */
 int uie_package_install(struct uie_core *c, const uint8_t *buf, size_t len,
 			int (*pcr_at)(void *ctx, uint64_t seq, uint8_t pcr[UIE_PCR_LEN]), void *pcr_ctx);
+
+/*
+ * The Bloom hint of the package buf that is installed in c, when it may be
+ * published to the guest (lib/core/bloom.h, uie_bloom_check_policy): a
+ * missing or unusable hint never affects installation, it only disables
+ * the fast path.  Return: UIE_OK with *hint and *hint_len set (pointing into
+ * buf), UIE_E_NOTFOUND (no hint), UIE_E_STATE (buf is not the installed
+ * package) or the hint's validation error.
+ */
+int uie_package_hint(const struct uie_core *c, const uint8_t *buf, size_t len, const uint8_t **hint,
+		     size_t *hint_len);
+
+/*
+ * Encodes p (its table, hint and signature; package_hash is ignored) into
+ * out.  With p->sig NULL only the signed bytes are written (what the
+ * signer hashes).  Return: UIE_OK, UIE_E_INVAL, UIE_E_LIMIT, UIE_E_OVERFLOW.
+ */
+int uie_package_encode(const struct uie_package *p, uint8_t *out, size_t cap, size_t *outlen);
 
 #endif

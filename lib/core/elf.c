@@ -254,7 +254,7 @@ static int hash_object(const struct uie_platform *pl, void *h, const struct uie_
 	return UIE_OK;
 }
 
-/* Runs body over a fresh hash context and finishes into out. */
+/* Ends the hash: into out when r is UIE_OK, aborted otherwise. */
 static int finish(const struct uie_platform *pl, void *h, int r, uint16_t alg, struct uie_digest *out)
 {
 	if (r != UIE_OK) {

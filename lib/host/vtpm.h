@@ -20,9 +20,10 @@ struct uie_vtpm;
  * Opens a backend from a spec:
  *   "builtin:KEYFILE"   built-in; KEYFILE holds the attestation private key
  *                       (PEM), created with mode 0600 if missing
- *   "swtpm:HOST:PORT"   tpm2-tss with the swtpm TCTI (PCR 16 is reset to
- *                       zero at open only if the TPM was just started)
+ *   "swtpm:HOST:PORT"   tpm2-tss with the swtpm TCTI
  *   "device:PATH"       tpm2-tss with the device TCTI
+ * Every backend starts with PCR 16 at zero (the TPM backends reset it at
+ * open), matching a log that starts at record 0.
  * The caller owns *out and frees it with uie_vtpm_free.
  */
 int uie_vtpm_open(const char *spec, struct uie_vtpm **out);

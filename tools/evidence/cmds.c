@@ -3,7 +3,10 @@
 #include <stddef.h>
 
 #include "cmd.h"
+#include "evidence_cmds.h"
 
 const struct uie_cmd uie_cmds_evidence[] = {
+	{ "evidence export", uie_cmd_evidence_export, "ask the monitor for attestation evidence (AE)" },
+	{ "verify", uie_cmd_verify, "verify an AE: quote, replay, reference values, policy, clock" },
 	{ NULL, NULL, NULL },
 };

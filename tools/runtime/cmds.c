@@ -3,7 +3,9 @@
 #include <stddef.h>
 
 #include "cmd.h"
+#include "runtime.h"
 
 const struct uie_cmd uie_cmds_runtime[] = {
+	{ "run", uie_cmd_run, "run a program under the execute-permission interceptor" },
 	{ NULL, NULL, NULL },
 };

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Relaying one grant to the monitor and reading its verdict.  Any failure
+ * on the way (no monitor, broken bridge, timeout, a file that cannot be
+ * examined) is a refusal with a diagnostic on stderr; only the monitor's
+ * ALLOW lets a call continue.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "uie/bridge.h"
+#include "uie/err.h"
+
+static const char *event_name(uint16_t ev)
+{
+	switch (ev) {
+	case UIE_EV_EXECVE: return "execve";
+	case UIE_EV_MMAP_EXEC: return "mmap";
+	case UIE_EV_MPROTECT_EXEC: return "mprotect";
+	default: return "grant";
+	}
+}
+
+bool uie_guest_fileless(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) != 0 || st.st_nlink == 0;
+}
+
+uint8_t uie_guest_role_of(int fd, uint8_t elf_role)
+{
+	unsigned char m[4];
+
+	if (uie_guest_fileless(fd))
+		return UIE_ROLE_ANON;
+	if (pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && !memcmp(m, "\177ELF", 4))
+		return elf_role;
+	return UIE_ROLE_FILE;
+}
+
+static unsigned slot_of(uint64_t dev, uint64_t ino)
+{
+	uint64_t h = (dev * 0x9e3779b97f4a7c15ull) ^ (ino * 0xc2b2ae3d27d4eb4full);
+
+	return (unsigned)(h >> 40) & (UIE_SUP_APPROVED_SLOTS - 1);
+}
+
+bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino)
+{
+	for (unsigned i = 0, k = slot_of(dev, ino); i < UIE_SUP_APPROVED_SLOTS;
+	     i++, k = (k + 1) & (UIE_SUP_APPROVED_SLOTS - 1)) {
+		if (s->approved[k][0] == 0 && s->approved[k][1] == 0)
+			return false;
+		if (s->approved[k][0] == dev && s->approved[k][1] == ino)
+			return true;
+	}
+	return false;
+}
+
+/* Remembers an allowed file; when the table is full it forgets everything
+ * (reconciliation then asks the monitor again: slower, never weaker). */
+static void remember(struct uie_sup *s, uint64_t dev, uint64_t ino)
+{
+	unsigned k;
+
+	if (uie_guest_approved(s, dev, ino))
+		return;
+	if (s->napproved >= UIE_SUP_APPROVED_SLOTS / 2) {
+		memset(s->approved, 0, sizeof(s->approved));
+		s->napproved = 0;
+	}
+	for (k = slot_of(dev, ino); s->approved[k][0] || s->approved[k][1];
+	     k = (k + 1) & (UIE_SUP_APPROVED_SLOTS - 1))
+		;
+	s->approved[k][0] = dev;
+	s->approved[k][1] = ino;
+	s->napproved++;
+}
+
+static void connect_monitor(struct uie_sup *s)
+{
+	if (s->bridge >= 0)
+		return;
+	if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK)
+		s->bridge = -1;
+}
+
+bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
+		   uint64_t vaddr, uint64_t length, uint64_t off, const char *what)
+{
+	struct uie_req req = { .event = event, .role = objfd < 0 ? UIE_ROLE_ANON : role,
+			       .pid = (uint32_t)pid, .vaddr = vaddr, .length = length,
+			       .file_offset = off };
+	struct uie_verdict v;
+	struct stat st;
+	int r;
+
+	if (objfd >= 0) {
+		if (fstat(objfd, &st) != 0) {
+			fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n",
+				event_name(event), what, (int)pid);
+			return false;
+		}
+		req.id = (struct uie_file_id){
+			.dev = st.st_dev, .ino = st.st_ino, .size = (uint64_t)st.st_size,
+			.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
+			.ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
+		};
+	}
+	connect_monitor(s);
+	if (s->bridge < 0) {
+		fprintf(stderr, "uie: denied %s of %s (pid %d): monitor unreachable\n",
+			event_name(event), what, (int)pid);
+		return false;
+	}
+	r = uie_bridge_measure(s->bridge, &req, objfd, &v);
+	if (r == UIE_E_PEER || r == UIE_E_SYS) {
+		/* The connection is unusable; the next request reconnects. */
+		close(s->bridge);
+		s->bridge = -1;
+	}
+	if (r != UIE_OK) {
+		fprintf(stderr, "uie: denied %s of %s (pid %d): monitor %s (%s)\n", event_name(event),
+			what, (int)pid, r == UIE_E_PEER ? "unreachable" : "error", uie_err_str(r));
+		return false;
+	}
+	if (v.decision != UIE_ALLOW) {
+		fprintf(stderr, "uie: denied %s of %s (pid %d): refused by the monitor (reason %u, record %llu)\n",
+			event_name(event), what, (int)pid, v.reason, (unsigned long long)v.seq);
+		return false;
+	}
+	if (s->o->verbose > 1)
+		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event), what,
+			(int)pid, (unsigned long long)v.seq);
+	if (objfd >= 0)
+		remember(s, st.st_dev, st.st_ino);
+	return true;
+}

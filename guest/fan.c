@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The exec watch (root only): a fanotify group with FAN_OPEN_EXEC_PERM on
+ * every file system mounted at start.  The kernel blocks each open for
+ * execution (main executable, then the interpreter: #! program, PT_INTERP,
+ * binfmt_misc handler) until we answer, and hands us the very file it
+ * opened, so a path swapped after exec.c read it cannot slip through: this
+ * check is authoritative for files on watched file systems.
+ *
+ * The marks are system-wide; events from threads that have no pending
+ * execve of the supervised tree (exec.c registers each one before it lets
+ * the call continue) are answered FAN_ALLOW at once: we supervise only our
+ * tree.  Every execve of the tree is registered first, because the filter
+ * sends execve and execveat to exec.c without exception.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "uie/err.h"
+
+#ifndef FAN_DENY_ERRNO
+#define FAN_ERRNO_BITS 8
+#define FAN_ERRNO_SHIFT (32 - FAN_ERRNO_BITS)
+#define FAN_DENY_ERRNO(err) (FAN_DENY | ((((unsigned)(err)) & 0xff) << FAN_ERRNO_SHIFT))
+#endif
+#ifndef FAN_CLASS_PRE_CONTENT
+#define FAN_CLASS_PRE_CONTENT 0x00000008
+#endif
+
+/* Mount points are the fifth field of mountinfo, with \ooo escapes. */
+static int mount_point(const char *line, char *out, size_t cap)
+{
+	const char *p = line;
+	size_t j = 0;
+
+	for (int field = 0; field < 4; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return UIE_E_FORMAT;
+		p++;
+	}
+	while (*p && *p != ' ' && *p != '\n') {
+		if (j + 1 >= cap)
+			return UIE_E_LIMIT;
+		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+		    p[3] >= '0' && p[3] <= '7') {
+			out[j++] = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+			p += 4;
+		} else {
+			out[j++] = *p++;
+		}
+	}
+	out[j] = '\0';
+	return j > 0 ? UIE_OK : UIE_E_FORMAT;
+}
+
+static void mark(struct uie_sup *s, const char *mp)
+{
+	struct stat st;
+
+	if (stat(mp, &st) != 0 || uie_guest_fan_covers(s, st.st_dev) ||
+	    s->nfan_devs == UIE_SUP_MAX_FAN_DEVS)
+		return;
+	/* Pseudo file systems refuse the mark; their files are checked by exec.c. */
+	if (fanotify_mark(s->fan, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_OPEN_EXEC_PERM, AT_FDCWD, mp) != 0)
+		return;
+	s->fan_devs[s->nfan_devs++] = st.st_dev;
+}
+
+int uie_guest_fan_init(struct uie_sup *s)
+{
+	char *line = NULL, mp[4096];
+	size_t cap = 0;
+	FILE *f;
+
+	s->fan = fanotify_init(FAN_CLASS_PRE_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_TID,
+			       O_RDONLY | O_LARGEFILE | O_CLOEXEC);
+	if (s->fan < 0) /* older kernels: no pre-content class, answers are EPERM */
+		s->fan = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_TID,
+				       O_RDONLY | O_LARGEFILE | O_CLOEXEC);
+	if (s->fan < 0)
+		return UIE_E_SYS;
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f) {
+		close(s->fan);
+		s->fan = -1;
+		return UIE_E_SYS;
+	}
+	while (getline(&line, &cap, f) > 0)
+		if (mount_point(line, mp, sizeof(mp)) == UIE_OK)
+			mark(s, mp);
+	free(line);
+	fclose(f);
+	return UIE_OK;
+}
+
+bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev)
+{
+	if (s->fan < 0)
+		return false;
+	for (unsigned i = 0; i < s->nfan_devs; i++)
+		if (s->fan_devs[i] == dev)
+			return true;
+	return false;
+}
+
+static struct uie_pending_exec *pending(struct uie_sup *s, pid_t tid)
+{
+	for (unsigned i = 0; i < UIE_SUP_MAX_PENDING; i++)
+		if (s->pending[i].tid == tid)
+			return &s->pending[i];
+	return NULL;
+}
+
+void uie_guest_fan_expect(struct uie_sup *s, pid_t tid)
+{
+	struct uie_pending_exec *pe = pending(s, tid);
+
+	if (!pe) { /* reuse the oldest slot */
+		pe = &s->pending[0];
+		for (unsigned i = 1; i < UIE_SUP_MAX_PENDING; i++)
+			if (s->pending[i].stamp < pe->stamp)
+				pe = &s->pending[i];
+	}
+	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = ++s->clock };
+}
+
+static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
+{
+	struct uie_pending_exec *pe = pending(s, m->pid);
+	char link[64], what[512];
+	uint8_t role;
+	struct stat st;
+	ssize_t n;
+
+	if (!pe || !(m->mask & FAN_OPEN_EXEC_PERM))
+		return FAN_ALLOW; /* not our tree */
+	role = pe->opens++ == 0 ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
+	n = readlink(link, what, sizeof(what) - 1);
+	what[n < 0 ? 0 : n] = '\0';
+	if (m->fd < 0 || fstat(m->fd, &st) != 0)
+		return FAN_DENY;
+	if (uie_guest_fileless(m->fd))
+		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, 0, 0, 0, what) ?
+			       FAN_ALLOW : FAN_DENY;
+	return uie_guest_ask(s, UIE_EV_EXECVE, role, m->pid, m->fd, 0, (uint64_t)st.st_size, 0, what) ?
+		       FAN_ALLOW : FAN_DENY;
+}
+
+static void answer(struct uie_sup *s, int fd, uint32_t verdict)
+{
+	struct fanotify_response resp = { .fd = fd, .response = verdict };
+
+	if (verdict == FAN_DENY) {
+		/* EACCES like every other refusal, where the kernel lets us choose. */
+		resp.response = FAN_DENY_ERRNO(EACCES);
+		if (write(s->fan, &resp, sizeof(resp)) == (ssize_t)sizeof(resp))
+			return;
+		resp.response = FAN_DENY;
+	}
+	if (write(s->fan, &resp, sizeof(resp)) != (ssize_t)sizeof(resp))
+		fprintf(stderr, "uie: cannot answer an exec permission event: %s\n", strerror(errno));
+}
+
+void uie_guest_fan_handle(struct uie_sup *s)
+{
+	union { struct fanotify_event_metadata m; char b[8192]; } buf;
+	const struct fanotify_event_metadata *m;
+	ssize_t len = read(s->fan, buf.b, sizeof(buf.b));
+
+	if (len <= 0)
+		return;
+	for (m = &buf.m; FAN_EVENT_OK(m, len); m = FAN_EVENT_NEXT(m, len)) {
+		if (m->vers != FANOTIFY_METADATA_VERSION) {
+			fprintf(stderr, "uie: fanotify metadata version %u not understood\n", m->vers);
+			break;
+		}
+		if (m->fd >= 0) {
+			answer(s, m->fd, decide(s, m));
+			close(m->fd);
+		}
+	}
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The Bloom-hint fast path of the interceptor.  Whatever the hint says,
+ * the only outcome it can produce is an earlier DENY; an unusable hint
+ * makes every query answer "not a definite miss", i.e. ask the monitor.
+ */
+#include "fastpath.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uie/bridge.h"
+#include "uie/err.h"
+
+#define HINT_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
+
+int uie_fastpath_open(struct uie_fastpath *fp, int fd, size_t len)
+{
+	struct stat st;
+	void *m;
+	int seals, r;
+
+	if (!fp)
+		return UIE_E_INVAL;
+	memset(fp, 0, sizeof(*fp));
+	if (fd < 0 || len == 0)
+		return UIE_E_INVAL;
+	/* Sealed first, then sized: after the seals the size can no longer change. */
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0)
+		return UIE_E_SYS;
+	if ((seals & HINT_SEALS) != HINT_SEALS)
+		return UIE_E_STATE;
+	if (fstat(fd, &st) != 0)
+		return UIE_E_SYS;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != len)
+		return UIE_E_RANGE;
+	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return UIE_E_SYS;
+	if ((r = uie_bloom_parse(m, len, &fp->bloom)) != UIE_OK) {
+		munmap(m, len);
+		memset(fp, 0, sizeof(*fp));
+		return r;
+	}
+	fp->map = m;
+	fp->len = len;
+	return UIE_OK;
+}
+
+int uie_fastpath_fetch(struct uie_fastpath *fp, int bridge_fd)
+{
+	size_t len;
+	int r, hfd;
+
+	if (!fp)
+		return UIE_E_INVAL;
+	memset(fp, 0, sizeof(*fp));
+	if ((r = uie_bridge_hint(bridge_fd, &hfd, &len)) != UIE_OK)
+		return r;
+	if (hfd < 0)
+		return UIE_E_NOTFOUND;
+	r = uie_fastpath_open(fp, hfd, len);
+	close(hfd);
+	return r;
+}
+
+void uie_fastpath_close(struct uie_fastpath *fp)
+{
+	if (!fp)
+		return;
+	if (fp->map)
+		munmap(fp->map, fp->len);
+	memset(fp, 0, sizeof(*fp));
+}
+
+uint64_t uie_fastpath_epoch(const struct uie_fastpath *fp)
+{
+	return fp && fp->map ? fp->bloom.epoch : 0;
+}
+
+bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_digest *digest)
+{
+	if (!fp || !fp->map || !digest || digest->alg != fp->bloom.hash_alg ||
+	    digest->len != uie_hash_len(digest->alg))
+		return false;
+	return !uie_bloom_maybe_contains(&fp->bloom, digest->bytes, digest->len);
+}
+
+bool uie_fastpath_check(const struct uie_fastpath *fp, const struct uie_platform *pl,
+			const struct uie_req *req, const struct uie_object *obj,
+			struct uie_digest *digest)
+{
+	/* A core without policy measures with obj_alg and touches nothing else. */
+	struct uie_core shadow = { 0 };
+	uint8_t scope;
+
+	if (digest)
+		memset(digest, 0, sizeof(*digest));
+	if (!fp || !fp->map || !pl || !req || !obj || !digest || req->role == UIE_ROLE_ANON)
+		return false;
+	shadow.pl = pl;
+	shadow.obj_alg = fp->bloom.hash_alg;
+	if (uie_core_measure(&shadow, req, obj, digest, &scope) != UIE_OK) {
+		memset(digest, 0, sizeof(*digest));
+		return false;
+	}
+	return uie_fastpath_definite_miss(fp, digest);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The interceptor's fast path (paper section 6.1.2): the monitor publishes
+ * the installed package's Bloom hint in a sealed memfd; the interceptor
+ * maps it read-only and may refuse a request whose digest is a definite
+ * miss without asking the monitor.  It can never allow anything: a hit,
+ * a missing hint, a corrupt hint or any error means "ask the monitor".
+ * Every refusal must be reported with uie_bridge_fastpath_report so that
+ * the evidence still shows it.
+ */
+#ifndef UIE_GUEST_FASTPATH_H
+#define UIE_GUEST_FASTPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uie/core.h"
+#include "uie/platform.h"
+#include "uie/types.h"
+
+#include "bloom.h"
+
+struct uie_fastpath {
+	void *map;  /* read-only mapping of the sealed memfd, NULL when none */
+	size_t len;
+	struct uie_bloom bloom; /* refers into map */
+};
+
+/*
+ * Maps a hint memfd (the fd may be closed afterwards) after checking its
+ * seals (F_SEAL_WRITE, F_SEAL_GROW, F_SEAL_SHRINK, F_SEAL_SEAL), its size
+ * and the hint format; clears *fp first.  Return: UIE_OK, UIE_E_STATE
+ * (not sealed), UIE_E_RANGE (size differs), UIE_E_SYS, or the parse error.
+ */
+int uie_fastpath_open(struct uie_fastpath *fp, int fd, size_t len);
+
+/* Asks the monitor for its hint and opens it; UIE_E_NOTFOUND when it publishes none. */
+int uie_fastpath_fetch(struct uie_fastpath *fp, int bridge_fd);
+
+/* Unmaps; safe on a cleared or closed *fp. */
+void uie_fastpath_close(struct uie_fastpath *fp);
+
+/* Epoch of the package the hint belongs to (0 when none is open). */
+uint64_t uie_fastpath_epoch(const struct uie_fastpath *fp);
+
+/*
+ * True only when the hint is open, digest has the hint's algorithm, and
+ * the filter proves no ALLOW rule names it.  Everything else is false.
+ */
+bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_digest *digest);
+
+/*
+ * Measures obj for req exactly as the monitor would (uie_core_measure with
+ * the hint's algorithm) and tells whether the request is a definite miss.
+ * *digest receives the digest to report.  Anonymous memory and any
+ * measurement error answer false (the monitor decides those).
+ */
+bool uie_fastpath_check(const struct uie_fastpath *fp, const struct uie_platform *pl,
+			const struct uie_req *req, const struct uie_object *obj,
+			struct uie_digest *digest);
+
+#endif

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The seccomp filter of the supervised tree (raw classic BPF).  It keeps
+ * the common case in the kernel: mmap/mprotect/pkey_mprotect without
+ * PROT_EXEC are allowed without a round trip; only grants of execute
+ * permission and execve/execveat reach the supervisor.  Paths that cannot
+ * be checked are refused in the kernel:
+ *   - any ABI other than x86-64 (int 0x80 / sysenter i386): KILL_PROCESS;
+ *     x32 system call numbers: EACCES;
+ *   - shmat(SHM_EXEC), remap_file_pages, uselib: EACCES;
+ *   - personality() setting READ_IMPLIES_EXEC: EACCES (the query
+ *     personality(0xffffffff) passes);
+ *   - process_vm_writev, ptrace, userfaultfd, modify_ldt: EPERM;
+ *   - sharing a descriptor table or an address space between processes
+ *     (clone with CLONE_FILES, or CLONE_VM without CLONE_VFORK, and no
+ *     CLONE_THREAD) and io_uring (its requests bypass seccomp): EPERM;
+ *     clone3 (flags out of reach of BPF): ENOSYS, so libc falls back to
+ *     clone.  Only threads of a caller can then race its checks (freeze.c).
+ */
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/sched.h>
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/shm.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "uie/err.h"
+
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+#define X32_SYSCALL_BIT 0x40000000u
+
+enum label { L_ALLOW, L_NOTIFY, L_EACCES, L_EPERM, L_ENOSYS, L_KILL, L_PROT, L_SHM, L_PERS, L_CLONE,
+	     L__MAX };
+
+struct prog {
+	struct sock_filter ins[64];
+	unsigned n;
+	unsigned at[L__MAX];
+	struct fixup { unsigned pc; int jt, jf; } fix[32]; /* label ids, -1 = next instruction */
+	unsigned nfix;
+	bool bad;
+};
+
+static void emit(struct prog *p, struct sock_filter f)
+{
+	if (p->n >= sizeof(p->ins) / sizeof(p->ins[0])) {
+		p->bad = true;
+		return;
+	}
+	p->ins[p->n++] = f;
+}
+
+/* Conditional jump to labels (-1: fall through). */
+static void jump(struct prog *p, uint16_t code, uint32_t k, int jt, int jf)
+{
+	if (p->nfix >= sizeof(p->fix) / sizeof(p->fix[0])) {
+		p->bad = true;
+		return;
+	}
+	p->fix[p->nfix++] = (struct fixup){ p->n, jt, jf };
+	emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | code | BPF_K, k, 0, 0));
+}
+
+static void label(struct prog *p, enum label l)
+{
+	p->at[l] = p->n;
+}
+
+static void ret(struct prog *p, uint32_t v)
+{
+	emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, v));
+}
+
+static void load(struct prog *p, uint32_t off)
+{
+	emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, off));
+}
+
+/* Low 32 bits of argument i (little-endian). */
+#define ARG_LO(i) ((uint32_t)offsetof(struct seccomp_data, args[0]) + 8u * (i))
+
+static int resolve(struct prog *p)
+{
+	for (unsigned i = 0; i < p->nfix; i++) {
+		unsigned pc = p->fix[i].pc;
+		int l[2] = { p->fix[i].jt, p->fix[i].jf };
+		uint8_t off[2];
+
+		for (int k = 0; k < 2; k++) {
+			unsigned to = l[k] < 0 ? pc + 1 : p->at[l[k]];
+
+			if (to <= pc || to - pc - 1 > 255)
+				return UIE_E_LIMIT;
+			off[k] = (uint8_t)(to - pc - 1);
+		}
+		p->ins[pc].jt = off[0];
+		p->ins[pc].jf = off[1];
+	}
+	return p->bad ? UIE_E_LIMIT : UIE_OK;
+}
+
+static const struct { uint32_t nr; enum label to; } table[] = {
+	{ __NR_mmap, L_PROT },           { __NR_mprotect, L_PROT },
+	{ __NR_pkey_mprotect, L_PROT },  { __NR_execve, L_NOTIFY },
+	{ __NR_execveat, L_NOTIFY },     { __NR_shmat, L_SHM },
+	{ __NR_personality, L_PERS },    { __NR_remap_file_pages, L_EACCES },
+	{ __NR_uselib, L_EACCES },       { __NR_process_vm_writev, L_EPERM },
+	{ __NR_ptrace, L_EPERM },        { __NR_userfaultfd, L_EPERM },
+	{ __NR_modify_ldt, L_EPERM },    { __NR_io_uring_setup, L_EPERM },
+	{ __NR_clone, L_CLONE },         { __NR_clone3, L_ENOSYS },
+};
+
+static int build(struct prog *p)
+{
+	load(p, offsetof(struct seccomp_data, arch));
+	jump(p, BPF_JEQ, AUDIT_ARCH_X86_64, -1, L_KILL);
+	load(p, offsetof(struct seccomp_data, nr));
+	jump(p, BPF_JGE, X32_SYSCALL_BIT, L_EACCES, -1);
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		jump(p, BPF_JEQ, table[i].nr, (int)table[i].to, -1);
+	ret(p, SECCOMP_RET_ALLOW);
+	/* Argument checks first: classic BPF only jumps forward. */
+	label(p, L_PROT); /* prot is argument 2 of mmap, mprotect and pkey_mprotect */
+	load(p, ARG_LO(2));
+	jump(p, BPF_JSET, PROT_EXEC, L_NOTIFY, L_ALLOW);
+	label(p, L_SHM);
+	load(p, ARG_LO(2));
+	jump(p, BPF_JSET, SHM_EXEC, L_EACCES, L_ALLOW);
+	label(p, L_PERS);
+	load(p, ARG_LO(0));
+	jump(p, BPF_JEQ, 0xffffffffu, L_ALLOW, -1);
+	jump(p, BPF_JSET, READ_IMPLIES_EXEC, L_EACCES, L_ALLOW);
+	/* Threads are fine; processes sharing a descriptor table or an address space are not. */
+	label(p, L_CLONE);
+	load(p, ARG_LO(0));
+	jump(p, BPF_JSET, CLONE_THREAD, L_ALLOW, -1);
+	jump(p, BPF_JSET, CLONE_FILES, L_EPERM, -1);
+	jump(p, BPF_JSET, CLONE_VFORK, L_ALLOW, -1);
+	jump(p, BPF_JSET, CLONE_VM, L_EPERM, L_ALLOW);
+	label(p, L_ALLOW);
+	ret(p, SECCOMP_RET_ALLOW);
+	label(p, L_NOTIFY);
+	ret(p, SECCOMP_RET_USER_NOTIF);
+	label(p, L_EACCES);
+	ret(p, SECCOMP_RET_ERRNO | EACCES);
+	label(p, L_EPERM);
+	ret(p, SECCOMP_RET_ERRNO | EPERM);
+	label(p, L_ENOSYS);
+	ret(p, SECCOMP_RET_ERRNO | ENOSYS);
+	label(p, L_KILL);
+	ret(p, SECCOMP_RET_KILL_PROCESS);
+	return resolve(p);
+}
+
+int uie_guest_filter_install(int *listener)
+{
+	struct prog p = { 0 };
+	struct sock_fprog fp;
+	long fd;
+	int r;
+
+	*listener = -1;
+	if ((r = build(&p)) != UIE_OK)
+		return r;
+	fp.len = (unsigned short)p.n;
+	fp.filter = p.ins;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return UIE_E_SYS;
+	fd = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+		     SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &fp);
+	if (fd < 0 && errno == EINVAL) /* kernels before 5.19 */
+		fd = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+			     &fp);
+	if (fd < 0)
+		return UIE_E_SYS;
+	*listener = (int)fd;
+	return UIE_OK;
+}

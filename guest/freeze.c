@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Closing the check-then-use races of mmap and mprotect.  Between our
+ * check and the kernel's use, another thread of the same process could
+ * replace the descriptor (mmap: dup2 over the measured fd) or the mapping
+ * under the range (mprotect: munmap + mmap of other content).  The filter
+ * forbids sharing a descriptor table or an address space between
+ * processes (clone with CLONE_FILES or CLONE_VM without CLONE_THREAD,
+ * clone3, io_uring), so only threads of the caller can race it.  For a
+ * multi-threaded caller the supervisor therefore stops every other thread
+ * (PTRACE_SEIZE + PTRACE_INTERRUPT: invisible to the program and its
+ * parent, unlike SIGSTOP) before it looks at the request, and lets them
+ * go only after the calling thread has returned from the call, which it
+ * observes as that thread's own ptrace stop.  With everything stopped the
+ * executable mappings are then compared with what the monitor allowed
+ * (reconcile.c).  PTRACE_O_EXITKILL: if the supervisor dies meanwhile,
+ * the frozen threads die with it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "uie/err.h"
+
+#define STOP_DEADLINE_MS 2000u
+
+static bool known(const struct uie_freeze *f, pid_t tid)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->t[i].tid == tid)
+			return true;
+	return false;
+}
+
+/*
+ * Waits for tid's ptrace stop, at most STOP_DEADLINE_MS.  A signal that
+ * arrives meanwhile stops it too (signal-delivery stop); it is remembered
+ * and delivered at detach.  Exec permission events keep being answered
+ * while waiting: a thread blocked in one cannot stop before that.
+ * Return: UIE_OK (stopped), UIE_E_NOTFOUND (exited), UIE_E_STATE (did not
+ * stop in time), UIE_E_SYS.
+ */
+static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig)
+{
+	const struct timespec nap = { 0, 20000 };
+	unsigned waited_us = 0;
+
+	for (;;) {
+		siginfo_t si;
+		int st;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)tid, &si, WSTOPPED | WEXITED | WNOWAIT | WNOHANG | __WALL) != 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == ECHILD ? UIE_E_NOTFOUND : UIE_E_SYS;
+		}
+		if (si.si_pid == 0) { /* not yet */
+			if (waited_us >= STOP_DEADLINE_MS * 1000u)
+				return UIE_E_STATE;
+			if (s->fan >= 0)
+				uie_guest_fan_handle(s);
+			nanosleep(&nap, NULL);
+			waited_us += 20;
+			continue;
+		}
+		if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {
+			/* Reap exited threads other than the leader; the leader's parent reaps it. */
+			if (tid != tgid)
+				waitpid(tid, &st, __WALL);
+			return UIE_E_NOTFOUND;
+		}
+		if (waitpid(tid, &st, __WALL) != tid || !WIFSTOPPED(st))
+			continue;
+		if (st >> 16 == 0 && WSTOPSIG(st) != SIGTRAP) {
+			*sig = WSTOPSIG(st); /* signal-delivery stop: hand it back at detach */
+		} else if (st >> 16 != PTRACE_EVENT_STOP) {
+			ptrace(PTRACE_CONT, tid, 0, 0); /* another stop: run into our interrupt */
+			continue;
+		}
+		return UIE_OK;
+	}
+}
+
+static int seize(struct uie_freeze *f, pid_t tid)
+{
+	if (f->n == UIE_FREEZE_MAX)
+		return UIE_E_LIMIT;
+	if (ptrace(PTRACE_SEIZE, tid, 0, PTRACE_O_EXITKILL) != 0)
+		return errno == ESRCH ? UIE_OK : UIE_E_SYS; /* gone already: nothing to stop */
+	if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) != 0) {
+		ptrace(PTRACE_DETACH, tid, 0, 0);
+		return errno == ESRCH ? UIE_OK : UIE_E_SYS;
+	}
+	f->t[f->n++] = (struct uie_frozen){ .tid = tid, .stopped = false, .sig = 0 };
+	return UIE_OK;
+}
+
+/* One pass over /proc/TGID/task; *added counts threads seized now. */
+static int sweep(struct uie_freeze *f, unsigned *added)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int r = UIE_OK;
+
+	*added = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)f->tgid);
+	d = opendir(path);
+	if (!d)
+		return UIE_E_SYS;
+	while (r == UIE_OK && (de = readdir(d)) != NULL) {
+		pid_t tid = (pid_t)strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0 || known(f, tid))
+			continue;
+		if ((r = seize(f, tid)) == UIE_OK)
+			(*added)++;
+	}
+	closedir(d);
+	return r;
+}
+
+int uie_guest_freeze(struct uie_sup *s, struct uie_freeze *f, pid_t tgid, pid_t caller)
+{
+	unsigned added;
+	int r;
+
+	memset(f, 0, sizeof(*f));
+	f->tgid = tgid;
+	f->caller = caller;
+	/* The caller first: it stops when it returns from the trapped call. */
+	if ((r = seize(f, caller)) != UIE_OK)
+		return r;
+	do {
+		if ((r = sweep(f, &added)) != UIE_OK)
+			break;
+		/* Every other thread must be stopped before the next sweep: a running
+		 * thread could still be creating threads. */
+		for (unsigned i = 0; r == UIE_OK && i < f->n; i++) {
+			struct uie_frozen *t = &f->t[i];
+			int w;
+
+			if (t->tid == caller || t->stopped || t->gone)
+				continue;
+			w = wait_stop(s, t->tid, tgid, &t->sig);
+			if (w == UIE_OK)
+				t->stopped = true;
+			else if (w == UIE_E_NOTFOUND)
+				t->gone = true;
+			else
+				r = w;
+		}
+	} while (r == UIE_OK && added > 0);
+	if (r != UIE_OK)
+		uie_guest_thaw(s, f);
+	return r;
+}
+
+int uie_guest_await_caller(struct uie_sup *s, struct uie_freeze *f)
+{
+	for (unsigned i = 0; i < f->n; i++) {
+		struct uie_frozen *t = &f->t[i];
+		int w;
+
+		if (t->tid != f->caller)
+			continue;
+		w = wait_stop(s, t->tid, f->tgid, &t->sig);
+		if (w == UIE_OK)
+			t->stopped = true;
+		else if (w == UIE_E_NOTFOUND)
+			t->gone = true;
+		return w == UIE_E_NOTFOUND ? UIE_OK : w;
+	}
+	return UIE_E_NOTFOUND;
+}
+
+void uie_guest_thaw(struct uie_sup *s, struct uie_freeze *f)
+{
+	for (unsigned i = 0; i < f->n; i++) {
+		struct uie_frozen *t = &f->t[i];
+
+		if (t->gone)
+			continue;
+		if (!t->stopped) {
+			/* PTRACE_DETACH needs a stopped tracee: wait for the pending interrupt. */
+			if (wait_stop(s, t->tid, f->tgid, &t->sig) != UIE_OK)
+				continue;
+		}
+		ptrace(PTRACE_DETACH, t->tid, 0, (void *)(long)t->sig);
+	}
+	f->n = 0;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The supervisor: starts the program, then answers seccomp notifications
+ * and fanotify events one at a time until the program and every process
+ * that inherited the filter are gone.  Fail closed: each response starts
+ * as EACCES and only a monitor ALLOW turns it into CONTINUE.  If this
+ * process dies, the kernel fails every trapped call of the tree (the
+ * listener is gone), so the tree gains no executable memory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "uie/err.h"
+
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+void uie_guest_deny(struct seccomp_notif_resp *r, int err)
+{
+	r->flags = 0;
+	r->val = 0;
+	r->error = -err;
+}
+
+void uie_guest_cont(struct seccomp_notif_resp *r)
+{
+	r->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	r->val = 0;
+	r->error = 0;
+}
+
+bool uie_guest_id_valid(const struct uie_sup *s, uint64_t id)
+{
+	return ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+}
+
+/* Grants whose check another thread of the caller could race (freeze.c). */
+static bool racy_grant(const struct seccomp_notif *n)
+{
+	if (n->data.nr == __NR_mprotect || n->data.nr == __NR_pkey_mprotect)
+		return true;
+	return n->data.nr == __NR_mmap && !(n->data.args[3] & MAP_ANONYMOUS) &&
+	       (int)n->data.args[4] >= 0;
+}
+
+static void dispatch(struct uie_sup *s, struct uie_call *c, struct seccomp_notif_resp *r)
+{
+	switch (c->n->data.nr) {
+	case __NR_execve:
+	case __NR_execveat:
+		uie_guest_on_exec(s, c, r);
+		break;
+	case __NR_mmap:
+		uie_guest_on_mmap(s, c, r);
+		break;
+	case __NR_mprotect:
+	case __NR_pkey_mprotect:
+		uie_guest_on_mprotect(s, c, r);
+		break;
+	default:
+		fprintf(stderr, "uie: denied unexpected system call %d (pid %d)\n", c->n->data.nr,
+			(int)c->n->pid);
+	}
+}
+
+static void handle_notification(struct uie_sup *s, struct seccomp_notif *n,
+				struct seccomp_notif_resp *r)
+{
+	struct uie_call c = { .n = n };
+	bool frozen = false;
+	unsigned threads = 0;
+
+	memset(n, 0, s->sizes.seccomp_notif);
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, n) != 0)
+		return; /* the target died before we received it */
+	memset(r, 0, s->sizes.seccomp_notif_resp);
+	r->id = n->id;
+	uie_guest_deny(r, EACCES);
+	c.pidfd = (int)syscall(SYS_pidfd_open, n->pid, PIDFD_THREAD);
+	if (c.pidfd < 0)
+		goto send; /* the thread is gone */
+	if (n->data.nr != __NR_execve && n->data.nr != __NR_execveat &&
+	    uie_guest_task_info(n->pid, &c.tgid, &threads) != UIE_OK)
+		goto send;
+	if (threads > 1 && racy_grant(n)) {
+		int e = uie_guest_freeze(s, &s->frz, c.tgid, n->pid);
+
+		if (e != UIE_OK) {
+			fprintf(stderr, "uie: denied a grant to pid %d: cannot stop its other threads (%s)\n",
+				(int)n->pid, uie_err_str(e));
+			goto send;
+		}
+		frozen = true;
+	}
+	dispatch(s, &c, r);
+send:
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, r) != 0 && errno != ENOENT)
+		fprintf(stderr, "uie: cannot answer pid %d: %s\n", (int)n->pid, strerror(errno));
+	if (frozen) {
+		/* All threads stay stopped until the call has returned and the result is checked. */
+		if (uie_guest_await_caller(s, &s->frz) != UIE_OK) {
+			fprintf(stderr, "uie: killed pid %d: its call did not return in time\n", (int)c.tgid);
+			kill(c.tgid, SIGKILL);
+		} else if (r->flags & SECCOMP_USER_NOTIF_FLAG_CONTINUE) {
+			uie_guest_reconcile(s, c.tgid);
+		}
+		uie_guest_thaw(s, &s->frz);
+	}
+	if (c.pidfd >= 0)
+		close(c.pidfd);
+}
+
+static int exit_status(int ws, const char *prog)
+{
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	if (WIFSIGNALED(ws)) {
+		if (WTERMSIG(ws) == SIGSYS)
+			fprintf(stderr, "uie: %s killed by SIGSYS: a foreign system-call ABI was refused\n",
+				prog);
+		return 128 + WTERMSIG(ws);
+	}
+	return 1;
+}
+
+static int setup_signals(sigset_t *old)
+{
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	if (sigprocmask(SIG_BLOCK, &set, old) != 0)
+		return -1;
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return fd;
+}
+
+static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const char *prog,
+		     int *status)
+{
+	struct seccomp_notif *n = calloc(1, s->sizes.seccomp_notif);
+	struct seccomp_notif_resp *r = calloc(1, s->sizes.seccomp_notif_resp);
+	bool reaped = false, hup = false;
+
+	if (!n || !r) {
+		free(n);
+		free(r);
+		return UIE_E_NOMEM;
+	}
+	while (!reaped || !hup) {
+		struct pollfd p[4] = {
+			{ .fd = hup ? -1 : s->listener, .events = POLLIN },
+			{ .fd = s->fan, .events = POLLIN },
+			{ .fd = reaped ? -1 : pidfd, .events = POLLIN },
+			{ .fd = sigfd, .events = POLLIN },
+		};
+		int k = poll(p, 4, -1);
+
+		if (k < 0 && errno != EINTR)
+			break;
+		if (p[1].revents & POLLIN)
+			uie_guest_fan_handle(s);
+		if (p[0].revents & POLLIN)
+			handle_notification(s, n, r);
+		else if (p[0].revents & (POLLHUP | POLLERR))
+			hup = true; /* no process uses the filter any more */
+		if (p[2].revents & POLLIN) {
+			int ws;
+
+			if (waitpid(child, &ws, 0) == child) {
+				*status = exit_status(ws, prog);
+				reaped = true;
+			}
+		}
+		if (p[3].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si) && !reaped)
+				kill(child, (int)si.ssi_signo);
+		}
+	}
+	free(n);
+	free(r);
+	return UIE_OK;
+}
+
+int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *status)
+{
+	struct uie_sup *s = calloc(1, sizeof(*s));
+	sigset_t old;
+	pid_t child;
+	int pidfd, sigfd, r;
+	__u64 flags = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
+
+	*status = 1;
+	if (!s)
+		return UIE_E_NOMEM;
+	s->o = o;
+	s->bridge = -1;
+	s->fan = -1;
+	signal(SIGPIPE, SIG_IGN); /* a dead monitor is an error, not a signal */
+	if (syscall(__NR_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &s->sizes) != 0) {
+		free(s);
+		return UIE_E_SYS;
+	}
+	if (o->fanotify && uie_guest_fan_init(s) != UIE_OK && o->verbose)
+		fprintf(stderr, "uie: no fanotify exec watch (%s); execve is checked by path\n",
+			strerror(errno));
+	r = uie_guest_spawn(argv, &child, &pidfd, &s->listener);
+	if (r != UIE_OK) {
+		if (s->fan >= 0)
+			close(s->fan);
+		free(s);
+		return r;
+	}
+	/* Several-fold faster round trips; older kernels lack it (not a safety issue). */
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags) != 0 && o->verbose)
+		fprintf(stderr, "uie: no synchronous wake-up on this kernel\n");
+	sigfd = setup_signals(&old);
+	r = supervise(s, child, pidfd, sigfd, argv[0], status);
+	if (sigfd >= 0)
+		close(sigfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(pidfd);
+	close(s->listener);
+	if (s->fan >= 0)
+		close(s->fan);
+	if (s->bridge >= 0)
+		close(s->bridge);
+	free(s);
+	return r;
+}

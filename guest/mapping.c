@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * mmap(PROT_EXEC) and mprotect/pkey_mprotect(PROT_EXEC).  The filter lets
+ * every call without PROT_EXEC pass in the kernel, so each call seen here
+ * is a grant of execute permission.  File-backed grants are measured on
+ * the exact open file: for mmap the target's descriptor, duplicated with
+ * pidfd_getfd; for mprotect the mapped file itself, opened through
+ * /proc/PID/map_files.  Anonymous and fileless memory is asked about as
+ * role ANON (the policy decides; ENFORCE denies it by default).
+ *
+ * Races: the kernel resolves the mmap descriptor again when the call
+ * continues.  Before continuing, kcmp() checks that the target's fd still
+ * names the measured open file; after continuing, reconcile.c checks the
+ * process's executable mappings and kills it on anything the monitor
+ * refuses (docs/THREAT-MODEL.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kcmp.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "uie/err.h"
+
+#define PAGE 4096u
+#define MAX_PIECES 16
+
+static void name_fd(int fd, char *out, size_t cap)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, out, cap - 1);
+	if (n < 0)
+		n = snprintf(out, cap, "?");
+	out[n] = '\0';
+}
+
+static bool ask_fd(struct uie_sup *s, uint16_t ev, pid_t pid, int fd, uint64_t vaddr, uint64_t len,
+		   uint64_t off)
+{
+	char what[512];
+	uint8_t role = uie_guest_role_of(fd, UIE_ROLE_DSO);
+
+	name_fd(fd, what, sizeof(what));
+	if (role == UIE_ROLE_ANON)
+		return uie_guest_ask(s, ev, role, pid, -1, vaddr, len, off, what);
+	return uie_guest_ask(s, ev, role, pid, fd, vaddr, len, off, what);
+}
+
+void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r)
+{
+	const struct seccomp_notif *n = c->n;
+	uint64_t addr = n->data.args[0], len = n->data.args[1], flags = n->data.args[3];
+	int fd = (int)n->data.args[4], obj;
+
+	if ((flags & MAP_ANONYMOUS) || fd < 0) {
+		if (uie_guest_ask(s, UIE_EV_MMAP_EXEC, UIE_ROLE_ANON, n->pid, -1, addr, len, 0,
+				  "anonymous memory")) {
+			uie_guest_anon_allowed(s, c->tgid);
+			uie_guest_cont(r);
+		}
+		return;
+	}
+	obj = (int)syscall(SYS_pidfd_getfd, c->pidfd, fd, 0);
+	if (obj < 0) {
+		uie_guest_deny(r, errno == EBADF ? EBADF : EACCES);
+		return;
+	}
+	if (uie_guest_id_valid(s, n->id) &&
+	    ask_fd(s, UIE_EV_MMAP_EXEC, n->pid, obj, addr, len, n->data.args[5])) {
+		/* The fd may have been replaced while the monitor measured. */
+		if (syscall(SYS_kcmp, getpid(), n->pid, KCMP_FILE, obj, fd) == 0)
+			uie_guest_cont(r);
+		else
+			fprintf(stderr, "uie: denied mmap of fd %d (pid %d): descriptor replaced during the check (race)\n",
+				fd, (int)n->pid);
+	}
+	close(obj);
+}
+
+struct span {
+	uint64_t lo, hi;
+	struct uie_map piece[MAX_PIECES];
+	unsigned n;
+	bool overflow;
+};
+
+static int collect(void *ctx, const struct uie_map *m)
+{
+	struct span *sp = ctx;
+
+	if (m->end <= sp->lo || m->start >= sp->hi)
+		return UIE_OK;
+	if (sp->n == MAX_PIECES) {
+		sp->overflow = true;
+		return UIE_E_LIMIT;
+	}
+	sp->piece[sp->n++] = *m;
+	return UIE_OK;
+}
+
+void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r)
+{
+	const struct seccomp_notif *n = c->n;
+	uint64_t addr = n->data.args[0], len = n->data.args[1];
+	struct span sp = { .lo = addr };
+	uint64_t at = addr;
+
+	if (addr % PAGE || len > UINT64_MAX - addr - PAGE) {
+		uie_guest_deny(r, EINVAL);
+		return;
+	}
+	if (len == 0) {
+		uie_guest_cont(r); /* grants nothing; the kernel returns 0 */
+		return;
+	}
+	sp.hi = addr + ((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
+	if (uie_guest_maps_each(n->pid, collect, &sp) != UIE_OK) {
+		fprintf(stderr, "uie: denied mprotect at %#llx (pid %d): cannot read its mappings\n",
+			(unsigned long long)addr, (int)n->pid);
+		return;
+	}
+	for (unsigned i = 0; i < sp.n; i++) {
+		const struct uie_map *m = &sp.piece[i];
+		uint64_t lo = m->start > sp.lo ? m->start : sp.lo;
+		uint64_t hi = m->end < sp.hi ? m->end : sp.hi;
+		bool ok;
+		int obj;
+
+		if (m->start > at) {
+			uie_guest_deny(r, ENOMEM); /* a hole: the kernel fails the call */
+			return;
+		}
+		at = hi;
+		if (m->ino == 0 || m->special) {
+			ok = uie_guest_ask(s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, n->pid, -1, lo, hi - lo, 0,
+					   "anonymous memory");
+			if (ok)
+				uie_guest_anon_allowed(s, c->tgid);
+		} else if (uie_guest_map_open(n->pid, m, &obj) != UIE_OK) {
+			fprintf(stderr, "uie: denied mprotect at %#llx (pid %d): cannot open the mapped file\n",
+				(unsigned long long)lo, (int)n->pid);
+			ok = false;
+		} else {
+			ok = ask_fd(s, UIE_EV_MPROTECT_EXEC, n->pid, obj, lo, hi - lo, m->off + (lo - m->start));
+			close(obj);
+		}
+		if (!ok)
+			return;
+	}
+	if (at < sp.hi) {
+		uie_guest_deny(r, ENOMEM);
+		return;
+	}
+	if (uie_guest_id_valid(s, n->id))
+		uie_guest_cont(r);
+}

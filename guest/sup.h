@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Internal state and module interfaces of the interceptor.  One
+ * supervisor process handles one notification at a time; no call it makes
+ * on behalf of a target blocks on another target.
+ */
+#ifndef UIE_GUEST_SUP_H
+#define UIE_GUEST_SUP_H
+
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "guest.h"
+#include "uie/core.h"
+
+#define UIE_SUP_MAX_FAN_DEVS 64
+#define UIE_SUP_MAX_PENDING 64
+#define UIE_SUP_MAX_ANON 64
+#define UIE_SUP_APPROVED_SLOTS 4096 /* power of two */
+
+/* Threads stopped around a grant (freeze.c). */
+#define UIE_FREEZE_MAX 1024
+struct uie_frozen {
+	pid_t tid;
+	bool stopped, gone;
+	int sig; /* signal that arrived while stopped, delivered at detach */
+};
+struct uie_freeze {
+	pid_t tgid, caller;
+	unsigned n;
+	struct uie_frozen t[UIE_FREEZE_MAX];
+};
+/* An execve waiting for its FAN_OPEN_EXEC_PERM events (fanotify mode). */
+struct uie_pending_exec {
+	pid_t tid;    /* 0: free slot */
+	unsigned opens; /* exec opens seen: the first is MAIN, later ones INTERP */
+	uint64_t stamp;
+};
+
+struct uie_sup {
+	const struct uie_guest_opts *o;
+	int bridge;    /* monitor connection, -1 while down */
+	int listener;  /* seccomp notification fd */
+	int fan;       /* fanotify group, -1 without */
+	dev_t fan_devs[UIE_SUP_MAX_FAN_DEVS];
+	unsigned nfan_devs;
+	struct uie_pending_exec pending[UIE_SUP_MAX_PENDING];
+	uint64_t clock; /* counter ordering pending entries */
+	/* File identities (dev, ino) the monitor allowed: reconciliation key. */
+	uint64_t approved[UIE_SUP_APPROVED_SLOTS][2];
+	unsigned napproved;
+	/* Processes the monitor allowed anonymous executable memory (MEASURE). */
+	pid_t anon_ok[UIE_SUP_MAX_ANON];
+	unsigned anon_next;
+	struct seccomp_notif_sizes sizes;
+	struct uie_freeze frz;
+};
+
+/* A seccomp notification being answered. */
+struct uie_call {
+	const struct seccomp_notif *n;
+	int pidfd;    /* of the calling thread (PIDFD_THREAD) */
+	pid_t tgid;   /* its process (grants only; else 0) */
+};
+
+/* ---- filter.c: the BPF program and its installation (in the child) ---- */
+int uie_guest_filter_install(int *listener);
+
+/* ---- landlock.c: no open-for-write below /proc in the tree (child) ---- */
+int uie_guest_landlock_apply(void);
+
+/* ---- spawn.c: fork the child, receive its listener ---- */
+int uie_guest_spawn(char *const argv[], pid_t *pid, int *pidfd, int *listener);
+
+/* ---- tmem.c: reading the target ---- */
+/* Reads a NUL-terminated string at addr of tid into buf (cap bytes). */
+int uie_guest_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
+/* Opens path as tid would see it (dirfd in tid's table, or AT_FDCWD). */
+int uie_guest_open_as(pid_t tid, int pidfd, int dirfd, const char *path, bool nofollow, int *fd);
+/* Thread group and number of threads of tid (from /proc/TID/status). */
+int uie_guest_task_info(pid_t tid, pid_t *tgid, unsigned *threads);
+/* Opens a path found inside the target's files (PT_INTERP, #!) from its root. */
+int uie_guest_open_in_root(pid_t tid, const char *path, int *fd);
+
+/* ---- maps.c: /proc/PID/maps ---- */
+struct uie_map {
+	uint64_t start, end, off, ino;
+	unsigned dev_major, dev_minor;
+	bool r, w, x;
+	bool special; /* [vdso], [stack], ... */
+};
+typedef int (*uie_map_fn)(void *ctx, const struct uie_map *m);
+/* Calls fn for every mapping; stops at the first non-OK return and returns it. */
+int uie_guest_maps_each(pid_t tgid, uie_map_fn fn, void *ctx);
+/* Opens the file behind a mapping via /proc/PID/map_files. */
+int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
+
+/* ---- ask.c: requests to the monitor ---- */
+/*
+ * Asks the monitor about one grant.  objfd -1 means anonymous/fileless
+ * (role forced to ANON).  Returns true only for a monitor ALLOW; prints
+ * a diagnostic naming `what` for every refusal and failure.
+ */
+bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
+		   uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
+/* Role of an open object: FILE unless it starts with the ELF magic; ANON if fileless. */
+uint8_t uie_guest_role_of(int fd, uint8_t elf_role);
+/* True when the object has no name in any filesystem (memfd, deleted, O_TMPFILE). */
+bool uie_guest_fileless(int fd);
+bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
+
+/* ---- exec.c / mapping.c: handlers; return the seccomp response ---- */
+void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
+void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
+void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
+
+/* ---- fan.c: fanotify exec watch ---- */
+int uie_guest_fan_init(struct uie_sup *s);
+bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev);
+void uie_guest_fan_expect(struct uie_sup *s, pid_t tid);
+void uie_guest_fan_handle(struct uie_sup *s);
+
+/* ---- freeze.c ---- */
+/* Stops every thread of tgid but caller, and arms caller to stop after its call. */
+int uie_guest_freeze(struct uie_sup *s, struct uie_freeze *f, pid_t tgid, pid_t caller);
+/* After the answer was sent: waits until caller has returned from the call. */
+int uie_guest_await_caller(struct uie_sup *s, struct uie_freeze *f);
+/* Lets every thread go (delivering signals that arrived meanwhile). */
+void uie_guest_thaw(struct uie_sup *s, struct uie_freeze *f);
+
+/* ---- reconcile.c: races after CONTINUE ---- */
+/* Kills tgid when it holds an executable mapping the monitor refuses. */
+void uie_guest_reconcile(struct uie_sup *s, pid_t tgid);
+void uie_guest_anon_allowed(struct uie_sup *s, pid_t tgid);
+
+/* Answers: every response starts as EACCES (loop.c); only a monitor ALLOW continues. */
+void uie_guest_deny(struct seccomp_notif_resp *r, int err);
+void uie_guest_cont(struct seccomp_notif_resp *r);
+bool uie_guest_id_valid(const struct uie_sup *s, uint64_t id);
+
+#endif

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Client stubs of include/uie/bridge.h: one function per request, in the
+ * manner of OpenSSH's monitor_wrap.c.  Each sends one request, waits at
+ * most UIE_BRIDGE_TIMEOUT_MS for the answer with the same request id, and
+ * turns every failure into an error (and, for measure, a DENY).
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fdpass.h"
+#include "uie/bridge.h"
+#include "uie/err.h"
+#include "wire.h"
+
+#define UIE_BRIDGE_TIMEOUT_MS 10000
+
+static _Atomic uint32_t next_request_id = 1;
+
+int uie_bridge_connect(const char *path, int *fd)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int s;
+
+	*fd = -1;
+	if (!path || strlen(path) >= sizeof(sa.sun_path))
+		return UIE_E_INVAL;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return UIE_E_SYS;
+	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		close(s);
+		return errno == ENOENT || errno == ECONNREFUSED ? UIE_E_PEER : UIE_E_SYS;
+	}
+	*fd = s;
+	return UIE_OK;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Sends req (with sendfd unless -1) and waits for its answer.  Answers to
+ * earlier requests that timed out are skipped.  On UIE_OK the answer is in
+ * *ans (its status may still be an error) and its descriptor, if any, in
+ * *ansfd (owned by the caller), already checked against the fd rule.
+ */
+static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans,
+		int *ansfd)
+{
+	uint8_t buf[UIE_BRIDGE_MAX_MSG];
+	int64_t deadline = now_ms() + UIE_BRIDGE_TIMEOUT_MS;
+	size_t len;
+	int r, fd;
+
+	*ansfd = -1;
+	memset(ans, 0, sizeof(*ans));
+	req->request_id = atomic_fetch_add(&next_request_id, 1);
+	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK ||
+	    (r = uie_bridge_send(sock, buf, len, sendfd)) != UIE_OK)
+		return r;
+	for (;;) {
+		int64_t left = deadline - now_ms();
+
+		if (left <= 0)
+			return UIE_E_PEER;
+		if ((r = uie_bridge_recv(sock, buf, &len, &fd, (int)left)) != UIE_OK)
+			return r;
+		r = uie_bridge_decode(buf, len, ans);
+		if (r == UIE_OK && ans->request_id != req->request_id) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		if (r == UIE_OK && ans->type != req->type + 1 && ans->type != UIE_MSG_ERROR_ANS)
+			r = UIE_E_PEER;
+		if (r == UIE_OK && (uie_bridge_fd_rule(ans) == UIE_FD_ONE) != (fd >= 0))
+			r = UIE_E_PEER;
+		if (r != UIE_OK) {
+			if (fd >= 0)
+				close(fd);
+			memset(ans, 0, sizeof(*ans));
+			return UIE_E_PEER; /* the monitor answered out of protocol */
+		}
+		*ansfd = fd;
+		return UIE_OK;
+	}
+}
+
+int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
+	int r, afd;
+
+	memset(out, 0, sizeof(*out));
+	out->decision = UIE_DENY;
+	if (!req || (req->role == UIE_ROLE_ANON) != (objfd < 0))
+		return UIE_E_INVAL;
+	q.u.measure_req = (struct uie_msg_measure_req){
+		.event = req->event, .role = req->role, .pid = req->pid,
+		.vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset,
+	};
+	if ((r = call(fd, &q, objfd, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*out = a.u.measure_ans;
+	return UIE_OK;
+}
+
+int uie_bridge_install(int fd, const uint8_t *pkg, size_t len, int *monitor_err)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_INSTALL_REQ, .u.install_req_len = len }, a;
+	int r, afd, mfd;
+
+	*monitor_err = UIE_E_PEER;
+	if (!pkg || len == 0)
+		return UIE_E_INVAL;
+	if ((r = uie_memfd_create_sealed("uie-package", pkg, len, &mfd)) != UIE_OK)
+		return r;
+	r = call(fd, &q, mfd, &a, &afd);
+	close(mfd);
+	if (r != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*monitor_err = a.u.install_ans.result;
+	return UIE_OK;
+}
+
+/* Reads the memfd of a blob answer; consumes afd. */
+static int read_blob(struct uie_wire_msg *a, int afd, uint8_t **out, size_t *len)
+{
+	int r;
+
+	if (a->u.blob_ans.len == 0)
+		return UIE_E_PEER;
+	r = uie_memfd_read_alloc(afd, a->u.blob_ans.len, UIE_BRIDGE_MAX_BLOB, out);
+	close(afd);
+	if (r == UIE_OK)
+		*len = (size_t)a->u.blob_ans.len;
+	return r;
+}
+
+int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint64_t since_seq,
+			    uint8_t **ae, size_t *ae_len)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ }, a;
+	int r, afd;
+
+	*ae = NULL;
+	*ae_len = 0;
+	if (!nonce || nonce_len < 1 || nonce_len > UIE_BRIDGE_NONCE_MAX)
+		return UIE_E_INVAL;
+	q.u.export_req.since_seq = since_seq;
+	q.u.export_req.nonce_len = (uint8_t)nonce_len;
+	memcpy(q.u.export_req.nonce, nonce, nonce_len);
+	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	return read_blob(&a, afd, ae, ae_len);
+}
+
+int uie_bridge_hint(int fd, int *hint_fd, size_t *len)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_HINT_REQ }, a;
+	int r, afd;
+
+	*hint_fd = -1;
+	*len = 0;
+	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	if (afd < 0)
+		return UIE_OK;
+	if ((r = uie_memfd_check(afd, a.u.blob_ans.len)) != UIE_OK || a.u.blob_ans.len > SIZE_MAX) {
+		close(afd);
+		return r != UIE_OK ? r : UIE_E_LIMIT;
+	}
+	*hint_fd = afd;
+	*len = (size_t)a.u.blob_ans.len;
+	return UIE_OK;
+}
+
+int uie_bridge_status(int fd, struct uie_status *out)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_STATUS_REQ }, a;
+	int r, afd;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*out = a.u.status_ans;
+	return UIE_OK;
+}
+
+int uie_bridge_fastpath_report(int fd, const struct uie_req *req, const struct uie_digest *digest)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_FASTPATH_REQ }, a;
+	int r, afd;
+
+	if (!req || !digest)
+		return UIE_E_INVAL;
+	q.u.fastpath_req.req = *req;
+	q.u.fastpath_req.digest = *digest;
+	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	return a.status;
+}
+
+int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_PUBKEY_REQ }, a;
+	int r, afd;
+
+	*der = NULL;
+	*len = 0;
+	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*der = malloc(a.u.pubkey_ans.len);
+	if (!*der)
+		return UIE_E_NOMEM;
+	memcpy(*der, a.u.pubkey_ans.der, a.u.pubkey_ans.len);
+	*len = a.u.pubkey_ans.len;
+	return UIE_OK;
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "fdpass.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uie/bridge.h"
+#include "uie/err.h"
+
+/* Room for a few descriptors so that extra ones are seen (and closed). */
+#define FD_SLOTS 8
+
+int uie_bridge_send(int sock, const uint8_t *buf, size_t len, int fd)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(&ctl, 0, sizeof(ctl));
+		mh.msg_control = ctl.buf;
+		mh.msg_controllen = sizeof(ctl.buf);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	do
+		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EPIPE || errno == ECONNRESET || errno == ENOTCONN ? UIE_E_PEER : UIE_E_SYS;
+	return (size_t)n == len ? UIE_OK : UIE_E_SYS;
+}
+
+/* Collects SCM_RIGHTS descriptors: keeps the first in *fd, counts all. */
+static unsigned take_fds(struct msghdr *mh, int *fd)
+{
+	unsigned count = 0;
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		size_t n;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < n; i++) {
+			int f;
+
+			memcpy(&f, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+			if (count++ == 0)
+				*fd = f;
+			else
+				close(f);
+		}
+	}
+	return count;
+}
+
+int uie_bridge_recv(int sock, uint8_t *buf, size_t *len, int *fd, int timeout_ms)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(FD_SLOTS * sizeof(int))];
+	} ctl;
+	struct iovec iov = { .iov_base = buf, .iov_len = UIE_BRIDGE_MAX_MSG };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	unsigned nfds;
+	ssize_t n;
+
+	*len = 0;
+	*fd = -1;
+	if (timeout_ms >= 0) {
+		struct pollfd p = { .fd = sock, .events = POLLIN };
+		int r;
+
+		do
+			r = poll(&p, 1, timeout_ms);
+		while (r < 0 && errno == EINTR);
+		if (r < 0)
+			return UIE_E_SYS;
+		if (r == 0)
+			return UIE_E_PEER;
+	}
+	mh.msg_control = ctl.buf;
+	mh.msg_controllen = sizeof(ctl.buf);
+	do
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == ECONNRESET ? UIE_E_PEER : UIE_E_SYS;
+	nfds = take_fds(&mh, fd);
+	if (n == 0 && nfds == 0)
+		return UIE_E_PEER;
+	if ((mh.msg_flags & MSG_TRUNC) || (mh.msg_flags & MSG_CTRUNC) || nfds > 1) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		*len = (size_t)n < UIE_BRIDGE_MAX_MSG ? (size_t)n : UIE_BRIDGE_MAX_MSG; /* for the refusal */
+		return mh.msg_flags & MSG_TRUNC ? UIE_E_LIMIT : UIE_E_FORMAT;
+	}
+	*len = (size_t)n;
+	return UIE_OK;
+}
+
+int uie_memfd_create_sealed(const char *name, const void *p, size_t len, int *fd)
+{
+	const uint8_t *b = p;
+	size_t off = 0;
+	int f;
+
+	*fd = -1;
+	f = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (f < 0)
+		return UIE_E_SYS;
+	while (off < len) {
+		ssize_t n = write(f, b + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(f);
+			return UIE_E_IO;
+		}
+		off += (size_t)n;
+	}
+	if (fcntl(f, F_ADD_SEALS, UIE_MEMFD_SEALS) != 0) {
+		close(f);
+		return UIE_E_SYS;
+	}
+	*fd = f;
+	return UIE_OK;
+}
+
+int uie_memfd_check(int fd, uint64_t len)
+{
+	struct stat st;
+	int seals = fcntl(fd, F_GET_SEALS);
+
+	if (seals < 0 || (seals & UIE_MEMFD_SEALS) != UIE_MEMFD_SEALS)
+		return UIE_E_FORMAT;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != len)
+		return UIE_E_FORMAT;
+	return UIE_OK;
+}
+
+int uie_memfd_read_alloc(int fd, uint64_t len, uint64_t max, uint8_t **out)
+{
+	uint8_t *b;
+	uint64_t off = 0;
+	int r;
+
+	*out = NULL;
+	if (len > max || len > SIZE_MAX)
+		return UIE_E_LIMIT;
+	if ((r = uie_memfd_check(fd, len)) != UIE_OK)
+		return r;
+	b = malloc(len ? (size_t)len : 1);
+	if (!b)
+		return UIE_E_NOMEM;
+	while (off < len) {
+		ssize_t n = pread(fd, b + off, (size_t)(len - off), (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(b);
+			return UIE_E_IO;
+		}
+		off += (uint64_t)n;
+	}
+	*out = b;
+	return UIE_OK;
+}

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Bridge wire codec; the byte layout of every body is in docs/BRIDGE.md. */
+#include "wire.h"
+
+#include <string.h>
+
+#include "uie/buf.h"
+#include "uie/err.h"
+#include "uie/package.h"
+
+/* Body length of the full (status 0) form of each type; -1 = variable. */
+static int body_len(uint16_t type)
+{
+	switch (type) {
+	case UIE_MSG_MEASURE_REQ: return 32;
+	case UIE_MSG_MEASURE_ANS: return 72;
+	case UIE_MSG_INSTALL_REQ: return 8;
+	case UIE_MSG_INSTALL_ANS: return 20;
+	case UIE_MSG_EXPORT_REQ: return 80;
+	case UIE_MSG_EXPORT_ANS: return 24;
+	case UIE_MSG_HINT_REQ: return 0;
+	case UIE_MSG_HINT_ANS: return 24;
+	case UIE_MSG_STATUS_REQ: return 0;
+	case UIE_MSG_STATUS_ANS: return 88;
+	case UIE_MSG_FASTPATH_REQ: return 128;
+	case UIE_MSG_FASTPATH_ANS: return 16;
+	case UIE_MSG_PUBKEY_REQ: return 0;
+	case UIE_MSG_PUBKEY_ANS: return -1;
+	case UIE_MSG_ERROR_ANS: return 4;
+	default: return -2;
+	}
+}
+
+bool uie_bridge_is_request(uint16_t type)
+{
+	return type % 2 == 0 && body_len(type) >= 0;
+}
+
+static bool is_answer(uint16_t type)
+{
+	return type % 2 == 1 && body_len(type) != -2;
+}
+
+enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
+{
+	switch (m->type) {
+	case UIE_MSG_MEASURE_REQ:
+		return m->u.measure_req.role == UIE_ROLE_ANON ? UIE_FD_NONE : UIE_FD_ONE;
+	case UIE_MSG_INSTALL_REQ:
+		return UIE_FD_ONE;
+	case UIE_MSG_EXPORT_ANS:
+	case UIE_MSG_HINT_ANS:
+		return m->status == UIE_OK && m->u.blob_ans.len ? UIE_FD_ONE : UIE_FD_NONE;
+	default:
+		return UIE_FD_NONE;
+	}
+}
+
+static bool status_ok(int32_t s)
+{
+	return s <= 0 && s > UIE_E__MIN;
+}
+
+static bool digest_ok(const struct uie_digest *d, bool required)
+{
+	size_t n = uie_hash_len(d->alg);
+
+	if (d->alg == 0 && d->len == 0 && !required) {
+		for (size_t i = 0; i < UIE_DIGEST_MAX; i++)
+			if (d->bytes[i])
+				return false;
+		return true;
+	}
+	if (n == 0 || d->len != n)
+		return false;
+	for (size_t i = n; i < UIE_DIGEST_MAX; i++)
+		if (d->bytes[i])
+			return false;
+	return true;
+}
+
+static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
+{
+	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX && flags == 0;
+}
+
+/* Checks the meaning of a message's fields (shared by encoder and decoder). */
+static bool fields_ok(const struct uie_wire_msg *m)
+{
+	const struct uie_verdict *v = &m->u.measure_ans;
+	const struct uie_msg_fastpath_req *f = &m->u.fastpath_req;
+
+	if (m->type % 2 == 1 && m->status != UIE_OK)
+		return true;
+	switch (m->type) {
+	case UIE_MSG_MEASURE_REQ:
+		return req_ok(m->u.measure_req.event, m->u.measure_req.role, m->u.measure_req.flags);
+	case UIE_MSG_MEASURE_ANS:
+		return v->decision < UIE_DECISION__MAX && v->policy_decision < UIE_DECISION__MAX &&
+		       v->reason < UIE_R__MAX && v->scope < UIE_SCOPE__MAX && digest_ok(&v->digest, false);
+	case UIE_MSG_INSTALL_REQ:
+		return m->u.install_req_len > 0 && m->u.install_req_len <= UIE_PACKAGE_MAX_LEN;
+	case UIE_MSG_INSTALL_ANS:
+		return status_ok(m->u.install_ans.result) && m->u.install_ans.mode < UIE_MODE__MAX;
+	case UIE_MSG_EXPORT_REQ:
+		if (m->u.export_req.nonce_len < 1 || m->u.export_req.nonce_len > UIE_BRIDGE_NONCE_MAX)
+			return false;
+		for (size_t i = m->u.export_req.nonce_len; i < UIE_BRIDGE_NONCE_MAX; i++)
+			if (m->u.export_req.nonce[i])
+				return false;
+		return true;
+	case UIE_MSG_EXPORT_ANS:
+	case UIE_MSG_HINT_ANS:
+		return m->u.blob_ans.len <= UIE_BRIDGE_MAX_BLOB;
+	case UIE_MSG_STATUS_ANS:
+		return m->u.status_ans.mode < UIE_MODE__MAX;
+	case UIE_MSG_FASTPATH_REQ:
+		return req_ok(f->req.event, f->req.role, 0) && f->req.role != UIE_ROLE_ANON &&
+		       digest_ok(&f->digest, true);
+	case UIE_MSG_PUBKEY_ANS:
+		return m->u.pubkey_ans.len >= 1 && m->u.pubkey_ans.len <= UIE_BRIDGE_PUBKEY_MAX;
+	case UIE_MSG_ERROR_ANS:
+		return false; /* only ever an error (status != 0) */
+	default:
+		return true;
+	}
+}
+
+static void put_digest(struct uie_wbuf *w, const struct uie_digest *d)
+{
+	uie_wbuf_bytes(w, d->bytes, UIE_DIGEST_MAX);
+}
+
+static void put_file_req(struct uie_wbuf *w, const struct uie_req *r)
+{
+	uie_wbuf_u16(w, r->event);
+	uie_wbuf_u8(w, r->role);
+	uie_wbuf_u8(w, 0);
+	uie_wbuf_u32(w, r->pid);
+	uie_wbuf_u64(w, r->vaddr);
+	uie_wbuf_u64(w, r->length);
+	uie_wbuf_u64(w, r->file_offset);
+	uie_wbuf_u64(w, r->id.dev);
+	uie_wbuf_u64(w, r->id.ino);
+	uie_wbuf_u64(w, r->id.size);
+	uie_wbuf_u64(w, (uint64_t)r->id.mtime_ns);
+	uie_wbuf_u64(w, (uint64_t)r->id.ctime_ns);
+}
+
+static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	const struct uie_verdict *v = &m->u.measure_ans;
+	const struct uie_status *st = &m->u.status_ans;
+
+	switch (m->type) {
+	case UIE_MSG_MEASURE_REQ:
+		uie_wbuf_u16(w, m->u.measure_req.event);
+		uie_wbuf_u8(w, m->u.measure_req.role);
+		uie_wbuf_u8(w, m->u.measure_req.flags);
+		uie_wbuf_u32(w, m->u.measure_req.pid);
+		uie_wbuf_u64(w, m->u.measure_req.vaddr);
+		uie_wbuf_u64(w, m->u.measure_req.length);
+		uie_wbuf_u64(w, m->u.measure_req.file_offset);
+		break;
+	case UIE_MSG_MEASURE_ANS:
+		uie_wbuf_u8(w, v->decision);
+		uie_wbuf_u8(w, v->policy_decision);
+		uie_wbuf_u16(w, v->reason);
+		uie_wbuf_u8(w, v->scope);
+		uie_wbuf_u8(w, v->digest.len);
+		uie_wbuf_u16(w, v->digest.alg);
+		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, v->seq);
+		put_digest(w, &v->digest);
+		break;
+	case UIE_MSG_INSTALL_REQ:
+		uie_wbuf_u64(w, m->u.install_req_len);
+		break;
+	case UIE_MSG_INSTALL_ANS:
+		uie_wbuf_u32(w, (uint32_t)m->u.install_ans.result);
+		uie_wbuf_u8(w, m->u.install_ans.mode);
+		uie_wbuf_zero(w, 3);
+		uie_wbuf_u64(w, m->u.install_ans.epoch);
+		break;
+	case UIE_MSG_EXPORT_REQ:
+		uie_wbuf_u64(w, m->u.export_req.since_seq);
+		uie_wbuf_u8(w, m->u.export_req.nonce_len);
+		uie_wbuf_zero(w, 7);
+		uie_wbuf_bytes(w, m->u.export_req.nonce, UIE_BRIDGE_NONCE_MAX);
+		break;
+	case UIE_MSG_EXPORT_ANS:
+	case UIE_MSG_HINT_ANS:
+		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, m->u.blob_ans.len);
+		uie_wbuf_u64(w, m->u.blob_ans.epoch);
+		break;
+	case UIE_MSG_STATUS_ANS:
+		uie_wbuf_u8(w, st->mode);
+		uie_wbuf_zero(w, 3);
+		uie_wbuf_u64(w, st->epoch);
+		uie_wbuf_u64(w, st->nrecords);
+		uie_wbuf_bytes(w, st->vpcr, UIE_PCR_LEN);
+		uie_wbuf_bytes(w, st->policy_id, UIE_SHA256_LEN);
+		break;
+	case UIE_MSG_FASTPATH_REQ:
+		put_file_req(w, &m->u.fastpath_req.req);
+		uie_wbuf_u16(w, m->u.fastpath_req.digest.alg);
+		uie_wbuf_u8(w, m->u.fastpath_req.digest.len);
+		uie_wbuf_zero(w, 5);
+		put_digest(w, &m->u.fastpath_req.digest);
+		break;
+	case UIE_MSG_FASTPATH_ANS:
+		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, m->u.fastpath_ans_seq);
+		break;
+	case UIE_MSG_PUBKEY_ANS:
+		uie_wbuf_u16(w, m->u.pubkey_ans.len);
+		uie_wbuf_zero(w, 2);
+		uie_wbuf_bytes(w, m->u.pubkey_ans.der, m->u.pubkey_ans.len);
+		break;
+	default:
+		break;
+	}
+}
+
+int uie_bridge_encode(const struct uie_wire_msg *m, uint8_t *out, size_t cap, size_t *len)
+{
+	bool err_form = m->type % 2 == 1 && m->status != UIE_OK;
+	struct uie_wbuf w;
+
+	*len = 0;
+	if (!uie_bridge_is_request(m->type) && !is_answer(m->type))
+		return UIE_E_INVAL;
+	if ((m->type % 2 == 1 && !status_ok(m->status)) || !fields_ok(m))
+		return UIE_E_INVAL;
+	if (cap > UIE_BRIDGE_MAX_MSG)
+		cap = UIE_BRIDGE_MAX_MSG;
+	uie_wbuf_init(&w, out, cap);
+	uie_wbuf_u32(&w, UIE_BRIDGE_MAGIC);
+	uie_wbuf_u16(&w, UIE_BRIDGE_VERSION);
+	uie_wbuf_u16(&w, m->type);
+	uie_wbuf_u32(&w, 0); /* length, patched below */
+	uie_wbuf_u32(&w, m->request_id);
+	if (m->type % 2 == 1)
+		uie_wbuf_u32(&w, (uint32_t)m->status);
+	if (!err_form)
+		put_body(&w, m);
+	if (w.err != UIE_OK)
+		return w.err;
+	uie_put_le32(out + 8, (uint32_t)w.len);
+	*len = w.len;
+	return UIE_OK;
+}
+
+static int get_digest(struct uie_rbuf *r, struct uie_digest *d, uint16_t alg, uint8_t len)
+{
+	d->alg = alg;
+	d->len = len;
+	return uie_rbuf_bytes(r, d->bytes, UIE_DIGEST_MAX);
+}
+
+static int get_file_req(struct uie_rbuf *r, struct uie_req *q)
+{
+	uint64_t mt = 0, ct = 0;
+	int e;
+
+	if ((e = uie_rbuf_u16(r, &q->event)) != UIE_OK || (e = uie_rbuf_u8(r, &q->role)) != UIE_OK ||
+	    (e = uie_rbuf_zero(r, 1)) != UIE_OK || (e = uie_rbuf_u32(r, &q->pid)) != UIE_OK ||
+	    (e = uie_rbuf_u64(r, &q->vaddr)) != UIE_OK || (e = uie_rbuf_u64(r, &q->length)) != UIE_OK ||
+	    (e = uie_rbuf_u64(r, &q->file_offset)) != UIE_OK ||
+	    (e = uie_rbuf_u64(r, &q->id.dev)) != UIE_OK || (e = uie_rbuf_u64(r, &q->id.ino)) != UIE_OK ||
+	    (e = uie_rbuf_u64(r, &q->id.size)) != UIE_OK || (e = uie_rbuf_u64(r, &mt)) != UIE_OK ||
+	    (e = uie_rbuf_u64(r, &ct)) != UIE_OK)
+		return e;
+	q->id.mtime_ns = (int64_t)mt;
+	q->id.ctime_ns = (int64_t)ct;
+	return UIE_OK;
+}
+
+static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	struct uie_verdict *v = &m->u.measure_ans;
+	struct uie_status *st = &m->u.status_ans;
+	uint16_t alg = 0;
+	uint8_t dlen = 0;
+	uint32_t res = 0;
+	int e = UIE_OK;
+
+	switch (m->type) {
+	case UIE_MSG_MEASURE_REQ:
+		(void)((e = uie_rbuf_u16(r, &m->u.measure_req.event)) != UIE_OK ||
+		       (e = uie_rbuf_u8(r, &m->u.measure_req.role)) != UIE_OK ||
+		       (e = uie_rbuf_u8(r, &m->u.measure_req.flags)) != UIE_OK ||
+		       (e = uie_rbuf_u32(r, &m->u.measure_req.pid)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.measure_req.vaddr)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.measure_req.length)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.measure_req.file_offset)) != UIE_OK);
+		return e;
+	case UIE_MSG_MEASURE_ANS:
+		(void)((e = uie_rbuf_u8(r, &v->decision)) != UIE_OK ||
+		       (e = uie_rbuf_u8(r, &v->policy_decision)) != UIE_OK ||
+		       (e = uie_rbuf_u16(r, &v->reason)) != UIE_OK || (e = uie_rbuf_u8(r, &v->scope)) != UIE_OK ||
+		       (e = uie_rbuf_u8(r, &dlen)) != UIE_OK || (e = uie_rbuf_u16(r, &alg)) != UIE_OK ||
+		       (e = uie_rbuf_zero(r, 4)) != UIE_OK || (e = uie_rbuf_u64(r, &v->seq)) != UIE_OK ||
+		       (e = get_digest(r, &v->digest, alg, dlen)) != UIE_OK);
+		return e;
+	case UIE_MSG_INSTALL_REQ:
+		return uie_rbuf_u64(r, &m->u.install_req_len);
+	case UIE_MSG_INSTALL_ANS:
+		(void)((e = uie_rbuf_u32(r, &res)) != UIE_OK ||
+		       (e = uie_rbuf_u8(r, &m->u.install_ans.mode)) != UIE_OK ||
+		       (e = uie_rbuf_zero(r, 3)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.install_ans.epoch)) != UIE_OK);
+		m->u.install_ans.result = (int32_t)res;
+		return e;
+	case UIE_MSG_EXPORT_REQ:
+		(void)((e = uie_rbuf_u64(r, &m->u.export_req.since_seq)) != UIE_OK ||
+		       (e = uie_rbuf_u8(r, &m->u.export_req.nonce_len)) != UIE_OK ||
+		       (e = uie_rbuf_zero(r, 7)) != UIE_OK ||
+		       (e = uie_rbuf_bytes(r, m->u.export_req.nonce, UIE_BRIDGE_NONCE_MAX)) != UIE_OK);
+		return e;
+	case UIE_MSG_EXPORT_ANS:
+	case UIE_MSG_HINT_ANS:
+		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.blob_ans.len)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.blob_ans.epoch)) != UIE_OK);
+		return e;
+	case UIE_MSG_STATUS_ANS:
+		(void)((e = uie_rbuf_u8(r, &st->mode)) != UIE_OK || (e = uie_rbuf_zero(r, 3)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &st->epoch)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &st->nrecords)) != UIE_OK ||
+		       (e = uie_rbuf_bytes(r, st->vpcr, UIE_PCR_LEN)) != UIE_OK ||
+		       (e = uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN)) != UIE_OK);
+		return e;
+	case UIE_MSG_FASTPATH_REQ:
+		(void)((e = get_file_req(r, &m->u.fastpath_req.req)) != UIE_OK ||
+		       (e = uie_rbuf_u16(r, &alg)) != UIE_OK || (e = uie_rbuf_u8(r, &dlen)) != UIE_OK ||
+		       (e = uie_rbuf_zero(r, 5)) != UIE_OK ||
+		       (e = get_digest(r, &m->u.fastpath_req.digest, alg, dlen)) != UIE_OK);
+		return e;
+	case UIE_MSG_FASTPATH_ANS:
+		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.fastpath_ans_seq)) != UIE_OK);
+		return e;
+	case UIE_MSG_PUBKEY_ANS:
+		(void)((e = uie_rbuf_u16(r, &m->u.pubkey_ans.len)) != UIE_OK ||
+		       (e = uie_rbuf_zero(r, 2)) != UIE_OK);
+		if (e != UIE_OK)
+			return e;
+		if (m->u.pubkey_ans.len > UIE_BRIDGE_PUBKEY_MAX || m->u.pubkey_ans.len != uie_rbuf_left(r))
+			return UIE_E_FORMAT;
+		return uie_rbuf_bytes(r, m->u.pubkey_ans.der, m->u.pubkey_ans.len);
+	default:
+		return UIE_OK;
+	}
+}
+
+int uie_bridge_decode(const uint8_t *p, size_t len, struct uie_wire_msg *m)
+{
+	uint32_t magic = 0, mlen = 0, st = 0, rid = 0;
+	uint16_t version = 0, type = 0;
+	struct uie_rbuf r;
+	int bl, e;
+
+	memset(m, 0, sizeof(*m));
+	if (len > UIE_BRIDGE_MAX_MSG)
+		return UIE_E_LIMIT;
+	uie_rbuf_init(&r, p, len);
+	if ((e = uie_rbuf_u32(&r, &magic)) != UIE_OK || (e = uie_rbuf_u16(&r, &version)) != UIE_OK ||
+	    (e = uie_rbuf_u16(&r, &type)) != UIE_OK || (e = uie_rbuf_u32(&r, &mlen)) != UIE_OK ||
+	    (e = uie_rbuf_u32(&r, &rid)) != UIE_OK)
+		return e;
+	if (magic != UIE_BRIDGE_MAGIC)
+		return UIE_E_FORMAT;
+	if (version != UIE_BRIDGE_VERSION)
+		return UIE_E_VERSION; /* another version's header fields mean nothing here */
+	m->type = type;
+	m->request_id = rid;
+	if (mlen != len)
+		return mlen > len ? UIE_E_TRUNCATED : UIE_E_FORMAT;
+	bl = body_len(type);
+	if (bl == -2)
+		return UIE_E_FORMAT;
+	if (type % 2 == 1) {
+		if ((e = uie_rbuf_u32(&r, &st)) != UIE_OK)
+			return e;
+		m->status = (int32_t)st;
+		if (!status_ok(m->status))
+			return UIE_E_FORMAT;
+		if (m->status != UIE_OK)
+			return uie_rbuf_end(&r);
+		bl -= bl > 0 ? 4 : 0;
+	}
+	if (bl >= 0 && uie_rbuf_left(&r) != (size_t)bl)
+		return uie_rbuf_left(&r) < (size_t)bl ? UIE_E_TRUNCATED : UIE_E_FORMAT;
+	if ((e = get_body(&r, m)) != UIE_OK || (e = uie_rbuf_end(&r)) != UIE_OK)
+		return e;
+	return fields_ok(m) ? UIE_OK : UIE_E_FORMAT;
+}

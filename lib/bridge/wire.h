@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Bridge wire codec: every message of docs/BRIDGE.md as a host struct, one
+ * encoder and one decoder for all of them.  Decoding checks the header, the
+ * exact body length of the type, every enum range and every reserved byte;
+ * nothing is trusted because it came from "our" side.
+ */
+#ifndef UIE_BRIDGE_WIRE_H
+#define UIE_BRIDGE_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uie/bridge.h"
+#include "uie/core.h"
+
+#define UIE_BRIDGE_HDR_LEN 16
+#define UIE_BRIDGE_NONCE_MAX 64
+#define UIE_BRIDGE_PUBKEY_MAX 1024
+#define UIE_BRIDGE_ERROR_ANS_LEN (UIE_BRIDGE_HDR_LEN + 4)
+/* Largest payload passed in a memfd (evidence of a long log, packages). */
+#define UIE_BRIDGE_MAX_BLOB (1ull << 32)
+
+struct uie_msg_measure_req {
+	uint16_t event;
+	uint8_t role;
+	uint8_t flags; /* must be zero in version 1 */
+	uint32_t pid;
+	uint64_t vaddr, length, file_offset;
+};
+
+struct uie_msg_install_ans {
+	int32_t result; /* the monitor's verdict on the package */
+	uint8_t mode;   /* mode and epoch after the attempt */
+	uint64_t epoch;
+};
+
+struct uie_msg_export_req {
+	uint64_t since_seq;
+	uint8_t nonce_len;
+	uint8_t nonce[UIE_BRIDGE_NONCE_MAX];
+};
+
+/* Answers whose payload is in a memfd (EXPORT_ANS, HINT_ANS). */
+struct uie_msg_blob_ans {
+	uint64_t len;   /* payload bytes in the memfd; 0 = no memfd */
+	uint64_t epoch; /* HINT_ANS: epoch of the package the hint came from */
+};
+
+struct uie_msg_fastpath_req {
+	struct uie_req req;
+	struct uie_digest digest;
+};
+
+struct uie_msg_pubkey_ans {
+	uint16_t len;
+	uint8_t der[UIE_BRIDGE_PUBKEY_MAX];
+};
+
+struct uie_wire_msg {
+	uint16_t type;       /* enum uie_bridge_msg */
+	uint32_t request_id;
+	int32_t status;      /* answers: UIE_OK or a negative uie_err */
+	union {
+		struct uie_msg_measure_req measure_req;
+		struct uie_verdict measure_ans;
+		uint64_t install_req_len;
+		struct uie_msg_install_ans install_ans;
+		struct uie_msg_export_req export_req;
+		struct uie_msg_blob_ans blob_ans;
+		struct uie_status status_ans;
+		struct uie_msg_fastpath_req fastpath_req;
+		uint64_t fastpath_ans_seq;
+		struct uie_msg_pubkey_ans pubkey_ans;
+	} u;
+};
+
+/* What a message must carry besides its bytes. */
+enum uie_bridge_fd_rule {
+	UIE_FD_NONE = 0, /* no descriptor allowed */
+	UIE_FD_ONE = 1,  /* exactly one descriptor */
+};
+
+/* True for the request types of version 1 (even, known). */
+bool uie_bridge_is_request(uint16_t type);
+
+/* Whether a decoded (or to-be-encoded) message carries a descriptor. */
+enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m);
+
+/*
+ * Encodes m into out (cap bytes).  Answers with a nonzero status are
+ * encoded as error answers (header + status only).
+ * Return: UIE_OK, UIE_E_INVAL (field out of range), UIE_E_OVERFLOW.
+ */
+int uie_bridge_encode(const struct uie_wire_msg *m, uint8_t *out, size_t cap, size_t *len);
+
+/*
+ * Decodes one message; clears *m first.  When the header was readable,
+ * m->type and m->request_id hold its values even on error, so that the
+ * receiver can address its error answer.
+ * Return: UIE_OK, UIE_E_TRUNCATED, UIE_E_FORMAT (magic, length, reserved
+ * bytes, field ranges, unknown type), UIE_E_VERSION, UIE_E_LIMIT
+ * (longer than UIE_BRIDGE_MAX_MSG).
+ */
+int uie_bridge_decode(const uint8_t *p, size_t len, struct uie_wire_msg *m);
+
+#endif

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The monitor core: decision and evidence for every request, policy
+ * installation, and the records that make each of them attestable.
+ *
+ * Every state change goes through core_log: a record is encoded and its
+ * extend computed first, the host's sink makes it durable, and only then
+ * does the core advance its sequence number and vPCR mirror.  A failed
+ * append therefore leaves the core exactly as it was, and the request it
+ * was for is denied.
+ */
+#include "uie/core.h"
+
+#include "uie/err.h"
+#include "uie/measure.h"
+
+#include "mem.h"
+
+/* Appends rec (numbered and stamped here) and advances the core on success. */
+static int core_log(struct uie_core *c, struct uie_log_record *rec, uint64_t epoch)
+{
+	uint8_t buf[UIE_LOG_RECORD_LEN];
+	uint8_t pcr[UIE_PCR_LEN];
+	int r;
+
+	rec->seq = c->next_seq;
+	rec->pcr_index = UIE_LOG_PCR_INDEX;
+	rec->epoch = epoch;
+	uie_memcpy(pcr, c->vpcr, UIE_PCR_LEN);
+	if ((r = uie_log_encode(c->pl, rec, buf)) != UIE_OK ||
+	    (r = uie_pcr_extend(c->pl, pcr, rec->lrh)) != UIE_OK ||
+	    (r = c->sink.append(c->sink.ctx, buf, rec->lrh)) != UIE_OK)
+		return r;
+	uie_memcpy(c->vpcr, pcr, UIE_PCR_LEN);
+	c->next_seq++;
+	return UIE_OK;
+}
+
+static void rec_from_req(struct uie_log_record *rec, const struct uie_req *req)
+{
+	rec->event_type = req->event;
+	rec->role = req->role;
+	rec->pid = req->pid;
+	rec->id = req->id;
+	rec->vaddr = req->vaddr;
+	rec->length = req->length;
+	rec->file_offset = req->file_offset;
+}
+
+static bool req_ok(const struct uie_req *req)
+{
+	return req && req->event >= UIE_EV_EXECVE && req->event < UIE_EV__MAX &&
+	       req->role > UIE_ROLE_NONE && req->role < UIE_ROLE__MAX;
+}
+
+static bool digest_ok(const struct uie_digest *d)
+{
+	return d && d->alg && d->len == uie_hash_len(d->alg);
+}
+
+int uie_core_init(struct uie_core *c, const struct uie_platform *pl, const struct uie_log_sink *sink,
+		  uint16_t obj_alg)
+{
+	struct uie_log_record rec = { 0 };
+
+	if (!c || !pl || !sink || !sink->append)
+		return UIE_E_INVAL;
+	if (!uie_hash_len(obj_alg))
+		return UIE_E_ALG;
+	uie_memset(c, 0, sizeof(*c));
+	c->pl = pl;
+	c->sink = *sink;
+	c->obj_alg = obj_alg;
+	c->mode = UIE_MODE_BOOTSTRAP;
+	rec.event_type = UIE_LOG_MONITOR_START;
+	rec.mode = UIE_MODE_BOOTSTRAP;
+	rec.decision = UIE_ALLOW;
+	rec.reason = UIE_R_MONITOR_START;
+	return core_log(c, &rec, 0);
+}
+
+uint16_t uie_core_obj_alg(const struct uie_core *c)
+{
+	return c->have_policy ? c->policy.hash_alg : c->obj_alg;
+}
+
+/* True when obj starts with the ELF magic: such objects must parse as ELF. */
+static int is_elf(const struct uie_object *obj, bool *elf)
+{
+	uint8_t m[4];
+	int r;
+
+	*elf = false;
+	if (obj->size < sizeof(m))
+		return UIE_OK;
+	if ((r = uie_object_read(obj, 0, m, sizeof(m))) != UIE_OK)
+		return r;
+	*elf = m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+	return UIE_OK;
+}
+
+int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
+		     const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope)
+{
+	struct uie_elf_info info;
+	uint16_t alg;
+	bool elf;
+	int r;
+
+	if (digest)
+		uie_memset(digest, 0, sizeof(*digest));
+	if (scope)
+		*scope = UIE_SCOPE_NONE;
+	if (!c || !req_ok(req) || !obj || !digest || !scope || req->role == UIE_ROLE_ANON)
+		return UIE_E_INVAL;
+	alg = uie_core_obj_alg(c);
+	if ((r = is_elf(obj, &elf)) != UIE_OK)
+		return r;
+	if (!elf) {
+		/* An exec'd non-ELF file (a script) is measured whole. */
+		if (req->event == UIE_EV_EXECVE)
+			r = uie_range_measure(c->pl, obj, alg, 0, obj->size, digest);
+		else
+			r = uie_range_measure(c->pl, obj, alg, req->file_offset, req->length, digest);
+		if (r == UIE_OK)
+			*scope = UIE_SCOPE_RANGE;
+		return r;
+	}
+	if ((r = uie_elf_parse(obj, &info)) != UIE_OK)
+		return r;
+	if (req->event == UIE_EV_EXECVE || uie_elf_covers(&info, req->file_offset, req->length)) {
+		r = uie_elf_digest(c->pl, obj, alg, &info, digest);
+		if (r == UIE_OK)
+			*scope = UIE_SCOPE_ELF;
+		return r;
+	}
+	r = uie_range_measure(c->pl, obj, alg, req->file_offset, req->length, digest);
+	if (r == UIE_OK)
+		*scope = UIE_SCOPE_RANGE;
+	return r;
+}
+
+/* What the policy (or its absence) says about a well-formed request. */
+static void evaluate(const struct uie_core *c, const struct uie_req *req, int measure_err,
+		     const struct uie_digest *digest, uint8_t scope, uint8_t *decision,
+		     uint16_t *reason)
+{
+	*decision = UIE_DENY;
+	if (measure_err != UIE_OK)
+		*reason = UIE_R_MEASURE_FAIL;
+	else if (req->role == UIE_ROLE_ANON)
+		*reason = UIE_R_ANON_EXEC;
+	else if (scope == UIE_SCOPE_NONE)
+		*reason = UIE_R_FILELESS;
+	else if (!c->have_policy) {
+		*decision = UIE_ALLOW;
+		*reason = UIE_R_BOOTSTRAP;
+	} else if (digest->alg != c->policy.hash_alg) {
+		/* Measured under a previous policy's algorithm: not comparable. */
+		*reason = UIE_R_MEASURE_FAIL;
+	} else {
+		uie_policy_lookup(&c->policy, (uint8_t)req->event, req->role, digest->bytes, decision,
+				  reason);
+	}
+}
+
+int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_err,
+		    const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out)
+{
+	struct uie_log_record rec = { 0 };
+	uint8_t pdec;
+	uint16_t reason;
+	bool measured;
+	int r;
+
+	if (!out)
+		return UIE_E_INVAL;
+	uie_memset(out, 0, sizeof(*out)); /* decision DENY */
+	if (!c || !req_ok(req) || measure_err > 0)
+		return UIE_E_INVAL;
+	measured = measure_err == UIE_OK && req->role != UIE_ROLE_ANON && scope != UIE_SCOPE_NONE;
+	if (measured && (scope != UIE_SCOPE_ELF && scope != UIE_SCOPE_RANGE))
+		return UIE_E_INVAL;
+	if (measured && !digest_ok(digest))
+		return UIE_E_INVAL;
+	evaluate(c, req, measure_err, digest, scope, &pdec, &reason);
+	rec_from_req(&rec, req);
+	if (measured) {
+		rec.digest = *digest;
+		rec.scope = scope;
+	}
+	rec.mode = c->mode;
+	rec.decision = pdec;
+	rec.reason = reason;
+	if ((r = core_log(c, &rec, c->epoch)) != UIE_OK)
+		return r;
+	out->decision = c->mode == UIE_MODE_ENFORCE ? pdec : UIE_ALLOW;
+	out->policy_decision = pdec;
+	out->reason = reason;
+	out->scope = rec.scope;
+	out->digest = rec.digest;
+	out->seq = rec.seq;
+	return UIE_OK;
+}
+
+int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
+			  const struct uie_digest *digest)
+{
+	struct uie_log_record rec = { 0 };
+
+	if (!c || !req_ok(req) || (digest && !digest_ok(digest)))
+		return UIE_E_INVAL;
+	rec_from_req(&rec, req);
+	rec.event_type = UIE_LOG_FASTPATH_REJECT;
+	if (digest) {
+		rec.digest = *digest;
+		rec.scope = req->role == UIE_ROLE_FILE ? UIE_SCOPE_RANGE : UIE_SCOPE_ELF;
+	}
+	rec.mode = c->mode;
+	rec.decision = UIE_DENY;
+	rec.reason = UIE_R_FASTPATH_MISS;
+	return core_log(c, &rec, c->epoch);
+}
+
+/* A package-related record: the package hash is its digest. */
+static void package_rec(struct uie_log_record *rec, uint16_t event, const uint8_t hash[UIE_SHA256_LEN])
+{
+	rec->event_type = event;
+	rec->role = UIE_ROLE_NONE;
+	rec->scope = UIE_SCOPE_PACKAGE;
+	rec->digest.alg = UIE_HASH_SHA256;
+	rec->digest.len = UIE_SHA256_LEN;
+	uie_memcpy(rec->digest.bytes, hash, UIE_SHA256_LEN);
+}
+
+int uie_core_install(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
+		     const uint8_t package_hash[UIE_SHA256_LEN])
+{
+	struct uie_log_record rec = { 0 };
+	struct uie_policy pol;
+	int r;
+
+	if (!c || !table || !package_hash)
+		return UIE_E_INVAL;
+	if ((r = uie_policy_load(table, len, &pol)) != UIE_OK)
+		return r;
+	if (epoch <= c->epoch)
+		return UIE_E_EPOCH;
+	/* The record already states the new epoch and mode it installs. */
+	package_rec(&rec, UIE_LOG_POLICY_INSTALL, package_hash);
+	rec.mode = pol.mode;
+	rec.decision = UIE_ALLOW;
+	rec.reason = UIE_R_POLICY_INSTALLED;
+	if ((r = core_log(c, &rec, epoch)) != UIE_OK)
+		return r;
+	c->policy = pol;
+	c->have_policy = true;
+	c->mode = pol.mode;
+	c->epoch = epoch;
+	uie_memcpy(c->policy_id, package_hash, UIE_SHA256_LEN);
+	return UIE_OK;
+}
+
+int uie_core_log_reject(struct uie_core *c, uint64_t epoch, const uint8_t package_hash[UIE_SHA256_LEN],
+			int err)
+{
+	struct uie_log_record rec = { 0 };
+
+	if (!c || !package_hash || err >= 0 || err <= UIE_E__MIN)
+		return UIE_E_INVAL;
+	package_rec(&rec, UIE_LOG_POLICY_REJECT, package_hash);
+	rec.pid = (uint32_t)-err;   /* the error that rejected it, as a positive code */
+	rec.file_offset = epoch;    /* the epoch the package claimed */
+	rec.mode = c->mode;
+	rec.decision = UIE_DENY;
+	rec.reason = UIE_R_POLICY_REJECTED;
+	return core_log(c, &rec, c->epoch);
+}

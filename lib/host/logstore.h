@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The monitor's secure-log store: every encoded record the core emits,
+ * with the vPCR16 value after it, in one growable array.  It is the
+ * core's struct uie_log_sink: an append extends the vTPM's PCR 16 and
+ * stores the record, or fails and changes nothing, in which case the core
+ * denies the request (no silent loss, no unlogged grant).
+ */
+#ifndef UIE_HOST_LOGSTORE_H
+#define UIE_HOST_LOGSTORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uie/core.h"
+#include "uie/platform.h"
+#include "uie/slog.h"
+
+struct uie_vtpm;
+
+struct uie_logstore {
+	const struct uie_platform *pl;
+	struct uie_vtpm *tpm; /* borrowed; NULL keeps only the software chain */
+	uint8_t *recs;        /* n records of UIE_LOG_RECORD_LEN bytes */
+	uint8_t *pcrs;        /* n values: vPCR16 after record i */
+	uint64_t n, cap;
+	uint64_t max;         /* records allowed (memory bound) */
+	bool broken;          /* a vTPM extend failed: its PCR 16 is unknown */
+};
+
+/*
+ * Sets up an empty store.  tpm may be NULL (tests of the store alone).
+ * max bounds the number of records (0: UIE_LOGSTORE_DEFAULT_MAX).
+ */
+#define UIE_LOGSTORE_DEFAULT_MAX (64ull << 20)
+void uie_logstore_init(struct uie_logstore *ls, const struct uie_platform *pl, struct uie_vtpm *tpm,
+		       uint64_t max);
+void uie_logstore_fini(struct uie_logstore *ls);
+
+/* The sink to pass to uie_core_init. */
+struct uie_log_sink uie_logstore_sink(struct uie_logstore *ls);
+
+/*
+ * The sink's append (ctx is the store): checks that lrh is the record's
+ * LRH, grows the arrays, extends the vTPM, then stores.  After a failed
+ * vTPM extend every later append fails (the TPM's PCR 16 is unknown).
+ * Return: UIE_OK, UIE_E_INVAL (lrh mismatch), UIE_E_NOMEM, UIE_E_LIMIT,
+ * UIE_E_STATE (broken), or the vTPM's error.
+ */
+int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN],
+			const uint8_t lrh[UIE_PCR_LEN]);
+
+/*
+ * vPCR16 after the first seq records (all zero for seq 0), the pcr_at of
+ * uie_package_install.  Return: UIE_OK, UIE_E_RANGE (seq > count).
+ */
+int uie_logstore_pcr_at(void *ctx, uint64_t seq, uint8_t pcr[UIE_PCR_LEN]);
+
+/* Records [first, count) as one contiguous byte range; *n receives their number. */
+const uint8_t *uie_logstore_records(const struct uie_logstore *ls, uint64_t first, uint64_t *n);
+
+uint64_t uie_logstore_count(const struct uie_logstore *ls);
+
+#endif

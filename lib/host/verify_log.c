@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The pass over the log: each record is replayed (decode, number, LRH,
+ * extend) towards the quoted vPCR16 and audited: the policy metadata PM
+ * (not covered by the quote) must agree with what the log says, every
+ * digest that became executable must be a reference value, every recorded
+ * decision must be what the policy active at that epoch decides.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "evidence.h"
+#include "uie/err.h"
+#include "verify.h"
+
+/* First failure of one class, remembered while the walk goes on. */
+struct finding {
+	bool hit;
+	uint64_t seq;
+	char what[200];
+};
+
+__attribute__((format(printf, 3, 4)))
+static void note(struct finding *f, uint64_t seq, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->hit)
+		return;
+	f->hit = true;
+	f->seq = seq;
+	va_start(ap, fmt);
+	vsnprintf(f->what, sizeof(f->what), fmt, ap);
+	va_end(ap);
+}
+
+static const char *dec_name(uint8_t d)
+{
+	return d == UIE_ALLOW ? "ALLOW" : d == UIE_DENY ? "DENY" : "?";
+}
+
+static const struct uie_verify_policy *find_policy(const struct uie_verify_input *in, uint64_t epoch)
+{
+	for (size_t i = 0; i < in->npols; i++)
+		if (in->pols[i].epoch == epoch)
+			return &in->pols[i];
+	return NULL;
+}
+
+static bool is_exec(uint16_t ev)
+{
+	return ev == UIE_LOG_EXECVE || ev == UIE_LOG_MMAP_EXEC || ev == UIE_LOG_MPROTECT_EXEC;
+}
+
+static bool measured(const struct uie_log_record *r)
+{
+	return (r->scope == UIE_SCOPE_ELF || r->scope == UIE_SCOPE_RANGE) && r->digest.alg != 0;
+}
+
+/* The decision an exec record must carry, given the policy of its epoch. */
+static void check_decision(const struct uie_verify_input *in, const struct uie_log_record *r,
+			   struct uie_verify_report *rep, struct finding *f)
+{
+	const struct uie_verify_policy *p;
+	uint8_t dec;
+	uint16_t reason;
+
+	switch (r->reason) {
+	case UIE_R_BOOTSTRAP:
+		if (r->epoch != 0 || r->decision != UIE_ALLOW || !measured(r))
+			note(f, r->seq, "bootstrap decision recorded at epoch %llu", (unsigned long long)r->epoch);
+		return;
+	case UIE_R_MEASURE_FAIL:
+	case UIE_R_FILELESS:
+	case UIE_R_UNSUPPORTED:
+	case UIE_R_RACE:
+	case UIE_R_ANON_EXEC:
+		if (r->decision != UIE_DENY || (r->reason == UIE_R_ANON_EXEC) != (r->role == UIE_ROLE_ANON))
+			note(f, r->seq, "recorded %s with reason %u, which must deny", dec_name(r->decision),
+			     r->reason);
+		return;
+	case UIE_R_RULE_ALLOW:
+	case UIE_R_RULE_DENY:
+	case UIE_R_DEFAULT:
+		break;
+	default:
+		note(f, r->seq, "reason %u is not a decision reason", r->reason);
+		return;
+	}
+	if (!(p = find_policy(in, r->epoch))) {
+		rep->decisions_unchecked++;
+		return;
+	}
+	rep->decisions_checked++;
+	if (!measured(r) || r->digest.alg != p->table.hash_alg) {
+		note(f, r->seq, "policy decision on a digest the policy of epoch %llu cannot match",
+		     (unsigned long long)r->epoch);
+		return;
+	}
+	uie_policy_lookup(&p->table, (uint8_t)r->event_type, r->role, r->digest.bytes, &dec, &reason);
+	if (dec != r->decision || reason != r->reason || r->mode != p->table.mode)
+		note(f, r->seq, "recorded %s (reason %u, mode %u) but the policy of epoch %llu decides %s (reason %u, mode %u)",
+		     dec_name(r->decision), r->reason, r->mode, (unsigned long long)r->epoch, dec_name(dec),
+		     reason, p->table.mode);
+}
+
+static void check_install(const struct uie_verify_input *in, const struct uie_log_record *r,
+			  struct finding *f)
+{
+	const struct uie_verify_policy *p = find_policy(in, r->epoch);
+
+	if (!p)
+		return;
+	if (r->digest.len != 32 || memcmp(r->digest.bytes, p->package_hash, 32) != 0)
+		note(f, r->seq, "the package installed at epoch %llu is not the policy given",
+		     (unsigned long long)r->epoch);
+	else if (r->mode != p->table.mode)
+		note(f, r->seq, "install record mode %u differs from the policy's %u", r->mode, p->table.mode);
+}
+
+static void check_reference(const struct uie_verify_input *in, const struct uie_log_record *r,
+			    struct uie_verify_report *rep, struct finding *f)
+{
+	/* Outside ENFORCE the guest executes whatever was decided. */
+	bool executed = r->decision == UIE_ALLOW || r->mode != UIE_MODE_ENFORCE;
+
+	if (!in->ref || !measured(r))
+		return;
+	rep->ref_checked++;
+	if (uie_refset_has(in->ref, &r->digest))
+		return;
+	if (executed)
+		note(f, r->seq, "executed digest is not in the reference values");
+	else
+		rep->unknown_denied++;
+}
+
+/* PM against the log's last record, the last install, and the previous state. */
+static void check_metadata(const struct uie_verify_input *in, const struct uie_ae *ae,
+			   const struct uie_log_record *last, const uint8_t *install_id,
+			   struct finding *f)
+{
+	static const uint8_t zero[32];
+	const struct uie_verify_state *p = in->prev;
+	const uint8_t *want_id = install_id;
+	uint64_t end = ae->first_seq + ae->nrecords;
+
+	if (ae->pm.total_records != end)
+		note(f, end, "PM claims %llu records, the evidence holds %llu",
+		     (unsigned long long)ae->pm.total_records, (unsigned long long)end);
+	if (last && (ae->pm.epoch != last->epoch || ae->pm.mode != last->mode))
+		note(f, last->seq, "PM epoch %llu/mode %u, the log says epoch %llu/mode %u",
+		     (unsigned long long)ae->pm.epoch, ae->pm.mode, (unsigned long long)last->epoch, last->mode);
+	if (!want_id && ae->first_seq == 0)
+		want_id = zero;
+	if (!want_id && p && p->valid)
+		want_id = p->policy_id;
+	if (!last && p && p->valid && (ae->pm.epoch != p->epoch || ae->pm.mode != p->mode))
+		note(f, end, "PM epoch/mode changed without a record");
+	if (want_id && memcmp(ae->pm.policy_id, want_id, 32) != 0)
+		note(f, end, "PM policy id is not the package hash of the last install");
+}
+
+static int fail_seq(struct uie_verify_report *rep, int cls, uint64_t seq, const char *what)
+{
+	rep->has_seq = true;
+	rep->seq = seq;
+	snprintf(rep->reason, sizeof(rep->reason), "record %llu: %s", (unsigned long long)seq, what);
+	return rep->cls = cls;
+}
+
+/*
+ * The records did not replay: let the core's uie_log_replay name the
+ * record, and say what is wrong with it.
+ */
+static int diagnose_record(const struct uie_platform *pl, const struct uie_ae *ae,
+			   struct uie_verify_report *rep)
+{
+	struct uie_log_record rec;
+	uint8_t pcr[UIE_PCR_LEN];
+	uint64_t bad = 0;
+	char what[160];
+	int r;
+
+	memcpy(pcr, ae->start_pcr, UIE_PCR_LEN);
+	r = uie_log_replay(pl, ae->records, (size_t)ae->nrecords * UIE_LOG_RECORD_LEN, ae->first_seq,
+			   pcr, &bad);
+	if (r == UIE_OK || bad < ae->first_seq || bad - ae->first_seq >= ae->nrecords) {
+		snprintf(rep->reason, sizeof(rep->reason), "replay: %s", uie_err_str(r));
+		return rep->cls = r == UIE_OK ? UIE_V_INTERNAL : UIE_V_REPLAY;
+	}
+	if (r == UIE_E_CRYPTO || r == UIE_E_LIMIT || r == UIE_E_NOMEM) {
+		snprintf(rep->reason, sizeof(rep->reason), "replay: %s", uie_err_str(r));
+		return rep->cls = UIE_V_INTERNAL;
+	}
+	if (uie_log_decode(ae->records + (bad - ae->first_seq) * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN,
+			   &rec) != UIE_OK)
+		snprintf(what, sizeof(what), "malformed record (%s)", uie_err_str(r));
+	else if (rec.seq != bad)
+		snprintf(what, sizeof(what), "found record number %llu here: records deleted, reordered or inserted",
+			 (unsigned long long)rec.seq);
+	else
+		snprintf(what, sizeof(what), "LRH does not match the record: modified");
+	return fail_seq(rep, UIE_V_REPLAY, bad, what);
+}
+
+/*
+ * The log replayed without error but ended elsewhere: name the first
+ * record past the quoted state (appended records), else the end.
+ */
+static int diagnose_end(const struct uie_platform *pl, const struct uie_ae *ae,
+			struct uie_verify_report *rep)
+{
+	uint8_t pcr[UIE_PCR_LEN];
+	uint64_t bad = 0;
+	char what[160];
+
+	memcpy(pcr, ae->start_pcr, UIE_PCR_LEN);
+	for (uint64_t i = 0; i < ae->nrecords; i++) {
+		if (!memcmp(pcr, ae->vpcr, UIE_PCR_LEN))
+			return fail_seq(rep, UIE_V_REPLAY, ae->first_seq + i,
+					"this and later records are not covered by the quote (appended)");
+		if (uie_log_replay(pl, ae->records + i * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN,
+				   ae->first_seq + i, pcr, &bad) != UIE_OK) {
+			snprintf(rep->reason, sizeof(rep->reason), "replay failed on the second pass");
+			return rep->cls = UIE_V_INTERNAL;
+		}
+	}
+	if (ae->pm.total_records > ae->first_seq + ae->nrecords)
+		snprintf(what, sizeof(what), "log truncated: replay ends before the quoted vPCR16 (%llu records claimed)",
+			 (unsigned long long)ae->pm.total_records);
+	else
+		snprintf(what, sizeof(what), "replay ends at a vPCR16 other than the quoted one");
+	return fail_seq(rep, UIE_V_REPLAY, ae->first_seq + ae->nrecords, what);
+}
+
+/* Checks of one replayed record. */
+static void audit(const struct uie_verify_input *in, const struct uie_log_record *r,
+		  struct uie_verify_report *rep, struct finding *ref, struct finding *pol,
+		  uint8_t install_id[32], bool *have_install)
+{
+	if (is_exec(r->event_type)) {
+		rep->exec_records++;
+		check_reference(in, r, rep, ref);
+		check_decision(in, r, rep, pol);
+	} else if (r->event_type == UIE_LOG_POLICY_INSTALL) {
+		check_install(in, r, pol);
+		memcpy(install_id, r->digest.bytes, 32);
+		*have_install = true;
+	} else if (r->event_type == UIE_LOG_FASTPATH_REJECT && r->decision != UIE_DENY) {
+		note(pol, r->seq, "fast-path rejection recorded as %s", dec_name(r->decision));
+	}
+}
+
+int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_input *in,
+			const struct uie_ae *ae, struct uie_verify_report *rep)
+{
+	struct finding meta = { 0 }, ref = { 0 }, pol = { 0 };
+	struct uie_log_record r, last = { 0 };
+	uint8_t install_id[32], pcr[UIE_PCR_LEN], lrh[UIE_PCR_LEN];
+	bool have_install = false;
+
+	/* Decoded once, then replayed and audited: half the work of two passes. */
+	memcpy(pcr, ae->start_pcr, UIE_PCR_LEN);
+	for (uint64_t i = 0; i < ae->nrecords; i++) {
+		const uint8_t *p = ae->records + i * UIE_LOG_RECORD_LEN;
+
+		if (uie_log_decode(p, UIE_LOG_RECORD_LEN, &r) != UIE_OK || r.seq != ae->first_seq + i ||
+		    uie_log_lrh(pl, p, lrh) != UIE_OK || memcmp(lrh, r.lrh, UIE_PCR_LEN) != 0 ||
+		    uie_pcr_extend(pl, pcr, lrh) != UIE_OK)
+			return diagnose_record(pl, ae, rep);
+		audit(in, &r, rep, &ref, &pol, install_id, &have_install);
+		last = r;
+	}
+	if (memcmp(pcr, ae->vpcr, UIE_PCR_LEN) != 0)
+		return diagnose_end(pl, ae, rep);
+	check_metadata(in, ae, ae->nrecords ? &last : NULL, have_install ? install_id : NULL, &meta);
+	struct {
+		struct finding *f;
+		int cls;
+	} order[] = { { &meta, UIE_V_METADATA }, { &ref, UIE_V_REFERENCE }, { &pol, UIE_V_POLICY } };
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		if (order[k].f->hit)
+			return fail_seq(rep, order[k].cls, order[k].f->seq, order[k].f->what);
+	return UIE_V_OK;
+}

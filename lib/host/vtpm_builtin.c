@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The built-in vTPM: PCR 16 of a SHA-256 bank in memory and an ECDSA P-256
+ * attestation key in a PEM file, producing quotes byte-for-byte shaped as
+ * a TPM 2.0 would (TPMS_ATTEST + TPMT_SIGNATURE).  Clock information
+ * persists next to the key in KEYFILE.clock: every open is a TPM Reset
+ * (PCR 16 starts at zero), so resetCount grows by one per open and the
+ * clock continues from the last persisted value.
+ */
+#include "vtpm_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/sha.h>
+#include <openssl/x509.h>
+
+#include "tpm_marshal.h"
+#include "uie/buf.h"
+#include "uie/err.h"
+
+#define CLOCK_MAGIC "UIECLK01"
+#define CLOCK_FILE_LEN 24
+#define BUILTIN_FIRMWARE 0x0000000100000000ull /* "1.0" */
+
+struct builtin {
+	struct uie_vtpm base;
+	EVP_PKEY *ak;
+	uint8_t x[32], y[32];
+	uint8_t name[34];
+	uint8_t pcr16[UIE_PCR_LEN];
+	char *clock_path;
+	uint64_t clock_base; /* ms at open */
+	uint64_t open_ns;    /* CLOCK_MONOTONIC at open */
+	uint32_t reset_count, restart_count;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int load_or_create_key(const char *path, EVP_PKEY **out)
+{
+	FILE *f;
+	int fd;
+
+	*out = NULL;
+	if ((f = fopen(path, "rb"))) {
+		*out = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+		fclose(f);
+		if (!*out || EVP_PKEY_get_base_id(*out) != EVP_PKEY_EC || EVP_PKEY_get_bits(*out) != 256) {
+			EVP_PKEY_free(*out);
+			*out = NULL;
+			return UIE_E_KEY;
+		}
+		return UIE_OK;
+	}
+	if (errno != ENOENT)
+		return UIE_E_IO;
+	if (!(*out = EVP_EC_gen("P-256")))
+		return UIE_E_CRYPTO;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "wb"))) {
+		if (fd >= 0)
+			close(fd);
+		goto fail;
+	}
+	if (PEM_write_PrivateKey(f, *out, NULL, NULL, 0, NULL, NULL) != 1) {
+		fclose(f);
+		unlink(path);
+		goto fail;
+	}
+	if (fclose(f) != 0) {
+		unlink(path);
+		goto fail;
+	}
+	return UIE_OK;
+fail:
+	EVP_PKEY_free(*out);
+	*out = NULL;
+	return UIE_E_IO;
+}
+
+static int key_point(EVP_PKEY *pk, uint8_t x[32], uint8_t y[32])
+{
+	uint8_t pt[65];
+	size_t n = 0;
+
+	if (EVP_PKEY_get_octet_string_param(pk, OSSL_PKEY_PARAM_PUB_KEY, pt, sizeof(pt), &n) != 1 ||
+	    n != sizeof(pt) || pt[0] != 0x04)
+		return UIE_E_KEY;
+	memcpy(x, pt + 1, 32);
+	memcpy(y, pt + 33, 32);
+	return UIE_OK;
+}
+
+/* Reads KEYFILE.clock; a missing file is a TPM that never ran. */
+static int clock_load(const char *path, uint64_t *clock, uint32_t *resets)
+{
+	uint8_t buf[CLOCK_FILE_LEN + 1];
+	struct uie_rbuf b;
+	ssize_t n;
+	int fd, r;
+
+	*clock = 0;
+	*resets = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT ? UIE_OK : UIE_E_IO;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n != CLOCK_FILE_LEN)
+		return UIE_E_FORMAT;
+	uie_rbuf_init(&b, buf, (size_t)n);
+	if (memcmp(buf, CLOCK_MAGIC, 8) != 0)
+		return UIE_E_FORMAT;
+	if ((r = uie_rbuf_skip(&b, 8)) != UIE_OK || (r = uie_rbuf_u64(&b, clock)) != UIE_OK ||
+	    (r = uie_rbuf_u32(&b, resets)) != UIE_OK || (r = uie_rbuf_zero(&b, 4)) != UIE_OK)
+		return r;
+	return UIE_OK;
+}
+
+/* Writes the clock file atomically (temporary file, fsync, rename). */
+static int clock_store(const char *path, uint64_t clock, uint32_t resets)
+{
+	uint8_t buf[CLOCK_FILE_LEN];
+	char tmp[4096];
+	struct uie_wbuf w;
+	int fd, ok;
+
+	uie_wbuf_init(&w, buf, sizeof(buf));
+	uie_wbuf_bytes(&w, CLOCK_MAGIC, 8);
+	uie_wbuf_u64(&w, clock);
+	uie_wbuf_u32(&w, resets);
+	uie_wbuf_zero(&w, 4);
+	if (w.err != UIE_OK || snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return UIE_E_LIMIT;
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
+		return UIE_E_IO;
+	ok = write(fd, buf, w.len) == (ssize_t)w.len && fsync(fd) == 0;
+	ok = close(fd) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return UIE_E_IO;
+	}
+	return UIE_OK;
+}
+
+static uint64_t clock_now(const struct builtin *b)
+{
+	return b->clock_base + (mono_ns() - b->open_ns) / 1000000u;
+}
+
+static int bi_extend(struct uie_vtpm *t, const uint8_t lrh[UIE_PCR_LEN])
+{
+	struct builtin *b = (struct builtin *)t;
+	uint8_t cat[2 * UIE_PCR_LEN];
+
+	memcpy(cat, b->pcr16, UIE_PCR_LEN);
+	memcpy(cat + UIE_PCR_LEN, lrh, UIE_PCR_LEN);
+	return SHA256(cat, sizeof(cat), b->pcr16) ? UIE_OK : UIE_E_CRYPTO;
+}
+
+static int bi_read(struct uie_vtpm *t, uint8_t pcr[UIE_PCR_LEN])
+{
+	memcpy(pcr, ((struct builtin *)t)->pcr16, UIE_PCR_LEN);
+	return UIE_OK;
+}
+
+/* ECDSA over SHA-256(msg), as r and s padded to the key size. */
+static int sign(EVP_PKEY *pk, const uint8_t *msg, size_t len, struct uie_tpm_ecdsa_sig *out)
+{
+	uint8_t dgst[32], der[80];
+	const unsigned char *p = der;
+	size_t derlen = sizeof(der);
+	EVP_PKEY_CTX *ctx;
+	ECDSA_SIG *es = NULL;
+	int ok;
+
+	if (!SHA256(msg, len, dgst) || !(ctx = EVP_PKEY_CTX_new(pk, NULL)))
+		return UIE_E_CRYPTO;
+	ok = EVP_PKEY_sign_init(ctx) == 1 && EVP_PKEY_sign(ctx, der, &derlen, dgst, sizeof(dgst)) == 1;
+	EVP_PKEY_CTX_free(ctx);
+	if (!ok || !(es = d2i_ECDSA_SIG(NULL, &p, (long)derlen)))
+		return UIE_E_CRYPTO;
+	out->sig_alg = UIE_TPM_ALG_ECDSA;
+	out->hash_alg = UIE_TPM_ALG_SHA256;
+	out->r_len = out->s_len = 32;
+	ok = BN_bn2binpad(ECDSA_SIG_get0_r(es), out->r, 32) == 32 &&
+	     BN_bn2binpad(ECDSA_SIG_get0_s(es), out->s, 32) == 32;
+	ECDSA_SIG_free(es);
+	return ok ? UIE_OK : UIE_E_CRYPTO;
+}
+
+static int dup_out(const struct uie_wbuf *w, uint8_t **out, size_t *len)
+{
+	if (w->err != UIE_OK)
+		return w->err;
+	if (!(*out = malloc(w->len)))
+		return UIE_E_NOMEM;
+	memcpy(*out, w->p, w->len);
+	*len = w->len;
+	return UIE_OK;
+}
+
+static int bi_quote(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len, uint8_t **attest,
+		    size_t *attest_len, uint8_t **sig, size_t *sig_len)
+{
+	struct builtin *b = (struct builtin *)t;
+	struct uie_tpm_quote q;
+	struct uie_tpm_ecdsa_sig s;
+	uint8_t abuf[UIE_TPM_ATTEST_MAX], sbuf[UIE_TPM_SIG_MAX];
+	struct uie_wbuf w;
+	int r;
+
+	memset(&q, 0, sizeof(q));
+	memset(&s, 0, sizeof(s));
+	q.magic = UIE_TPM_GENERATED_VALUE;
+	q.type = UIE_TPM_ST_ATTEST_QUOTE;
+	q.signer_len = sizeof(b->name);
+	memcpy(q.signer, b->name, sizeof(b->name));
+	q.extra_len = (uint16_t)nonce_len;
+	memcpy(q.extra, nonce, nonce_len);
+	q.clock = clock_now(b);
+	q.reset_count = b->reset_count;
+	q.restart_count = b->restart_count;
+	/* safe: the clock is known not to have been reported lower before. */
+	q.safe = clock_store(b->clock_path, q.clock, b->reset_count) == UIE_OK;
+	q.firmware_version = BUILTIN_FIRMWARE;
+	q.nsel = 1;
+	q.sel[0].hash = UIE_TPM_ALG_SHA256;
+	q.sel[0].size_of_select = 3;
+	q.sel[0].select[UIE_LOG_PCR_INDEX / 8] = 1u << (UIE_LOG_PCR_INDEX % 8);
+	q.pcr_digest_len = 32;
+	/* pcrDigest: hash of the concatenated selected PCR values (here one). */
+	if (!SHA256(b->pcr16, UIE_PCR_LEN, q.pcr_digest))
+		return UIE_E_CRYPTO;
+	uie_wbuf_init(&w, abuf, sizeof(abuf));
+	uie_tpm_quote_put(&w, &q);
+	if (w.err != UIE_OK)
+		return w.err;
+	if ((r = sign(b->ak, abuf, w.len, &s)) != UIE_OK || (r = dup_out(&w, attest, attest_len)) != UIE_OK)
+		return r;
+	uie_wbuf_init(&w, sbuf, sizeof(sbuf));
+	uie_tpm_sig_put(&w, &s);
+	if ((r = dup_out(&w, sig, sig_len)) != UIE_OK) {
+		free(*attest);
+		*attest = NULL;
+		*attest_len = 0;
+	}
+	return r;
+}
+
+static int bi_pubkey(struct uie_vtpm *t, uint8_t **der, size_t *len)
+{
+	struct builtin *b = (struct builtin *)t;
+
+	return uie_vtpm_ecc_spki_alloc(b->x, b->y, der, len);
+}
+
+static void bi_free(struct uie_vtpm *t)
+{
+	struct builtin *b = (struct builtin *)t;
+
+	EVP_PKEY_free(b->ak);
+	free(b->clock_path);
+	free(b);
+}
+
+static const struct uie_vtpm_ops builtin_ops = {
+	.extend = bi_extend,
+	.read_pcr16 = bi_read,
+	.quote_alloc = bi_quote,
+	.pubkey_alloc = bi_pubkey,
+	.free = bi_free,
+};
+
+int uie_vtpm_builtin_open(const char *keyfile, struct uie_vtpm **out)
+{
+	struct builtin *b;
+	size_t n = strlen(keyfile);
+	int r;
+
+	*out = NULL;
+	if (!(b = calloc(1, sizeof(*b))) || !(b->clock_path = malloc(n + sizeof(".clock")))) {
+		free(b);
+		return UIE_E_NOMEM;
+	}
+	b->base.ops = &builtin_ops;
+	memcpy(b->clock_path, keyfile, n);
+	memcpy(b->clock_path + n, ".clock", sizeof(".clock"));
+	if ((r = load_or_create_key(keyfile, &b->ak)) != UIE_OK ||
+	    (r = key_point(b->ak, b->x, b->y)) != UIE_OK ||
+	    (r = uie_tpm_ecc_name(b->x, b->y, b->name)) != UIE_OK ||
+	    (r = clock_load(b->clock_path, &b->clock_base, &b->reset_count)) != UIE_OK)
+		goto fail;
+	if (b->reset_count == UINT32_MAX) {
+		r = UIE_E_LIMIT;
+		goto fail;
+	}
+	b->reset_count++;
+	b->restart_count = 0;
+	b->open_ns = mono_ns();
+	if ((r = clock_store(b->clock_path, b->clock_base, b->reset_count)) != UIE_OK)
+		goto fail;
+	*out = &b->base;
+	return UIE_OK;
+fail:
+	bi_free(&b->base);
+	return r;
+}

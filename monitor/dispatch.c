@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The monitor's request table and the one path every message takes:
+ * decode, check the descriptor rule, run the handler, encode the answer.
+ * Like OpenSSH's mon_table, anything not in the table is refused.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "monitor.h"
+#include "uie/err.h"
+
+struct mon_entry {
+	uint16_t type;
+	const char *name;
+	uie_mon_handler fn;
+};
+
+static const struct mon_entry mon_table[] = {
+	{ UIE_MSG_MEASURE_REQ, "measure", uie_mon_measure },
+	{ UIE_MSG_INSTALL_REQ, "install", uie_mon_install },
+	{ UIE_MSG_EXPORT_REQ, "export", uie_mon_export },
+	{ UIE_MSG_HINT_REQ, "hint", uie_mon_hint },
+	{ UIE_MSG_STATUS_REQ, "status", uie_mon_status },
+	{ UIE_MSG_FASTPATH_REQ, "fastpath", uie_mon_fastpath },
+	{ UIE_MSG_PUBKEY_REQ, "pubkey", uie_mon_pubkey },
+};
+
+void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)
+{
+	struct timespec ts;
+	va_list ap;
+
+	if (!m->diag)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(m->diag, "%lld.%03ld uie-monitord: ", (long long)ts.tv_sec, ts.tv_nsec / 1000000);
+	va_start(ap, fmt);
+	vfprintf(m->diag, fmt, ap);
+	va_end(ap);
+	fputc('\n', m->diag);
+	fflush(m->diag);
+}
+
+int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
+		     FILE *diag)
+{
+	struct uie_log_sink sink;
+	int r;
+
+	memset(m, 0, sizeof(*m));
+	m->pl = pl;
+	m->tpm = tpm;
+	m->diag = diag;
+	m->hint_fd = -1;
+	m->cache = malloc(sizeof(*m->cache));
+	if (!m->cache)
+		return UIE_E_NOMEM;
+	uie_cache_init(m->cache);
+	uie_logstore_init(&m->log, pl, tpm, 0);
+	sink = uie_logstore_sink(&m->log);
+	if ((r = uie_core_init(&m->core, pl, &sink, UIE_HASH_SHA256)) != UIE_OK)
+		uie_monitor_fini(m);
+	return r;
+}
+
+void uie_monitor_fini(struct uie_monitor *m)
+{
+	if (m->hint_fd >= 0)
+		close(m->hint_fd);
+	free(m->cache);
+	free(m->pkg);
+	uie_logstore_fini(&m->log);
+	memset(m, 0, sizeof(*m));
+	m->hint_fd = -1;
+}
+
+static const struct mon_entry *lookup(uint16_t type)
+{
+	for (size_t i = 0; i < sizeof(mon_table) / sizeof(mon_table[0]); i++)
+		if (mon_table[i].type == type)
+			return &mon_table[i];
+	return NULL;
+}
+
+/* Encodes the error answer to q (type and request id as far as known). */
+static void error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *anslen)
+{
+	struct uie_wire_msg a = { .request_id = q->request_id, .status = err };
+
+	a.type = uie_bridge_is_request(q->type) ? q->type + 1 : UIE_MSG_ERROR_ANS;
+	if (uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen) != UIE_OK) {
+		a.status = UIE_E_INVAL;
+		uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen);
+	}
+}
+
+void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err,
+			uint8_t *ans, size_t *anslen)
+{
+	struct uie_wire_msg q;
+
+	uie_bridge_decode(msg, len, &q); /* only for its type and request id */
+	uie_mon_diag(m, "refused message (type %u, %zu bytes): %s", q.type, len, uie_err_str(err));
+	error_answer(&q, err, ans, anslen);
+}
+
+void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
+			size_t *anslen, int *ansfd)
+{
+	const struct mon_entry *h = NULL;
+	struct uie_wire_msg q, a;
+	int r;
+
+	*ansfd = -1;
+	r = uie_bridge_decode(msg, len, &q);
+	if (r == UIE_OK && !(h = lookup(q.type)))
+		r = UIE_E_FORMAT; /* an answer type, sent to the monitor */
+	if (r == UIE_OK && (uie_bridge_fd_rule(&q) == UIE_FD_ONE) != (fd >= 0))
+		r = UIE_E_FORMAT;
+	if (fd >= 0 && r != UIE_OK)
+		close(fd);
+	if (r != UIE_OK) {
+		uie_monitor_refuse(m, msg, len, r, ans, anslen);
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	a.type = q.type + 1;
+	a.request_id = q.request_id;
+	a.status = h->fn(m, &q, fd, &a, ansfd);
+	if (fd >= 0)
+		close(fd);
+	if (a.status == UIE_OK && uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen) == UIE_OK)
+		return;
+	/* A failed handler, or an answer that does not encode: refuse, never guess. */
+	if (*ansfd >= 0)
+		close(*ansfd);
+	*ansfd = -1;
+	error_answer(&q, a.status != UIE_OK ? a.status : UIE_E_INVAL, ans, anslen);
+}

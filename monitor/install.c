@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * INSTALL and HINT handlers.  An accepted package is kept whole in monitor
+ * memory (the installed policy table points into it) until the next one
+ * replaces it; its Bloom hint is published as a sealed memfd.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fdpass.h"
+#include "monitor.h"
+#include "uie/err.h"
+#include "uie/package.h"
+
+/* Replaces the published hint with the installed package's (or none). */
+static void publish_hint(struct uie_monitor *m)
+{
+	const uint8_t *hint;
+	size_t hlen;
+	int r, fd;
+
+	if (m->hint_fd >= 0)
+		close(m->hint_fd);
+	m->hint_fd = -1;
+	m->hint_len = 0;
+	r = uie_package_hint(&m->core, m->pkg, m->pkg_len, &hint, &hlen);
+	if (r == UIE_OK && hlen)
+		r = uie_memfd_create_sealed("uie-hint", hint, hlen, &fd);
+	if (r != UIE_OK || !hlen) {
+		/* Without a hint the guest asks the monitor every time: only speed is lost. */
+		if (r != UIE_E_NOTFOUND)
+			uie_mon_diag(m, "no fast-path hint published: %s", uie_err_str(r));
+		return;
+	}
+	m->hint_fd = fd;
+	m->hint_len = hlen;
+	m->hint_epoch = m->core.epoch;
+}
+
+int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		    struct uie_wire_msg *a, int *afd)
+{
+	uint64_t len = q->u.install_req_len;
+	uint8_t *buf;
+	int r, res;
+
+	if ((r = uie_memfd_read_alloc(fd, len, UIE_PACKAGE_MAX_LEN, &buf)) != UIE_OK)
+		return r;
+	res = uie_package_install(&m->core, buf, (size_t)len, uie_logstore_pcr_at, &m->log);
+	if (res == UIE_OK) {
+		free(m->pkg); /* the core no longer references the old table */
+		m->pkg = buf;
+		m->pkg_len = (size_t)len;
+		publish_hint(m);
+	} else {
+		free(buf);
+	}
+	uie_mon_diag(m, "install of %llu-byte package: %s (epoch %llu, mode %u)",
+		     (unsigned long long)len, uie_err_str(res), (unsigned long long)m->core.epoch,
+		     m->core.mode);
+	a->u.install_ans.result = res;
+	a->u.install_ans.mode = m->core.mode;
+	a->u.install_ans.epoch = m->core.epoch;
+	return UIE_OK;
+}
+
+int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		 struct uie_wire_msg *a, int *afd)
+{
+	if (m->hint_fd < 0)
+		return UIE_OK; /* len 0: no hint */
+	*afd = fcntl(m->hint_fd, F_DUPFD_CLOEXEC, 0);
+	if (*afd < 0)
+		return UIE_E_SYS;
+	a->u.blob_ans.len = m->hint_len;
+	a->u.blob_ans.epoch = m->hint_epoch;
+	return UIE_OK;
+}

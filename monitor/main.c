@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * uie-monitord: the integrity authority.  Sets up as root (vTPM, trusted
+ * policy keys, socket), drops to its own user, locks itself down, and
+ * serves the bridge until SIGTERM or SIGINT.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host_platform.h"
+#include "monitor.h"
+#include "sandbox.h"
+#include "server.h"
+#include "uie/err.h"
+#include "vtpm.h"
+
+#define DEFAULT_VTPM "builtin:/var/lib/uie/ak.pem"
+#define DEFAULT_USER "uie-monitor"
+#define MAX_TRUST_KEYS UIE_HOST_MAX_KEYS
+
+struct opts {
+	const char *socket, *vtpm, *user, *group, *log_file;
+	const char *keys[MAX_TRUST_KEYS];
+	unsigned nkeys;
+	bool foreground;
+	int ready_fd;
+};
+
+static volatile sig_atomic_t stop_flag;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UIE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UIE_ASAN 1
+#endif
+#endif
+#ifdef UIE_ASAN
+/*
+ * Sanitizer builds: LeakSanitizer's exit-time scan needs clone, ptrace and
+ * /proc, which the monitor's own seccomp filter forbids (and must).  The
+ * handlers' leaks are checked in-process by tests/unit/runtime instead.
+ */
+int __lsan_is_turned_off(void);
+int __lsan_is_turned_off(void)
+{
+	return 1;
+}
+#endif
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: uie-monitord [options]\n"
+		"  --socket PATH     bridge socket (default " UIE_BRIDGE_DEFAULT_PATH ")\n"
+		"  --vtpm SPEC       builtin:KEYFILE | swtpm:HOST:PORT | device:PATH\n"
+		"                    (default " DEFAULT_VTPM ")\n"
+		"  --trust-key PEM   policy signing public key (repeatable, up to %d)\n"
+		"  --user NAME       user to run as when started as root (default " DEFAULT_USER
+		", created if missing)\n"
+		"  --group NAME      group owning the socket (default root)\n"
+		"  --foreground      do not detach\n"
+		"  --ready-fd N      write \"READY\\n\" to fd N once serving\n"
+		"  --log-file PATH   diagnostics (default stderr)\n",
+		MAX_TRUST_KEYS);
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "socket", required_argument, NULL, 's' },  { "vtpm", required_argument, NULL, 'v' },
+		{ "trust-key", required_argument, NULL, 'k' }, { "user", required_argument, NULL, 'u' },
+		{ "group", required_argument, NULL, 'g' },   { "foreground", no_argument, NULL, 'f' },
+		{ "ready-fd", required_argument, NULL, 'r' }, { "log-file", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },          { 0 },
+	};
+	char *end;
+	long v;
+	int c;
+
+	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1 };
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': o->socket = optarg; break;
+		case 'v': o->vtpm = optarg; break;
+		case 'u': o->user = optarg; break;
+		case 'g': o->group = optarg; break;
+		case 'f': o->foreground = true; break;
+		case 'l': o->log_file = optarg; break;
+		case 'k':
+			if (o->nkeys >= MAX_TRUST_KEYS) {
+				fprintf(stderr, "uie-monitord: too many --trust-key\n");
+				return 2;
+			}
+			o->keys[o->nkeys++] = optarg;
+			break;
+		case 'r':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || v < 3 || v > 1024) {
+				fprintf(stderr, "uie-monitord: bad --ready-fd '%s'\n", optarg);
+				return 2;
+			}
+			o->ready_fd = (int)v;
+			break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+/* For builtin:KEYFILE, creates the key's directory (0700) so the key can be made. */
+static void make_key_dir(const char *spec)
+{
+	char dir[4096];
+	char *slash;
+
+	if (strncmp(spec, "builtin:", 8) != 0 || strlen(spec + 8) >= sizeof(dir))
+		return;
+	strcpy(dir, spec + 8);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0700);
+	}
+}
+
+static int fail(FILE *diag, const char *what, int r)
+{
+	fprintf(diag, "uie-monitord: %s: %s\n", what, uie_err_str(r));
+	return 1;
+}
+
+/* Detaches from the terminal; the parent exits once the child is set up. */
+static int daemonize(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return UIE_E_SYS;
+	if (pid > 0)
+		_exit(0);
+	if (setsid() < 0)
+		return UIE_E_SYS;
+	return UIE_OK;
+}
+
+static int setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) != 0 || sigaction(SIGINT, &sa, NULL) != 0 ||
+	    signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		return UIE_E_SYS;
+	return UIE_OK;
+}
+
+/* Resolves the user and group to run as; root only. */
+static int identities(const struct opts *o, uid_t *uid, gid_t *gid, gid_t *sock_gid)
+{
+	int r;
+
+	*sock_gid = 0;
+	if (o->group) {
+		struct group *g = getgrnam(o->group);
+
+		if (!g)
+			return UIE_E_NOTFOUND;
+		*sock_gid = g->gr_gid;
+	}
+	if (geteuid() != 0) {
+		*uid = geteuid();
+		*gid = getegid();
+		return o->user ? UIE_E_STATE : UIE_OK;
+	}
+	r = uie_sandbox_user(o->user ? o->user : DEFAULT_USER, !o->user, uid, gid);
+	return r;
+}
+
+static int run(const struct opts *o, FILE *diag)
+{
+	struct uie_host_platform hp;
+	struct uie_monitor m;
+	struct uie_vtpm *tpm = NULL;
+	struct rlimit nocore = { 0, 0 };
+	uid_t uid;
+	gid_t gid, sock_gid;
+	uint8_t *der = NULL, *att = NULL, *sig = NULL;
+	size_t dl, al, sl;
+	int lfd = -1, r;
+
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	setrlimit(RLIMIT_CORE, &nocore);
+	umask(077);
+	if ((r = identities(o, &uid, &gid, &sock_gid)) != UIE_OK)
+		return fail(diag, "user or group", r);
+	if ((r = uie_host_platform_init(&hp)) != UIE_OK)
+		return fail(diag, "platform", r);
+	for (unsigned i = 0; i < o->nkeys; i++)
+		if ((r = uie_host_platform_add_key_file(&hp, o->keys[i], NULL)) != UIE_OK)
+			return fail(diag, o->keys[i], r);
+	make_key_dir(o->vtpm);
+	if ((r = uie_vtpm_open(o->vtpm, &tpm)) != UIE_OK)
+		return fail(diag, o->vtpm, r);
+	/* Loads what quoting needs (providers, key) before the filter forbids opening files. */
+	if ((r = uie_vtpm_pubkey_alloc(tpm, &der, &dl)) != UIE_OK ||
+	    (r = uie_vtpm_quote_alloc(tpm, (const uint8_t *)"warm-up", 7, &att, &al, &sig, &sl)) != UIE_OK)
+		return fail(diag, "vTPM warm-up", r);
+	free(der);
+	free(att);
+	free(sig);
+	if ((r = uie_monitor_init(&m, &hp.pl, tpm, diag)) != UIE_OK)
+		return fail(diag, "monitor core", r);
+	if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
+		return fail(diag, o->socket, r);
+	if (!o->foreground && (r = daemonize()) != UIE_OK)
+		return fail(diag, "daemonize", r);
+	if ((r = setup_signals()) != UIE_OK)
+		return fail(diag, "signals", r);
+	if (geteuid() == 0 && (r = uie_sandbox_drop(uid, gid)) != UIE_OK)
+		return fail(diag, "dropping privileges", r);
+	if ((r = uie_sandbox_lock(strncmp(o->vtpm, "swtpm:", 6) == 0)) != UIE_OK)
+		return fail(diag, "seccomp", r);
+	uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)", o->socket, (unsigned)uid,
+		     o->vtpm, o->nkeys);
+	if (o->ready_fd >= 0) {
+		if (write(o->ready_fd, "READY\n", 6) != 6)
+			return fail(diag, "--ready-fd", UIE_E_SYS);
+		close(o->ready_fd);
+	}
+	r = uie_server_run(&m, lfd, &stop_flag);
+	uie_mon_diag(&m, "stopping: %s", uie_err_str(r));
+	close(lfd);
+	uie_monitor_fini(&m);
+	uie_vtpm_free(tpm);
+	uie_host_platform_fini(&hp);
+	return r == UIE_OK ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	FILE *diag = stderr;
+	int r;
+
+	if ((r = parse(argc, argv, &o)) != 0)
+		return r;
+	if (o.log_file && !(diag = fopen(o.log_file, "ae"))) {
+		fprintf(stderr, "uie-monitord: cannot open %s: %s\n", o.log_file, strerror(errno));
+		return 1;
+	}
+	r = run(&o, diag);
+	if (diag != stderr)
+		fclose(diag);
+	return r;
+}

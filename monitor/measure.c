@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * MEASURE, FASTPATH and STATUS handlers.  The monitor measures the file
+ * behind the descriptor it received, never a path: fstat gives the file
+ * identity, pread the bytes (no mapping, so a guest that truncates the
+ * file cannot crash the monitor with SIGBUS).
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "host_platform.h"
+#include "monitor.h"
+#include "uie/err.h"
+
+/*
+ * Checks that fd can be measured: a regular file opened for reading.
+ * *fileless is set for files with no name left (memfd, O_TMPFILE, deleted).
+ */
+static int object_check(int fd, bool *fileless)
+{
+	struct stat st;
+	int fl;
+
+	*fileless = false;
+	if (fstat(fd, &st) != 0)
+		return UIE_E_IO;
+	if (!S_ISREG(st.st_mode))
+		return UIE_E_FORMAT;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || (fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY)
+		return UIE_E_IO;
+	*fileless = st.st_nlink == 0;
+	return UIE_OK;
+}
+
+static bool id_eq(const struct uie_file_id *a, const struct uie_file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+}
+
+/*
+ * Measures the object for req (filling req->id), through the cache.
+ * Returns the measurement result that uie_core_decide expects; *scope
+ * stays NONE for fileless objects.
+ */
+static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_digest *digest,
+		      uint8_t *scope)
+{
+	struct uie_host_object ho, again;
+	struct uie_cache_key key;
+	struct uie_file_id id2;
+	bool fileless;
+	int r;
+
+	if ((r = object_check(fd, &fileless)) != UIE_OK)
+		return r;
+	if ((r = uie_host_object_open(&ho, fd, false, &req->id)) != UIE_OK)
+		return r;
+	if (fileless) {
+		uie_host_object_close(&ho);
+		return UIE_OK;
+	}
+	uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event, req->file_offset,
+			   req->length);
+	if (uie_cache_get(m->cache, &key, digest, scope)) {
+		uie_host_object_close(&ho);
+		return UIE_OK;
+	}
+	r = uie_core_measure(&m->core, req, &ho.obj, digest, scope);
+	uie_host_object_close(&ho);
+	if (r != UIE_OK)
+		return r;
+	/* The file changed while it was read: the digest names no version of it. */
+	if (uie_host_object_open(&again, fd, false, &id2) != UIE_OK || !id_eq(&id2, &req->id)) {
+		uie_host_object_close(&again);
+		memset(digest, 0, sizeof(*digest));
+		*scope = UIE_SCOPE_NONE;
+		return UIE_E_IO;
+	}
+	uie_host_object_close(&again);
+	uie_cache_put(m->cache, &key, digest, *scope);
+	return UIE_OK;
+}
+
+int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		    struct uie_wire_msg *a, int *afd)
+{
+	const struct uie_msg_measure_req *mq = &q->u.measure_req;
+	struct uie_req req = {
+		.event = mq->event, .role = mq->role, .pid = mq->pid,
+		.vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
+	};
+	struct uie_digest digest = { 0 };
+	uint8_t scope = UIE_SCOPE_NONE;
+	int merr = UIE_OK, r;
+
+	if (req.role != UIE_ROLE_ANON)
+		merr = measure_fd(m, &req, fd, &digest, &scope);
+	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
+			    &a->u.measure_ans);
+	if (merr != UIE_OK)
+		uie_mon_diag(m, "measure pid %u event %u role %u: %s", req.pid, req.event, req.role,
+			     uie_err_str(merr));
+	return r;
+}
+
+int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		     struct uie_wire_msg *a, int *afd)
+{
+	int r = uie_core_log_fastpath(&m->core, &q->u.fastpath_req.req, &q->u.fastpath_req.digest);
+
+	if (r == UIE_OK)
+		a->u.fastpath_ans_seq = m->core.next_seq - 1;
+	return r;
+}
+
+int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		   struct uie_wire_msg *a, int *afd)
+{
+	struct uie_status *s = &a->u.status_ans;
+
+	s->mode = m->core.mode;
+	s->epoch = m->core.epoch;
+	s->nrecords = m->core.next_seq;
+	memcpy(s->vpcr, m->core.vpcr, UIE_PCR_LEN);
+	memcpy(s->policy_id, m->core.policy_id, UIE_SHA256_LEN);
+	return UIE_OK;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * State of uie-monitord and its request handling, independent of sockets:
+ * uie_monitor_handle turns one received message (and descriptor) into one
+ * answer, so the unit tests drive exactly what the daemon runs.
+ */
+#ifndef UIE_MONITOR_H
+#define UIE_MONITOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cache.h"
+#include "logstore.h"
+#include "uie/core.h"
+#include "wire.h"
+
+struct uie_vtpm;
+
+struct uie_monitor {
+	const struct uie_platform *pl;
+	struct uie_vtpm *tpm;      /* borrowed; NULL: export and pubkey fail */
+	struct uie_logstore log;
+	struct uie_core core;
+	struct uie_cache *cache;   /* owned */
+	uint8_t *pkg;              /* installed package bytes (the policy table points in) */
+	size_t pkg_len;
+	int hint_fd;               /* sealed memfd of the installed package's hint, or -1 */
+	uint64_t hint_len, hint_epoch;
+	FILE *diag;                /* diagnostics, may be NULL */
+};
+
+/*
+ * Starts the core in bootstrap (logging MONITOR_START through the store,
+ * which extends tpm).  Return: UIE_OK, UIE_E_NOMEM, or the core's error.
+ */
+int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
+		     FILE *diag);
+void uie_monitor_fini(struct uie_monitor *m);
+
+/*
+ * Handles one message of len bytes with the descriptor it carried (fd, or
+ * -1; always consumed).  Writes the answer into ans (UIE_BRIDGE_MAX_MSG
+ * bytes) and its descriptor, owned by the caller, into *ansfd (-1: none).
+ * Anything malformed gets an error answer and changes no state.
+ */
+void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
+			size_t *anslen, int *ansfd);
+
+/*
+ * Writes the error answer (status err) to a message that could not be
+ * received whole (oversized, too many descriptors): addressed to its
+ * request id when its header is readable, as ERROR_ANS otherwise.
+ */
+void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err,
+			uint8_t *ans, size_t *anslen);
+
+/* Handlers, one per request type (monitor/dispatch.c holds the table). */
+typedef int (*uie_mon_handler)(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+			       struct uie_wire_msg *a, int *afd);
+int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		    struct uie_wire_msg *a, int *afd);
+int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		    struct uie_wire_msg *a, int *afd);
+int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		   struct uie_wire_msg *a, int *afd);
+int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		 struct uie_wire_msg *a, int *afd);
+int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		     struct uie_wire_msg *a, int *afd);
+int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		   struct uie_wire_msg *a, int *afd);
+int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		   struct uie_wire_msg *a, int *afd);
+
+/* Diagnostics line (printf-style) to m->diag, if set. */
+void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

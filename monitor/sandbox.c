@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "sandbox.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pwd.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "uie/err.h"
+
+int uie_sandbox_user(const char *name, bool create, uid_t *uid, gid_t *gid)
+{
+	struct passwd *pw = getpwnam(name);
+	int status;
+	pid_t pid;
+
+	if (!pw && create) {
+		pid = fork();
+		if (pid < 0)
+			return UIE_E_SYS;
+		if (pid == 0) {
+			execl("/usr/sbin/useradd", "useradd", "--system", "--no-create-home", "--home-dir",
+			      "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group", name,
+			      (char *)NULL);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+			return UIE_E_SYS;
+		pw = getpwnam(name);
+	}
+	if (!pw)
+		return UIE_E_NOTFOUND;
+	*uid = pw->pw_uid;
+	*gid = pw->pw_gid;
+	return UIE_OK;
+}
+
+int uie_sandbox_drop(uid_t uid, gid_t gid)
+{
+	if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0)
+		return UIE_E_SYS;
+	if (uid != 0 && (setuid(0) == 0 || seteuid(0) == 0))
+		return UIE_E_SYS;
+	return UIE_OK;
+}
+
+#define ARCH_OFF offsetof(struct seccomp_data, arch)
+#define NR_OFF offsetof(struct seccomp_data, nr)
+#define ARG2_LO_OFF offsetof(struct seccomp_data, args[2]) /* little-endian low word */
+
+/* What the request loop (and libc, OpenSSL and tpm2-tss under it) calls. */
+static const int allowed[] = {
+	SYS_read, SYS_write, SYS_writev, SYS_readv, SYS_pread64, SYS_lseek, SYS_close,
+	SYS_fstat, SYS_newfstatat, SYS_statx, SYS_fcntl, SYS_memfd_create,
+	SYS_munmap, SYS_mremap, SYS_brk, SYS_madvise,
+	SYS_poll, SYS_ppoll, SYS_select, SYS_pselect6,
+	SYS_accept, SYS_accept4, SYS_recvmsg, SYS_sendmsg, SYS_recvfrom, SYS_sendto, SYS_shutdown,
+	SYS_rt_sigreturn, SYS_rt_sigprocmask, SYS_clock_gettime, SYS_gettimeofday,
+	SYS_getpid, SYS_gettid, SYS_getrandom, SYS_futex, SYS_exit, SYS_exit_group,
+};
+
+static const int allowed_net[] = { SYS_socket, SYS_connect };
+
+#define ALLOW_NR(nr) \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(nr), 0, 1), \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+
+/* mmap and mprotect pass only without PROT_EXEC: the monitor never needs new code. */
+#define ALLOW_NOEXEC(nr) \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(nr), 0, 4), \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG2_LO_OFF), \
+	BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1), \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+
+#define ERRNO_NR(nr, e) \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(nr), 0, 1), \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (e))
+
+#define NALLOWED (sizeof(allowed) / sizeof(allowed[0]))
+#define NNET (sizeof(allowed_net) / sizeof(allowed_net[0]))
+
+int uie_sandbox_lock(bool net)
+{
+	static const struct sock_filter head[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARCH_OFF),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR_OFF),
+		ALLOW_NOEXEC(SYS_mmap),
+		ALLOW_NOEXEC(SYS_mprotect),
+		/* Optional file access by libraries fails cleanly instead of killing. */
+		ERRNO_NR(SYS_openat, EACCES),
+		ERRNO_NR(SYS_open, EACCES),
+		ERRNO_NR(SYS_ioctl, ENOTTY),
+	};
+	struct sock_filter prog[sizeof(head) / sizeof(head[0]) + 2 * (NALLOWED + NNET) + 1];
+	struct sock_fprog fp = { .filter = prog };
+	unsigned n = 0;
+
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		prog[n++] = head[i];
+	for (size_t i = 0; i < NALLOWED; i++) {
+		struct sock_filter pair[] = { ALLOW_NR(allowed[i]) };
+
+		prog[n++] = pair[0];
+		prog[n++] = pair[1];
+	}
+	for (size_t i = 0; net && i < NNET; i++) {
+		struct sock_filter pair[] = { ALLOW_NR(allowed_net[i]) };
+
+		prog[n++] = pair[0];
+		prog[n++] = pair[1];
+	}
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+	fp.len = (unsigned short)n;
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return UIE_E_SYS;
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp) != 0)
+		return UIE_E_SYS;
+	return UIE_OK;
+}

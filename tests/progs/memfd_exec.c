@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Fileless execution: copies PROGRAM into a memfd and executes it with
+ * `memfd_exec fexecve PROGRAM` (execveat AT_EMPTY_PATH) or
+ * `memfd_exec procfd PROGRAM` (execve of /proc/self/fd/N); also
+ * `memfd_exec mmap PROGRAM` maps the memfd PROT_EXEC.
+ */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "attempt.h"
+
+extern char **environ;
+
+int main(int argc, char **argv)
+{
+	char *args[] = { argv[argc > 2 ? 2 : 0], NULL };
+	char path[64];
+	struct stat st;
+	int in, mfd;
+
+	if (argc < 3)
+		return ATTEMPT_SETUP;
+	in = open(argv[2], O_RDONLY);
+	mfd = memfd_create("payload", MFD_CLOEXEC * 0);
+	if (in < 0 || mfd < 0 || fstat(in, &st) != 0 ||
+	    sendfile(mfd, in, NULL, (size_t)st.st_size) != st.st_size)
+		return setup_failed("memfd copy");
+	if (!strcmp(argv[1], "mmap")) {
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, mfd, 0);
+
+		return p == MAP_FAILED ? refused("mmap(PROT_EXEC) of a memfd", errno) :
+					 gained("memfd mapped executable");
+	}
+	if (!strcmp(argv[1], "procfd")) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);
+		execve(path, args, environ);
+	} else {
+		syscall(SYS_execveat, mfd, "", args, environ, AT_EMPTY_PATH);
+	}
+	return refused("execution of a memfd", errno);
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Independent implementation of docs/FORMATS.md sections 1-3.
+
+Prints the test vectors that docs/FORMATS.md lists and the cmocka tests in
+this folder check.  It shares no code with lib/core: if both agree, the
+format is implemented as written.  Run: python3 gen_vectors.py
+"""
+import hashlib
+import struct
+
+PAGE = 4096
+
+
+def le(fmt, *v):
+    return struct.pack("<" + fmt, *v)
+
+
+def tiny_elf():
+    """ELF64 ET_EXEC for x86-64: one R+X PT_LOAD, one PT_INTERP, 208 bytes."""
+    code = bytes.fromhex("b83c00000031ff0f05") + b"\x90" * 7  # exit(0), padded
+    interp = b"/lib/ld.so\x00"
+    ehdr = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)
+    ehdr += le("HHIQQQIHHHHHH", 2, 62, 1, 0x4000B0, 64, 0, 0, 64, 56, 2, 0, 0, 0)
+    load = le("IIQQQQQQ", 1, 5, 0xB0, 0x4000B0, 0x4000B0, 16, 16, 0x1000)
+    pint = le("IIQQQQQQ", 3, 4, 0xC0, 0x4000C0, 0x4000C0, len(interp), len(interp), 1)
+    img = ehdr + load + pint + code + interp
+    img += bytes(208 - len(img))
+    assert len(img) == 208
+    return img
+
+
+def elf_digest(img, alg):
+    e_type, e_machine, _, e_entry, e_phoff = struct.unpack_from("<HHIQQ", img, 16)
+    phnum = struct.unpack_from("<H", img, 56)[0]
+    segs = []
+    for i in range(phnum):
+        t, fl, off, va, _, fsz, msz, _ = struct.unpack_from("<IIQQQQQQ", img, e_phoff + 56 * i)
+        if t == 1 and fl & 1:
+            segs.append((off, va, fsz, msz, fl))
+    h = hashlib.new(alg)
+    h.update(b"PSUIE-ELF-v1" + le("HHQI", e_type, e_machine, e_entry, len(segs)))
+    for off, va, fsz, msz, fl in segs:
+        roff = off // PAGE * PAGE
+        rlen = min(len(img), -(-(off + fsz) // PAGE) * PAGE) - roff
+        h.update(le("QQQIQQ", va, msz, fsz, fl, roff, rlen) + img[roff:roff + rlen])
+    return h.digest()
+
+
+def range_digest(img, off, ln, alg):
+    ln = min(ln, len(img) - off)
+    return hashlib.new(alg, b"PSUIE-RNG-v1" + le("QQ", off, ln) + img[off:off + ln]).digest()
+
+
+def policy_table(rules, alg=0x000B, mode=2, default=0):
+    rules = sorted(rules, key=lambda r: (r[3], r[0], r[1], r[2]))
+    out = b"UIEPOLT1" + le("HHBBHII", 1, alg, mode, default, 0, len(rules), 0)
+    for ev, role, act, dig in rules:
+        out += bytes([ev, role, act, 0]) + dig
+    return out
+
+
+def log_body(r):
+    dig = r["digest"] + bytes(48 - len(r["digest"]))
+    em = le("QIHHQ", r["seq"], 16, r["event"], 0, r["epoch"])
+    oc = le("BBHI", r["role"], 0, r["alg"], r["pid"])
+    oc += le("QQQqq", r["dev"], r["ino"], r["size"], r["mtime"], r["ctime"])
+    oc += le("QQQ", r["vaddr"], r["length"], r["foff"]) + dig
+    er = le("BBHB", r["mode"], r["decision"], r["reason"], r["scope"]) + bytes(3)
+    assert (len(em), len(oc), len(er)) == (24, 120, 8)
+    return em + oc + er
+
+
+def wrap(s, n=64):
+    return "\n".join(s[i:i + n] for i in range(0, len(s), n))
+
+
+def main():
+    img = tiny_elf()
+    d256 = elf_digest(img, "sha256")
+    print("V1 tiny ELF (%d bytes):\n%s" % (len(img), wrap(img.hex())))
+    print("V1 sha256:", d256.hex())
+    print("V1 sha384:", elf_digest(img, "sha384").hex())
+    print("V2 range(0x40, 0x1000) sha256:", range_digest(img, 0x40, 0x1000, "sha256").hex())
+    print("V2 range(208, 5) sha256:", range_digest(img, 208, 5, "sha256").hex())
+    tab = policy_table([
+        (1, 1, 1, d256),           # EXECVE MAIN ALLOW
+        (2, 3, 1, b"\x11" * 32),   # MMAP_EXEC DSO ALLOW
+        (2, 3, 0, b"\x11" * 32),   # MMAP_EXEC DSO DENY
+        (3, 5, 1, b"\xff" * 32),   # MPROTECT_EXEC ANON ALLOW
+    ])
+    print("V3 policy table (%d bytes):\n%s" % (len(tab), wrap(tab.hex())))
+    rec = dict(seq=5, event=2, epoch=3, role=3, alg=0x000B, pid=4242, dev=0x803, ino=1234567,
+               size=208, mtime=1700000000123456789, ctime=-2, vaddr=0x7F0000001000,
+               length=0x1000, foff=0, digest=d256, mode=2, decision=1, reason=1, scope=1)
+    body = log_body(rec)
+    lrh = hashlib.sha256(body).digest()
+    print("V4 log record (%d bytes):\n%s" % (len(body) + 32, wrap((body + lrh).hex())))
+    print("V4 LRH:", lrh.hex())
+    pcr = hashlib.sha256(bytes(32) + lrh).digest()
+    print("V5 extend(0^32, LRH):", pcr.hex())
+    start = dict(seq=0, event=16, epoch=0, role=0, alg=0, pid=0, dev=0, ino=0, size=0, mtime=0,
+                 ctime=0, vaddr=0, length=0, foff=0, digest=b"", mode=0, decision=1, reason=12,
+                 scope=0)
+    sb = log_body(start)
+    slrh = hashlib.sha256(sb).digest()
+    print("V6 MONITOR_START LRH:", slrh.hex())
+    print("V6 vPCR16 after it:", hashlib.sha256(bytes(32) + slrh).digest().hex())
+
+
+if __name__ == "__main__":
+    main()

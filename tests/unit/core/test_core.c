@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The monitor core: bootstrap, MEASURE and ENFORCE decisions, policy
+ * installation with rollback protection, fail-closed behaviour when the log
+ * sink fails, and a vPCR mirror that always equals the replay of its log.
+ */
+#include <stdarg.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+#include "host_platform.h"
+#include "uie/core.h"
+#include "uie/err.h"
+#include "uie/measure.h"
+
+static struct uie_host_platform hp;
+
+struct fx {
+	struct th_sink sink;
+	struct uie_core core;
+	uint8_t table[2][256];
+	size_t table_len[2];
+	struct uie_digest d_allow, d_deny, d_none;
+};
+
+static const uint8_t pkg_hash[32] = { 0xaa, 0xbb, 0xcc };
+
+static struct uie_digest digest_of(uint8_t fill)
+{
+	struct uie_digest d = { .alg = UIE_HASH_SHA256, .len = 32 };
+
+	memset(d.bytes, fill, 32);
+	return d;
+}
+
+static int setup(void **state)
+{
+	static struct fx f;
+	struct uie_policy_rule rules[3] = { 0 };
+	struct uie_log_sink sink;
+
+	memset(&f, 0, sizeof(f));
+	if (uie_host_platform_init(&hp) != UIE_OK)
+		return -1;
+	f.d_allow = digest_of(0x22);
+	f.d_deny = digest_of(0x11);
+	f.d_none = digest_of(0x33);
+	/* 0x11: deny and allow rules for DSO; 0x22: allow for DSO. */
+	rules[0] = (struct uie_policy_rule){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, UIE_DENY, { 0 } };
+	rules[1] = (struct uie_policy_rule){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, UIE_ALLOW, { 0 } };
+	rules[2] = (struct uie_policy_rule){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, UIE_ALLOW, { 0 } };
+	memset(rules[0].digest, 0x11, 32);
+	memset(rules[1].digest, 0x11, 32);
+	memset(rules[2].digest, 0x22, 32);
+	for (int m = 0; m < 2; m++)
+		if (uie_policy_encode(m ? UIE_MODE_ENFORCE : UIE_MODE_MEASURE, UIE_DENY,
+				      UIE_HASH_SHA256, rules, 3, f.table[m], sizeof(f.table[m]),
+				      &f.table_len[m]) != UIE_OK)
+			return -1;
+	sink = th_sink_of(&f.sink);
+	if (uie_core_init(&f.core, &hp.pl, &sink, UIE_HASH_SHA384) != UIE_OK)
+		return -1;
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	uie_host_platform_fini(&hp);
+	return 0;
+}
+
+static struct uie_req dso_req(void)
+{
+	struct uie_req r = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 77 };
+
+	r.id.ino = 99;
+	r.vaddr = 0x7f0000000000;
+	r.length = 0x1000;
+	return r;
+}
+
+/* The log the sink holds replays to the core's vPCR mirror and numbering. */
+static void check_log(const struct fx *f)
+{
+	uint8_t pcr[32] = { 0 };
+	uint64_t bad;
+
+	assert_int_equal(f->core.next_seq, f->sink.n);
+	assert_int_equal(uie_log_replay(&hp.pl, f->sink.recs[0], f->sink.n * UIE_LOG_RECORD_LEN, 0,
+					pcr, &bad),
+			 UIE_OK);
+	assert_memory_equal(pcr, f->core.vpcr, 32);
+}
+
+static struct uie_log_record last_rec(const struct fx *f)
+{
+	struct uie_log_record r;
+
+	assert_true(f->sink.n > 0);
+	assert_int_equal(uie_log_decode(f->sink.recs[f->sink.n - 1], UIE_LOG_RECORD_LEN, &r), UIE_OK);
+	return r;
+}
+
+static void decide(struct fx *f, struct uie_req req, int merr, const struct uie_digest *d,
+		   uint8_t scope, uint8_t want_dec, uint8_t want_pdec, uint16_t want_reason)
+{
+	struct uie_verdict v;
+	struct uie_log_record rec;
+
+	memset(&v, 0xee, sizeof(v));
+	assert_int_equal(uie_core_decide(&f->core, &req, merr, d, scope, &v), UIE_OK);
+	assert_int_equal(v.decision, want_dec);
+	assert_int_equal(v.policy_decision, want_pdec);
+	assert_int_equal(v.reason, want_reason);
+	assert_int_equal(v.seq, f->sink.n - 1);
+	rec = last_rec(f);
+	assert_int_equal(rec.seq, v.seq);
+	assert_int_equal(rec.event_type, req.event);
+	assert_int_equal(rec.role, req.role);
+	assert_int_equal(rec.pid, req.pid);
+	assert_int_equal(rec.mode, f->core.mode);
+	assert_int_equal(rec.epoch, f->core.epoch);
+	assert_int_equal(rec.decision, want_pdec);
+	assert_int_equal(rec.reason, want_reason);
+	assert_int_equal(rec.scope, v.scope);
+	assert_memory_equal(&rec.digest, &v.digest, sizeof(v.digest));
+	check_log(f);
+}
+
+/* Vector V6: the first record of every monitor. */
+static void test_init_record(void **state)
+{
+	struct fx *f = *state;
+	uint8_t want[32];
+	struct uie_log_record r;
+
+	assert_int_equal(f->sink.n, 1);
+	r = last_rec(f);
+	assert_int_equal(r.event_type, UIE_LOG_MONITOR_START);
+	assert_int_equal(r.reason, UIE_R_MONITOR_START);
+	th_hex("e6d2e05db4a337426ac1a315c51426ec16b57a9c74555fd5c7752ce88a6f2078", want, 32);
+	assert_memory_equal(r.lrh, want, 32);
+	th_hex("d1512dc611f34fa484c86334ace72fe85ec507b3dda840b68d3d35d6c6b1a946", want, 32);
+	assert_memory_equal(f->core.vpcr, want, 32);
+	assert_int_equal(f->core.mode, UIE_MODE_BOOTSTRAP);
+	assert_int_equal(uie_core_obj_alg(&f->core), UIE_HASH_SHA384);
+}
+
+/* Bootstrap measures and logs everything and blocks nothing. */
+static void test_bootstrap(void **state)
+{
+	struct fx *f = *state;
+	struct uie_req anon = dso_req();
+	struct uie_digest d384 = { .alg = UIE_HASH_SHA384, .len = 48 };
+
+	memset(d384.bytes, 0x11, 48);
+	decide(f, dso_req(), UIE_OK, &d384, UIE_SCOPE_ELF, UIE_ALLOW, UIE_ALLOW, UIE_R_BOOTSTRAP);
+	decide(f, dso_req(), UIE_OK, &f->d_deny, UIE_SCOPE_RANGE, UIE_ALLOW, UIE_ALLOW,
+	       UIE_R_BOOTSTRAP);
+	anon.role = UIE_ROLE_ANON;
+	anon.event = UIE_EV_MPROTECT_EXEC;
+	decide(f, anon, UIE_OK, NULL, UIE_SCOPE_NONE, UIE_ALLOW, UIE_DENY, UIE_R_ANON_EXEC);
+	decide(f, dso_req(), UIE_E_ELF, NULL, UIE_SCOPE_NONE, UIE_ALLOW, UIE_DENY,
+	       UIE_R_MEASURE_FAIL);
+	decide(f, dso_req(), UIE_OK, NULL, UIE_SCOPE_NONE, UIE_ALLOW, UIE_DENY, UIE_R_FILELESS);
+	assert_int_equal(f->core.mode, UIE_MODE_BOOTSTRAP);
+}
+
+static void install(struct fx *f, int table, uint64_t epoch, int want)
+{
+	assert_int_equal(uie_core_install(&f->core, f->table[table], f->table_len[table], epoch,
+					  pkg_hash),
+			 want);
+}
+
+/* The same requests in MEASURE (never blocks) and ENFORCE (decides). */
+static void test_modes(void **state)
+{
+	struct fx *f = *state;
+	struct uie_req anon = dso_req();
+	struct uie_req main_req = dso_req();
+
+	anon.role = UIE_ROLE_ANON;
+	main_req.event = UIE_EV_EXECVE;
+	main_req.role = UIE_ROLE_MAIN;
+	for (int m = 0; m < 2; m++) {
+		uint8_t mode = m ? UIE_MODE_ENFORCE : UIE_MODE_MEASURE;
+		struct uie_log_record rec;
+
+		install(f, m, 10 + (uint64_t)m, UIE_OK);
+		rec = last_rec(f);
+		assert_int_equal(rec.event_type, UIE_LOG_POLICY_INSTALL);
+		assert_int_equal(rec.epoch, 10 + m);
+		assert_int_equal(rec.mode, mode);
+		assert_int_equal(rec.scope, UIE_SCOPE_PACKAGE);
+		assert_memory_equal(rec.digest.bytes, pkg_hash, 32);
+		assert_int_equal(f->core.mode, mode);
+		assert_int_equal(uie_core_obj_alg(&f->core), UIE_HASH_SHA256);
+		/* deny > allow > default */
+		decide(f, dso_req(), UIE_OK, &f->d_deny, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
+		       UIE_DENY, UIE_R_RULE_DENY);
+		decide(f, dso_req(), UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_ALLOW, UIE_ALLOW,
+		       UIE_R_RULE_ALLOW);
+		decide(f, dso_req(), UIE_OK, &f->d_none, UIE_SCOPE_RANGE, m ? UIE_DENY : UIE_ALLOW,
+		       UIE_DENY, UIE_R_DEFAULT);
+		decide(f, main_req, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
+		       UIE_DENY, UIE_R_DEFAULT);
+		/* Anonymous memory, failed measurement, stale algorithm. */
+		decide(f, anon, UIE_OK, NULL, UIE_SCOPE_NONE, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+		       UIE_R_ANON_EXEC);
+		decide(f, dso_req(), UIE_E_IO, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
+		       UIE_DENY, UIE_R_MEASURE_FAIL);
+		{
+			struct uie_digest d384 = { .alg = UIE_HASH_SHA384, .len = 48 };
+
+			memcpy(d384.bytes, f->d_allow.bytes, 32);
+			decide(f, dso_req(), UIE_OK, &d384, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
+			       UIE_DENY, UIE_R_MEASURE_FAIL);
+		}
+	}
+}
+
+/* Rollback, bad tables and a failing sink change nothing. */
+static void test_no_state_change(void **state)
+{
+	struct fx *f = *state;
+	struct uie_core before;
+	size_t n = f->sink.n;
+	struct uie_verdict v;
+	struct uie_req req = dso_req();
+	uint8_t bad[256];
+
+	memcpy(&before, &f->core, sizeof(before));
+	assert_true(f->core.have_policy);
+	install(f, 0, f->core.epoch, UIE_E_EPOCH);
+	install(f, 0, f->core.epoch - 1, UIE_E_EPOCH);
+	memcpy(bad, f->table[0], f->table_len[0]);
+	bad[0] ^= 1;
+	assert_int_equal(uie_core_install(&f->core, bad, f->table_len[0], 99, pkg_hash), UIE_E_FORMAT);
+	assert_int_equal(uie_core_install(&f->core, bad, 3, 99, pkg_hash), UIE_E_TRUNCATED);
+	assert_memory_equal(&f->core, &before, sizeof(before));
+	assert_int_equal(f->sink.n, n);
+	/* The sink fails: the request is denied and the core does not advance. */
+	f->sink.fail = UIE_E_IO;
+	memset(&v, 0xee, sizeof(v));
+	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, &v),
+			 UIE_E_IO);
+	assert_int_equal(v.decision, UIE_DENY);
+	assert_int_equal(v.policy_decision, UIE_DENY);
+	install(f, 0, 99, UIE_E_IO);
+	assert_int_equal(uie_core_log_reject(&f->core, 99, pkg_hash, UIE_E_SIGNATURE), UIE_E_IO);
+	assert_int_equal(uie_core_log_fastpath(&f->core, &req, &f->d_none), UIE_E_IO);
+	assert_memory_equal(&f->core, &before, sizeof(before));
+	f->sink.fail = 0;
+	/* Invalid requests are refused before anything is logged. */
+	req.event = 0;
+	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, &v),
+			 UIE_E_INVAL);
+	req = dso_req();
+	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, NULL, UIE_SCOPE_ELF, &v),
+			 UIE_E_INVAL);
+	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, &f->d_allow, UIE_SCOPE_PACKAGE, &v),
+			 UIE_E_INVAL);
+	assert_int_equal(v.decision, UIE_DENY);
+	assert_memory_equal(&f->core, &before, sizeof(before));
+	check_log(f);
+}
+
+static void test_reject_and_fastpath(void **state)
+{
+	struct fx *f = *state;
+	struct uie_req req = dso_req();
+	struct uie_log_record rec;
+	uint8_t pol[UIE_DIGEST_MAX];
+
+	memcpy(pol, f->core.policy_id, 32);
+	assert_int_equal(uie_core_log_reject(&f->core, 1234, pkg_hash, UIE_E_SIGNATURE), UIE_OK);
+	rec = last_rec(f);
+	assert_int_equal(rec.event_type, UIE_LOG_POLICY_REJECT);
+	assert_int_equal(rec.reason, UIE_R_POLICY_REJECTED);
+	assert_int_equal(rec.decision, UIE_DENY);
+	assert_int_equal(rec.pid, -UIE_E_SIGNATURE);
+	assert_int_equal(rec.file_offset, 1234);
+	assert_int_equal(rec.epoch, f->core.epoch);
+	assert_int_equal(uie_core_log_reject(&f->core, 1, pkg_hash, UIE_OK), UIE_E_INVAL);
+	assert_int_equal(uie_core_log_fastpath(&f->core, &req, &f->d_none), UIE_OK);
+	rec = last_rec(f);
+	assert_int_equal(rec.event_type, UIE_LOG_FASTPATH_REJECT);
+	assert_int_equal(rec.reason, UIE_R_FASTPATH_MISS);
+	assert_int_equal(rec.scope, UIE_SCOPE_ELF);
+	assert_memory_equal(f->core.policy_id, pol, 32);
+	check_log(f);
+}
+
+/* uie_core_measure picks the object digest, the range digest, or fails. */
+static void test_measure(void **state)
+{
+	struct fx *f = *state;
+	uint8_t img[TH_TINY_ELF_LEN];
+	struct uie_req req = dso_req();
+	struct uie_digest d, want;
+	struct th_obj o;
+	uint8_t scope;
+
+	th_hex(th_tiny_elf_hex, img, sizeof(img));
+	th_obj_init(&o, img, sizeof(img), false);
+	req.file_offset = 0;
+	req.length = 0x1000;
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_ELF);
+	assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &want), UIE_OK);
+	assert_memory_equal(&d, &want, sizeof(d));
+	/* Beyond the code page: range digest of the requested range. */
+	req.length = 0x2000;
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_RANGE);
+	assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 0, 0x2000, &want), UIE_OK);
+	assert_memory_equal(&d, &want, sizeof(d));
+	/* EXECVE always takes the object digest. */
+	req.event = UIE_EV_EXECVE;
+	req.role = UIE_ROLE_MAIN;
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_ELF);
+	/* A script: whole-file range digest. */
+	th_obj_init(&o, "#!/bin/sh\nexit 0\n", 17, true);
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_RANGE);
+	assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 0, 17, &want), UIE_OK);
+	assert_memory_equal(&d, &want, sizeof(d));
+	/* ELF magic but not a valid ELF64 object: the measurement fails. */
+	img[4] = 1;
+	th_obj_init(&o, img, sizeof(img), true);
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_ELF);
+	assert_int_equal(scope, UIE_SCOPE_NONE);
+	assert_int_equal(d.alg, 0);
+	req.role = UIE_ROLE_ANON;
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_INVAL);
+}
+
+int main(void)
+{
+	/* One core walks through its life: the tests run in this order. */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_record),
+		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_no_state_change),
+		cmocka_unit_test(test_reject_and_fastpath),
+		cmocka_unit_test(test_measure),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

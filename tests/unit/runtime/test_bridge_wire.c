@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Bridge codec: round trips of every type, the docs/BRIDGE.md vectors, hostile input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "uie/err.h"
+#include "wire.h"
+
+static size_t unhex(const char *s, uint8_t *out)
+{
+	size_t n = 0;
+
+	for (; s[0] && s[1]; s += 2) {
+		unsigned v;
+
+		sscanf(s, "%2x", &v);
+		out[n++] = (uint8_t)v;
+	}
+	return n;
+}
+
+/* One filled example of each type (requests and full answers). */
+static struct uie_wire_msg example(uint16_t type)
+{
+	struct uie_wire_msg m = { .type = type, .request_id = 0x1000u + type };
+
+	switch (type) {
+	case UIE_MSG_MEASURE_REQ:
+		m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 77, 1, 2, 3 };
+		break;
+	case UIE_MSG_MEASURE_ANS:
+		m.u.measure_ans.decision = UIE_ALLOW;
+		m.u.measure_ans.reason = UIE_R_BOOTSTRAP;
+		m.u.measure_ans.scope = UIE_SCOPE_ELF;
+		m.u.measure_ans.digest.alg = UIE_HASH_SHA384;
+		m.u.measure_ans.digest.len = UIE_SHA384_LEN;
+		memset(m.u.measure_ans.digest.bytes, 0xab, UIE_SHA384_LEN);
+		m.u.measure_ans.seq = 99;
+		break;
+	case UIE_MSG_INSTALL_REQ:
+		m.u.install_req_len = 4096;
+		break;
+	case UIE_MSG_INSTALL_ANS:
+		m.u.install_ans = (struct uie_msg_install_ans){ UIE_E_EPOCH, UIE_MODE_ENFORCE, 5 };
+		break;
+	case UIE_MSG_EXPORT_REQ:
+		m.u.export_req.since_seq = 12;
+		m.u.export_req.nonce_len = UIE_BRIDGE_NONCE_MAX;
+		memset(m.u.export_req.nonce, 0x5a, UIE_BRIDGE_NONCE_MAX);
+		break;
+	case UIE_MSG_EXPORT_ANS:
+	case UIE_MSG_HINT_ANS:
+		m.u.blob_ans = (struct uie_msg_blob_ans){ 123456, 3 };
+		break;
+	case UIE_MSG_STATUS_ANS:
+		m.u.status_ans.mode = UIE_MODE_MEASURE;
+		m.u.status_ans.epoch = 2;
+		m.u.status_ans.nrecords = 1000;
+		memset(m.u.status_ans.vpcr, 0x11, UIE_PCR_LEN);
+		memset(m.u.status_ans.policy_id, 0x22, UIE_SHA256_LEN);
+		break;
+	case UIE_MSG_FASTPATH_REQ:
+		m.u.fastpath_req.req = (struct uie_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 5,
+			{ 1, 2, 3, -4, 5 }, 6, 7, 8 };
+		m.u.fastpath_req.digest.alg = UIE_HASH_SHA256;
+		m.u.fastpath_req.digest.len = UIE_SHA256_LEN;
+		memset(m.u.fastpath_req.digest.bytes, 0xcd, UIE_SHA256_LEN);
+		break;
+	case UIE_MSG_FASTPATH_ANS:
+		m.u.fastpath_ans_seq = 42;
+		break;
+	case UIE_MSG_PUBKEY_ANS:
+		m.u.pubkey_ans.len = 91;
+		memset(m.u.pubkey_ans.der, 0x30, 91);
+		break;
+	default:
+		break;
+	}
+	return m;
+}
+
+static void test_roundtrip_all_types(void **state)
+{
+	(void)state;
+	for (uint16_t t = UIE_MSG_MEASURE_REQ; t < UIE_MSG__MAX; t++) {
+		struct uie_wire_msg m = example(t), back;
+		uint8_t buf[UIE_BRIDGE_MAX_MSG], again[UIE_BRIDGE_MAX_MSG];
+		size_t len, len2;
+
+		assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_OK);
+		assert_int_equal(uie_bridge_decode(buf, len, &back), UIE_OK);
+		assert_int_equal(back.type, t);
+		assert_int_equal(back.request_id, m.request_id);
+		assert_int_equal(uie_bridge_encode(&back, again, sizeof(again), &len2), UIE_OK);
+		assert_int_equal(len2, len);
+		assert_memory_equal(again, buf, len);
+		/* every answer also has its error form */
+		if (t % 2 == 1) {
+			m.status = UIE_E_STATE;
+			assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_OK);
+			assert_int_equal(len, UIE_BRIDGE_ERROR_ANS_LEN);
+			assert_int_equal(uie_bridge_decode(buf, len, &back), UIE_OK);
+			assert_int_equal(back.status, UIE_E_STATE);
+		}
+	}
+}
+
+/* The vectors of docs/BRIDGE.md section "Test vectors". */
+static const char *const vec_status_req =
+	"5549454201000a001000000001000000";
+static const char *const vec_measure_req =
+	"55494542010002003000000044332211020003009210000000100000007f00000020000000000000"
+	"0010000000000000";
+static const char *const vec_measure_ans =
+	"55494542010003005800000044332211000000000101010001200b00000000000700000000000000"
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f0000000000000000"
+	"0000000000000000";
+static const char *const vec_error_ans =
+	"55494542010001001400000000000000fbffffff";
+static const char *const vec_export_req =
+	"55494542010006006000000009000000050000000000000003000000000000006162630000000000"
+	"00000000000000000000000000000000000000000000000000000000000000000000000000000000"
+	"00000000000000000000000000000000";
+
+static void check_vector(const char *hex, const struct uie_wire_msg *m)
+{
+	uint8_t want[UIE_BRIDGE_MAX_MSG], got[UIE_BRIDGE_MAX_MSG];
+	struct uie_wire_msg back;
+	size_t n = unhex(hex, want), len;
+
+	assert_int_equal(uie_bridge_encode(m, got, sizeof(got), &len), UIE_OK);
+	assert_int_equal(len, n);
+	assert_memory_equal(got, want, n);
+	assert_int_equal(uie_bridge_decode(want, n, &back), UIE_OK);
+	assert_int_equal(back.type, m->type);
+	assert_int_equal(back.status, m->status);
+	assert_memory_equal(&back.u, &m->u, sizeof(m->u));
+}
+
+static void test_vectors(void **state)
+{
+	struct uie_wire_msg m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_STATUS_REQ;
+	m.request_id = 1;
+	check_vector(vec_status_req, &m);
+
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_MEASURE_REQ;
+	m.request_id = 0x11223344;
+	m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 4242,
+		0x7f0000001000ull, 0x2000, 0x1000 };
+	check_vector(vec_measure_req, &m);
+
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_MEASURE_ANS;
+	m.request_id = 0x11223344;
+	m.u.measure_ans.decision = UIE_ALLOW;
+	m.u.measure_ans.policy_decision = UIE_ALLOW;
+	m.u.measure_ans.reason = UIE_R_RULE_ALLOW;
+	m.u.measure_ans.scope = UIE_SCOPE_ELF;
+	m.u.measure_ans.digest.alg = UIE_HASH_SHA256;
+	m.u.measure_ans.digest.len = UIE_SHA256_LEN;
+	for (int i = 0; i < 32; i++)
+		m.u.measure_ans.digest.bytes[i] = (uint8_t)i;
+	m.u.measure_ans.seq = 7;
+	check_vector(vec_measure_ans, &m);
+
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_ERROR_ANS;
+	m.status = UIE_E_VERSION;
+	check_vector(vec_error_ans, &m);
+
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_EXPORT_REQ;
+	m.request_id = 9;
+	m.u.export_req.since_seq = 5;
+	m.u.export_req.nonce_len = 3;
+	memcpy(m.u.export_req.nonce, "abc", 3);
+	check_vector(vec_export_req, &m);
+}
+
+/* Decodes hex after applying one byte change; returns the decoder's verdict. */
+static int decode_mutated(const char *hex, size_t off, uint8_t val, size_t cut)
+{
+	uint8_t b[UIE_BRIDGE_MAX_MSG];
+	struct uie_wire_msg m;
+	size_t n = unhex(hex, b);
+
+	if (off < n)
+		b[off] = val;
+	return uie_bridge_decode(b, cut ? cut : n, &m);
+}
+
+static void test_hostile(void **state)
+{
+	uint8_t big[UIE_BRIDGE_MAX_MSG + 1] = { 0 };
+	struct uie_wire_msg m;
+
+	(void)state;
+	/* truncated header, truncated body (length field then disagrees) */
+	assert_int_equal(decode_mutated(vec_status_req, 99, 0, 15), UIE_E_TRUNCATED);
+	assert_int_equal(decode_mutated(vec_measure_req, 99, 0, 40), UIE_E_TRUNCATED);
+	assert_int_equal(decode_mutated(vec_measure_req, 99, 0, 3), UIE_E_TRUNCATED);
+	/* bad magic, wrong version, unknown type, answer-only type as request, length lies */
+	assert_int_equal(decode_mutated(vec_status_req, 0, 0x56, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_status_req, 4, 2, 0), UIE_E_VERSION);
+	assert_int_equal(decode_mutated(vec_status_req, 6, 0x40, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_status_req, 6, 0, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_status_req, 8, 0x11, 0), UIE_E_TRUNCATED);
+	assert_int_equal(decode_mutated(vec_status_req, 8, 0x0f, 0), UIE_E_FORMAT);
+	/* body longer than the type's fixed layout */
+	{
+		uint8_t b[64];
+		size_t n = unhex(vec_status_req, b);
+
+		b[n] = 0;
+		b[8] = (uint8_t)(n + 1);
+		assert_int_equal(uie_bridge_decode(b, n + 1, &m), UIE_E_FORMAT);
+		assert_int_equal(m.type, UIE_MSG_STATUS_REQ);
+		assert_int_equal(m.request_id, 1);
+	}
+	/* field ranges: event 0 and 4, role NONE and 6, flags, reserved bytes */
+	assert_int_equal(decode_mutated(vec_measure_req, 16, 0, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_req, 16, 4, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_req, 18, 0, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_req, 18, 6, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_req, 19, 1, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_export_req, 25, 1, 0), UIE_E_FORMAT);  /* reserved */
+	assert_int_equal(decode_mutated(vec_export_req, 24, 0, 0), UIE_E_FORMAT);  /* empty nonce */
+	assert_int_equal(decode_mutated(vec_export_req, 24, 65, 0), UIE_E_FORMAT); /* nonce > 64 */
+	assert_int_equal(decode_mutated(vec_export_req, 40, 1, 0), UIE_E_FORMAT);  /* byte past nonce */
+	/* answers: bad status, digest length not matching its algorithm, stray digest bytes */
+	assert_int_equal(decode_mutated(vec_error_ans, 16, 0, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_error_ans, 19, 0x7f, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_ans, 25, 31, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_ans, 26, 0x0c, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_ans, 87, 1, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_ans, 20, 2, 0), UIE_E_FORMAT); /* decision */
+	/* oversized and empty */
+	assert_int_equal(uie_bridge_decode(big, sizeof(big), &m), UIE_E_LIMIT);
+	assert_int_equal(uie_bridge_decode(big, 0, &m), UIE_E_TRUNCATED);
+}
+
+static void test_encode_refuses_bad_fields(void **state)
+{
+	struct uie_wire_msg m = example(UIE_MSG_MEASURE_REQ);
+	uint8_t buf[UIE_BRIDGE_MAX_MSG];
+	size_t len = 1;
+
+	(void)state;
+	m.u.measure_req.role = UIE_ROLE__MAX;
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
+	assert_int_equal(len, 0);
+	m = example(UIE_MSG_STATUS_ANS);
+	m.status = 5;
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
+	m = example(UIE_MSG_MEASURE_REQ);
+	assert_int_equal(uie_bridge_encode(&m, buf, 20, &len), UIE_E_OVERFLOW);
+	m.type = 40;
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
+}
+
+static void test_fd_rules(void **state)
+{
+	struct uie_wire_msg m = example(UIE_MSG_MEASURE_REQ);
+
+	(void)state;
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_ONE);
+	m.u.measure_req.role = UIE_ROLE_ANON;
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+	m = example(UIE_MSG_INSTALL_REQ);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_ONE);
+	m = example(UIE_MSG_HINT_ANS);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_ONE);
+	m.u.blob_ans.len = 0;
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+	m = example(UIE_MSG_STATUS_REQ);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+}
+
+/* The vectors printed in docs/BRIDGE.md section 10 are the ones checked here. */
+static const char *doc_path;
+
+static void test_doc_vectors(void **state)
+{
+	static const char *const *const want[] = { &vec_status_req, &vec_measure_req, &vec_measure_ans,
+						    &vec_error_ans, &vec_export_req };
+	static char doc[65536], block[2048];
+	FILE *f = fopen(doc_path, "r");
+	size_t n, nblocks = 0;
+	char *p;
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	p = strstr(doc, "## 10. Test vectors");
+	assert_non_null(p);
+	while ((p = strstr(p, "```\n")) != NULL) {
+		char *end = strstr(p + 4, "```");
+		size_t bl = 0;
+
+		assert_non_null(end);
+		for (char *c = p + 4; c < end; c++)
+			if (*c != '\n')
+				block[bl++] = *c;
+		block[bl] = '\0';
+		assert_true(nblocks < sizeof(want) / sizeof(want[0]));
+		assert_string_equal(block, *want[nblocks]);
+		nblocks++;
+		p = end + 3;
+	}
+	assert_int_equal(nblocks, sizeof(want) / sizeof(want[0]));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_bridge_wire docs/BRIDGE.md\n");
+		return 2;
+	}
+	doc_path = argv[1];
+	{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip_all_types),
+		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_encode_refuses_bad_fields),
+		cmocka_unit_test(test_fd_rules),
+		cmocka_unit_test(test_doc_vectors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+	}
+}

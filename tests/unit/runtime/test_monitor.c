@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The monitor's request handling, driven through uie_monitor_handle as the
+ * daemon drives it: the measurement cache (hashes counted through the
+ * platform), hostile messages (error answer, no state change, descriptors
+ * closed), objects that cannot be measured, and evidence export.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "evidence.h"
+#include "fdpass.h"
+#include "host_platform.h"
+#include "monitor.h"
+#include "uie/err.h"
+#include "vtpm.h"
+
+struct fixture {
+	struct uie_host_platform hp;
+	struct uie_platform counting; /* hp.pl with hash_begin counted */
+	struct uie_vtpm *tpm;
+	struct uie_monitor m;
+	char dir[64];
+};
+
+static unsigned hash_begins;
+
+static int counting_begin(void *pctx, uint16_t alg, void **h)
+{
+	struct fixture *f = pctx;
+
+	hash_begins++;
+	return f->hp.pl.hash.begin(&f->hp, alg, h);
+}
+
+static int counting_update(void *pctx, void *h, const void *p, size_t n)
+{
+	struct fixture *f = pctx;
+
+	return f->hp.pl.hash.update(&f->hp, h, p, n);
+}
+
+static int counting_end(void *pctx, void *h, uint8_t *out)
+{
+	struct fixture *f = pctx;
+
+	return f->hp.pl.hash.end(&f->hp, h, out);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	char spec[128];
+
+	assert_non_null(f);
+	strcpy(f->dir, "/tmp/uie-monitor-test-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	assert_int_equal(uie_host_platform_init(&f->hp), UIE_OK);
+	f->counting = f->hp.pl;
+	f->counting.ctx = f;
+	f->counting.hash = (struct uie_hash_ops){ counting_begin, counting_update, counting_end };
+	snprintf(spec, sizeof(spec), "builtin:%s/ak.pem", f->dir);
+	assert_int_equal(uie_vtpm_open(spec, &f->tpm), UIE_OK);
+	assert_int_equal(uie_monitor_init(&f->m, &f->counting, f->tpm, NULL), UIE_OK);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	uie_monitor_fini(&f->m);
+	uie_vtpm_free(f->tpm);
+	uie_host_platform_fini(&f->hp);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+/* Sends q (with fd) through the monitor; returns the decoded answer and its fd. */
+static struct uie_wire_msg call(struct fixture *f, struct uie_wire_msg *q, int fd, int *ansfd)
+{
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
+	struct uie_wire_msg a;
+	size_t len, alen;
+	int afd;
+
+	q->request_id = 77;
+	assert_int_equal(uie_bridge_encode(q, msg, sizeof(msg), &len), UIE_OK);
+	uie_monitor_handle(&f->m, msg, len, fd, ans, &alen, &afd);
+	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
+	assert_int_equal(a.request_id, 77);
+	assert_int_equal(a.type, q->type + 1);
+	if (ansfd)
+		*ansfd = afd;
+	else
+		assert_int_equal(afd, -1);
+	return a;
+}
+
+static struct uie_verdict measure(struct fixture *f, uint16_t event, uint8_t role, int fd,
+				  uint64_t off, uint64_t len)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
+
+	q.u.measure_req = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off };
+	a = call(f, &q, fd, NULL);
+	assert_int_equal(a.status, UIE_OK);
+	return a.u.measure_ans;
+}
+
+static int open_copy(struct fixture *f, const char *name, const char *src, char *path)
+{
+	char cmd[256];
+
+	snprintf(path, 128, "%s/%s", f->dir, name);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", src, path);
+	assert_int_equal(system(cmd), 0);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static void test_elf_hashed_once(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_verdict v1, v2, v3;
+	char path[128];
+	unsigned first;
+	int fd = open_copy(f, "true", "/bin/true", path);
+
+	assert_true(fd >= 0);
+	hash_begins = 0;
+	v1 = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(fd), 0, 0);
+	first = hash_begins;
+	assert_true(first > 2); /* the object digest, plus the record's LRH and extend */
+	assert_int_equal(v1.scope, UIE_SCOPE_ELF);
+	assert_int_equal(v1.reason, UIE_R_BOOTSTRAP);
+	assert_int_equal(v1.decision, UIE_ALLOW);
+	/* same file, another descriptor: no object hashing, only the new record's hashes */
+	hash_begins = 0;
+	v2 = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, open(path, O_RDONLY | O_CLOEXEC), 0, 0);
+	assert_true(hash_begins < first);
+	assert_memory_equal(&v2.digest, &v1.digest, sizeof(v1.digest));
+	assert_int_equal(v2.seq, v1.seq + 1);
+	/* a DSO-style request on the same file is a different range class */
+	hash_begins = 0;
+	v3 = measure(f, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, dup(fd), 0, 4096);
+	assert_true(hash_begins > 2);
+	(void)v3;
+	assert_true(f->m.cache->hits >= 1);
+	close(fd);
+}
+
+/* A script exec'd as MAIN is measured whole: content changes show in the digest. */
+static void test_change_forces_remeasure(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_verdict base, v;
+	struct timespec keep[2];
+	struct stat st;
+	char path[128];
+	unsigned cold, warm;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/script", f->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0755);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "#!/bin/sh\necho one\n", 19), 19);
+	hash_begins = 0;
+	base = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(fd), 0, 0);
+	cold = hash_begins;
+	assert_int_equal(base.scope, UIE_SCOPE_RANGE);
+	hash_begins = 0;
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(fd), 0, 0);
+	warm = hash_begins;
+	assert_true(warm < cold);
+	assert_memory_equal(&v.digest, &base.digest, sizeof(v.digest));
+
+	/* same size, one byte changed, mtime put back: ctime still moves */
+	assert_int_equal(fstat(fd, &st), 0);
+	keep[0] = st.st_atim;
+	keep[1] = st.st_mtim;
+	assert_int_equal(pwrite(fd, "two", 3, 15), 3);
+	assert_int_equal(futimens(fd, keep), 0);
+	hash_begins = 0;
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(fd), 0, 0);
+	assert_int_equal(hash_begins, cold);
+	assert_memory_not_equal(v.digest.bytes, base.digest.bytes, UIE_SHA256_LEN);
+
+	/* metadata only: chmod moves ctime, touching mtime moves both */
+	hash_begins = 0;
+	assert_int_equal(fchmod(fd, 0700), 0);
+	(void)measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(fd), 0, 0);
+	assert_int_equal(hash_begins, cold);
+	hash_begins = 0;
+	assert_int_equal(futimens(fd, NULL), 0);
+	(void)measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(fd), 0, 0);
+	assert_int_equal(hash_begins, cold);
+	/* unchanged again: warm */
+	hash_begins = 0;
+	(void)measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(fd), 0, 0);
+	assert_int_equal(hash_begins, warm);
+	close(fd);
+}
+
+static void test_cache_bounded(void **state)
+{
+	struct uie_cache *c = malloc(sizeof(*c));
+	struct uie_file_id id = { 1, 0, 100, 5, 6 };
+	struct uie_digest d = { UIE_HASH_SHA256, 32, { 0 } }, out;
+	struct uie_cache_key k;
+	unsigned hits = 0;
+	uint8_t scope;
+
+	(void)state;
+	assert_non_null(c);
+	uie_cache_init(c);
+	for (uint64_t i = 0; i < 16384; i++) {
+		id.ino = i;
+		uie_cache_key_make(&k, &id, UIE_HASH_SHA256, UIE_EV_EXECVE, 0, 0);
+		uie_cache_put(c, &k, &d, UIE_SCOPE_ELF);
+	}
+	for (uint64_t i = 0; i < 16384; i++) {
+		id.ino = i;
+		uie_cache_key_make(&k, &id, UIE_HASH_SHA256, UIE_EV_EXECVE, 0, 0);
+		hits += uie_cache_get(c, &k, &out, &scope);
+	}
+	assert_true(hits <= UIE_CACHE_SETS * UIE_CACHE_WAYS);
+	assert_true(uie_cache_get(c, &k, &out, &scope)); /* the latest entry survives */
+	/* any field of the identity, the algorithm or the range class misses */
+	id.ino = 16383;
+	uie_cache_key_make(&k, &id, UIE_HASH_SHA384, UIE_EV_EXECVE, 0, 0);
+	assert_false(uie_cache_get(c, &k, &out, &scope));
+	uie_cache_key_make(&k, &id, UIE_HASH_SHA256, UIE_EV_MMAP_EXEC, 0, 0);
+	assert_false(uie_cache_get(c, &k, &out, &scope));
+	id.ctime_ns++;
+	uie_cache_key_make(&k, &id, UIE_HASH_SHA256, UIE_EV_EXECVE, 0, 0);
+	assert_false(uie_cache_get(c, &k, &out, &scope));
+	free(c);
+}
+
+static void test_unmeasurable_objects(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_verdict v;
+	int p[2], mfd, d;
+	char path[128];
+
+	/* anonymous memory: no descriptor, reason ANON_EXEC */
+	v = measure(f, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, -1, 0, 4096);
+	assert_int_equal(v.policy_decision, UIE_DENY);
+	assert_int_equal(v.reason, UIE_R_ANON_EXEC);
+	/* a memfd is fileless */
+	mfd = memfd_create("payload", MFD_CLOEXEC);
+	assert_true(mfd >= 0);
+	assert_int_equal(write(mfd, "\x7f" "ELF", 4), 4);
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, mfd, 0, 0);
+	assert_int_equal(v.reason, UIE_R_FILELESS);
+	assert_int_equal(v.policy_decision, UIE_DENY);
+	assert_int_equal(v.scope, UIE_SCOPE_NONE);
+	/* a pipe, a directory, an O_PATH and a write-only descriptor cannot be measured */
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	v = measure(f, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, p[0], 0, 4096);
+	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
+	close(p[1]);
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, open(f->dir, O_RDONLY | O_DIRECTORY), 0, 0);
+	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
+	d = open_copy(f, "t2", "/bin/true", path);
+	close(d);
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, open(path, O_PATH | O_CLOEXEC), 0, 0);
+	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, open(path, O_WRONLY | O_CLOEXEC), 0, 0);
+	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
+	/* a malformed ELF */
+	d = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	assert_int_equal(write(d, "\x7f" "ELF\x02\x01\x01", 7), 7);
+	close(d);
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, open(path, O_RDONLY | O_CLOEXEC), 0, 0);
+	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
+	assert_int_equal(v.policy_decision, UIE_DENY);
+}
+
+struct snapshot {
+	uint64_t seq, nlog;
+	uint8_t vpcr[UIE_PCR_LEN];
+	uint8_t mode;
+	uint64_t epoch;
+};
+
+static struct snapshot snap(const struct fixture *f)
+{
+	struct snapshot s;
+
+	memset(&s, 0, sizeof(s)); /* padding too: snapshots are compared bytewise */
+	s.seq = f->m.core.next_seq;
+	s.nlog = uie_logstore_count(&f->m.log);
+	s.mode = f->m.core.mode;
+	s.epoch = f->m.core.epoch;
+	memcpy(s.vpcr, f->m.core.vpcr, UIE_PCR_LEN);
+	return s;
+}
+
+/* Raw bytes through the monitor: an error answer, and nothing else changes. */
+static int raw(struct fixture *f, const uint8_t *msg, size_t len, int fd, uint16_t *type)
+{
+	uint8_t ans[UIE_BRIDGE_MAX_MSG];
+	struct snapshot before = snap(f), after;
+	struct uie_wire_msg a;
+	size_t alen;
+	int afd;
+
+	uie_monitor_handle(&f->m, msg, len, fd, ans, &alen, &afd);
+	assert_int_equal(afd, -1);
+	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
+	assert_int_equal(alen, UIE_BRIDGE_ERROR_ANS_LEN);
+	after = snap(f);
+	assert_memory_equal(&before, &after, sizeof(before));
+	*type = a.type;
+	return a.status;
+}
+
+static void test_hostile_messages(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_STATUS_REQ, .request_id = 5 };
+	uint8_t good[UIE_BRIDGE_MAX_MSG], b[UIE_BRIDGE_MAX_MSG];
+	size_t len;
+	uint16_t type;
+	int fd;
+
+	assert_int_equal(uie_bridge_encode(&q, good, sizeof(good), &len), UIE_OK);
+	srand(1);
+	for (int i = 0; i < 200; i++) {
+		size_t n = (size_t)rand() % 200;
+
+		for (size_t j = 0; j < n; j++)
+			b[j] = (uint8_t)rand();
+		assert_true(raw(f, b, n, -1, &type) < 0);
+		assert_int_equal(type, UIE_MSG_ERROR_ANS);
+	}
+	assert_int_equal(raw(f, good, 10, -1, &type), UIE_E_TRUNCATED);
+	memcpy(b, good, len);
+	b[4] = 9;
+	assert_int_equal(raw(f, b, len, -1, &type), UIE_E_VERSION);
+	assert_int_equal(type, UIE_MSG_ERROR_ANS);
+	memcpy(b, good, len);
+	b[6] = 0x7e; /* unknown type */
+	assert_int_equal(raw(f, b, len, -1, &type), UIE_E_FORMAT);
+	{
+		/* a well-formed answer sent to the monitor */
+		struct uie_wire_msg ansmsg = { .type = UIE_MSG_FASTPATH_ANS, .request_id = 3 };
+		size_t alen;
+
+		assert_int_equal(uie_bridge_encode(&ansmsg, b, sizeof(b), &alen), UIE_OK);
+		assert_int_equal(raw(f, b, alen, -1, &type), UIE_E_FORMAT);
+		assert_int_equal(type, UIE_MSG_ERROR_ANS);
+	}
+
+	/* a descriptor where none belongs is closed, and the request refused */
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_int_equal(raw(f, good, len, fd, &type), UIE_E_FORMAT);
+	assert_int_equal(type, UIE_MSG_STATUS_ANS);
+	errno = 0;
+	assert_int_equal(fcntl(fd, F_GETFD), -1);
+	assert_int_equal(errno, EBADF);
+
+	/* a file request without its descriptor, an anonymous one with one */
+	q.type = UIE_MSG_MEASURE_REQ;
+	q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 1, 2, 3, 4 };
+	assert_int_equal(uie_bridge_encode(&q, b, sizeof(b), &len), UIE_OK);
+	assert_int_equal(raw(f, b, len, -1, &type), UIE_E_FORMAT);
+	assert_int_equal(type, UIE_MSG_MEASURE_ANS);
+	q.u.measure_req.role = UIE_ROLE_ANON;
+	assert_int_equal(uie_bridge_encode(&q, b, sizeof(b), &len), UIE_OK);
+	assert_int_equal(raw(f, b, len, open("/dev/null", O_RDONLY | O_CLOEXEC), &type), UIE_E_FORMAT);
+
+	/* a message the socket layer found oversized */
+	uie_monitor_refuse(&f->m, good, len, UIE_E_LIMIT, b, &len);
+	{
+		struct uie_wire_msg a;
+
+		assert_int_equal(uie_bridge_decode(b, len, &a), UIE_OK);
+		assert_int_equal(a.status, UIE_E_LIMIT);
+	}
+}
+
+static void test_install_bad_packages(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_INSTALL_REQ }, a;
+	static const uint8_t junk[100] = { 'U', 'I', 'E' };
+	struct snapshot before = snap(f), after;
+	uint16_t type;
+	uint8_t msg[UIE_BRIDGE_MAX_MSG];
+	size_t len;
+	int fd;
+
+	/* unsealed memfd: refused before the package is looked at */
+	fd = memfd_create("pkg", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	assert_int_equal(write(fd, junk, sizeof(junk)), (ssize_t)sizeof(junk));
+	q.u.install_req_len = sizeof(junk);
+	q.request_id = 1;
+	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
+	assert_int_equal(raw(f, msg, len, fd, &type), UIE_E_FORMAT);
+	/* sealed, but the announced size is wrong */
+	assert_int_equal(uie_memfd_create_sealed("pkg", junk, sizeof(junk), &fd), UIE_OK);
+	q.u.install_req_len = sizeof(junk) + 1;
+	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
+	assert_int_equal(raw(f, msg, len, fd, &type), UIE_E_FORMAT);
+	/* sealed and sized, but not a package: rejected (and that is logged), mode unchanged */
+	assert_int_equal(uie_memfd_create_sealed("pkg", junk, sizeof(junk), &fd), UIE_OK);
+	q.u.install_req_len = sizeof(junk);
+	a = call(f, &q, fd, NULL);
+	assert_int_equal(a.status, UIE_OK);
+	assert_true(a.u.install_ans.result < 0);
+	assert_int_equal(a.u.install_ans.mode, UIE_MODE_BOOTSTRAP);
+	after = snap(f);
+	assert_int_equal(after.mode, before.mode);
+	assert_int_equal(after.epoch, before.epoch);
+	assert_null(f->m.pkg);
+}
+
+static void test_status_hint_fastpath(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_STATUS_REQ }, a;
+	uint64_t n;
+	int afd;
+
+	a = call(f, &q, -1, NULL);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(a.u.status_ans.mode, UIE_MODE_BOOTSTRAP);
+	n = a.u.status_ans.nrecords;
+	assert_int_equal(n, uie_logstore_count(&f->m.log));
+	assert_memory_equal(a.u.status_ans.vpcr, f->m.core.vpcr, UIE_PCR_LEN);
+	q.type = UIE_MSG_HINT_REQ;
+	a = call(f, &q, -1, &afd);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(afd, -1);
+	assert_int_equal(a.u.blob_ans.len, 0);
+	q.type = UIE_MSG_FASTPATH_REQ;
+	q.u.fastpath_req.req = (struct uie_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 9, { 1, 2, 3, 4, 5 },
+		0x1000, 0x1000, 0 };
+	q.u.fastpath_req.digest.alg = UIE_HASH_SHA256;
+	q.u.fastpath_req.digest.len = UIE_SHA256_LEN;
+	a = call(f, &q, -1, NULL);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(a.u.fastpath_ans_seq, n);
+	assert_int_equal(uie_logstore_count(&f->m.log), n + 1);
+}
+
+static void test_export_and_pubkey(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ }, a;
+	uint8_t *ae;
+	uint64_t total = uie_logstore_count(&f->m.log);
+	struct uie_ae parsed;
+	int afd;
+
+	q.u.export_req.nonce_len = 20;
+	memset(q.u.export_req.nonce, 0x42, 20);
+	a = call(f, &q, -1, &afd);
+	assert_int_equal(a.status, UIE_OK);
+	assert_true(afd >= 0);
+	assert_int_equal(uie_memfd_read_alloc(afd, a.u.blob_ans.len, UIE_BRIDGE_MAX_BLOB, &ae), UIE_OK);
+	close(afd);
+	assert_int_equal(uie_ae_parse(ae, a.u.blob_ans.len, &parsed), UIE_OK);
+	assert_int_equal(parsed.nonce_len, 20);
+	assert_int_equal(parsed.first_seq, 0);
+	assert_int_equal(parsed.nrecords, total);
+	assert_int_equal(parsed.pm.total_records, total);
+	assert_memory_equal(parsed.vpcr, f->m.core.vpcr, UIE_PCR_LEN);
+	free(ae);
+	/* incremental, and past the end */
+	q.u.export_req.since_seq = total;
+	a = call(f, &q, -1, &afd);
+	assert_int_equal(a.status, UIE_OK);
+	close(afd);
+	q.u.export_req.since_seq = total + 1;
+	a = call(f, &q, -1, &afd);
+	assert_int_equal(a.status, UIE_E_RANGE);
+	assert_int_equal(afd, -1);
+	q.type = UIE_MSG_PUBKEY_REQ;
+	a = call(f, &q, -1, NULL);
+	assert_int_equal(a.status, UIE_OK);
+	assert_true(a.u.pubkey_ans.len > 60);
+	assert_int_equal(a.u.pubkey_ans.der[0], 0x30);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_elf_hashed_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_change_forces_remeasure, setup, teardown),
+		cmocka_unit_test(test_cache_bounded),
+		cmocka_unit_test_setup_teardown(test_unmeasurable_objects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_messages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_install_bad_packages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_hint_fastpath, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_export_and_pubkey, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `uie verify`: checks an AE against the nonce we sent, the attestation
+ * key, the reference manifest and the policy packages, and remembers the
+ * monitor's clock and log prefix in a state file.  The exit code is the
+ * class of the first failing check (lib/host/verify.h).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "evidence_cmds.h"
+#include "evio.h"
+#include "uie/err.h"
+#include "uie/package.h"
+#include "verify.h"
+
+#define MAX_POLICIES 16
+#define NONCE_MAX 64
+
+struct verify_opts {
+	const char *ae, *ak, *ref, *state, *pol[MAX_POLICIES];
+	size_t npol;
+	uint8_t nonce[NONCE_MAX];
+	size_t nonce_len;
+	int json;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: uie verify AE --nonce HEX|--nonce-file FILE --ak-pub PEM\n"
+		   "                  [--reference MANIFEST] [--policy PACKAGE]... [--state FILE] [--json]\n"
+		   "exit codes: 0 accepted, 1 error, 2 usage, 10 parse, 11 signature, 12 quote,\n"
+		   "  13 nonce, 14 pcr-selection, 15 pcr-digest, 16 replay, 17 continuity,\n"
+		   "  18 metadata, 19 reference, 20 policy, 21 clock\n");
+}
+
+static int parse(int argc, char **argv, struct verify_opts *o)
+{
+	static const struct option lo[] = {
+		{ "nonce", required_argument, NULL, 'n' },   { "nonce-file", required_argument, NULL, 'N' },
+		{ "ak-pub", required_argument, NULL, 'k' },  { "reference", required_argument, NULL, 'r' },
+		{ "policy", required_argument, NULL, 'p' },  { "state", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },          { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint8_t *raw;
+	size_t rawlen;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (o->nonce_len || evio_unhex(optarg, o->nonce, NONCE_MAX, &o->nonce_len) != UIE_OK) {
+				fprintf(stderr, "uie verify: --nonce needs 1 to %d bytes of hex, once\n", NONCE_MAX);
+				return UIE_EXIT_USAGE;
+			}
+			break;
+		case 'N':
+			if (o->nonce_len || evio_read_alloc(optarg, &raw, &rawlen) != UIE_OK ||
+			    rawlen < 1 || rawlen > NONCE_MAX) {
+				fprintf(stderr, "uie verify: --nonce-file needs a file of 1 to %d bytes\n", NONCE_MAX);
+				return UIE_EXIT_USAGE;
+			}
+			memcpy(o->nonce, raw, rawlen);
+			o->nonce_len = rawlen;
+			free(raw);
+			break;
+		case 'k': o->ak = optarg; break;
+		case 'r': o->ref = optarg; break;
+		case 's': o->state = optarg; break;
+		case 'j': o->json = 1; break;
+		case 'p':
+			if (o->npol == MAX_POLICIES) {
+				fprintf(stderr, "uie verify: at most %d policies\n", MAX_POLICIES);
+				return UIE_EXIT_USAGE;
+			}
+			o->pol[o->npol++] = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			usage(stderr);
+			return UIE_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !o->nonce_len || !o->ak) {
+		usage(stderr);
+		return UIE_EXIT_USAGE;
+	}
+	o->ae = argv[optind];
+	return UIE_EXIT_OK;
+}
+
+/* Everything read from files, owned here. */
+struct inputs {
+	uint8_t *ae, *ak, *pkg[MAX_POLICIES];
+	size_t ae_len, ak_len;
+	struct uie_refset ref;
+	struct uie_verify_policy pols[MAX_POLICIES];
+	struct uie_verify_state prev;
+};
+
+static void inputs_fini(struct inputs *in)
+{
+	free(in->ae);
+	free(in->ak);
+	for (size_t i = 0; i < MAX_POLICIES; i++)
+		free(in->pkg[i]);
+	uie_refset_fini(&in->ref);
+}
+
+static int load_policy(const struct uie_platform *pl, const char *path, uint8_t **buf,
+		       struct uie_verify_policy *out)
+{
+	struct uie_package pkg;
+	size_t len;
+	int r;
+
+	if ((r = evio_read_alloc(path, buf, &len)) != UIE_OK ||
+	    (r = uie_package_parse(pl, *buf, len, &pkg)) != UIE_OK ||
+	    (r = uie_policy_load(pkg.table, pkg.table_len, &out->table)) != UIE_OK)
+		return r;
+	out->epoch = pkg.epoch;
+	memcpy(out->package_hash, pkg.package_hash, sizeof(out->package_hash));
+	return UIE_OK;
+}
+
+static int load(const struct uie_platform *pl, const struct verify_opts *o, struct inputs *in)
+{
+	uint8_t *text;
+	size_t len, line = 0;
+	int r;
+
+	if ((r = evio_read_alloc(o->ae, &in->ae, &in->ae_len)) != UIE_OK) {
+		fprintf(stderr, "uie verify: %s: %s\n", o->ae, uie_err_str(r));
+		return r;
+	}
+	if ((r = evio_pubkey_der_alloc(o->ak, &in->ak, &in->ak_len)) != UIE_OK) {
+		fprintf(stderr, "uie verify: attestation key %s: %s\n", o->ak, uie_err_str(r));
+		return r;
+	}
+	if (o->ref) {
+		if ((r = evio_read_alloc(o->ref, &text, &len)) == UIE_OK)
+			r = uie_refset_parse((const char *)text, len, &in->ref, &line);
+		free(text);
+		if (r != UIE_OK) {
+			fprintf(stderr, "uie verify: reference manifest %s:%zu: %s\n", o->ref, line, uie_err_str(r));
+			return r;
+		}
+	}
+	for (size_t i = 0; i < o->npol; i++) {
+		if ((r = load_policy(pl, o->pol[i], &in->pkg[i], &in->pols[i])) != UIE_OK) {
+			fprintf(stderr, "uie verify: policy package %s: %s\n", o->pol[i], uie_err_str(r));
+			return r;
+		}
+		for (size_t k = 0; k < i; k++)
+			if (in->pols[k].epoch == in->pols[i].epoch) {
+				fprintf(stderr, "uie verify: two policy packages for epoch %llu\n",
+					(unsigned long long)in->pols[i].epoch);
+				return UIE_E_ORDER;
+			}
+	}
+	if (o->state && (r = uie_verify_state_load(o->state, &in->prev)) != UIE_OK) {
+		fprintf(stderr, "uie verify: state %s: %s\n", o->state, uie_err_str(r));
+		return r;
+	}
+	return UIE_OK;
+}
+
+static void print_human(const struct uie_verify_report *rep, const struct verify_opts *o)
+{
+	char pcr[2 * UIE_PCR_LEN + 1];
+
+	evio_hex(pcr, rep->vpcr, UIE_PCR_LEN);
+	if (rep->cls == UIE_V_OK)
+		printf("uie verify: ACCEPTED\n");
+	else
+		printf("uie verify: REJECTED (%s): %s\n", uie_verify_class_name(rep->cls), rep->reason);
+	if (rep->has_seq)
+		printf("  first record at fault: %llu\n", (unsigned long long)rep->seq);
+	printf("  records:   %llu..%llu (%llu in this evidence)\n", (unsigned long long)rep->first_seq,
+	       (unsigned long long)(rep->first_seq + rep->nrecords),
+	       (unsigned long long)rep->nrecords);
+	printf("  vPCR16:    %s\n", pcr);
+	printf("  policy:    mode %u, epoch %llu\n", rep->mode, (unsigned long long)rep->epoch);
+	printf("  clock:     %llu ms, resets %u, restarts %u, safe %u\n", (unsigned long long)rep->clock,
+	       rep->reset_count, rep->restart_count, rep->safe);
+	printf("  exec records %llu; reference: %s, %llu checked, %llu unknown but denied\n",
+	       (unsigned long long)rep->exec_records, o->ref ? "on" : "skipped",
+	       (unsigned long long)rep->ref_checked, (unsigned long long)rep->unknown_denied);
+	printf("  decisions: %llu checked against the policy, %llu of epochs without a package\n",
+	       (unsigned long long)rep->decisions_checked, (unsigned long long)rep->decisions_unchecked);
+}
+
+static int print_json(const struct uie_verify_report *rep, const struct verify_opts *o)
+{
+	char pcr[2 * UIE_PCR_LEN + 1];
+	json_t *j;
+
+	evio_hex(pcr, rep->vpcr, UIE_PCR_LEN);
+	j = json_pack("{s:b, s:s, s:i, s:s, s:o, s:I, s:I, s:s, s:i, s:I, s:{s:I, s:I, s:I, s:i}, "
+		      "s:I, s:b, s:I, s:I, s:I, s:I}",
+		      "accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls),
+		      "exit_code", rep->cls, "reason", rep->reason, "bad_record",
+		      rep->has_seq ? json_integer((json_int_t)rep->seq) : json_null(), "first_seq",
+		      (json_int_t)rep->first_seq, "nrecords", (json_int_t)rep->nrecords, "vpcr16", pcr,
+		      "mode", rep->mode, "epoch", (json_int_t)rep->epoch, "clock", "clock",
+		      (json_int_t)rep->clock, "reset_count", (json_int_t)rep->reset_count,
+		      "restart_count", (json_int_t)rep->restart_count, "safe", rep->safe,
+		      "exec_records", (json_int_t)rep->exec_records, "reference_checked", o->ref != NULL,
+		      "reference_hits", (json_int_t)rep->ref_checked, "unknown_denied",
+		      (json_int_t)rep->unknown_denied, "decisions_checked",
+		      (json_int_t)rep->decisions_checked, "decisions_unchecked",
+		      (json_int_t)rep->decisions_unchecked);
+	if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+		json_decref(j);
+		return UIE_E_NOMEM;
+	}
+	putchar('\n');
+	json_decref(j);
+	return UIE_OK;
+}
+
+int uie_cmd_verify(int argc, char **argv)
+{
+	struct uie_verify_platform hp;
+	struct verify_opts o;
+	struct inputs in;
+	struct uie_verify_input vin;
+	struct uie_verify_report rep;
+	int rc, r;
+
+	if ((rc = parse(argc, argv, &o)) != UIE_EXIT_OK)
+		return rc < 0 ? UIE_EXIT_OK : rc;
+	memset(&in, 0, sizeof(in));
+	if (uie_verify_platform_init(&hp) != UIE_OK)
+		return UIE_EXIT_FAIL;
+	rc = UIE_EXIT_FAIL;
+	if (load(&hp.pl, &o, &in) != UIE_OK)
+		goto out;
+	vin = (struct uie_verify_input){
+		.ae = in.ae, .ae_len = in.ae_len, .nonce = o.nonce, .nonce_len = o.nonce_len,
+		.ak_der = in.ak, .ak_der_len = in.ak_len, .ref = o.ref ? &in.ref : NULL,
+		.pols = in.pols, .npols = o.npol, .prev = o.state ? &in.prev : NULL,
+	};
+	rc = uie_verify_ae(&hp.pl, &vin, &rep);
+	if (rc == UIE_V_OK && o.state && (r = uie_verify_state_save(o.state, &rep.next)) != UIE_OK) {
+		fprintf(stderr, "uie verify: saving state %s: %s\n", o.state, uie_err_str(r));
+		rc = UIE_EXIT_FAIL;
+	}
+	if (o.json ? print_json(&rep, &o) != UIE_OK : (print_human(&rep, &o), 0))
+		rc = UIE_EXIT_FAIL;
+out:
+	inputs_fini(&in);
+	uie_verify_platform_fini(&hp);
+	return rc;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `uie policy install PACKAGE [--socket PATH]` and `uie status [--socket PATH]`:
+ * the guest side only forwards; the monitor decides (docs/BRIDGE.md).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "uie/bridge.h"
+#include "uie/err.h"
+#include "uie/package.h"
+
+#include "cmd.h"
+#include "pio.h"
+#include "policy_cmds.h"
+
+/* Parses [--socket PATH]; returns the index of the first positional, or -1. */
+static int sock_opts(int argc, char **argv, const char **sock)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*sock = UIE_BRIDGE_DEFAULT_PATH;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:", opts, NULL)) != -1) {
+		if (c != 's')
+			return -1;
+		*sock = optarg;
+	}
+	return optind;
+}
+
+int uie_cmd_policy_install(int argc, char **argv)
+{
+	const char *sock;
+	uint8_t *pkg;
+	size_t len;
+	int fd, r, merr = UIE_E_PEER, i = sock_opts(argc, argv, &sock);
+
+	if (i < 0 || i != argc - 1) {
+		fprintf(stderr, "usage: uie policy install PACKAGE [--socket PATH]\n");
+		return UIE_EXIT_USAGE;
+	}
+	if ((r = pio_read_alloc(argv[i], UIE_PACKAGE_MAX_LEN, &pkg, &len)) != UIE_OK) {
+		fprintf(stderr, "uie policy install: %s: %s\n", argv[i], uie_err_str(r));
+		return UIE_EXIT_FAIL;
+	}
+	if ((r = uie_bridge_connect(sock, &fd)) == UIE_OK) {
+		r = uie_bridge_install(fd, pkg, len, &merr);
+		close(fd);
+	}
+	free(pkg);
+	if (r != UIE_OK) {
+		fprintf(stderr, "uie policy install: monitor at %s: %s\n", sock, uie_err_str(r));
+		return UIE_EXIT_FAIL;
+	}
+	if (merr != UIE_OK) {
+		fprintf(stderr, "uie policy install: rejected by the monitor: %s\n", uie_err_str(merr));
+		return UIE_EXIT_FAIL;
+	}
+	printf("installed %s\n", argv[i]);
+	return UIE_EXIT_OK;
+}
+
+static void hex(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("%02x", p[i]);
+}
+
+int uie_cmd_status(int argc, char **argv)
+{
+	static const char *const modes[] = { "BOOTSTRAP", "MEASURE", "ENFORCE" };
+	struct uie_status st;
+	const char *sock;
+	int fd, r, i = sock_opts(argc, argv, &sock);
+
+	if (i != argc) {
+		fprintf(stderr, "usage: uie status [--socket PATH]\n");
+		return UIE_EXIT_USAGE;
+	}
+	if ((r = uie_bridge_connect(sock, &fd)) == UIE_OK) {
+		r = uie_bridge_status(fd, &st);
+		close(fd);
+	}
+	if (r != UIE_OK) {
+		fprintf(stderr, "uie status: monitor at %s: %s\n", sock, uie_err_str(r));
+		return UIE_EXIT_FAIL;
+	}
+	printf("mode: %s\nepoch: %llu\nrecords: %llu\nvpcr16: ",
+	       st.mode < UIE_MODE__MAX ? modes[st.mode] : "?", (unsigned long long)st.epoch,
+	       (unsigned long long)st.nrecords);
+	hex(st.vpcr, sizeof(st.vpcr));
+	printf("\npolicy: ");
+	hex(st.policy_id, sizeof(st.policy_id));
+	printf("\n");
+	return UIE_EXIT_OK;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `uie key gen -o PRIV.pem --pub PUB.pem`: a policy-signing key pair (ECDSA P-256). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+
+#include "uie/err.h"
+
+#include "cmd.h"
+#include "keys.h"
+#include "pio.h"
+#include "policy_cmds.h"
+
+/* PEM text of the private (PKCS#8) or public key into a malloc'ed buffer. */
+static int pem_alloc(EVP_PKEY *pk, int priv, char **out, size_t *len)
+{
+	BIO *b = BIO_new(BIO_s_mem());
+	char *p;
+	long n;
+	int ok;
+
+	*out = NULL;
+	if (!b)
+		return UIE_E_NOMEM;
+	ok = priv ? PEM_write_bio_PrivateKey(b, pk, NULL, NULL, 0, NULL, NULL) :
+		    PEM_write_bio_PUBKEY(b, pk);
+	n = BIO_get_mem_data(b, &p);
+	if (ok == 1 && n > 0 && (*out = malloc((size_t)n)))
+		memcpy(*out, p, (size_t)n);
+	*len = *out ? (size_t)n : 0;
+	BIO_free(b);
+	return *out ? UIE_OK : UIE_E_CRYPTO;
+}
+
+int uie_cmd_key_gen(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "pub", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *priv = NULL, *pub = NULL;
+	EVP_PKEY *pk;
+	char *pem = NULL;
+	uint8_t id[32];
+	size_t len;
+	int c, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:p:", opts, NULL)) != -1) {
+		if (c == 'o')
+			priv = optarg;
+		else if (c == 'p')
+			pub = optarg;
+		else
+			goto usage;
+	}
+	if (!priv || !pub || optind != argc)
+		goto usage;
+	if (!(pk = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256"))) {
+		fprintf(stderr, "uie key gen: key generation failed\n");
+		return UIE_EXIT_FAIL;
+	}
+	if ((r = pem_alloc(pk, 1, &pem, &len)) == UIE_OK)
+		r = pio_write(priv, pem, len, 0600);
+	if (pem) {
+		OPENSSL_cleanse(pem, len);
+		free(pem);
+		pem = NULL;
+	}
+	if (r == UIE_OK && (r = pem_alloc(pk, 0, &pem, &len)) == UIE_OK)
+		r = pio_write(pub, pem, len, 0644);
+	free(pem);
+	if (r == UIE_OK)
+		r = keys_id(pk, id);
+	EVP_PKEY_free(pk);
+	if (r != UIE_OK) {
+		fprintf(stderr, "uie key gen: %s\n", uie_err_str(r));
+		return UIE_EXIT_FAIL;
+	}
+	printf("key id ");
+	for (int i = 0; i < 32; i++)
+		printf("%02x", id[i]);
+	printf("\n");
+	return UIE_EXIT_OK;
+usage:
+	fprintf(stderr, "usage: uie key gen -o PRIV.pem --pub PUB.pem\n");
+	return UIE_EXIT_USAGE;
+}

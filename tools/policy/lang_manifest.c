@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Reference manifests as policy input (docs/POLICY.md, "Manifests"): each
+ * `role=ROLE digest=ALG:HEX path=PATH` line becomes the allow rules of the
+ * events through which an object of that role is made executable.
+ */
+#include "lang.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "uie/err.h"
+
+#include "lang_lex.h"
+
+/* Events an object of a manifest role is allowed through. */
+static const struct {
+	uint8_t role;
+	uint8_t events[2];
+} role_events[] = {
+	{ UIE_ROLE_MAIN, { UIE_EV_EXECVE, 0 } },
+	{ UIE_ROLE_INTERP, { UIE_EV_EXECVE, 0 } },
+	{ UIE_ROLE_DSO, { UIE_EV_MMAP_EXEC, UIE_EV_MPROTECT_EXEC } },
+	{ UIE_ROLE_FILE, { UIE_EV_MMAP_EXEC, UIE_EV_MPROTECT_EXEC } },
+};
+
+int uie_lang_is_manifest(const char *text, size_t len)
+{
+	size_t n = strlen(UIE_MANIFEST_BANNER);
+
+	return text && len >= n && memcmp(text, UIE_MANIFEST_BANNER, n) == 0 &&
+	       (len == n || text[n] == '\n');
+}
+
+static int push(struct uie_lang_policy *p, const struct uie_lang_rule *r)
+{
+	if (p->nrules == p->cap) {
+		uint32_t cap = p->cap ? p->cap * 2 : 64;
+		struct uie_lang_rule *n;
+
+		if (p->cap >= UIE_POLICY_MAX_RULES)
+			return UIE_E_LIMIT;
+		if (!(n = realloc(p->rules, (size_t)cap * sizeof(*n))))
+			return UIE_E_NOMEM;
+		p->rules = n;
+		p->cap = cap;
+	}
+	p->rules[p->nrules++] = *r;
+	return UIE_OK;
+}
+
+static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t *alg_line,
+		 struct uie_lang_err *err)
+{
+	const struct lex_tok *role = NULL, *digest = NULL, *path = NULL;
+	struct uie_lang_rule rule = { .line = ln->no };
+	unsigned ri = 0;
+	uint16_t alg;
+	int r;
+
+	for (unsigned i = 0; i < ln->n; i++) {
+		const struct lex_tok *t = &ln->t[i];
+		const struct lex_tok **slot = NULL;
+
+		if (t->has_eq && lex_is(t->key, t->klen, "role"))
+			slot = &role;
+		else if (t->has_eq && lex_is(t->key, t->klen, "digest"))
+			slot = &digest;
+		else if (t->has_eq && lex_is(t->key, t->klen, "path"))
+			slot = &path;
+		if (!slot)
+			return lex_error(err, ln->no, t->col, "unknown manifest field '%.*s'", (int)t->klen,
+					 t->key);
+		if (*slot)
+			return lex_error(err, ln->no, t->col, "'%.*s=' given twice", (int)t->klen, t->key);
+		*slot = t;
+	}
+	if (!role || !digest || !path)
+		return lex_error(err, ln->no, ln->end_col, "manifest entry needs role=, digest= and path=");
+	while (ri < sizeof(role_events) / sizeof(role_events[0]) &&
+	       !lex_is(role->val, role->vlen, uie_lang_role_name(role_events[ri].role)))
+		ri++;
+	if (ri == sizeof(role_events) / sizeof(role_events[0]))
+		return lex_error(err, ln->no, role->col + 5, "role must be MAIN, INTERP, DSO or FILE");
+	if ((r = lex_digest(digest, ln->no, &alg, rule.r.digest, err)) != UIE_OK)
+		return r;
+	if (*alg_line && alg != p->hash_alg)
+		return lex_error(err, ln->no, digest->col + 7,
+				 "digest algorithm differs from the one on line %u", *alg_line);
+	if (!*alg_line) {
+		*alg_line = ln->no;
+		p->hash_alg = alg;
+	}
+	rule.r.role = role_events[ri].role;
+	rule.r.action = UIE_ALLOW;
+	for (int e = 0; e < 2 && role_events[ri].events[e]; e++) {
+		rule.r.event = role_events[ri].events[e];
+		if ((r = push(p, &rule)) != UIE_OK)
+			return r == UIE_E_LIMIT ? lex_error(err, ln->no, 1, "too many entries") : r;
+	}
+	return UIE_OK;
+}
+
+/* The same object listed under several paths yields the same rules once. */
+static void dedupe(struct uie_lang_policy *p)
+{
+	uint32_t w = 0;
+
+	for (uint32_t i = 0; i < p->nrules; i++)
+		if (!w || uie_policy_rule_cmp(&p->rules[w - 1].r, &p->rules[i].r, UIE_DIGEST_MAX) != 0)
+			p->rules[w++] = p->rules[i];
+	p->nrules = w;
+}
+
+static int rule_qcmp(const void *a, const void *b)
+{
+	const struct uie_lang_rule *x = a, *y = b;
+
+	return uie_policy_rule_cmp(&x->r, &y->r, UIE_DIGEST_MAX);
+}
+
+int uie_lang_parse_manifest(const char *text, size_t len, uint8_t mode, uint8_t default_action,
+			    struct uie_lang_policy *out, struct uie_lang_err *err)
+{
+	struct lex_line ln;
+	struct lexer lx;
+	uint32_t alg_line = 0;
+	int r;
+
+	if (!out || !err)
+		return UIE_E_INVAL;
+	memset(out, 0, sizeof(*out));
+	memset(err, 0, sizeof(*err));
+	if (!uie_lang_is_manifest(text, len))
+		return lex_error(err, 1, 1, "a manifest starts with '%s'", UIE_MANIFEST_BANNER);
+	snprintf(out->name, sizeof(out->name), "manifest");
+	out->mode = mode;
+	out->default_action = default_action;
+	out->hash_alg = UIE_HASH_SHA256;
+	lex_init(&lx, text, len);
+	while ((r = lex_next(&lx, &ln, err)) == 1)
+		if (ln.n && (r = entry(out, &ln, &alg_line, err)) != UIE_OK)
+			break;
+	if (r == UIE_OK && out->nrules > 1) {
+		qsort(out->rules, out->nrules, sizeof(*out->rules), rule_qcmp);
+		dedupe(out);
+	}
+	if (r != UIE_OK)
+		uie_lang_policy_fini(out);
+	return r;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* From parsed rules to a table, and from a table back to policy text. */
+#include "lang.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "uie/err.h"
+
+int uie_lang_compile_alloc(const struct uie_lang_policy *p, uint8_t **out, size_t *outlen)
+{
+	struct uie_policy_rule *rules = NULL;
+	size_t cap;
+	uint8_t *buf;
+	int r;
+
+	if (out)
+		*out = NULL;
+	if (outlen)
+		*outlen = 0;
+	if (!p || !out || !outlen)
+		return UIE_E_INVAL;
+	cap = uie_policy_encoded_len(p->hash_alg, p->nrules);
+	if (!cap)
+		return UIE_E_LIMIT;
+	if (!(buf = malloc(cap)))
+		return UIE_E_NOMEM;
+	if (p->nrules && !(rules = calloc(p->nrules, sizeof(*rules)))) {
+		free(buf);
+		return UIE_E_NOMEM;
+	}
+	for (uint32_t i = 0; i < p->nrules; i++)
+		rules[i] = p->rules[i].r;
+	r = uie_policy_encode(p->mode, p->default_action, p->hash_alg, rules, p->nrules, buf, cap, outlen);
+	free(rules);
+	if (r != UIE_OK) {
+		free(buf);
+		*outlen = 0;
+		return r;
+	}
+	*out = buf;
+	return UIE_OK;
+}
+
+int uie_lang_print(FILE *f, const struct uie_policy *pol, const char *name)
+{
+	size_t dlen;
+
+	if (!f || !pol || !name)
+		return UIE_E_INVAL;
+	dlen = uie_hash_len(pol->hash_alg);
+	if (!dlen || !uie_lang_hash_name(pol->hash_alg))
+		return UIE_E_ALG;
+	fprintf(f, "# policy_name and policy_version are not stored in a compiled table\n");
+	fprintf(f, "policy_name=%s policy_version=0.0.0\n", name);
+	fprintf(f, "mode=%s\n", pol->mode == UIE_MODE_MEASURE ? "MEASURE" : "ENFORCE");
+	fprintf(f, "DEFAULT action=%s\n", pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY");
+	for (uint32_t i = 0; i < pol->nrules; i++) {
+		/* A loaded table's rule: event, role, action, reserved, digest. */
+		const uint8_t *q = pol->rules + (size_t)i * pol->rule_len;
+		const char *ev = uie_lang_event_name(q[0]), *role = uie_lang_role_name(q[1]);
+
+		if (!ev || !role)
+			return UIE_E_FORMAT;
+		fprintf(f, "op=%s role=%s digest=%s:", ev, role, uie_lang_hash_name(pol->hash_alg));
+		for (size_t k = 0; k < dlen; k++)
+			fprintf(f, "%02x", q[pol->rule_len - dlen + k]);
+		fprintf(f, " action=%s\n", q[2] == UIE_ALLOW ? "ALLOW" : "DENY");
+	}
+	return ferror(f) ? UIE_E_IO : UIE_OK;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Building signed packages and their Bloom hints (the TTP side). */
+#ifndef UIE_TOOLS_PKGBUILD_H
+#define UIE_TOOLS_PKGBUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/evp.h>
+
+#include "uie/policy.h"
+#include "uie/slog.h"
+
+struct pkg_params {
+	uint64_t epoch;
+	uint64_t bind_seq;
+	uint8_t bind_pcr[UIE_PCR_LEN];
+	bool hint; /* add the Bloom hint of the table's ALLOW digests */
+};
+
+/*
+ * The Bloom hint of a loaded table for a package of the given epoch, with a
+ * random salt; *out is malloc'ed (caller frees).  UIE_E_STATE when the
+ * table is not ENFORCE with default DENY (a miss would prove nothing).
+ */
+int pkg_hint_alloc(const struct uie_policy *pol, uint64_t epoch, uint8_t **out, size_t *len);
+
+/* Signs table into a package (docs/FORMATS-package.md); *out malloc'ed (caller frees). */
+int pkg_build_alloc(EVP_PKEY *key, const uint8_t *table, size_t tlen, const struct pkg_params *pp,
+		    uint8_t **out, size_t *len);
+
+#endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `uie run [options] -- PROGRAM ARGS...`: run PROGRAM under the interceptor. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "guest.h"
+#include "runtime.h"
+#include "uie/bridge.h"
+#include "uie/err.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: uie run [--socket PATH] [--no-fanotify] [-v] -- PROGRAM [ARGS...]\n"
+		   "  --socket PATH   monitor socket (default %s)\n"
+		   "  --no-fanotify   check execve by path only, even as root\n"
+		   "  -v              report refusals and races; twice: every grant\n"
+		   "Exit status: PROGRAM's (128+N when killed by signal N); 125 when the\n"
+		   "supervision could not be set up.\n",
+		   UIE_BRIDGE_DEFAULT_PATH);
+}
+
+int uie_cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "no-fanotify", no_argument, NULL, 'F' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uie_guest_opts o = { .socket_path = UIE_BRIDGE_DEFAULT_PATH, .fanotify = true };
+	int c, status, r;
+
+	optind = 1;
+	/* '+': stop at PROGRAM so that its options stay its own. */
+	while ((c = getopt_long(argc, argv, "+s:Fvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o.socket_path = optarg;
+			break;
+		case 'F':
+			o.fanotify = false;
+			break;
+		case 'v':
+			o.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return UIE_EXIT_OK;
+		default:
+			usage(stderr);
+			return UIE_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return UIE_EXIT_USAGE;
+	}
+	r = uie_guest_run(&o, argv + optind, &status);
+	if (r != UIE_OK) {
+		fprintf(stderr, "uie run: cannot supervise %s: %s\n", argv[optind], uie_err_str(r));
+		return 125;
+	}
+	return status;
+}
