@@ -5,7 +5,8 @@
  * deleted files: no name in any file system) are asked about as
  * anonymous memory.  For a file on a file system that fanotify watches,
  * the authoritative check is the FAN_OPEN_EXEC_PERM event on the file the
- * kernel really opens (fan.c); here the call only continues.  Elsewhere
+ * kernel really opens (fan.c); here only interpreters on file systems
+ * without a fanotify mark are asked about (by path).  Elsewhere
  * (no fanotify) the main executable and its interpreter chain (#! line,
  * PT_INTERP) are asked about here, which a concurrent rename can race:
  * docs/THREAT-MODEL.md.
@@ -77,10 +78,15 @@ static int interp_of(int fd, char *name, size_t cap)
 	return r;
 }
 
-/* Asks about the interpreter chain of fd; returns 0 or the errno to fail the call with. */
+/*
+ * Asks about the interpreter chain of fd; returns 0 or the errno to fail
+ * the call with.  Interpreters on file systems the exec watch covers are
+ * left to it (fan.c sees the kernel open them).
+ */
 static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, const char *what)
 {
 	char name[PATH_MAX];
+	struct stat st;
 	int cur = fd, depth, err = 0;
 
 	for (depth = 0; depth < MAX_INTERP_DEPTH; depth++) {
@@ -105,7 +111,11 @@ static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, cons
 		if (cur != fd)
 			close(cur);
 		cur = next;
-		if (!ask_file(s, c, cur, UIE_ROLE_INTERP, name)) {
+		if (fstat(cur, &st) != 0) {
+			err = EACCES;
+			break;
+		}
+		if (!uie_guest_fan_covers(s, st.st_dev) && !ask_file(s, c, cur, UIE_ROLE_INTERP, name)) {
 			err = EACCES;
 			break;
 		}
@@ -158,9 +168,14 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		if (uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, n->pid, -1, 0, 0, 0, what))
 			uie_guest_cont(r);
 	} else if (uie_guest_fan_covers(s, st.st_dev)) {
-		/* Authoritative check: fan.c, on the file the kernel opens (main and interpreter). */
-		uie_guest_fan_expect(s, n->pid);
-		uie_guest_cont(r);
+		/* Authoritative check: fan.c, on the files the kernel opens; here only
+		 * interpreters on file systems without a mark are asked about. */
+		if ((err = check_chain(s, c, fd, what)) == 0) {
+			uie_guest_fan_expect(s, n->pid);
+			uie_guest_cont(r);
+		} else {
+			uie_guest_deny(r, err);
+		}
 	} else if (ask_file(s, c, fd, UIE_ROLE_MAIN, what)) {
 		if ((err = check_chain(s, c, fd, what)) == 0)
 			uie_guest_cont(r);

@@ -25,14 +25,6 @@
 #include "sup.h"
 #include "uie/err.h"
 
-#ifndef FAN_DENY_ERRNO
-#define FAN_ERRNO_BITS 8
-#define FAN_ERRNO_SHIFT (32 - FAN_ERRNO_BITS)
-#define FAN_DENY_ERRNO(err) (FAN_DENY | ((((unsigned)(err)) & 0xff) << FAN_ERRNO_SHIFT))
-#endif
-#ifndef FAN_CLASS_PRE_CONTENT
-#define FAN_CLASS_PRE_CONTENT 0x00000008
-#endif
 
 /* Mount points are the fifth field of mountinfo, with \ooo escapes. */
 static int mount_point(const char *line, char *out, size_t cap)
@@ -80,11 +72,8 @@ int uie_guest_fan_init(struct uie_sup *s)
 	size_t cap = 0;
 	FILE *f;
 
-	s->fan = fanotify_init(FAN_CLASS_PRE_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_TID,
+	s->fan = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_TID,
 			       O_RDONLY | O_LARGEFILE | O_CLOEXEC);
-	if (s->fan < 0) /* older kernels: no pre-content class, answers are EPERM */
-		s->fan = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_TID,
-				       O_RDONLY | O_LARGEFILE | O_CLOEXEC);
 	if (s->fan < 0)
 		return UIE_E_SYS;
 	f = fopen("/proc/self/mountinfo", "re");
@@ -157,15 +146,9 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 
 static void answer(struct uie_sup *s, int fd, uint32_t verdict)
 {
+	/* A refusal here fails the execve with EPERM: FAN_DENY_ERRNO cannot say EACCES. */
 	struct fanotify_response resp = { .fd = fd, .response = verdict };
 
-	if (verdict == FAN_DENY) {
-		/* EACCES like every other refusal, where the kernel lets us choose. */
-		resp.response = FAN_DENY_ERRNO(EACCES);
-		if (write(s->fan, &resp, sizeof(resp)) == (ssize_t)sizeof(resp))
-			return;
-		resp.response = FAN_DENY;
-	}
 	if (write(s->fan, &resp, sizeof(resp)) != (ssize_t)sizeof(resp))
 		fprintf(stderr, "uie: cannot answer an exec permission event: %s\n", strerror(errno));
 }

@@ -17,7 +17,7 @@
 struct uie_guest_opts {
 	const char *socket_path; /* monitor socket */
 	bool fanotify;           /* use FAN_OPEN_EXEC_PERM when permitted (root) */
-	int verbose;             /* 0 quiet, 1 refusals and races, 2 every request */
+	int verbose;             /* 1: setup notes, 2: every grant; refusals are always shown */
 };
 
 /*

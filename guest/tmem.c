@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,8 +69,25 @@ int uie_guest_open_as(pid_t tid, int pidfd, int dirfd, const char *path, bool no
 	int bfd, r;
 
 	*fd = -1;
-	if (path[0] == '/')
+	if (path[0] == '/') {
+		/* "self" would name the supervisor: name the target instead. */
+		const char *rest = NULL;
+		char proc[PATH_MAX];
+
+		if (!strncmp(path, "/proc/self/", 11))
+			rest = path + 11;
+		else if (!strncmp(path, "/proc/thread-self/", 18))
+			rest = path + 18;
+		if (rest) {
+			if ((size_t)snprintf(proc, sizeof(proc), "/proc/%d/%s", (int)tid, rest) >= sizeof(proc)) {
+				errno = ENAMETOOLONG;
+				return UIE_E_LIMIT;
+			}
+			*fd = open(proc, O_RDONLY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+			return *fd >= 0 ? UIE_OK : UIE_E_SYS;
+		}
 		return uie_guest_open_in_root(tid, path, fd);
+	}
 	if (dirfd == AT_FDCWD) {
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)tid);
 		bfd = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -93,7 +111,9 @@ int uie_guest_open_in_root(pid_t tid, const char *path, int *fd)
 	rfd = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rfd < 0)
 		return UIE_E_SYS;
-	/* Absolute symlinks resolve against the target's root, as for the kernel. */
+	/* Absolute symlinks resolve against the target's root, as for the kernel.
+	 * Magic links (/proc/.../fd/N reached through a symlink) fail with EXDEV:
+	 * they would be resolved in the supervisor, so the call is refused. */
 	r = open_beneath(rfd, path, false, RESOLVE_IN_ROOT, fd);
 	close(rfd);
 	return r;

@@ -10,34 +10,41 @@
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "uie/err.h"
 
+/* Runs useradd for a system user without home or login shell; true when it exited 0. */
+static bool add_system_user(const char *name)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		execl("/usr/sbin/useradd", "useradd", "--system", "--no-create-home", "--home-dir",
+		      "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group", name, (char *)NULL);
+		_exit(127);
+	}
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 int uie_sandbox_user(const char *name, bool create, uid_t *uid, gid_t *gid)
 {
 	struct passwd *pw = getpwnam(name);
-	int status;
-	pid_t pid;
 
-	if (!pw && create) {
-		pid = fork();
-		if (pid < 0)
-			return UIE_E_SYS;
-		if (pid == 0) {
-			execl("/usr/sbin/useradd", "useradd", "--system", "--no-create-home", "--home-dir",
-			      "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group", name,
-			      (char *)NULL);
-			_exit(127);
-		}
-		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
-			return UIE_E_SYS;
+	/* Two monitors starting at once may race to create it: the loser finds it made. */
+	for (int tries = 0; !pw && create && tries < 5; tries++) {
+		if (!add_system_user(name))
+			usleep(100000);
 		pw = getpwnam(name);
 	}
 	if (!pw)
-		return UIE_E_NOTFOUND;
+		return create ? UIE_E_SYS : UIE_E_NOTFOUND;
 	*uid = pw->pw_uid;
 	*gid = pw->pw_gid;
 	return UIE_OK;
@@ -67,7 +74,6 @@ static const int allowed[] = {
 	SYS_getpid, SYS_gettid, SYS_getrandom, SYS_futex, SYS_exit, SYS_exit_group,
 };
 
-static const int allowed_net[] = { SYS_socket, SYS_connect };
 
 #define ALLOW_NR(nr) \
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(nr), 0, 1), \
@@ -81,12 +87,22 @@ static const int allowed_net[] = { SYS_socket, SYS_connect };
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), \
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
+#define ARG0_LO_OFF offsetof(struct seccomp_data, args[0])
+
+/* The swtpm TCTI's connections: TCP sockets only (no AF_UNIX, netlink, ...). */
+#define ALLOW_TCP_SOCKET \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 5), \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LO_OFF), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 2, 0), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 1, 0), \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+
 #define ERRNO_NR(nr, e) \
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(nr), 0, 1), \
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (e))
 
 #define NALLOWED (sizeof(allowed) / sizeof(allowed[0]))
-#define NNET (sizeof(allowed_net) / sizeof(allowed_net[0]))
 
 int uie_sandbox_lock(bool net)
 {
@@ -102,7 +118,9 @@ int uie_sandbox_lock(bool net)
 		ERRNO_NR(SYS_open, EACCES),
 		ERRNO_NR(SYS_ioctl, ENOTTY),
 	};
-	struct sock_filter prog[sizeof(head) / sizeof(head[0]) + 2 * (NALLOWED + NNET) + 1];
+	static const struct sock_filter net_part[] = { ALLOW_TCP_SOCKET, ALLOW_NR(SYS_connect) };
+	struct sock_filter prog[sizeof(head) / sizeof(head[0]) + sizeof(net_part) / sizeof(net_part[0]) +
+				2 * NALLOWED + 1];
 	struct sock_fprog fp = { .filter = prog };
 	unsigned n = 0;
 
@@ -114,12 +132,8 @@ int uie_sandbox_lock(bool net)
 		prog[n++] = pair[0];
 		prog[n++] = pair[1];
 	}
-	for (size_t i = 0; net && i < NNET; i++) {
-		struct sock_filter pair[] = { ALLOW_NR(allowed_net[i]) };
-
-		prog[n++] = pair[0];
-		prog[n++] = pair[1];
-	}
+	for (size_t i = 0; net && i < sizeof(net_part) / sizeof(net_part[0]); i++)
+		prog[n++] = net_part[i];
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
 	fp.len = (unsigned short)n;
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)

@@ -13,10 +13,15 @@
 #include "fdpass.h"
 #include "uie/err.h"
 
-/* Creates the socket's directory (one level) owned by root:gid, 0750. */
+/*
+ * Creates the socket's directory (one level) owned by us and gid, 0750.  An
+ * existing one must be ours and writable by nobody else: whoever can write
+ * there could replace the socket with their own between runs.
+ */
 static int make_dir(const char *path, gid_t gid)
 {
 	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct stat st;
 	char *slash;
 
 	memcpy(dir, path, strlen(path) + 1);
@@ -24,10 +29,12 @@ static int make_dir(const char *path, gid_t gid)
 	if (!slash || slash == dir)
 		return UIE_OK;
 	*slash = '\0';
-	if (mkdir(dir, 0750) != 0)
-		return errno == EEXIST ? UIE_OK : UIE_E_SYS;
-	if (chown(dir, (uid_t)-1, gid) != 0 || chmod(dir, 0750) != 0)
+	if (mkdir(dir, 0750) == 0)
+		return chown(dir, (uid_t)-1, gid) == 0 && chmod(dir, 0750) == 0 ? UIE_OK : UIE_E_SYS;
+	if (errno != EEXIST || lstat(dir, &st) != 0)
 		return UIE_E_SYS;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+		return UIE_E_STATE;
 	return UIE_OK;
 }
 

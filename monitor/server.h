@@ -12,8 +12,9 @@
 
 /*
  * Binds and listens on path (SOCK_SEQPACKET).  The parent directory is
- * created 0750 when missing; a stale socket is replaced, a live monitor
- * refused (UIE_E_STATE).  The socket gets mode 0660 and group gid.
+ * created 0750 when missing, and refused (UIE_E_STATE) when it exists but
+ * is not ours or is group- or world-writable; a stale socket is replaced,
+ * a live monitor refused (UIE_E_STATE).  The socket gets mode 0660 and group gid.
  * Return: UIE_OK, UIE_E_INVAL, UIE_E_STATE, UIE_E_SYS.
  */
 int uie_server_listen(const char *path, gid_t gid, int *lfd);

@@ -94,14 +94,15 @@ uie_evidence_bench() {
 		# the fill's own exec adds 3 records (main, interpreter, libc)
 		if ((target > have + 3)); then
 			"$uie" run --socket "$d/sock" -- "$wl/mprotect-bench" -w 0 -s 4096 \
-				$((target - have - 3)) - > /dev/null
+				$((target - have - 3)) - > /dev/null || return 1
 		fi
 		have=$("$uie" status --socket "$d/sock" | awk '$1 == "records:" {print $2}')
 		for ((k = 0; k < reps; k++)); do
 			nonce=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 			t0=$(date +%s%N)
 			"$uie" evidence export --socket "$d/sock" --nonce "$nonce" -o "$d/ae" \
-				--pubkey-out "$d/ak.pub" 2> /dev/null
+				--pubkey-out "$d/ak.pub" 2> "$d/export.err" ||
+				{ echo "uie evidence export failed:" >&2; cat "$d/export.err" >&2; return 1; }
 			t1=$(date +%s%N)
 			rc=0
 			"$uie" verify "$d/ae" --nonce "$nonce" --ak-pub "$d/ak.pub" \
@@ -134,9 +135,19 @@ uie_profile() {
 		perf record -q -e cpu-clock -F 4999 -a -o "$data" -- \
 			"$uie" run --socket "$d/sock" -- "${cmd[@]}" > /dev/null 2>&1 || return 1
 		{
-			echo "== $what, Enforce: share of cpu-clock samples in $comms"
+			echo "== $what, Enforce: cpu-clock samples of $comms, by process and object"
+			perf report -i "$data" --stdio --comms "$comms" --sort comm,dso \
+				--percentage relative --percent-limit 2 2> /dev/null | grep -v '^#' | grep -v '^$' | head -12
+			echo "-- top symbols (addresses in stripped libraries summed per library)"
 			perf report -i "$data" --stdio --comms "$comms" --sort comm,dso,sym \
-				--percent-limit 1 2> /dev/null | grep -v '^#' | grep -v '^$' | head -25
+				--percentage relative 2> /dev/null | awk '
+				/^#/ || NF < 4 {next}
+				{ pct = $1; sub("%", "", pct); key = $2 "  " $3 "  "
+				  sym = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +/, "", sym)
+				  if (sym ~ /^\[\.\] 0x/) sym = "[.] (unresolved addresses)"
+				  t[key sym] += pct }
+				END { for (k in t) if (t[k] >= 1.5) printf "%7.2f%%  %s\n", t[k], k }' |
+				sort -rn | head -15
 			echo
 		} >> "$out"
 	done

@@ -187,9 +187,9 @@ int uie_bridge_hint(int fd, int *hint_fd, size_t *len)
 		return a.status;
 	if (afd < 0)
 		return UIE_OK;
-	if ((r = uie_memfd_check(afd, a.u.blob_ans.len)) != UIE_OK || a.u.blob_ans.len > SIZE_MAX) {
+	if ((r = uie_memfd_check(afd, a.u.blob_ans.len)) != UIE_OK) {
 		close(afd);
-		return r != UIE_OK ? r : UIE_E_LIMIT;
+		return r;
 	}
 	*hint_fd = afd;
 	*len = (size_t)a.u.blob_ans.len;

@@ -16,7 +16,10 @@
 #include "uie/policy.h"
 #include "uie/slog.h"
 
-/* Result classes, in check order; the values are `uie verify` exit codes. */
+/*
+ * Result classes; the values are `uie verify` exit codes.  Checks run in
+ * this order except that continuity comes before replay.
+ */
 enum uie_verify_class {
 	UIE_V_OK = 0,
 	UIE_V_PARSE = 10,      /* AE, TPMS_ATTEST or TPMT_SIGNATURE malformed */

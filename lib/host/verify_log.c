@@ -119,6 +119,33 @@ static void check_install(const struct uie_verify_input *in, const struct uie_lo
 		note(f, r->seq, "install record mode %u differs from the policy's %u", r->mode, p->table.mode);
 }
 
+/*
+ * A Bloom-hint miss claims that no rule allows the digest under any
+ * event (docs/FORMATS.md 3.3): the policy of the epoch must agree.
+ */
+static void check_fastpath(const struct uie_verify_input *in, const struct uie_log_record *r,
+			   struct finding *f)
+{
+	const struct uie_verify_policy *p = find_policy(in, r->epoch);
+	uint8_t dec;
+	uint16_t reason;
+
+	if (r->decision != UIE_DENY || r->reason != UIE_R_FASTPATH_MISS) {
+		note(f, r->seq, "fast-path rejection recorded as %s", dec_name(r->decision));
+		return;
+	}
+	if (!p || !measured(r) || r->digest.alg != p->table.hash_alg)
+		return;
+	for (uint8_t ev = UIE_EV_EXECVE; ev < UIE_EV__MAX; ev++) {
+		uie_policy_lookup(&p->table, ev, r->role, r->digest.bytes, &dec, &reason);
+		if (dec == UIE_ALLOW) {
+			note(f, r->seq, "fast path rejected a digest the policy of epoch %llu allows",
+			     (unsigned long long)r->epoch);
+			return;
+		}
+	}
+}
+
 static void check_reference(const struct uie_verify_input *in, const struct uie_log_record *r,
 			    struct uie_verify_report *rep, struct finding *f)
 {
@@ -248,8 +275,8 @@ static void audit(const struct uie_verify_input *in, const struct uie_log_record
 		check_install(in, r, pol);
 		memcpy(install_id, r->digest.bytes, 32);
 		*have_install = true;
-	} else if (r->event_type == UIE_LOG_FASTPATH_REJECT && r->decision != UIE_DENY) {
-		note(pol, r->seq, "fast-path rejection recorded as %s", dec_name(r->decision));
+	} else if (r->event_type == UIE_LOG_FASTPATH_REJECT) {
+		check_fastpath(in, r, pol);
 	}
 }
 

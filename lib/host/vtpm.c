@@ -24,12 +24,20 @@ static int safe_tcti_word(const char *s, size_t n)
 	return 1;
 }
 
+/* "HOST:PORT" (TCP) or "/PATH" (a unix socket, what a deployment should use). */
 static int swtpm_conf(const char *rest, char *conf, size_t cap)
 {
 	const char *colon = strrchr(rest, ':');
 	char *end = NULL;
 	unsigned long port;
 
+	if (rest[0] == '/') {
+		if (!safe_tcti_word(rest, strlen(rest)))
+			return UIE_E_INVAL;
+		if (snprintf(conf, cap, "swtpm:path=%s", rest) >= (int)cap)
+			return UIE_E_LIMIT;
+		return UIE_OK;
+	}
 	if (!colon || !safe_tcti_word(rest, (size_t)(colon - rest)))
 		return UIE_E_INVAL;
 	port = strtoul(colon + 1, &end, 10);

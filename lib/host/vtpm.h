@@ -20,7 +20,8 @@ struct uie_vtpm;
  * Opens a backend from a spec:
  *   "builtin:KEYFILE"   built-in; KEYFILE holds the attestation private key
  *                       (PEM), created with mode 0600 if missing
- *   "swtpm:HOST:PORT"   tpm2-tss with the swtpm TCTI
+ *   "swtpm:HOST:PORT"   tpm2-tss with the swtpm TCTI over TCP
+ *   "swtpm:/PATH"       the same over the unix socket PATH (control: PATH.ctrl)
  *   "device:PATH"       tpm2-tss with the device TCTI
  * Every backend starts with PCR 16 at zero (the TPM backends reset it at
  * open), matching a log that starts at record 0.

@@ -4,8 +4,12 @@
  * attestation key in a PEM file, producing quotes byte-for-byte shaped as
  * a TPM 2.0 would (TPMS_ATTEST + TPMT_SIGNATURE).  Clock information
  * persists next to the key in KEYFILE.clock: every open is a TPM Reset
- * (PCR 16 starts at zero), so resetCount grows by one per open and the
- * clock continues from the last persisted value.
+ * (PCR 16 starts at zero), so resetCount grows by one per open (stored
+ * durably, with fsync) and the clock continues from the last stored value.
+ * Quotes update the clock through a descriptor kept open, with lseek and
+ * write only, which the monitor's seccomp sandbox allows; that update is
+ * not synced, and need not be: after a crash resetCount grows, and
+ * verifiers compare clocks only within one resetCount.
  */
 #include "vtpm_impl.h"
 
@@ -40,6 +44,7 @@ struct builtin {
 	uint8_t name[34];
 	uint8_t pcr16[UIE_PCR_LEN];
 	char *clock_path;
+	int clock_fd;        /* KEYFILE.clock, open for the per-quote update */
 	uint64_t clock_base; /* ms at open */
 	uint64_t open_ns;    /* CLOCK_MONOTONIC at open */
 	uint32_t reset_count, restart_count;
@@ -133,29 +138,47 @@ static int clock_load(const char *path, uint64_t *clock, uint32_t *resets)
 	return UIE_OK;
 }
 
-/* Writes the clock file atomically (temporary file, fsync, rename). */
-static int clock_store(const char *path, uint64_t clock, uint32_t resets)
+static size_t clock_encode(uint8_t buf[CLOCK_FILE_LEN], uint64_t clock, uint32_t resets)
 {
-	uint8_t buf[CLOCK_FILE_LEN];
-	char tmp[4096];
 	struct uie_wbuf w;
-	int fd, ok;
 
-	uie_wbuf_init(&w, buf, sizeof(buf));
+	uie_wbuf_init(&w, buf, CLOCK_FILE_LEN);
 	uie_wbuf_bytes(&w, CLOCK_MAGIC, 8);
 	uie_wbuf_u64(&w, clock);
 	uie_wbuf_u32(&w, resets);
 	uie_wbuf_zero(&w, 4);
-	if (w.err != UIE_OK || snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+	return w.err == UIE_OK ? w.len : 0;
+}
+
+/* Writes the clock file atomically and durably (temporary file, fsync, rename). */
+static int clock_store(const char *path, uint64_t clock, uint32_t resets)
+{
+	uint8_t buf[CLOCK_FILE_LEN];
+	size_t n = clock_encode(buf, clock, resets);
+	char tmp[4096];
+	int fd, ok;
+
+	if (n != CLOCK_FILE_LEN || snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return UIE_E_LIMIT;
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
 		return UIE_E_IO;
-	ok = write(fd, buf, w.len) == (ssize_t)w.len && fsync(fd) == 0;
+	ok = write(fd, buf, n) == (ssize_t)n && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {
 		unlink(tmp);
 		return UIE_E_IO;
 	}
+	return UIE_OK;
+}
+
+/* The per-quote update: one 24-byte write at offset 0 of the open file. */
+static int clock_update(int fd, uint64_t clock, uint32_t resets)
+{
+	uint8_t buf[CLOCK_FILE_LEN];
+	size_t n = clock_encode(buf, clock, resets);
+
+	if (n != CLOCK_FILE_LEN || lseek(fd, 0, SEEK_SET) != 0 || write(fd, buf, n) != (ssize_t)n)
+		return UIE_E_IO;
 	return UIE_OK;
 }
 
@@ -238,7 +261,7 @@ static int bi_quote(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len, 
 	q.reset_count = b->reset_count;
 	q.restart_count = b->restart_count;
 	/* safe: the clock is known not to have been reported lower before. */
-	q.safe = clock_store(b->clock_path, q.clock, b->reset_count) == UIE_OK;
+	q.safe = clock_update(b->clock_fd, q.clock, b->reset_count) == UIE_OK;
 	q.firmware_version = BUILTIN_FIRMWARE;
 	q.nsel = 1;
 	q.sel[0].hash = UIE_TPM_ALG_SHA256;
@@ -276,6 +299,8 @@ static void bi_free(struct uie_vtpm *t)
 	struct builtin *b = (struct builtin *)t;
 
 	EVP_PKEY_free(b->ak);
+	if (b->clock_fd >= 0)
+		close(b->clock_fd);
 	free(b->clock_path);
 	free(b);
 }
@@ -300,6 +325,7 @@ int uie_vtpm_builtin_open(const char *keyfile, struct uie_vtpm **out)
 		return UIE_E_NOMEM;
 	}
 	b->base.ops = &builtin_ops;
+	b->clock_fd = -1;
 	memcpy(b->clock_path, keyfile, n);
 	memcpy(b->clock_path + n, ".clock", sizeof(".clock"));
 	if ((r = load_or_create_key(keyfile, &b->ak)) != UIE_OK ||
@@ -316,6 +342,10 @@ int uie_vtpm_builtin_open(const char *keyfile, struct uie_vtpm **out)
 	b->open_ns = mono_ns();
 	if ((r = clock_store(b->clock_path, b->clock_base, b->reset_count)) != UIE_OK)
 		goto fail;
+	if ((b->clock_fd = open(b->clock_path, O_WRONLY | O_CLOEXEC)) < 0) {
+		r = UIE_E_IO;
+		goto fail;
+	}
 	*out = &b->base;
 	return UIE_OK;
 fail:

@@ -26,7 +26,7 @@ int main(int argc, char **argv)
 	if (argc < 3)
 		return ATTEMPT_SETUP;
 	in = open(argv[2], O_RDONLY);
-	mfd = memfd_create("payload", MFD_CLOEXEC * 0);
+	mfd = memfd_create("payload", 0);
 	if (in < 0 || mfd < 0 || fstat(in, &st) != 0 ||
 	    sendfile(mfd, in, NULL, (size_t)st.st_size) != st.st_size)
 		return setup_failed("memfd copy");

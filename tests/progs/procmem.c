@@ -6,6 +6,7 @@
  * function would return 43 instead of 42.
  */
 #include <fcntl.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "attempt.h"

@@ -175,6 +175,11 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 	return UIE_OK;
 }
 
+static const char *mode_name(uint8_t m)
+{
+	return m == UIE_MODE_BOOTSTRAP ? "bootstrap" : m == UIE_MODE_MEASURE ? "measure" : "enforce";
+}
+
 static void print_human(const struct uie_verify_report *rep, const struct verify_opts *o)
 {
 	char pcr[2 * UIE_PCR_LEN + 1];
@@ -186,17 +191,29 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 		printf("uie verify: REJECTED (%s): %s\n", uie_verify_class_name(rep->cls), rep->reason);
 	if (rep->has_seq)
 		printf("  first record at fault: %llu\n", (unsigned long long)rep->seq);
-	printf("  records:   %llu..%llu (%llu in this evidence)\n", (unsigned long long)rep->first_seq,
-	       (unsigned long long)(rep->first_seq + rep->nrecords),
-	       (unsigned long long)rep->nrecords);
+	if (rep->cls == UIE_V_PARSE || rep->cls == UIE_V_INTERNAL)
+		return;
+	if (rep->nrecords)
+		printf("  records:   %llu-%llu (%llu in this evidence)\n", (unsigned long long)rep->first_seq,
+		       (unsigned long long)(rep->first_seq + rep->nrecords - 1),
+		       (unsigned long long)rep->nrecords);
+	else
+		printf("  records:   none after %llu\n", (unsigned long long)rep->first_seq);
 	printf("  vPCR16:    %s\n", pcr);
-	printf("  policy:    mode %u, epoch %llu\n", rep->mode, (unsigned long long)rep->epoch);
-	printf("  clock:     %llu ms, resets %u, restarts %u, safe %u\n", (unsigned long long)rep->clock,
-	       rep->reset_count, rep->restart_count, rep->safe);
-	printf("  exec records %llu; reference: %s, %llu checked, %llu unknown but denied\n",
-	       (unsigned long long)rep->exec_records, o->ref ? "on" : "skipped",
-	       (unsigned long long)rep->ref_checked, (unsigned long long)rep->unknown_denied);
-	printf("  decisions: %llu checked against the policy, %llu of epochs without a package\n",
+	printf("  claimed:   mode %s, epoch %llu\n", mode_name(rep->mode), (unsigned long long)rep->epoch);
+	if (rep->cls == UIE_V_SIGNATURE)
+		return;
+	printf("  clock:     %llu ms, resetCount %u, restartCount %u, safe %u\n",
+	       (unsigned long long)rep->clock, rep->reset_count, rep->restart_count, rep->safe);
+	if (rep->cls != UIE_V_OK && rep->cls < UIE_V_METADATA)
+		return;
+	printf("  execute requests: %llu records\n", (unsigned long long)rep->exec_records);
+	if (o->ref)
+		printf("  reference: %llu digests checked, %llu unknown but denied\n",
+		       (unsigned long long)rep->ref_checked, (unsigned long long)rep->unknown_denied);
+	else
+		printf("  reference: not checked (no --reference)\n");
+	printf("  decisions: %llu checked against the policy, %llu in epochs without a --policy\n",
 	       (unsigned long long)rep->decisions_checked, (unsigned long long)rep->decisions_unchecked);
 }
 

@@ -145,6 +145,8 @@ static int header(struct parse_state *st, const struct lex_line *ln)
 			return lex_error(st->err, ln->no, t->col, "'%.*s' given twice", (int)t->klen, t->key);
 		*slot = t;
 	}
+	if (!name)
+		return lex_error(st->err, ln->no, ln->t[0].col, "missing policy_name=");
 	if (!ver)
 		return lex_error(st->err, ln->no, ln->end_col, "missing policy_version=");
 	if ((r = name_of(name, ln->no, st->p->name, st->err)) != UIE_OK ||

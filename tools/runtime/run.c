@@ -16,7 +16,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: uie run [--socket PATH] [--no-fanotify] [-v] -- PROGRAM [ARGS...]\n"
 		   "  --socket PATH   monitor socket (default %s)\n"
 		   "  --no-fanotify   check execve by path only, even as root\n"
-		   "  -v              report refusals and races; twice: every grant\n"
+		   "  -v              notes on the setup; twice: every grant (refusals always)\n"
 		   "Exit status: PROGRAM's (128+N when killed by signal N); 125 when the\n"
 		   "supervision could not be set up.\n",
 		   UIE_BRIDGE_DEFAULT_PATH);

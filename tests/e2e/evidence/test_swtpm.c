@@ -20,20 +20,34 @@
 struct fx {
 	char *dir;
 	struct ev_swtpm sw;
-	char spec[64];
+	char spec[4200];
 };
 
-static int setup(void **state)
+static int start(void **state, bool unix_socket)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
-	if (!f || !(f->dir = ev_mkdtemp()) || ev_swtpm_start(f->dir, &f->sw) != UIE_OK) {
+	if (!f || !(f->dir = ev_mkdtemp()) || ev_swtpm_start(f->dir, unix_socket, &f->sw) != UIE_OK) {
 		fprintf(stderr, "cannot start swtpm\n");
 		return -1;
 	}
-	snprintf(f->spec, sizeof(f->spec), "swtpm:127.0.0.1:%d", f->sw.port);
+	if (unix_socket)
+		snprintf(f->spec, sizeof(f->spec), "swtpm:%s", f->sw.path);
+	else
+		snprintf(f->spec, sizeof(f->spec), "swtpm:127.0.0.1:%d", f->sw.port);
 	*state = f;
 	return 0;
+}
+
+static int setup_tcp(void **state)
+{
+	return start(state, false);
+}
+
+/* The private unix socket a deployment uses (docs/THREAT-MODEL-evidence.md). */
+static int setup_unix(void **state)
+{
+	return start(state, true);
 }
 
 static int teardown(void **state)
@@ -83,7 +97,7 @@ static void test_quote_checkquote_verify(void **state)
 	hexstr(hex, nonce, sizeof(nonce));
 	char *argv[] = { "tpm2_checkquote", "-u", fk, "-m", fa, "-s", fs, "-f", fp, "-l", "sha256:16",
 			 "-g", "sha256", "-q", hex, NULL };
-	assert_int_equal(ev_run(argv, true), 0);
+	assert_int_equal(ev_run(argv, false), 0);
 
 	memset(&in, 0, sizeof(in));
 	in.ae = ae;
@@ -149,8 +163,9 @@ static void test_unreachable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_quote_checkquote_verify, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reopen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quote_checkquote_verify, setup_tcp, teardown),
+		cmocka_unit_test_setup_teardown(test_quote_checkquote_verify, setup_unix, teardown),
+		cmocka_unit_test_setup_teardown(test_reopen, setup_unix, teardown),
 		cmocka_unit_test(test_unreachable),
 	};
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -251,6 +252,15 @@ int main(int argc, char **argv)
 
 		r = uie_bridge_hint(s, &fd, &len);
 		printf("status=%d\nhint_fd=%d\nlen=%zu\n", r, fd, len);
+		if (fd >= 0) {
+			void *w = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			void *ro = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+
+			/* the hint can be read, but neither written nor mapped writable */
+			printf("write_blocked=%d\n", pwrite(fd, "x", 1, 0) < 0);
+			printf("mmap_write_blocked=%d\n", w == MAP_FAILED);
+			printf("mmap_read_ok=%d\n", ro != MAP_FAILED);
+		}
 		return 0;
 	}
 	if (strcmp(argv[2], "pubkey") == 0 && argc == 4) {

@@ -114,6 +114,15 @@ wait "$PID"
 rc=$?
 PID=
 [ $rc = 0 ] || fail "monitor exit status $rc"
+
+# a socket directory others can write to is refused
+mkdir -m 0777 "$T/open"
+chmod 0777 "$T/open"
+if "$MONITORD" --socket "$T/open/monitor.sock" --vtpm "builtin:$T/ak.pem" --foreground \
+	2>"$T/open.err"; then
+	fail "monitor started in a world-writable directory"
+fi
+[ -e "$T/open/monitor.sock" ] && fail "socket created in a world-writable directory"
 grep -q 'refused message' "$T/monitord.log" || fail "refusals not in the diagnostics log"
 if [ $fails != 0 ]; then
 	cat "$T/monitord.log"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,7 +115,7 @@ int ev_write_pubkey_pem(const char *path, const uint8_t *der, size_t len)
 	return ok ? UIE_OK : UIE_E_IO;
 }
 
-int ev_run(char *const argv[], bool verbose)
+static int run(char *const argv[], bool verbose, const char *out)
 {
 	int st;
 	pid_t pid = fork();
@@ -122,11 +123,18 @@ int ev_run(char *const argv[], bool verbose)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		if (!verbose) {
-			int fd = open("/dev/null", O_WRONLY);
+		int fd = open("/dev/null", O_WRONLY);
 
+		if (!verbose) {
 			dup2(fd, 1);
 			dup2(fd, 2);
+		}
+		if (out) {
+			int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+			if (o < 0)
+				_exit(126);
+			dup2(o, 1);
 		}
 		execvp(argv[0], argv);
 		_exit(127);
@@ -134,6 +142,27 @@ int ev_run(char *const argv[], bool verbose)
 	if (waitpid(pid, &st, 0) != pid)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int ev_run(char *const argv[], bool verbose)
+{
+	return run(argv, verbose, NULL);
+}
+
+int ev_run_out(char *const argv[], const char *out)
+{
+	return run(argv, false, out);
+}
+
+void ev_hex(char *out, const uint8_t *p, size_t n)
+{
+	static const char d[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = d[p[i] >> 4];
+		out[2 * i + 1] = d[p[i] & 15];
+	}
+	out[2 * n] = '\0';
 }
 
 static bool port_free(int port)
@@ -162,23 +191,46 @@ static bool port_open(int port)
 	return ok;
 }
 
-int ev_swtpm_start(const char *dir, struct ev_swtpm *s)
+static bool unix_open(const char *path)
 {
-	char state[4200], server[64], ctrl[64];
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0), ok;
+
+	if (fd < 0 || strlen(path) >= sizeof(a.sun_path)) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	strcpy(a.sun_path, path);
+	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	close(fd);
+	return ok;
+}
+
+int ev_swtpm_start(const char *dir, bool unix_socket, struct ev_swtpm *s)
+{
+	char state[4200], server[4200], ctrl[4200];
 
 	memset(s, 0, sizeof(*s));
-	srand((unsigned)time(NULL) ^ (unsigned)getpid());
-	for (int tries = 0; tries < 200 && !s->port; tries++) {
-		int p = 20000 + 2 * (rand() % 20000);
+	if (unix_socket) {
+		if (snprintf(s->path, sizeof(s->path), "%s/tpm.sock", dir) >= (int)sizeof(s->path) - 5)
+			return UIE_E_LIMIT;
+		snprintf(server, sizeof(server), "type=unixio,path=%s", s->path);
+		snprintf(ctrl, sizeof(ctrl), "type=unixio,path=%s.ctrl", s->path);
+	} else {
+		srand((unsigned)time(NULL) ^ (unsigned)getpid());
+		for (int tries = 0; tries < 200 && !s->port; tries++) {
+			int p = 20000 + 2 * (rand() % 20000);
 
-		if (port_free(p) && port_free(p + 1))
-			s->port = p;
+			if (port_free(p) && port_free(p + 1))
+				s->port = p;
+		}
+		if (!s->port)
+			return UIE_E_SYS;
+		snprintf(server, sizeof(server), "type=tcp,port=%d,bindaddr=127.0.0.1", s->port);
+		snprintf(ctrl, sizeof(ctrl), "type=tcp,port=%d,bindaddr=127.0.0.1", s->port + 1);
 	}
-	if (!s->port)
-		return UIE_E_SYS;
 	snprintf(state, sizeof(state), "dir=%s", dir);
-	snprintf(server, sizeof(server), "type=tcp,port=%d,bindaddr=127.0.0.1", s->port);
-	snprintf(ctrl, sizeof(ctrl), "type=tcp,port=%d,bindaddr=127.0.0.1", s->port + 1);
 	s->pid = fork();
 	if (s->pid < 0)
 		return UIE_E_SYS;
@@ -191,7 +243,7 @@ int ev_swtpm_start(const char *dir, struct ev_swtpm *s)
 	for (int i = 0; i < 500; i++) {
 		int st;
 
-		if (port_open(s->port))
+		if (unix_socket ? unix_open(s->path) : port_open(s->port))
 			return UIE_OK;
 		if (waitpid(s->pid, &st, WNOHANG) == s->pid) {
 			s->pid = 0;
@@ -264,7 +316,7 @@ void ev_log_fini(struct ev_log *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static int decide(struct ev_log *l, uint16_t ev, uint8_t role, char c)
+int ev_log_decide(struct ev_log *l, uint16_t ev, uint8_t role, char c)
 {
 	struct uie_req q = { .event = ev, .role = role, .pid = 42, .vaddr = 0x400000, .length = 4096 };
 	struct uie_verdict v;
@@ -280,7 +332,7 @@ static int decide(struct ev_log *l, uint16_t ev, uint8_t role, char c)
 
 int ev_log_mmap(struct ev_log *l, char c)
 {
-	return decide(l, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, c);
+	return ev_log_decide(l, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, c);
 }
 
 static int install(struct ev_log *l)
@@ -329,13 +381,13 @@ int ev_log_scenario(struct ev_log *l)
 {
 	int r;
 
-	if ((r = decide(l, UIE_EV_EXECVE, UIE_ROLE_MAIN, 'A')) != UIE_OK ||
-	    (r = decide(l, UIE_EV_EXECVE, UIE_ROLE_INTERP, 'B')) != UIE_OK ||
+	if ((r = ev_log_decide(l, UIE_EV_EXECVE, UIE_ROLE_MAIN, 'A')) != UIE_OK ||
+	    (r = ev_log_decide(l, UIE_EV_EXECVE, UIE_ROLE_INTERP, 'B')) != UIE_OK ||
 	    (r = install(l)) != UIE_OK ||
-	    (r = decide(l, UIE_EV_EXECVE, UIE_ROLE_MAIN, 'A')) != UIE_OK ||
-	    (r = decide(l, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 'C')) != UIE_OK ||
-	    (r = decide(l, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 'D')) != UIE_OK ||
-	    (r = decide(l, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, 'x')) != UIE_OK)
+	    (r = ev_log_decide(l, UIE_EV_EXECVE, UIE_ROLE_MAIN, 'A')) != UIE_OK ||
+	    (r = ev_log_decide(l, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 'C')) != UIE_OK ||
+	    (r = ev_log_decide(l, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 'D')) != UIE_OK ||
+	    (r = ev_log_decide(l, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, 'x')) != UIE_OK)
 		return r;
 	return UIE_OK;
 }

@@ -30,13 +30,21 @@ int ev_write_pubkey_pem(const char *path, const uint8_t *der, size_t len);
 
 /* Runs argv (NULL-terminated), output to /dev/null unless verbose; exit status or -1. */
 int ev_run(char *const argv[], bool verbose);
+/* Same, with stdout into the file out (stderr to /dev/null). */
+int ev_run_out(char *const argv[], const char *out);
+/* Lower-case hex of n bytes into out[2n+1]. */
+void ev_hex(char *out, const uint8_t *p, size_t n);
 
-/* swtpm on 127.0.0.1:port (control on port+1) with state in dir. */
+/*
+ * swtpm with state in dir, on 127.0.0.1:port (control on port+1), or with
+ * unix set, on the socket dir/tpm.sock (control dir/tpm.sock.ctrl).
+ */
 struct ev_swtpm {
 	pid_t pid;
 	int port;
+	char path[4096];
 };
-int ev_swtpm_start(const char *dir, struct ev_swtpm *s);
+int ev_swtpm_start(const char *dir, bool unix_socket, struct ev_swtpm *s);
 void ev_swtpm_stop(struct ev_swtpm *s);
 
 /*
@@ -66,6 +74,8 @@ void ev_log_fini(struct ev_log *l);
  * C allowed, D denied by default, an anonymous NX->X denied.
  */
 int ev_log_scenario(struct ev_log *l);
+/* A decision on object `c` (anonymous memory for role ANON). */
+int ev_log_decide(struct ev_log *l, uint16_t ev, uint8_t role, char c);
 /* One more decision: a mmap of DSO `c`. */
 int ev_log_mmap(struct ev_log *l, char c);
 /* Manifest text (`uie ref scan` form) listing the given letters' digests. */

@@ -302,6 +302,29 @@ static void test_allow_policy_denies(void **state)
 	uie_vtpm_free(t2);
 }
 
+/* Fast-path rejections: fine for an unknown digest, a policy failure for an allowed one. */
+static void test_fastpath(void **state)
+{
+	struct fx *f = *state;
+	struct uie_verify_report rep;
+	struct uie_req q = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 9 };
+	struct uie_digest d;
+	uint8_t *ae;
+	size_t len;
+
+	ev_digest('D', &d);
+	assert_int_equal(uie_core_log_fastpath(&f->log.core, &q, &d), UIE_OK);
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
+	free(ae);
+	ev_digest('C', &d);
+	assert_int_equal(uie_core_log_fastpath(&f->log.core, &q, &d), UIE_OK);
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	assert_int_equal(verify(f, ae, len, &rep), UIE_V_POLICY);
+	assert_int_equal(rep.seq, f->log.n - 1);
+	free(ae);
+}
+
 static void test_metadata(void **state)
 {
 	struct fx *f = *state;
@@ -450,6 +473,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_digest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_allow_policy_denies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fastpath, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),

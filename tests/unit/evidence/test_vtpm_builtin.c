@@ -40,6 +40,9 @@ static void test_open_specs(void **state)
 	assert_int_equal(uie_vtpm_open("swtpm:127.0.0.1:0", &t), UIE_E_INVAL);
 	assert_int_equal(uie_vtpm_open("swtpm:h,x=1:2321", &t), UIE_E_INVAL);
 	assert_int_equal(uie_vtpm_open("swtpm:127.0.0.1:99999", &t), UIE_E_INVAL);
+	assert_int_equal(uie_vtpm_open("swtpm:relative-path", &t), UIE_E_INVAL);
+	assert_int_equal(uie_vtpm_open("swtpm:/run/tpm.sock,port=1", &t), UIE_E_INVAL);
+	assert_int_equal(uie_vtpm_open("device:", &t), UIE_E_INVAL);
 	assert_int_equal(uie_vtpm_open("builtin:/nonexistent-dir/ak.pem", &t), UIE_E_IO);
 	assert_null(t);
 	uie_vtpm_free(NULL);

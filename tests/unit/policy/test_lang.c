@@ -140,6 +140,7 @@ static const struct bad bad_inputs[] = {
 	{ "policy_name=a policy_version=-1.2.3\n", 0, 1, 30, "MAJOR.MINOR.REVISION" },
 	{ "policy_name=a b=1\n", 0, 1, 15, "unexpected 'b'" },
 	{ "policy_name=a\n", 0, 1, 14, "missing policy_version" },
+	{ "policy_version=1.0.0\n", 0, 1, 1, "missing policy_name" },
 	{ "policy_name=a/b policy_version=1.0.0\n", 0, 1, 14, "policy_name may only" },
 	{ HDR HDR, 0, 2, 1, "twice" },
 	{ HDR "DEFAULT action=DENY\nDEFAULT action=DENY\n", 0, 3, 1, "DEFAULT given twice (first on line 2)" },

@@ -144,11 +144,13 @@ static void test_reject_epoch_zero_in_bootstrap(void **state)
 	uint8_t *pkg = pt_package(&f->pc, f->key, f->table, f->tlen, 1, false, &len);
 	struct uie_package p;
 
+	uint8_t *zero;
+
 	assert_int_equal(uie_package_parse(&f->pc.hp.pl, pkg, len, &p), UIE_OK);
-	free(pkg);
 	p.epoch = 0;
-	pkg = pt_sign(f->key, &p, &len);
-	expect_reject(f, pkg, len, UIE_E_EPOCH);
+	zero = pt_sign(f->key, &p, &len); /* p still points into pkg */
+	expect_reject(f, zero, len, UIE_E_EPOCH);
+	free(zero);
 	free(pkg);
 }
 

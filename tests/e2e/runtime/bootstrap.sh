@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Bootstrap (no policy): everything runs and every grant reaches the monitor.
+# Real programs (a shell pipeline, coreutils, dlopen of 16 objects, with and
+# without a second thread), exit statuses passed through, -vv shows each grant.
+. "$(dirname "$0")/lib.sh"
+start_monitor
+
+for fan in "" --no-fanotify; do
+	run_uie $fan -- /bin/sh -c 'ls / >/dev/null && echo hello | cat; exit 7'
+	expect_rc 7 "shell exit status ($fan)"
+	expect_out hello "shell pipeline ($fan)"
+
+	libs=$(for i in $(seq 16); do printf '%s ' "$PROGS/libuiedso$i.so"; done)
+	# shellcheck disable=SC2086
+	run_uie $fan -vv -- "$PROGS/dlopen_n" $libs
+	expect_rc 0 "dlopen of 16 objects ($fan)"
+	expect_out "loaded 16 (sum 136)" "dlopen of 16 objects ($fan)"
+	[ "$(echo "$ERR" | grep -c 'allowed mmap of .*libuiedso')" -ge 16 ] ||
+		{ show; fail "not every dlopen reached the monitor ($fan)"; }
+	expect_err "allowed execve of .*dlopen_n" "main executable asked about ($fan)"
+	expect_err "allowed execve of .*ld-linux" "interpreter asked about ($fan)"
+
+	# shellcheck disable=SC2086
+	run_uie $fan -- "$PROGS/dlopen_n" -t $libs
+	expect_rc 0 "threaded dlopen ($fan)"
+
+	# Bootstrap measures only: anonymous code runs (and is logged).
+	run_uie $fan -vv -- "$PROGS/jit" mprotect
+	expect_rc 10 "bootstrap JIT ($fan)"
+	expect_err "allowed mprotect of anonymous memory" "JIT grant logged ($fan)"
+done
+
+run_uie -- /bin/sh -c 'kill -TERM $$'
+expect_rc 143 "exit status of a killed program"
+run_uie -- /nonexistent/program
+expect_rc 127 "missing program"
+echo PASS

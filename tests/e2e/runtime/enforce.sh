@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# ENFORCE: allowed objects run; unlisted, modified and fileless ones are
+# refused with EACCES; every other way of gaining executable memory listed
+# in docs/THREAT-MODEL.md is tried and fails.  Run with and without the
+# fanotify exec watch.  MEASURE with the same policy: all run, nothing blocked.
+. "$(dirname "$0")/lib.sh"
+gen_key
+start_monitor --trust-key "$T/pub.pem"
+P=$PROGS
+cp "$P/libuiegood.so" "$T/modified.so"
+# Flip one byte of code in the copy: same name and size, different digest.
+off=$(od -An -tu8 -j40 -N8 "$T/modified.so" >/dev/null; python3 -c "
+import struct,sys
+d=open('$T/modified.so','rb').read()
+phoff,=struct.unpack_from('<Q',d,32); n,=struct.unpack_from('<H',d,56)
+for i in range(n):
+    t,f,o=struct.unpack_from('<IIQ',d,phoff+56*i)
+    fs,=struct.unpack_from('<Q',d,phoff+56*i+32)
+    if t==1 and f&1: print(o+fs//2); break")
+printf '\314' | dd of="$T/modified.so" bs=1 seek="$off" conv=notrunc 2>/dev/null
+install_policy enforce /bin/sh /usr/bin/ls /usr/bin/cat /usr/bin/true "$P/dlopen_n" "$P/jit" \
+	"$P/memfd_exec" "$P/shm_exec" "$P/pers" "$P/remap" "$P/abi" "$P/procmem" "$P/vmwritev" \
+	"$P/ptrace_poke" "$P/fdswap" "$P/mprotect_swap" "$P/pathswap" "$P/libuiegood.so" \
+	"$P/libuiedso1.so" "$P/libuiedso2.so"
+"$UIE" status --socket "$SOCK" | grep -q 'mode: ENFORCE' || fail "policy not in force"
+
+refused() { # refused WHAT uie-run-args...
+	what=$1; shift
+	run_uie "$@"
+	expect_rc 0 "$what"
+	expect_out REFUSED "$what"
+}
+
+for fan in "" --no-fanotify; do
+	note "exec watch: ${fan:-fanotify}"
+	run_uie $fan -- /bin/sh -c 'ls / >/dev/null && echo hello | cat'
+	expect_rc 0 "allowed shell pipeline"
+	expect_out hello "allowed shell pipeline"
+	run_uie $fan -- "$P/dlopen_n" "$P/libuiedso1.so" "$P/libuiedso2.so"
+	expect_rc 0 "allowed dlopen"
+	run_uie $fan -- "$P/dlopen_n" -t "$P/libuiedso1.so" "$P/libuiegood.so"
+	expect_rc 0 "allowed dlopen with a second thread running"
+
+	run_uie $fan -- "$P/payload"
+	expect_rc 126 "unlisted program"
+	expect_err "denied execve of .*payload.*refused by the monitor" "unlisted program"
+	run_uie $fan -- /bin/sh -c "$P/payload; echo status=\$?"
+	expect_out "status=126" "unlisted program started by a shell"
+	expect_err "Permission denied\|Operation not permitted" "unlisted program started by a shell"
+	run_uie $fan -- "$P/dlopen_n" "$P/libuiedso1.so" "$P/libuieevil.so"
+	expect_rc 11 "unlisted shared object"
+	expect_err "denied mmap of .*libuieevil.so.*refused by the monitor" "unlisted shared object"
+	run_uie $fan -- "$P/dlopen_n" "$T/modified.so"
+	expect_rc 10 "modified shared object"
+	run_uie $fan -- "$P/dlopen_n" "$P/libuiedso3.so"
+	expect_rc 10 "shared object not in the policy"
+
+	for how in mprotect mmap pkey; do
+		refused "anonymous $how" $fan -- "$P/jit" $how
+		expect_out EACCES "anonymous $how"
+	done
+	for how in fexecve procfd mmap; do
+		refused "memfd $how" $fan -- "$P/memfd_exec" $how "$P/payload"
+	done
+	refused "shmat SHM_EXEC" $fan -- "$P/shm_exec"
+	refused "personality" $fan -- "$P/pers"
+	refused "remap_file_pages" $fan -- "$P/remap" "$P/libuiegood.so"
+	refused "x32 ABI" $fan -- "$P/abi" x32
+	run_uie $fan -- "$P/abi" i386
+	expect_rc 159 "i386 ABI (SIGSYS)"
+	refused "/proc/self/mem" $fan -- "$P/procmem" direct
+	refused "/proc/self/mem via symlink" $fan -- "$P/procmem" symlink "$T"
+	refused "process_vm_writev" $fan -- "$P/vmwritev"
+	refused "ptrace poke" $fan -- "$P/ptrace_poke"
+done
+
+stop_monitor
+note "MEASURE: the same objects run and are logged"
+start_monitor --trust-key "$T/pub.pem"
+install_policy measure /bin/sh "$P/dlopen_n" "$P/libuiedso1.so"
+"$UIE" status --socket "$SOCK" | grep -q 'mode: MEASURE' || fail "policy not in MEASURE"
+run_uie -vv -- "$P/payload"
+expect_rc 10 "MEASURE runs an unlisted program"
+expect_err "allowed execve of .*payload" "MEASURE logs it"
+run_uie -- "$P/dlopen_n" "$P/libuieevil.so"
+expect_rc 0 "MEASURE loads an unlisted object"
+run_uie -- "$P/jit" mprotect
+expect_rc 10 "MEASURE runs anonymous code"
+echo PASS

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: Apache-2.0
+# Shared by the interceptor's end-to-end tests (sourced, not run).
+# Environment from meson: UIE (the uie command), UIE_MONITORD, PROGS (tests/progs
+# build directory).  Each test gets its own monitor on its own socket and
+# removes everything it made on exit.
+set -u
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "--- $*" >&2; }
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+for v in UIE UIE_MONITORD PROGS; do
+	eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
+done
+
+# In sanitizer builds the test programs carry ASan too; LeakSanitizer stops the
+# world with ptrace and a CLONE_FILES process, both refused inside the tree.
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+
+T=$(mktemp -d /tmp/uie-e2e.XXXXXX)
+chmod 755 "$T"
+SOCK=$T/monitor.sock
+MON_PID=
+cleanup() {
+	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null && wait "$MON_PID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+# start_monitor [extra options]: a fresh monitor (bootstrap mode) on $SOCK.
+start_monitor() {
+	rm -f "$SOCK"
+	"$UIE_MONITORD" --socket "$SOCK" --vtpm "builtin:$T/ak.pem" --foreground \
+		--log-file "$T/monitor.log" "$@" &
+	MON_PID=$!
+	for _ in $(seq 100); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
+	cat "$T/monitor.log" >&2
+	fail "monitor did not start"
+}
+
+stop_monitor() {
+	kill "$MON_PID" 2>/dev/null
+	wait "$MON_PID" 2>/dev/null
+	MON_PID=
+}
+
+# The object files a list of programs needs: themselves, ld.so and their libraries.
+closure() {
+	for p in "$@"; do
+		readlink -f "$p"
+		ldd "$p" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
+			xargs -r readlink -f
+	done | sort -u
+}
+
+# enforce_policy MODE FILE...: installs a signed policy allowing exactly FILE...
+# (and what they load), default DENY.  The monitor must have been started with
+# --trust-key "$T/pub.pem" after gen_key.
+gen_key() { "$UIE" key gen -o "$T/priv.pem" --pub "$T/pub.pem" >/dev/null || fail "key gen"; }
+install_policy() {
+	mode=$1; shift
+	closure "$@" > "$T/files"
+	# shellcheck disable=SC2046
+	"$UIE" ref scan $(cat "$T/files") -o "$T/manifest" 2>/dev/null || fail "ref scan"
+	"$UIE" policy compile --mode "$mode" --default deny "$T/manifest" -o "$T/table" ||
+		fail "policy compile"
+	st=$("$UIE" status --socket "$SOCK") || fail "status"
+	seq=$(echo "$st" | awk '/^records:/ { print $2 }')
+	pcr=$(echo "$st" | awk '/^vpcr16:/ { print $2 }')
+	epoch=$(( $(echo "$st" | awk '/^epoch:/ { print $2 }') + 1 ))
+	"$UIE" policy sign --key "$T/priv.pem" --epoch "$epoch" --bind-seq "$seq" --bind-pcr "$pcr" \
+		"$T/table" -o "$T/pkg" >/dev/null || fail "policy sign"
+	"$UIE" policy install "$T/pkg" --socket "$SOCK" >/dev/null || fail "policy install"
+}
+
+# run_uie [uie run options] -- PROGRAM ARGS: sets OUT, ERR, RC.
+run_uie() {
+	"$UIE" run --socket "$SOCK" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	OUT=$(cat "$T/out")
+	ERR=$(cat "$T/err")
+}
+
+show() { echo "rc=$RC"; echo "stdout: $OUT"; echo "stderr: $ERR"; } >&2
+
+expect_rc() { [ "$RC" = "$1" ] || { show; fail "$2: exit $RC, expected $1"; }; }
+expect_out() { echo "$OUT" | grep -q -- "$1" || { show; fail "$2: stdout lacks '$1'"; }; }
+expect_err() { echo "$ERR" | grep -q -- "$1" || { show; fail "$2: stderr lacks '$1'"; }; }
