@@ -83,7 +83,8 @@ static int interp_of(int fd, char *name, size_t cap)
  * the call with.  Interpreters on file systems the exec watch covers are
  * left to it (fan.c sees the kernel open them).
  */
-static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, const char *what)
+static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, const char *what,
+		       bool watched)
 {
 	char name[PATH_MAX];
 	struct stat st;
@@ -93,7 +94,9 @@ static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, cons
 		int next, r = interp_of(cur, name, sizeof(name));
 
 		if (r == UIE_E_FORMAT) {
-			err = ENOEXEC;
+			/* Neither ELF nor #!: under the watch the kernel's binfmt_misc
+			 * handler is checked when opened; without it, refuse like the kernel. */
+			err = watched ? 0 : ENOEXEC;
 			break;
 		}
 		if (r != UIE_OK) {
@@ -137,9 +140,10 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	struct stat st;
 	int fd = -1, err = 0;
 
-	if (uie_guest_read_str(n->pid, at ? n->data.args[1] : n->data.args[0], path, sizeof(path)) !=
-	    UIE_OK) {
-		uie_guest_deny(r, errno == ENAMETOOLONG ? ENAMETOOLONG : EFAULT);
+	err = uie_guest_read_str(n->pid, at ? n->data.args[1] : n->data.args[0], path, sizeof(path));
+	if (err != UIE_OK) {
+		/* What the kernel would answer: too long, or not readable. */
+		uie_guest_deny(r, err == UIE_E_LIMIT ? ENAMETOOLONG : EFAULT);
 		return;
 	}
 	if (!uie_guest_id_valid(s, n->id))
@@ -170,14 +174,14 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	} else if (uie_guest_fan_covers(s, st.st_dev)) {
 		/* Authoritative check: fan.c, on the files the kernel opens; here only
 		 * interpreters on file systems without a mark are asked about. */
-		if ((err = check_chain(s, c, fd, what)) == 0) {
+		if ((err = check_chain(s, c, fd, what, true)) == 0) {
 			uie_guest_fan_expect(s, n->pid);
 			uie_guest_cont(r);
 		} else {
 			uie_guest_deny(r, err);
 		}
 	} else if (ask_file(s, c, fd, UIE_ROLE_MAIN, what)) {
-		if ((err = check_chain(s, c, fd, what)) == 0)
+		if ((err = check_chain(s, c, fd, what, false)) == 0)
 			uie_guest_cont(r);
 		else
 			uie_guest_deny(r, err);

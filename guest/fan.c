@@ -20,10 +20,13 @@
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sup.h"
 #include "uie/err.h"
+
+#define PENDING_TTL_MS 5000
 
 
 /* Mount points are the fifth field of mountinfo, with \ooo escapes. */
@@ -100,25 +103,41 @@ bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev)
 	return false;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * The pending execve of tid, if one was registered recently: the kernel
+ * opens the files right after the call continues, and a stale entry must
+ * not make us judge a later process that reuses the thread id.
+ */
 static struct uie_pending_exec *pending(struct uie_sup *s, pid_t tid)
 {
 	for (unsigned i = 0; i < UIE_SUP_MAX_PENDING; i++)
 		if (s->pending[i].tid == tid)
-			return &s->pending[i];
+			return now_ms() - s->pending[i].stamp <= PENDING_TTL_MS ? &s->pending[i] : NULL;
 	return NULL;
 }
 
 void uie_guest_fan_expect(struct uie_sup *s, pid_t tid)
 {
-	struct uie_pending_exec *pe = pending(s, tid);
+	struct uie_pending_exec *pe = NULL;
 
+	for (unsigned i = 0; i < UIE_SUP_MAX_PENDING && !pe; i++)
+		if (s->pending[i].tid == tid)
+			pe = &s->pending[i];
 	if (!pe) { /* reuse the oldest slot */
 		pe = &s->pending[0];
 		for (unsigned i = 1; i < UIE_SUP_MAX_PENDING; i++)
 			if (s->pending[i].stamp < pe->stamp)
 				pe = &s->pending[i];
 	}
-	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = ++s->clock };
+	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = now_ms() };
 }
 
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)

@@ -15,6 +15,8 @@
 #include "uie/bridge.h"
 #include "uie/err.h"
 
+#include "host_platform.h"
+
 #define HINT_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
 
 int uie_fastpath_open(struct uie_fastpath *fp, int fd, size_t len)
@@ -109,4 +111,60 @@ bool uie_fastpath_check(const struct uie_fastpath *fp, const struct uie_platform
 		return false;
 	}
 	return uie_fastpath_definite_miss(fp, digest);
+}
+
+static struct uie_fastpath_memo *memo_slot(struct uie_fastpath *fp, const struct uie_req *req)
+{
+	uint64_t h = req->id.ino * 0x9e3779b97f4a7c15ull ^ req->id.dev ^ req->file_offset ^
+		     (uint64_t)req->event << 56;
+
+	return &fp->memo[(h >> 32) & (UIE_FASTPATH_CACHE - 1)];
+}
+
+static bool memo_matches(const struct uie_fastpath_memo *m, const struct uie_req *req, uint16_t alg)
+{
+	return m->valid && m->event == req->event && m->role == req->role &&
+	       m->file_offset == req->file_offset && m->length == req->length &&
+	       m->digest.alg == alg && memcmp(&m->id, &req->id, sizeof(m->id)) == 0;
+}
+
+bool uie_fastpath_check_fd(struct uie_fastpath *fp, const struct uie_platform *pl,
+			   const struct uie_req *req, int objfd, struct uie_digest *digest)
+{
+	struct uie_fastpath_memo *m;
+	struct uie_host_object ho;
+	struct uie_file_id id;
+	bool miss;
+
+	if (digest)
+		memset(digest, 0, sizeof(*digest));
+	if (!fp || !fp->map || !pl || !req || !digest || objfd < 0 || req->role == UIE_ROLE_ANON)
+		return false;
+	m = memo_slot(fp, req);
+	if (memo_matches(m, req, fp->bloom.hash_alg)) {
+		*digest = m->digest;
+		return uie_fastpath_definite_miss(fp, digest);
+	}
+	if (uie_host_object_open(&ho, objfd, false, &id) != UIE_OK) {
+		uie_host_object_close(&ho);
+		return false;
+	}
+	/* The caller's identity must be this file's, or the memo would lie. */
+	if (memcmp(&id, &req->id, sizeof(id)) != 0) {
+		uie_host_object_close(&ho);
+		return false;
+	}
+	miss = uie_fastpath_check(fp, pl, req, &ho.obj, digest);
+	uie_host_object_close(&ho);
+	if (digest->alg) {
+		memset(m, 0, sizeof(*m));
+		m->valid = true;
+		m->event = req->event;
+		m->role = req->role;
+		m->id = req->id;
+		m->file_offset = req->file_offset;
+		m->length = req->length;
+		m->digest = *digest;
+	}
+	return miss;
 }

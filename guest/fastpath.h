@@ -21,10 +21,24 @@
 
 #include "bloom.h"
 
+#define UIE_FASTPATH_CACHE 128 /* digests remembered by request (a power of two) */
+
+/* A digest the interceptor computed, keyed by everything it depends on. */
+struct uie_fastpath_memo {
+	bool valid;
+	uint16_t event;
+	uint8_t role;
+	struct uie_file_id id;
+	uint64_t file_offset, length;
+	struct uie_digest digest;
+};
+
+/* Not thread-safe: one per supervisor thread. */
 struct uie_fastpath {
 	void *map;  /* read-only mapping of the sealed memfd, NULL when none */
 	size_t len;
 	struct uie_bloom bloom; /* refers into map */
+	struct uie_fastpath_memo memo[UIE_FASTPATH_CACHE];
 };
 
 /*
@@ -59,5 +73,15 @@ bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_
 bool uie_fastpath_check(const struct uie_fastpath *fp, const struct uie_platform *pl,
 			const struct uie_req *req, const struct uie_object *obj,
 			struct uie_digest *digest);
+
+/*
+ * uie_fastpath_check over the object's open descriptor (read with pread,
+ * never mapped, so a concurrent truncation cannot fault), remembering the
+ * digest by (file identity, event, role, range): req->id must come from
+ * fstat of objfd.  Any change of the file changes its identity (see
+ * struct uie_file_id), so a remembered digest is never stale.
+ */
+bool uie_fastpath_check_fd(struct uie_fastpath *fp, const struct uie_platform *pl,
+			   const struct uie_req *req, int objfd, struct uie_digest *digest);
 
 #endif

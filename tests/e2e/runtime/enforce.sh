@@ -19,6 +19,8 @@ for i in range(n):
     fs,=struct.unpack_from('<Q',d,phoff+56*i+32)
     if t==1 and f&1: print(o+fs//2); break")
 printf '\314' | dd of="$T/modified.so" bs=1 seek="$off" conv=notrunc 2>/dev/null
+mkdir "$T/late" && printf '#!%s/late/payload\n' "$T" > "$T/script" && chmod 755 "$T/script"
+script_entry "$T/script" > "$T/extra"
 install_policy enforce /bin/sh /usr/bin/ls /usr/bin/cat /usr/bin/true "$P/dlopen_n" "$P/jit" \
 	"$P/memfd_exec" "$P/shm_exec" "$P/pers" "$P/remap" "$P/abi" "$P/procmem" "$P/vmwritev" \
 	"$P/ptrace_poke" "$P/fdswap" "$P/mprotect_swap" "$P/pathswap" "$P/libuiegood.so" \
@@ -74,6 +76,17 @@ for fan in "" --no-fanotify; do
 	refused "process_vm_writev" $fan -- "$P/vmwritev"
 	refused "ptrace poke" $fan -- "$P/ptrace_poke"
 done
+
+note "interpreter on a file system mounted after the exec watch started"
+"$UIE" run --socket "$SOCK" -- /bin/sh -c "while [ ! -e $T/late/ready ]; do :; done; $T/script; echo status=\$?" \
+	>"$T/out" 2>"$T/err" &
+UPID=$!
+mount -t tmpfs none "$T/late" || fail "mount tmpfs"
+cp "$P/payload" "$T/late/payload" && touch "$T/late/ready"
+wait "$UPID"; RC=$?; OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
+umount "$T/late"
+expect_out "status=126" "#! interpreter on an unwatched file system"
+expect_err "denied execve of .*late/payload.*refused by the monitor" "#! interpreter on an unwatched file system"
 
 stop_monitor
 note "MEASURE: the same objects run and are logged"

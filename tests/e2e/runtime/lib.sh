@@ -23,6 +23,7 @@ SOCK=$T/monitor.sock
 MON_PID=
 cleanup() {
 	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null && wait "$MON_PID" 2>/dev/null
+	for m in "$T"/*; do mountpoint -q "$m" && umount "$m"; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -44,6 +45,16 @@ stop_monitor() {
 	MON_PID=
 }
 
+# script_entry FILE: a manifest line allowing the script FILE as a main executable
+# (range digest of the whole file, docs/FORMATS.md 1.6).
+script_entry() {
+	python3 -c '
+import hashlib, struct, sys
+d = open(sys.argv[1], "rb").read()
+h = hashlib.sha256(b"PSUIE-RNG-v1" + struct.pack("<QQ", 0, len(d)) + d).hexdigest()
+print("role=MAIN digest=sha256:%s path=%s" % (h, sys.argv[1]))' "$1"
+}
+
 # The object files a list of programs needs: themselves, ld.so and their libraries.
 closure() {
 	for p in "$@"; do
@@ -53,8 +64,8 @@ closure() {
 	done | sort -u
 }
 
-# enforce_policy MODE FILE...: installs a signed policy allowing exactly FILE...
-# (and what they load), default DENY.  The monitor must have been started with
+# install_policy MODE FILE...: installs a signed policy allowing exactly FILE...
+# (and what they load), default DENY, plus the manifest lines in $T/extra.  The monitor must have been started with
 # --trust-key "$T/pub.pem" after gen_key.
 gen_key() { "$UIE" key gen -o "$T/priv.pem" --pub "$T/pub.pem" >/dev/null || fail "key gen"; }
 install_policy() {
@@ -62,6 +73,7 @@ install_policy() {
 	closure "$@" > "$T/files"
 	# shellcheck disable=SC2046
 	"$UIE" ref scan $(cat "$T/files") -o "$T/manifest" 2>/dev/null || fail "ref scan"
+	[ -f "$T/extra" ] && cat "$T/extra" >> "$T/manifest"
 	"$UIE" policy compile --mode "$mode" --default deny "$T/manifest" -o "$T/table" ||
 		fail "policy compile"
 	st=$("$UIE" status --socket "$SOCK") || fail "status"

@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.ae_len = size;
 	in.nonce = a.nonce;
 	in.nonce_len = a.nonce_len;
-	cls = uie_verify_log_walk(&vp.pl, &in, &a, &rep);
+	cls = uie_verify_log_walk(&vp.pl, &in, &a, NULL, &rep);
 	if (cls == UIE_V_OK) {
 		memcpy(pcr, a.start_pcr, sizeof(pcr));
 		if (uie_log_replay(&vp.pl, a.records, (size_t)a.nrecords * UIE_LOG_RECORD_LEN, a.first_seq,

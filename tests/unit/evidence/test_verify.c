@@ -375,10 +375,29 @@ static void test_incremental(void **state)
 	in.prev = &st;
 	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep2), UIE_V_CONTINUITY);
 	st.pcr[0] ^= 1;
-	st.next_seq--;
-	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep2), UIE_V_CONTINUITY);
+	st.next_seq++;
+	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep2), UIE_V_CONTINUITY); /* a gap */
 	free(ae);
 	free(ae2);
+
+	/* A whole export overlapping what we verified must pass through our vPCR16. */
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	st = rep.next; /* n0 records verified */
+	input(f, &in, ae, len);
+	in.prev = &st;
+	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep2), UIE_V_OK);
+	st.pcr[3] ^= 1;
+	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep2), UIE_V_CONTINUITY);
+	assert_int_equal(rep2.seq, n0);
+	/* Fewer records than we verified in the same TPM boot: PCR 16 was reset. */
+	st = rep.next;
+	st.next_seq = f->log.n + 1;
+	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep2), UIE_V_CONTINUITY);
+	/* After a TPM reset the whole log is taken on its own. */
+	st.reset_count--;
+	st.clock = 0;
+	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep2), UIE_V_OK);
+	free(ae);
 }
 
 static void test_clock(void **state)

@@ -3,6 +3,7 @@
  * The built-in vTPM: key file handling, PCR 16 extend, quotes that
  * tpm2-tss unmarshals and tpm2_checkquote accepts.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include <cmocka.h>
 #include <openssl/sha.h>
@@ -215,6 +223,53 @@ static void test_clock_counters(void **state)
 	ev_rmdir(dir);
 }
 
+/*
+ * Quotes keep working in a process that may no longer open, rename, sync
+ * or unlink files (the monitor's seccomp sandbox): the clock update uses
+ * the descriptor opened before, and the quote stays `safe`.
+ */
+static void test_quote_in_sandbox(void **state)
+{
+	char *dir = ev_mkdtemp(), *key = ev_path(dir, "ak.pem");
+	struct uie_vtpm *t;
+	int st;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(uie_vtpm_builtin_open(key, &t), UIE_OK);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static const int denied[] = { SYS_open, SYS_openat, SYS_rename, SYS_renameat, SYS_renameat2,
+					      SYS_unlink, SYS_unlinkat, SYS_fsync, SYS_fdatasync };
+		struct sock_filter prog[2 + 2 * 9];
+		struct sock_fprog fp = { .len = 0, .filter = prog };
+		struct uie_tpm_quote q;
+		uint8_t *att, *sig;
+		size_t al, sl;
+
+		prog[fp.len++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+		for (int i = 0; i < 9; i++) {
+			prog[fp.len++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)denied[i], 0, 1);
+			prog[fp.len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+		}
+		prog[fp.len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp) != 0)
+			_exit(3);
+		if (uie_vtpm_quote_alloc(t, nonce, 8, &att, &al, &sig, &sl) != UIE_OK ||
+		    uie_tpm_quote_parse(att, al, &q) != UIE_OK)
+			_exit(4);
+		_exit(q.safe == 1 ? 0 : 5);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	uie_vtpm_free(t);
+	free(key);
+	ev_rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_extend),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_clock_counters),
+		cmocka_unit_test(test_quote_in_sandbox),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -238,9 +238,21 @@ static void test_check_measures_like_monitor(void **state)
 	close(hfd);
 	assert_true(uie_fastpath_check(&fp, &hp.pl, &req, &ho.obj, &d));
 	assert_memory_equal(d.bytes, mine.bytes, 32);
+	/* Through the descriptor: measured once, then remembered by identity. */
+	assert_true(uie_fastpath_check_fd(&fp, &hp.pl, &req, fd, &d));
+	assert_memory_equal(d.bytes, mine.bytes, 32);
+	assert_true(uie_fastpath_check_fd(&fp, &hp.pl, &req, fd, &d));
+	assert_memory_equal(d.bytes, mine.bytes, 32);
+	/* An identity that is not the file's is not trusted (nor remembered). */
+	req.id.ctime_ns++;
+	assert_false(uie_fastpath_check_fd(&fp, &hp.pl, &req, fd, &d));
+	assert_int_equal(d.alg, 0);
+	req.id.ctime_ns--;
+	assert_false(uie_fastpath_check_fd(&fp, &hp.pl, &req, -1, &d));
 	/* Anonymous memory is always the monitor's call. */
 	req.role = UIE_ROLE_ANON;
 	assert_false(uie_fastpath_check(&fp, &hp.pl, &req, &ho.obj, &d));
+	assert_false(uie_fastpath_check_fd(&fp, &hp.pl, &req, fd, &d));
 	uie_fastpath_close(&fp);
 	free(h);
 	uie_host_object_close(&ho);
