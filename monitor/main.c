@@ -68,7 +68,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: uie-monitord [options]\n"
 		"  --socket PATH     bridge socket (default " UIE_BRIDGE_DEFAULT_PATH ")\n"
-		"  --vtpm SPEC       builtin:KEYFILE | swtpm:HOST:PORT | device:PATH\n"
+		"  --vtpm SPEC       builtin:KEYFILE | swtpm:HOST:PORT | swtpm:/PATH | device:PATH\n"
 		"                    (default " DEFAULT_VTPM ")\n"
 		"  --trust-key PEM   policy signing public key (repeatable, up to %d)\n"
 		"  --user NAME       user to run as when started as root (default " DEFAULT_USER

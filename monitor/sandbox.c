@@ -89,12 +89,16 @@ static const int allowed[] = {
 
 #define ARG0_LO_OFF offsetof(struct seccomp_data, args[0])
 
-/* The swtpm TCTI's connections: TCP sockets only (no AF_UNIX, netlink, ...). */
-#define ALLOW_TCP_SOCKET \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 5), \
+/*
+ * The swtpm TCTI's connections: TCP (swtpm:HOST:PORT) or a unix socket
+ * (swtpm:/PATH, the recommended deployment); no netlink, packet, ...
+ */
+#define ALLOW_TPM_SOCKET \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 6), \
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LO_OFF), \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 2, 0), \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 1, 0), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 3, 0), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 2, 0), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 1, 0), \
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), \
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
@@ -118,7 +122,7 @@ int uie_sandbox_lock(bool net)
 		ERRNO_NR(SYS_open, EACCES),
 		ERRNO_NR(SYS_ioctl, ENOTTY),
 	};
-	static const struct sock_filter net_part[] = { ALLOW_TCP_SOCKET, ALLOW_NR(SYS_connect) };
+	static const struct sock_filter net_part[] = { ALLOW_TPM_SOCKET, ALLOW_NR(SYS_connect) };
 	struct sock_filter prog[sizeof(head) / sizeof(head[0]) + sizeof(net_part) / sizeof(net_part[0]) +
 				2 * NALLOWED + 1];
 	struct sock_fprog fp = { .filter = prog };

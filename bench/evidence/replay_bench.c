@@ -144,7 +144,7 @@ int main(int argc, char **argv)
 {
 	uint64_t want = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
 	struct uie_host_platform hp;
-	struct uie_verify_platform vp;
+	struct uie_host_platform vp;
 	struct gen g = { 0 };
 	struct uie_verify_policy pol;
 	struct uie_refset ref = { 0 };
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 	snprintf(spec, sizeof(spec), "builtin:%s/ak.pem", dir);
 	snprintf(file, sizeof(file), "%s/records", dir);
 	g.cap = (size_t)want;
-	if ((r = uie_host_platform_init(&hp)) != UIE_OK || (r = uie_verify_platform_init(&vp)) != UIE_OK ||
+	if ((r = uie_host_platform_init(&hp)) != UIE_OK || (r = uie_host_platform_init(&vp)) != UIE_OK ||
 	    (r = uie_vtpm_open(spec, &g.tpm)) != UIE_OK)
 		return die("setup", r);
 	if (!(g.recs = malloc(g.cap * UIE_LOG_RECORD_LEN)))
@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 	free(ref.v);
 	free(g.recs);
 	uie_vtpm_free(g.tpm);
-	uie_verify_platform_fini(&vp);
+	uie_host_platform_fini(&vp);
 	uie_host_platform_fini(&hp);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Bloom hint over object digests (docs/FORMATS-package.md).  Bit positions
+ * Bloom hint over object digests (docs/FORMATS.md section 4).  Bit positions
  * use double hashing: two 64-bit words of the digest, each XORed with a
  * salt word and passed through the splitmix64 finalizer, give a and b;
  * position i is (a + i * (b | 1)) mod nbits.  The digest is already a

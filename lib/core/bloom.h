@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The fast-path hint (docs/FORMATS-package.md, "Bloom hint"): a Bloom
+ * The fast-path hint (docs/FORMATS.md section 4, "Bloom hint"): a Bloom
  * filter over the object digests of a policy's ALLOW rules.  A query that
  * misses proves that no ALLOW rule names the digest, so under an ENFORCE
  * policy whose default is DENY the monitor would refuse the request; a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Signed policy packages (docs/FORMATS-package.md): strict parsing and the
+ * Signed policy packages (docs/FORMATS.md section 4): strict parsing and the
  * monitor-side installation checks.  Order matters: nothing the package
  * says is believed before its signature verifies, and nothing changes in
  * the core unless every check passed; a rejection only appends a

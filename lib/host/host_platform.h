@@ -19,6 +19,7 @@
 struct uie_host_platform {
 	struct uie_platform pl;
 	void *hash_slot[UIE_HOST_HASH_SLOTS]; /* EVP_MD_CTX *, owned */
+	void *md_sha256, *md_sha384;          /* EVP_MD *, fetched once, owned */
 	unsigned char slot_busy[UIE_HOST_HASH_SLOTS];
 	void *keys[UIE_HOST_MAX_KEYS];        /* EVP_PKEY *, owned */
 	uint8_t key_ids[UIE_HOST_MAX_KEYS][32];

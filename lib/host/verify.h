@@ -117,20 +117,6 @@ struct uie_verify_report {
 int uie_verify_ae(const struct uie_platform *pl, const struct uie_verify_input *in,
 		  struct uie_verify_report *rep);
 
-/*
- * A hashing-only platform (no verify, no clock) with the digests fetched
- * once: what bulk replay should run on (verify_platform.c).
- */
-#define UIE_VERIFY_HASH_SLOTS 4
-struct uie_verify_platform {
-	struct uie_platform pl;
-	void *md[2];  /* EVP_MD *: SHA-256, SHA-384 */
-	void *ctx[UIE_VERIFY_HASH_SLOTS]; /* EVP_MD_CTX * */
-	unsigned char busy[UIE_VERIFY_HASH_SLOTS];
-};
-int uie_verify_platform_init(struct uie_verify_platform *vp);
-void uie_verify_platform_fini(struct uie_verify_platform *vp);
-
 /* State file (JSON) load and atomic save.  A missing file loads as !valid. */
 int uie_verify_state_load(const char *path, struct uie_verify_state *st);
 int uie_verify_state_save(const char *path, const struct uie_verify_state *st);

@@ -17,6 +17,7 @@
 #include "evio.h"
 #include "uie/err.h"
 #include "uie/package.h"
+#include "host_platform.h"
 #include "verify.h"
 
 #define MAX_POLICIES 16
@@ -248,7 +249,7 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 
 int uie_cmd_verify(int argc, char **argv)
 {
-	struct uie_verify_platform hp;
+	struct uie_host_platform hp;
 	struct verify_opts o;
 	struct inputs in;
 	struct uie_verify_input vin;
@@ -258,7 +259,7 @@ int uie_cmd_verify(int argc, char **argv)
 	if ((rc = parse(argc, argv, &o)) != UIE_EXIT_OK)
 		return rc < 0 ? UIE_EXIT_OK : rc;
 	memset(&in, 0, sizeof(in));
-	if (uie_verify_platform_init(&hp) != UIE_OK)
+	if (uie_host_platform_init(&hp) != UIE_OK)
 		return UIE_EXIT_FAIL;
 	rc = UIE_EXIT_FAIL;
 	if (load(&hp.pl, &o, &in) != UIE_OK)
@@ -277,6 +278,6 @@ int uie_cmd_verify(int argc, char **argv)
 		rc = UIE_EXIT_FAIL;
 out:
 	inputs_fini(&in);
-	uie_verify_platform_fini(&hp);
+	uie_host_platform_fini(&hp);
 	return rc;
 }

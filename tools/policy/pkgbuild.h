@@ -26,7 +26,7 @@ struct pkg_params {
  */
 int pkg_hint_alloc(const struct uie_policy *pol, uint64_t epoch, uint8_t **out, size_t *len);
 
-/* Signs table into a package (docs/FORMATS-package.md); *out malloc'ed (caller frees). */
+/* Signs table into a package (docs/FORMATS.md section 4); *out malloc'ed (caller frees). */
 int pkg_build_alloc(EVP_PKEY *key, const uint8_t *table, size_t tlen, const struct pkg_params *pp,
 		    uint8_t **out, size_t *len);
 

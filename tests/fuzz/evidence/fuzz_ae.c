@@ -13,6 +13,7 @@
 #include "evidence.h"
 #include "tpm_marshal.h"
 #include "uie/err.h"
+#include "host_platform.h"
 #include "verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -40,7 +41,7 @@ static void check_tpm(const struct uie_ae *a)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct uie_verify_platform vp;
+	static struct uie_host_platform vp;
 	static int ready;
 	struct uie_verify_input in;
 	struct uie_verify_report rep;
@@ -51,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int cls;
 
 	if (!ready) {
-		if (uie_verify_platform_init(&vp) != UIE_OK)
+		if (uie_host_platform_init(&vp) != UIE_OK)
 			abort();
 		ready = 1;
 	}

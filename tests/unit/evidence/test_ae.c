@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * AE encoding and the TPM structures against the byte-exact vectors of
- * docs/FORMATS-evidence.md (written independently of this code), strict
+ * docs/FORMATS.md section 5 (written independently of this code), strict
  * parsing of every malformation, tpm2-tss agreement, and CEL-JSON.
  */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Independent implementation of docs/FORMATS-package.md (Bloom hint and
+"""Independent implementation of docs/FORMATS.md section 4 (Bloom hint and
 package body) that produced the vectors there.  The signature of V-P1 was
 made once with tests/data/policy/vector-key.pem (ECDSA is randomized) and
 is copied, not recomputed:  python3 gen_vectors.py [SIG_HEX]"""

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Byte-exact vectors of docs/FORMATS-package.md section 4.5: the encoders
+ * Byte-exact vectors of docs/FORMATS.md section 4.5: the encoders
  * reproduce them, the parser reads them back, the signature verifies with
  * the vector key, and the document still shows the same bytes.
  */
@@ -139,7 +139,7 @@ static void test_document_matches(void **state)
 	size_t len, w = 0;
 
 	(void)state;
-	assert_int_equal(pio_read_alloc(UIE_SRCDIR "/docs/FORMATS-package.md", 1u << 20, &doc, &len),
+	assert_int_equal(pio_read_alloc(UIE_SRCDIR "/docs/FORMATS.md", 1u << 20, &doc, &len),
 			 UIE_OK);
 	for (size_t i = 0; i < len; i++)
 		if (doc[i] != ' ' && doc[i] != '\n' && doc[i] != '`')
