@@ -53,19 +53,19 @@ static void serve_others(struct uie_sup *s)
 
 	if (s->fan >= 0)
 		uie_guest_fan_handle(s);
-	if (!getenv("UIE_HACK") && s->depth < UIE_SUP_NEST && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
+	if (s->depth < UIE_SUP_NEST && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
 		uie_guest_serve_one(s);
 }
 
 /*
- * Waits for tid's ptrace stop, at most STOP_DEADLINE_MS.  A signal that
+ * Waits for tid's ptrace stop, at most deadline_ms (0: only looks).  A signal that
  * arrives meanwhile stops it too (signal-delivery stop); it is remembered
  * and delivered at detach.  Exec permission events keep being answered
  * while waiting: a thread blocked in one cannot stop before that.
  * Return: UIE_OK (stopped), UIE_E_NOTFOUND (exited), UIE_E_STATE (did not
  * stop in time), UIE_E_SYS.
  */
-static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig)
+static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig, unsigned deadline_ms)
 {
 	const struct timespec nap = { 0, 20000 };
 	unsigned waited_us = 0;
@@ -81,7 +81,7 @@ static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig)
 			return errno == ECHILD ? UIE_E_NOTFOUND : UIE_E_SYS;
 		}
 		if (si.si_pid == 0) { /* not yet */
-			if (waited_us >= STOP_DEADLINE_MS * 1000u)
+			if (waited_us >= deadline_ms * 1000u)
 				return UIE_E_STATE;
 			serve_others(s);
 			nanosleep(&nap, NULL);
@@ -167,7 +167,7 @@ int uie_guest_freeze(struct uie_sup *s, struct uie_freeze *f, pid_t tgid, pid_t 
 
 			if (t->tid == caller || t->stopped || t->gone)
 				continue;
-			w = wait_stop(s, t->tid, tgid, &t->sig);
+			w = wait_stop(s, t->tid, tgid, &t->sig, STOP_DEADLINE_MS);
 			if (w == UIE_OK)
 				t->stopped = true;
 			else if (w == UIE_E_NOTFOUND)
@@ -189,7 +189,7 @@ int uie_guest_await_caller(struct uie_sup *s, struct uie_freeze *f)
 
 		if (t->tid != f->caller)
 			continue;
-		w = wait_stop(s, t->tid, f->tgid, &t->sig);
+		w = wait_stop(s, t->tid, f->tgid, &t->sig, STOP_DEADLINE_MS);
 		if (w == UIE_OK)
 			t->stopped = true;
 		else if (w == UIE_E_NOTFOUND)
@@ -199,6 +199,25 @@ int uie_guest_await_caller(struct uie_sup *s, struct uie_freeze *f)
 	return UIE_E_NOTFOUND;
 }
 
+/* Detaches a stopped tracee; one that has not stopped yet is detached later. */
+static void release(struct uie_sup *s, pid_t tid, pid_t tgid, int sig)
+{
+	int w = wait_stop(s, tid, tgid, &sig, 0);
+
+	if (w == UIE_OK) {
+		ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
+	} else if (w == UIE_E_STATE) {
+		if (s->nleft < UIE_SUP_MAX_LEFT) {
+			s->left[s->nleft++] = (struct uie_frozen){ .tid = tid, .sig = sig };
+			s->left_tgid[s->nleft - 1] = tgid;
+		} else {
+			/* Cannot keep track: a tracee we never release would hang forever. */
+			fprintf(stderr, "uie: killed pid %d: too many threads left stopping\n", (int)tgid);
+			kill(tgid, SIGKILL);
+		}
+	}
+}
+
 void uie_guest_thaw(struct uie_sup *s, struct uie_freeze *f)
 {
 	for (unsigned i = 0; i < f->n; i++) {
@@ -206,12 +225,19 @@ void uie_guest_thaw(struct uie_sup *s, struct uie_freeze *f)
 
 		if (t->gone)
 			continue;
-		if (!t->stopped) {
-			/* PTRACE_DETACH needs a stopped tracee: wait for the pending interrupt. */
-			if (wait_stop(s, t->tid, f->tgid, &t->sig) != UIE_OK)
-				continue;
-		}
-		ptrace(PTRACE_DETACH, t->tid, 0, (void *)(long)t->sig);
+		if (t->stopped)
+			ptrace(PTRACE_DETACH, t->tid, 0, (void *)(long)t->sig);
+		else /* still inside a call (e.g. vfork): it stops when it returns */
+			release(s, t->tid, f->tgid, t->sig);
 	}
 	f->n = 0;
+}
+
+void uie_guest_thaw_left(struct uie_sup *s)
+{
+	unsigned n = s->nleft;
+
+	s->nleft = 0;
+	for (unsigned i = 0; i < n; i++)
+		release(s, s->left[i].tid, s->left_tgid[i], s->left[i].sig);
 }

@@ -31,6 +31,8 @@
 #ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
+#define LEFT_POLL_MS 5
+
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
 #endif
@@ -185,10 +187,12 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 			{ .fd = reaped ? -1 : pidfd, .events = POLLIN },
 			{ .fd = sigfd, .events = POLLIN },
 		};
-		int k = poll(p, 4, -1);
+		int k = poll(p, 4, s->nleft ? LEFT_POLL_MS : -1);
 
 		if (k < 0 && errno != EINTR)
 			break;
+		if (s->nleft)
+			uie_guest_thaw_left(s);
 		if (p[1].revents & POLLIN)
 			uie_guest_fan_handle(s);
 		if (p[0].revents & POLLIN)

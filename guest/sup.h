@@ -18,6 +18,7 @@
 #define UIE_SUP_MAX_FAN_DEVS 64
 #define UIE_SUP_MAX_PENDING 64
 #define UIE_SUP_MAX_ANON 64
+#define UIE_SUP_MAX_LEFT 256
 #define UIE_SUP_NEST 3 /* nesting of notifications answered during a freeze */
 #define UIE_SUP_APPROVED_SLOTS 4096 /* power of two */
 
@@ -64,6 +65,10 @@ struct uie_sup {
 	struct seccomp_notif *nbuf[UIE_SUP_NEST];
 	struct seccomp_notif_resp *rbuf[UIE_SUP_NEST];
 	struct uie_freeze frz[UIE_SUP_NEST];
+	/* Threads that had not stopped when their freeze ended: detached once they do. */
+	struct uie_frozen left[UIE_SUP_MAX_LEFT];
+	pid_t left_tgid[UIE_SUP_MAX_LEFT];
+	unsigned nleft;
 };
 
 /* A seccomp notification being answered. */
@@ -137,6 +142,8 @@ int uie_guest_freeze(struct uie_sup *s, struct uie_freeze *f, pid_t tgid, pid_t 
 int uie_guest_await_caller(struct uie_sup *s, struct uie_freeze *f);
 /* Lets every thread go (delivering signals that arrived meanwhile). */
 void uie_guest_thaw(struct uie_sup *s, struct uie_freeze *f);
+/* Detaches the threads of earlier freezes that have stopped since. */
+void uie_guest_thaw_left(struct uie_sup *s);
 
 /* ---- reconcile.c: races after CONTINUE ---- */
 /* Kills tgid when it holds an executable mapping the monitor refuses. */

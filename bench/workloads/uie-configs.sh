@@ -3,7 +3,7 @@
 # fast path, each a uie-monitord of its own (own socket, vTPM key and log),
 # provisioned once at the start of the run with its own signed package, so the
 # run can switch between them freely.  Uses from bench/run: $uie, $monitord,
-# $work, log(), mon_pid[] (stopped by bench/run's EXIT trap).
+# $work, $wl, $objs, trusted[] and mon_pid[] (stopped by bench/run's EXIT trap).
 
 uie_dir() { echo "$work/uie/$1"; }
 
@@ -32,6 +32,8 @@ uie_monitor_start() {
 # BLOOM is 1) and installs it.
 uie_provision() {
 	local d=$1 mode=$2 bloom=$3 key=$work/uie/key status records pcr
+	local -a hint=()
+	((bloom)) && hint=(--bloom)
 	shift 3
 	{
 		"$uie" ref scan "$@" -o "$d/manifest" &&
@@ -40,7 +42,7 @@ uie_provision() {
 		records=$(awk '$1 == "records:" {print $2}' <<< "$status") &&
 		pcr=$(awk '$1 == "vpcr16:" {print $2}' <<< "$status") &&
 		"$uie" policy sign --key "$key.pem" --epoch 1 --bind-seq "$records" --bind-pcr "$pcr" \
-			$( ((bloom)) && echo --bloom) "$d/table" -o "$d/package" &&
+			"${hint[@]}" "$d/table" -o "$d/package" &&
 		"$uie" policy install "$d/package" --socket "$d/sock"
 	} > "$d/provision.log" 2>&1 || { cat "$d/provision.log" >&2; return 1; }
 }
@@ -84,7 +86,7 @@ secs() { printf '%d.%03d' $(($1 / 1000000000)) $(($1 / 1000000 % 1000)); }
 # and `uie verify` (reference manifest and policy checks included) at each
 # size; writes CSV to OUT.
 uie_evidence_bench() {
-	local out=$1 d target have nonce t0 t1 t2 k rc verdict reps=3 sizes=(1000 100000 1000000)
+	local out=$1 d target have nonce t0 t1 t2 k verdict reps=3 sizes=(1000 100000 1000000)
 	((!$2)) || { sizes=(1000 10000); reps=1; }
 	d=$(uie_dir measure-evidence)
 	uie_setup measure-evidence "${trusted[@]}"
@@ -104,9 +106,8 @@ uie_evidence_bench() {
 				--pubkey-out "$d/ak.pub" 2> "$d/export.err" ||
 				{ echo "uie evidence export failed:" >&2; cat "$d/export.err" >&2; return 1; }
 			t1=$(date +%s%N)
-			rc=0
 			"$uie" verify "$d/ae" --nonce "$nonce" --ak-pub "$d/ak.pub" \
-				--reference "$d/manifest" --policy "$d/package" > "$d/verify.out" 2>&1 || rc=$?
+				--reference "$d/manifest" --policy "$d/package" > "$d/verify.out" 2>&1 || true
 			t2=$(date +%s%N)
 			# the verdict is kept: a rejected verification is timed, and shown as such
 			verdict=$(head -1 "$d/verify.out" | sed 's/^uie verify: //; s/,/;/g')

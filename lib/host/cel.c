@@ -7,21 +7,16 @@
 
 #include <jansson.h>
 
+#include "hex.h"
 #include "uie/err.h"
 #include "uie/slog.h"
 
 static char *hex_alloc(const uint8_t *p, size_t n)
 {
-	static const char d[] = "0123456789abcdef";
 	char *s = malloc(2 * n + 1);
 
-	if (!s)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		s[2 * i] = d[p[i] >> 4];
-		s[2 * i + 1] = d[p[i] & 15];
-	}
-	s[2 * n] = '\0';
+	if (s)
+		uie_hex_encode(s, p, n);
 	return s;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex.h"
 #include "uie/err.h"
 #include "verify.h"
 
@@ -19,21 +20,10 @@ static int digest_cmp(const void *a, const void *b)
 	return memcmp(x->bytes, y->bytes, x->len);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* One "ALG:HEX" token of n bytes. */
 static int parse_token(const char *t, size_t n, struct uie_digest *d)
 {
-	size_t pre, hexlen;
+	size_t pre;
 
 	memset(d, 0, sizeof(*d));
 	if (n > 7 && !memcmp(t, "sha256:", 7)) {
@@ -46,17 +36,7 @@ static int parse_token(const char *t, size_t n, struct uie_digest *d)
 		return memchr(t, ':', n) ? UIE_E_ALG : UIE_E_FORMAT;
 	}
 	d->len = (uint8_t)uie_hash_len(d->alg);
-	hexlen = n - pre;
-	if (hexlen != 2u * d->len)
-		return UIE_E_FORMAT;
-	for (size_t i = 0; i < d->len; i++) {
-		int hi = hexval(t[pre + 2 * i]), lo = hexval(t[pre + 2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return UIE_E_FORMAT;
-		d->bytes[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return UIE_OK;
+	return uie_hex_decode(t + pre, n - pre, d->bytes, d->len);
 }
 
 /*

@@ -18,11 +18,11 @@
 #include "cmd.h"
 #include "evidence.h"
 #include "evio.h"
+#include "hex.h"
 #include "evidence_cmds.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 
-#define NONCE_MAX 64
 #define NONCE_DEFAULT 32
 
 static void usage(FILE *f)
@@ -34,7 +34,7 @@ static void usage(FILE *f)
 
 struct export_opts {
 	const char *socket, *out, *cel, *pubkey;
-	uint8_t nonce[NONCE_MAX];
+	uint8_t nonce[EVIO_NONCE_MAX];
 	size_t nonce_len;
 	uint64_t since;
 };
@@ -48,8 +48,6 @@ static int parse(int argc, char **argv, struct export_opts *o)
 		{ "pubkey-out", required_argument, NULL, 'p' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint8_t *raw;
-	size_t rawlen;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -62,30 +60,16 @@ static int parse(int argc, char **argv, struct export_opts *o)
 		case 'c': o->cel = optarg; break;
 		case 'p': o->pubkey = optarg; break;
 		case 's':
-			if (evio_u64(optarg, &o->since) != UIE_OK) {
+			if (uie_parse_u64(optarg, &o->since) != UIE_OK) {
 				fprintf(stderr, "uie evidence export: --since needs a record number\n");
 				return UIE_EXIT_USAGE;
 			}
 			break;
 		case 'n':
-			if (o->nonce_len || evio_unhex(optarg, o->nonce, NONCE_MAX, &o->nonce_len) != UIE_OK) {
-				fprintf(stderr, "uie evidence export: --nonce needs 1 to %d bytes of hex, once\n", NONCE_MAX);
-				return UIE_EXIT_USAGE;
-			}
-			break;
 		case 'N':
-			if (o->nonce_len || evio_read_alloc(optarg, &raw, &rawlen) != UIE_OK) {
-				fprintf(stderr, "uie evidence export: cannot read nonce file %s\n", optarg);
+			if (evio_nonce_option("uie evidence export", c == 'N', optarg, o->nonce,
+					      &o->nonce_len) != UIE_OK)
 				return UIE_EXIT_USAGE;
-			}
-			if (rawlen < 1 || rawlen > NONCE_MAX) {
-				free(raw);
-				fprintf(stderr, "uie evidence export: the nonce file must hold 1 to %d bytes\n", NONCE_MAX);
-				return UIE_EXIT_USAGE;
-			}
-			memcpy(o->nonce, raw, rawlen);
-			o->nonce_len = rawlen;
-			free(raw);
 			break;
 		case 'h':
 			usage(stdout);
@@ -122,7 +106,7 @@ int uie_cmd_evidence_export(int argc, char **argv)
 	struct export_opts o;
 	uint8_t *ae = NULL, *der = NULL;
 	size_t ae_len = 0, der_len = 0;
-	char hex[2 * NONCE_MAX + 1];
+	char hex[2 * EVIO_NONCE_MAX + 1];
 	int fd = -1, r, rc;
 
 	if ((rc = parse(argc, argv, &o)) != UIE_EXIT_OK)
@@ -133,7 +117,7 @@ int uie_cmd_evidence_export(int argc, char **argv)
 			return UIE_EXIT_FAIL;
 		}
 		o.nonce_len = NONCE_DEFAULT;
-		evio_hex(hex, o.nonce, o.nonce_len);
+		uie_hex_encode(hex, o.nonce, o.nonce_len);
 		fprintf(stderr, "nonce: %s\n", hex);
 	}
 	if ((r = uie_bridge_connect(o.socket, &fd)) != UIE_OK) {

@@ -15,18 +15,18 @@
 #include "cmd.h"
 #include "evidence_cmds.h"
 #include "evio.h"
+#include "hex.h"
 #include "uie/err.h"
 #include "uie/package.h"
 #include "host_platform.h"
 #include "verify.h"
 
 #define MAX_POLICIES 16
-#define NONCE_MAX 64
 
 struct verify_opts {
 	const char *ae, *ak, *ref, *state, *pol[MAX_POLICIES];
 	size_t npol;
-	uint8_t nonce[NONCE_MAX];
+	uint8_t nonce[EVIO_NONCE_MAX];
 	size_t nonce_len;
 	int json;
 };
@@ -49,8 +49,6 @@ static int parse(int argc, char **argv, struct verify_opts *o)
 		{ "json", no_argument, NULL, 'j' },          { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint8_t *raw;
-	size_t rawlen;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -58,20 +56,10 @@ static int parse(int argc, char **argv, struct verify_opts *o)
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (o->nonce_len || evio_unhex(optarg, o->nonce, NONCE_MAX, &o->nonce_len) != UIE_OK) {
-				fprintf(stderr, "uie verify: --nonce needs 1 to %d bytes of hex, once\n", NONCE_MAX);
-				return UIE_EXIT_USAGE;
-			}
-			break;
 		case 'N':
-			if (o->nonce_len || evio_read_alloc(optarg, &raw, &rawlen) != UIE_OK ||
-			    rawlen < 1 || rawlen > NONCE_MAX) {
-				fprintf(stderr, "uie verify: --nonce-file needs a file of 1 to %d bytes\n", NONCE_MAX);
+			if (evio_nonce_option("uie verify", c == 'N', optarg, o->nonce, &o->nonce_len) !=
+			    UIE_OK)
 				return UIE_EXIT_USAGE;
-			}
-			memcpy(o->nonce, raw, rawlen);
-			o->nonce_len = rawlen;
-			free(raw);
 			break;
 		case 'k': o->ak = optarg; break;
 		case 'r': o->ref = optarg; break;
@@ -185,7 +173,7 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 {
 	char pcr[2 * UIE_PCR_LEN + 1];
 
-	evio_hex(pcr, rep->vpcr, UIE_PCR_LEN);
+	uie_hex_encode(pcr, rep->vpcr, UIE_PCR_LEN);
 	if (rep->cls == UIE_V_OK)
 		printf("uie verify: ACCEPTED\n");
 	else
@@ -223,7 +211,7 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 	char pcr[2 * UIE_PCR_LEN + 1];
 	json_t *j;
 
-	evio_hex(pcr, rep->vpcr, UIE_PCR_LEN);
+	uie_hex_encode(pcr, rep->vpcr, UIE_PCR_LEN);
 	j = json_pack("{s:b, s:s, s:i, s:s, s:o, s:I, s:I, s:s, s:i, s:I, s:{s:I, s:I, s:I, s:i}, "
 		      "s:I, s:b, s:I, s:I, s:I, s:I}",
 		      "accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls),

@@ -1,142 +1,63 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "evio.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <openssl/bio.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include "fileio.h"
+#include "hex.h"
 #include "uie/err.h"
 
 int evio_read_alloc(const char *path, uint8_t **buf, size_t *len)
 {
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *b = NULL, *nb;
-	ssize_t got = 0;
-
-	*buf = NULL;
-	*len = 0;
-	if (fd < 0)
-		return UIE_E_IO;
-	for (;;) {
-		if (n == cap || !b) {
-			if (b)
-				cap *= 2;
-			if (cap > EVIO_MAX_FILE || !(nb = realloc(b, cap))) {
-				free(b);
-				if (fd)
-					close(fd);
-				return cap > EVIO_MAX_FILE ? UIE_E_LIMIT : UIE_E_NOMEM;
-			}
-			b = nb;
-		}
-		got = read(fd, b + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-	}
-	if (fd)
-		close(fd);
-	if (got < 0) {
-		free(b);
-		return UIE_E_IO;
-	}
-	*buf = b;
-	*len = n;
-	return UIE_OK;
-}
-
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return UIE_E_IO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return UIE_OK;
+	if (!strcmp(path, "-"))
+		return uie_fd_read_alloc(0, EVIO_MAX_FILE, buf, len);
+	return uie_file_read_alloc(path, EVIO_MAX_FILE, buf, len);
 }
 
 int evio_write(const char *path, const void *p, size_t n)
 {
-	char *tmp;
-	int fd, r;
-
 	if (!strcmp(path, "-"))
-		return write_all(1, p, n);
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
-		return UIE_E_NOMEM;
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		free(tmp);
-		return UIE_E_IO;
-	}
-	r = write_all(fd, p, n);
-	if (r == UIE_OK && (fchmod(fd, 0644) != 0 || fsync(fd) != 0))
-		r = UIE_E_IO;
-	if (close(fd) != 0)
-		r = UIE_E_IO;
-	if (r == UIE_OK && rename(tmp, path) != 0)
-		r = UIE_E_IO;
-	if (r != UIE_OK)
-		unlink(tmp);
-	free(tmp);
-	return r;
+		return uie_fd_write_all(1, p, n);
+	return uie_file_write_atomic(path, p, n, 0644);
 }
 
-static int hexval(char c)
+int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t *nonce,
+		      size_t *len)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+	uint8_t *raw = NULL;
+	size_t n = 0;
+	int r;
 
-int evio_unhex(const char *s, uint8_t *out, size_t cap, size_t *n)
-{
-	size_t l = strlen(s);
-
-	*n = 0;
-	if (l == 0 || l % 2)
+	if (*len) {
+		fprintf(stderr, "%s: give one nonce only\n", cmd);
 		return UIE_E_FORMAT;
-	if (l / 2 > cap)
-		return UIE_E_LIMIT;
-	for (size_t i = 0; i < l / 2; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return UIE_E_FORMAT;
-		out[i] = (uint8_t)(hi << 4 | lo);
 	}
-	*n = l / 2;
-	return UIE_OK;
-}
-
-void evio_hex(char *out, const uint8_t *p, size_t n)
-{
-	static const char d[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = d[p[i] >> 4];
-		out[2 * i + 1] = d[p[i] & 15];
+	if (!from_file) {
+		if (uie_hex_decode_upto(arg, nonce, EVIO_NONCE_MAX, len) == UIE_OK)
+			return UIE_OK;
+		fprintf(stderr, "%s: --nonce needs 1 to %d bytes of hex\n", cmd, EVIO_NONCE_MAX);
+		return UIE_E_FORMAT;
 	}
-	out[2 * n] = '\0';
+	r = strcmp(arg, "-") ? uie_file_read_alloc(arg, EVIO_NONCE_MAX, &raw, &n)
+			     : uie_fd_read_alloc(0, EVIO_NONCE_MAX, &raw, &n);
+	if (r == UIE_OK && n > 0) {
+		memcpy(nonce, raw, n);
+		*len = n;
+	} else if (r == UIE_OK || r == UIE_E_LIMIT) {
+		fprintf(stderr, "%s: the nonce file must hold 1 to %d bytes\n", cmd, EVIO_NONCE_MAX);
+		r = UIE_E_FORMAT;
+	} else {
+		fprintf(stderr, "%s: cannot read nonce file %s: %s\n", cmd, arg, uie_err_str(r));
+		r = UIE_E_FORMAT;
+	}
+	free(raw);
+	return r;
 }
 
 int evio_pubkey_der_alloc(const char *path, uint8_t **der, size_t *len)
@@ -193,20 +114,4 @@ int evio_write_pubkey_pem(const char *path, const uint8_t *der, size_t len)
 	BIO_free(bio);
 	EVP_PKEY_free(pk);
 	return r;
-}
-
-int evio_u64(const char *s, uint64_t *v)
-{
-	char *end = NULL;
-	unsigned long long x;
-
-	*v = 0;
-	if (!s || *s < '0' || *s > '9')
-		return UIE_E_FORMAT;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (errno || *end)
-		return UIE_E_FORMAT;
-	*v = x;
-	return UIE_OK;
 }

@@ -14,7 +14,7 @@
 
 #include "cmd.h"
 #include "lang.h"
-#include "pio.h"
+#include "fileio.h"
 #include "policy_cmds.h"
 
 #define MAX_INPUT (256u << 20)
@@ -66,7 +66,7 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		usage(stderr);
 		return UIE_EXIT_USAGE;
 	}
-	if ((r = pio_read_alloc(argv[optind], MAX_INPUT, &text, &len)) != UIE_OK) {
+	if ((r = uie_file_read_alloc(argv[optind], MAX_INPUT, &text, &len)) != UIE_OK) {
 		fprintf(stderr, "uie policy compile: %s: %s\n", argv[optind], uie_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
@@ -91,7 +91,7 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		pol.default_action = (uint8_t)def;
 	r = uie_lang_compile_alloc(&pol, &table, &tlen);
 	if (r == UIE_OK) {
-		r = pio_write(out, table, tlen, 0644);
+		r = uie_file_write_atomic(out, table, tlen, 0644);
 		free(table);
 	}
 	if (r != UIE_OK)

@@ -13,7 +13,7 @@
 #include "uie/package.h"
 
 #include "cmd.h"
-#include "pio.h"
+#include "fileio.h"
 #include "policy_cmds.h"
 
 /* Parses [--socket PATH]; returns the index of the first positional, or -1. */
@@ -46,7 +46,7 @@ int uie_cmd_policy_install(int argc, char **argv)
 		fprintf(stderr, "usage: uie policy install PACKAGE [--socket PATH]\n");
 		return UIE_EXIT_USAGE;
 	}
-	if ((r = pio_read_alloc(argv[i], UIE_PACKAGE_MAX_LEN, &pkg, &len)) != UIE_OK) {
+	if ((r = uie_file_read_alloc(argv[i], UIE_PACKAGE_MAX_LEN, &pkg, &len)) != UIE_OK) {
 		fprintf(stderr, "uie policy install: %s: %s\n", argv[i], uie_err_str(r));
 		return UIE_EXIT_FAIL;
 	}

@@ -13,7 +13,7 @@
 
 #include "cmd.h"
 #include "keys.h"
-#include "pio.h"
+#include "fileio.h"
 #include "policy_cmds.h"
 
 /* PEM text of the private (PKCS#8) or public key into a malloc'ed buffer. */
@@ -67,14 +67,14 @@ int uie_cmd_key_gen(int argc, char **argv)
 		return UIE_EXIT_FAIL;
 	}
 	if ((r = pem_alloc(pk, 1, &pem, &len)) == UIE_OK)
-		r = pio_write(priv, pem, len, 0600);
+		r = uie_file_write_atomic(priv, pem, len, 0600);
 	if (pem) {
 		OPENSSL_cleanse(pem, len);
 		free(pem);
 		pem = NULL;
 	}
 	if (r == UIE_OK && (r = pem_alloc(pk, 0, &pem, &len)) == UIE_OK)
-		r = pio_write(pub, pem, len, 0644);
+		r = uie_file_write_atomic(pub, pem, len, 0644);
 	free(pem);
 	if (r == UIE_OK)
 		r = keys_id(pk, id);

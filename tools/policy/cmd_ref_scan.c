@@ -22,7 +22,6 @@
 #include "cmd.h"
 #include "host_platform.h"
 #include "lang.h"
-#include "pio.h"
 #include "policy_cmds.h"
 
 #define ET_EXEC_ 2

@@ -11,7 +11,7 @@
 #include "cmd.h"
 #include "host_platform.h"
 #include "lang.h"
-#include "pio.h"
+#include "fileio.h"
 #include "policy_cmds.h"
 
 static void show_package(const struct uie_package *p)
@@ -44,7 +44,7 @@ int uie_cmd_policy_show(int argc, char **argv)
 		fprintf(stderr, "usage: uie policy show TABLE|PACKAGE\n");
 		return UIE_EXIT_USAGE;
 	}
-	if ((r = pio_read_alloc(argv[1], UIE_PACKAGE_MAX_LEN, &buf, &len)) != UIE_OK) {
+	if ((r = uie_file_read_alloc(argv[1], UIE_PACKAGE_MAX_LEN, &buf, &len)) != UIE_OK) {
 		fprintf(stderr, "uie policy show: %s: %s\n", argv[1], uie_err_str(r));
 		return UIE_EXIT_FAIL;
 	}

@@ -7,13 +7,15 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "uie/err.h"
 #include "uie/package.h"
 
 #include "cmd.h"
 #include "keys.h"
-#include "pio.h"
+#include "fileio.h"
+#include "hex.h"
 #include "pkgbuild.h"
 #include "policy_cmds.h"
 
@@ -49,21 +51,21 @@ int uie_cmd_policy_sign(int argc, char **argv)
 			key = optarg;
 			break;
 		case 'e':
-			if (pio_parse_u64(optarg, &pp.epoch) != UIE_OK || pp.epoch == 0) {
+			if (uie_parse_u64(optarg, &pp.epoch) != UIE_OK || pp.epoch == 0) {
 				fprintf(stderr, "uie policy sign: --epoch must be a number >= 1\n");
 				return UIE_EXIT_USAGE;
 			}
 			have |= 1;
 			break;
 		case 's':
-			if (pio_parse_u64(optarg, &pp.bind_seq) != UIE_OK || pp.bind_seq == 0) {
+			if (uie_parse_u64(optarg, &pp.bind_seq) != UIE_OK || pp.bind_seq == 0) {
 				fprintf(stderr, "uie policy sign: --bind-seq must be a record count >= 1\n");
 				return UIE_EXIT_USAGE;
 			}
 			have |= 2;
 			break;
 		case 'p':
-			if (pio_hex_decode(optarg, pp.bind_pcr, UIE_PCR_LEN) != UIE_OK) {
+			if (uie_hex_decode(optarg, strlen(optarg), pp.bind_pcr, UIE_PCR_LEN) != UIE_OK) {
 				fprintf(stderr, "uie policy sign: --bind-pcr must be 64 hex digits\n");
 				return UIE_EXIT_USAGE;
 			}
@@ -86,14 +88,14 @@ int uie_cmd_policy_sign(int argc, char **argv)
 			uie_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
-	r = pio_read_alloc(argv[optind], UIE_PACKAGE_MAX_LEN, &table, &tlen);
+	r = uie_file_read_alloc(argv[optind], UIE_PACKAGE_MAX_LEN, &table, &tlen);
 	if (r == UIE_OK)
 		r = pkg_build_alloc(pk, table, tlen, &pp, &pkg, &plen);
 	if (r == UIE_E_STATE)
 		fprintf(stderr, "uie policy sign: --bloom needs an ENFORCE policy with DEFAULT "
 				"action=DENY (a miss proves nothing otherwise)\n");
 	if (r == UIE_OK)
-		r = pio_write(out, pkg, plen, 0644);
+		r = uie_file_write_atomic(out, pkg, plen, 0644);
 	EVP_PKEY_free(pk);
 	free(table);
 	free(pkg);

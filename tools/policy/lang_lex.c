@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hex.h"
 #include "uie/err.h"
 
 void lex_init(struct lexer *lx, const char *text, size_t len)
@@ -116,17 +117,6 @@ int lex_next(struct lexer *lx, struct lex_line *ln, struct uie_lang_err *err)
 	return 1;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int lex_digest(const struct lex_tok *t, uint32_t line, uint16_t *alg, uint8_t *d,
 	       struct uie_lang_err *err)
 {
@@ -149,14 +139,12 @@ int lex_digest(const struct lex_tok *t, uint32_t line, uint16_t *alg, uint8_t *d
 		return lex_error(err, line, vcol + (uint32_t)alen + 1,
 				 "%.*s digest needs %zu hex digits, found %zu", (int)alen, t->val,
 				 2 * dlen, hlen);
-	for (size_t i = 0; i < dlen; i++) {
-		int hi = hexval(colon[1 + 2 * i]), lo = hexval(colon[2 + 2 * i]);
+	if (uie_hex_decode(colon + 1, hlen, d, dlen) != UIE_OK) {
+		size_t bad = 0;
 
-		if (hi < 0 || lo < 0)
-			return lex_error(err, line,
-					 vcol + (uint32_t)(alen + 1 + 2 * i + (hi < 0 ? 0 : 1)),
-					 "not a hex digit");
-		d[i] = (uint8_t)(hi << 4 | lo);
+		while (bad < hlen && uie_hex_nibble(colon[1 + bad]) >= 0)
+			bad++;
+		return lex_error(err, line, vcol + (uint32_t)(alen + 1 + bad), "not a hex digit");
 	}
 	return UIE_OK;
 }

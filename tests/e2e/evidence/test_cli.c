@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "ev_helpers.h"
+#include "hex.h"
 #include "uie/err.h"
 #include "uie/package.h"
 #include "vtpm_impl.h"
@@ -58,14 +59,14 @@ static void make_package(struct fx *f, const char *letters, const char *out, uin
 	fprintf(fp, "policy_name=cli policy_version=1.0.0\nmode=ENFORCE\nDEFAULT action=DENY\n");
 	for (const char *c = letters; *c; c++) {
 		ev_digest(*c, &d);
-		ev_hex(dhex, d.bytes, 32);
+		uie_hex_encode(dhex, d.bytes, 32);
 		fprintf(fp, "op=%s digest=sha256:%s action=ALLOW\n", ops[(*c - 'A') % 3], dhex);
 	}
 	fclose(fp);
 	char *compile[] = { (char *)uie, "policy", "compile", txt, "-o", table, NULL };
 	assert_int_equal(ev_run(compile, false), 0);
 	assert_int_equal(ev_pcr_at(&f->log, bind_seq, pcr), UIE_OK);
-	ev_hex(pcrhex, pcr, 32);
+	uie_hex_encode(pcrhex, pcr, 32);
 	snprintf(seq, sizeof(seq), "%llu", (unsigned long long)bind_seq);
 	char *sign[] = { (char *)uie, "policy", "sign", "--key", priv, "--epoch", "1", "--bind-seq", seq,
 			 "--bind-pcr", pcrhex, table, "-o", (char *)out, NULL };
@@ -94,7 +95,7 @@ static int setup(void **state)
 	f->pkg2 = p(f, "other.pkg");
 	f->state = p(f, "verifier-state.json");
 	f->out = p(f, "stdout");
-	ev_hex(f->nonce_hex, nonce, sizeof(nonce));
+	uie_hex_encode(f->nonce_hex, nonce, sizeof(nonce));
 	char *keygen[] = { (char *)uie, "key", "gen", "-o", priv, "--pub", pub, NULL };
 	if (ev_run(keygen, false) != 0 || uie_vtpm_builtin_open(key, &f->tpm) != UIE_OK ||
 	    ev_log_init(&f->log, f->tpm) != UIE_OK ||

@@ -10,34 +10,16 @@
 # (UIE_LIFECYCLE_VTPM=builtin forces it).
 set -u
 
-fail() { echo "FAIL: $*" >&2; [ -f "${T:-/nonexistent}/monitor.log" ] && tail -20 "$T/monitor.log" >&2; exit 1; }
+fail() { echo "FAIL: $*" >&2; [ -f "${T:-/nonexistent}/monitord.log" ] && tail -20 "$T/monitord.log" >&2; exit 1; }
 note() { echo "--- $*" >&2; }
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+. "$(dirname "$0")/../common.sh"
+e2e_setup uie-lifecycle
+chmod 755 "$T"
 [ -n "${UIE:-}" ] && [ -n "${UIE_MONITORD:-}" ] || fail "UIE and UIE_MONITORD must be set"
 VTPM_KIND=${UIE_LIFECYCLE_VTPM:-swtpm}
 command -v swtpm >/dev/null || VTPM_KIND=builtin
-
-T=$(mktemp -d /tmp/uie-lifecycle.XXXXXX)
-chmod 755 "$T"
 SOCK=$T/monitor.sock
-MON_PID=
-SW_PID=
-cleanup() {
-	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null && wait "$MON_PID" 2>/dev/null
-	[ -n "$SW_PID" ] && kill "$SW_PID" 2>/dev/null && wait "$SW_PID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-# Programs and everything they map (themselves, ld.so, their libraries).
-closure() {
-	for p in "$@"; do
-		readlink -f "$p"
-		ldd "$p" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
-			xargs -r readlink -f
-	done | sort -u
-}
 
 # field NAME: a line "NAME: VALUE" of `uie status`.
 status() { "$UIE" status --socket "$SOCK" > "$T/status" || fail "uie status"; }
@@ -99,27 +81,13 @@ cmp -s "$T/table1" "$T/table1.again" || fail "show does not round-trip"
 
 note "bootstrap"
 if [ "$VTPM_KIND" = swtpm ]; then
-	port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-	for _ in $(seq 50); do
-		PORT=$((20000 + 2 * (RANDOM % 20000)))
-		port_busy $PORT || port_busy $((PORT + 1)) || break
-	done
-	mkdir "$T/tpm"
-	swtpm socket --tpmstate dir="$T/tpm" --tpm2 --flags not-need-init,startup-clear \
-		--server type=tcp,port=$PORT,bindaddr=127.0.0.1 \
-		--ctrl type=tcp,port=$((PORT + 1)),bindaddr=127.0.0.1 &
-	SW_PID=$!
-	for _ in $(seq 100); do port_busy $PORT && break; sleep 0.05; done
-	VTPM=swtpm:127.0.0.1:$PORT
+	start_swtpm || fail "swtpm did not start"
+	VTPM=swtpm:127.0.0.1:$SW_PORT
 else
 	VTPM=builtin:$T/ak.pem
 fi
 note "vTPM: $VTPM"
-"$UIE_MONITORD" --socket "$SOCK" --vtpm "$VTPM" --foreground \
-	--trust-key "$T/ttp.pub" --log-file "$T/monitor.log" &
-MON_PID=$!
-for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
-[ -S "$SOCK" ] || fail "monitor did not start"
+start_monitor "$UIE_MONITORD" "$SOCK" "$VTPM" --trust-key "$T/ttp.pub" || fail "monitor did not start"
 status
 [ "$(field mode)" = BOOTSTRAP ] || fail "monitor not in bootstrap"
 expect_runs /bin/sh -c 'ls / >/dev/null && echo hi | cat'

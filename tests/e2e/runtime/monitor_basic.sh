@@ -8,112 +8,89 @@
 set -u
 MONITORD=$1
 CLIENT=$2
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-
-T=$(mktemp -d /tmp/uie-e2e-monitor.XXXXXX)
+. "$(dirname "$0")/../common.sh"
+e2e_setup uie-e2e-monitor
 SOCK=$T/run/monitor.sock
-PID=
 fails=0
-cleanup() {
-	[ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-# field KEY OUTPUT: the value of KEY=... in OUTPUT
-field() { printf '%s\n' "$2" | sed -n "s/^$1=//p"; }
-expect() { # expect DESCRIPTION KEY WANT OUTPUT
-	local got
-	got=$(field "$2" "$4")
-	[ "$got" = "$3" ] || fail "$1: $2=$got, want $3"
-}
 
-"$MONITORD" --socket "$SOCK" --vtpm "builtin:$T/ak.pem" --foreground --ready-fd 3 \
-	--log-file "$T/monitord.log" 3>"$T/ready" &
-PID=$!
-for _ in $(seq 100); do grep -q READY "$T/ready" 2>/dev/null && break; sleep 0.1; done
-grep -q READY "$T/ready" || { cat "$T/monitord.log"; echo "FAIL: monitor not ready"; exit 1; }
+start_monitor "$MONITORD" "$SOCK" "builtin:$T/ak.pem" || { echo "FAIL: monitor not ready"; exit 1; }
 
 # isolation: own user, seccomp filter, non-dumpable (its /proc files turn root-owned)
-user=$(ps -o user= -p "$PID")
+user=$(ps -o user= -p "$MON_PID")
 [ "$user" = uie-monitor ] || fail "monitor runs as '$user'"
-grep -q '^Seccomp:[[:space:]]*2' "/proc/$PID/status" || fail "no seccomp filter"
-[ "$(stat -c %U "/proc/$PID/environ")" = root ] || fail "monitor is dumpable"
+grep -q '^Seccomp:[[:space:]]*2' "/proc/$MON_PID/status" || fail "no seccomp filter"
+[ "$(stat -c %U "/proc/$MON_PID/environ")" = root ] || fail "monitor is dumpable"
 [ "$(stat -c %a "$SOCK")" = 660 ] || fail "socket mode $(stat -c %a "$SOCK")"
 [ "$(stat -c %a "$T/run")" = 750 ] || fail "socket dir mode $(stat -c %a "$T/run")"
 
 out=$("$CLIENT" "$SOCK" status)
-expect "status" status 0 "$out"
-expect "bootstrap mode" mode 0 "$out"
-expect "MONITOR_START only" nrecords 1 "$out"
+expect_kv "status" status 0 "$out"
+expect_kv "bootstrap mode" mode 0 "$out"
+expect_kv "MONITOR_START only" nrecords 1 "$out"
 
 cp /bin/true "$T/true"
 out=$("$CLIENT" "$SOCK" measure execve main "$T/true")
-expect "measure" status 0 "$out"
-expect "bootstrap allows" decision 1 "$out"
-expect "bootstrap reason" reason 4 "$out"
-expect "ELF scope" scope 1 "$out"
-expect "second record" seq 1 "$out"
-d1=$(field digest "$out")
+expect_kv "measure" status 0 "$out"
+expect_kv "bootstrap allows" decision 1 "$out"
+expect_kv "bootstrap reason" reason 4 "$out"
+expect_kv "ELF scope" scope 1 "$out"
+expect_kv "second record" seq 1 "$out"
+d1=$(kv_field digest "$out")
 [ ${#d1} = 64 ] || fail "digest '$d1'"
 out=$("$CLIENT" "$SOCK" measure execve main "$T/true")
-expect "same digest again" digest "$d1" "$out"
-expect "logged again" seq 2 "$out"
+expect_kv "same digest again" digest "$d1" "$out"
+expect_kv "logged again" seq 2 "$out"
 printf 'x' >> "$T/true"
 out=$("$CLIENT" "$SOCK" measure mmap dso "$T/true" 0 4096)
-expect "mmap measured" status 0 "$out"
+expect_kv "mmap measured" status 0 "$out"
 out=$("$CLIENT" "$SOCK" measure mprotect anon -)
-expect "anon" status 0 "$out"
-expect "anon policy decision" policy_decision 0 "$out"
-expect "anon reason" reason 5 "$out"
+expect_kv "anon" status 0 "$out"
+expect_kv "anon policy decision" policy_decision 0 "$out"
+expect_kv "anon reason" reason 5 "$out"
 out=$("$CLIENT" "$SOCK" measure execve main /dev/null)
-expect "device node" reason 7 "$out"
+expect_kv "device node" reason 7 "$out"
 
 out=$("$CLIENT" "$SOCK" pubkey "$T/ak.der")
-expect "pubkey" status 0 "$out"
+expect_kv "pubkey" status 0 "$out"
 openssl pkey -pubin -inform DER -in "$T/ak.der" -noout -text 2>/dev/null | grep -q 'P-256\|prime256v1' ||
 	fail "pubkey is not a P-256 key"
 out=$("$CLIENT" "$SOCK" export 00112233445566778899aabbccddeeff 0 "$T/ae.bin")
-expect "export" status 0 "$out"
+expect_kv "export" status 0 "$out"
 [ -s "$T/ae.bin" ] || fail "empty AE"
 out=$("$CLIENT" "$SOCK" export 0011 999999 "$T/ae2.bin")
-expect "export past the log" status -7 "$out"
+expect_kv "export past the log" status -7 "$out"
 out=$("$CLIENT" "$SOCK" hint)
-expect "no hint before a policy" hint_fd -1 "$out"
-expect "hint status" status 0 "$out"
+expect_kv "no hint before a policy" hint_fd -1 "$out"
+expect_kv "hint status" status 0 "$out"
 out=$("$CLIENT" "$SOCK" install /bin/true)
-expect "install of a non-package is answered" status 0 "$out"
-r=$(field result "$out")
+expect_kv "install of a non-package is answered" status 0 "$out"
+r=$(kv_field result "$out")
 [ "$r" -lt 0 ] 2>/dev/null || fail "non-package installed (result '$r')"
 
 before=$("$CLIENT" "$SOCK" status)
 for kind in random truncated version magic unknown oversized fds answer; do
 	out=$("$CLIENT" "$SOCK" hostile $kind)
-	st=$(field status "$out")
-	[ "$(field decode "$out")" = 0 ] || fail "hostile $kind: answer does not decode: $out"
+	st=$(kv_field status "$out")
+	[ "$(kv_field decode "$out")" = 0 ] || fail "hostile $kind: answer does not decode: $out"
 	[ -n "$st" ] && [ "$st" -lt 0 ] || fail "hostile $kind: status '$st'"
-	[ "$(field fd "$out")" = -1 ] || fail "hostile $kind: answer carried a descriptor"
+	[ "$(kv_field fd "$out")" = -1 ] || fail "hostile $kind: answer carried a descriptor"
 	out=$("$CLIENT" "$SOCK" status)
-	expect "serving after hostile $kind" status 0 "$out"
+	expect_kv "serving after hostile $kind" status 0 "$out"
 done
 out=$("$CLIENT" "$SOCK" hostile oversized)
-expect "oversized" status -8 "$out"
-expect "oversized refusal addressed" request_id 4242 "$out"
-expect "oversized refusal type" type 11 "$out"
-expect "wrong version" status -5 "$("$CLIENT" "$SOCK" hostile version)"
-expect "wrong version answer type" type 1 "$("$CLIENT" "$SOCK" hostile version)"
-expect "truncated" status -2 "$("$CLIENT" "$SOCK" hostile truncated)"
-expect "extra descriptors" status -4 "$("$CLIENT" "$SOCK" hostile fds)"
+expect_kv "oversized" status -8 "$out"
+expect_kv "oversized refusal addressed" request_id 4242 "$out"
+expect_kv "oversized refusal type" type 11 "$out"
+expect_kv "wrong version" status -5 "$("$CLIENT" "$SOCK" hostile version)"
+expect_kv "wrong version answer type" type 1 "$("$CLIENT" "$SOCK" hostile version)"
+expect_kv "truncated" status -2 "$("$CLIENT" "$SOCK" hostile truncated)"
+expect_kv "extra descriptors" status -4 "$("$CLIENT" "$SOCK" hostile fds)"
 after=$("$CLIENT" "$SOCK" status)
-expect "hostile messages changed no state" vpcr "$(field vpcr "$before")" "$after"
-expect "hostile messages logged nothing" nrecords "$(field nrecords "$before")" "$after"
+expect_kv "hostile messages changed no state" vpcr "$(kv_field vpcr "$before")" "$after"
+expect_kv "hostile messages logged nothing" nrecords "$(kv_field nrecords "$before")" "$after"
 
-kill -TERM "$PID"
-wait "$PID"
-rc=$?
-PID=
-[ $rc = 0 ] || fail "monitor exit status $rc"
+stop_monitor || fail "monitor exit status $?"
 
 # a socket directory others can write to is refused
 mkdir -m 0777 "$T/open"

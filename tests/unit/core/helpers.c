@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "helpers.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <setjmp.h>
 #include <string.h>
@@ -19,33 +18,19 @@ const char th_tiny_elf_hex[] =
 	"0b000000000000000100000000000000b83c00000031ff0f0590909090909090"
 	"2f6c69622f6c642e736f000000000000";
 
-static int nibble(int c)
+struct uie_host_platform th_hp;
+
+int th_platform_setup(void **state)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	assert_true(c >= 'a' && c <= 'f');
-	return c - 'a' + 10;
+	(void)state;
+	return uie_host_platform_init(&th_hp) == UIE_OK ? 0 : -1;
 }
 
-size_t th_hex(const char *hex, uint8_t *out, size_t cap)
+int th_platform_teardown(void **state)
 {
-	size_t n = 0;
-	int hi = -1;
-
-	for (; *hex; hex++) {
-		if (isspace((unsigned char)*hex))
-			continue;
-		if (hi < 0) {
-			hi = nibble(*hex);
-			continue;
-		}
-		assert_true(n < cap);
-		out[n++] = (uint8_t)(hi << 4 | nibble(*hex));
-		hi = -1;
-	}
-	assert_int_equal(hi, -1);
-	return n;
+	(void)state;
+	uie_host_platform_fini(&th_hp);
+	return 0;
 }
 
 static int obj_read(void *ctx, uint64_t off, void *buf, size_t len)

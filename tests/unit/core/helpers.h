@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Shared fixtures of the core unit tests: hex, in-memory objects, a log sink. */
+/* Shared fixtures of the core unit tests: a host platform, in-memory objects, a log sink. */
 #ifndef UIE_TEST_CORE_HELPERS_H
 #define UIE_TEST_CORE_HELPERS_H
 
@@ -10,8 +10,13 @@
 #include "uie/core.h"
 #include "uie/platform.h"
 
-/* Decodes hex (whitespace ignored) into out; aborts the test on bad input. */
-size_t th_hex(const char *hex, uint8_t *out, size_t cap);
+#include "host_platform.h"
+#include "tcommon.h"
+
+/* A host platform (th_hp) set up and torn down around a cmocka group. */
+extern struct uie_host_platform th_hp;
+int th_platform_setup(void **state);
+int th_platform_teardown(void **state);
 
 /* An object over caller-owned bytes, read through a mapping or a callback. */
 struct th_obj {

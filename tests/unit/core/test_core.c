@@ -143,9 +143,9 @@ static void test_init_record(void **state)
 	r = last_rec(f);
 	assert_int_equal(r.event_type, UIE_LOG_MONITOR_START);
 	assert_int_equal(r.reason, UIE_R_MONITOR_START);
-	th_hex("e6d2e05db4a337426ac1a315c51426ec16b57a9c74555fd5c7752ce88a6f2078", want, 32);
+	tc_hex("e6d2e05db4a337426ac1a315c51426ec16b57a9c74555fd5c7752ce88a6f2078", want, 32);
 	assert_memory_equal(r.lrh, want, 32);
-	th_hex("d1512dc611f34fa484c86334ace72fe85ec507b3dda840b68d3d35d6c6b1a946", want, 32);
+	tc_hex("d1512dc611f34fa484c86334ace72fe85ec507b3dda840b68d3d35d6c6b1a946", want, 32);
 	assert_memory_equal(f->core.vpcr, want, 32);
 	assert_int_equal(f->core.mode, UIE_MODE_BOOTSTRAP);
 	assert_int_equal(uie_core_obj_alg(&f->core), UIE_HASH_SHA384);
@@ -307,7 +307,7 @@ static void test_measure(void **state)
 	struct th_obj o;
 	uint8_t scope;
 
-	th_hex(th_tiny_elf_hex, img, sizeof(img));
+	tc_hex(th_tiny_elf_hex, img, sizeof(img));
 	th_obj_init(&o, img, sizeof(img), false);
 	req.file_offset = 0;
 	req.length = 0x1000;

@@ -20,30 +20,16 @@
 #include "uie/err.h"
 #include "uie/measure.h"
 
-static struct uie_host_platform hp;
-
-static int setup(void **state)
-{
-	(void)state;
-	return uie_host_platform_init(&hp) == UIE_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	uie_host_platform_fini(&hp);
-	return 0;
-}
 
 static size_t tiny(uint8_t *img)
 {
-	return th_hex(th_tiny_elf_hex, img, TH_TINY_ELF_LEN);
+	return tc_hex(th_tiny_elf_hex, img, TH_TINY_ELF_LEN);
 }
 
 static void check_digest(const struct uie_digest *d, uint16_t alg, const char *hex)
 {
 	uint8_t want[UIE_DIGEST_MAX];
-	size_t n = th_hex(hex, want, sizeof(want));
+	size_t n = tc_hex(hex, want, sizeof(want));
 
 	assert_int_equal(d->alg, alg);
 	assert_int_equal(d->len, n);
@@ -62,10 +48,10 @@ static void test_vector_tiny_elf(void **state)
 	tiny(img);
 	for (int map = 0; map < 2; map++) {
 		th_obj_init(&o, img, sizeof(img), map);
-		assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, &info, &d), UIE_OK);
+		assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, &info, &d), UIE_OK);
 		check_digest(&d, UIE_HASH_SHA256,
 			     "3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1");
-		assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA384, NULL, &d), UIE_OK);
+		assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA384, NULL, &d), UIE_OK);
 		check_digest(&d, UIE_HASH_SHA384,
 			     "9af0aa9dfab84478e52e0716d31f99c495528a29b6c10560c3f1a19d59d99427"
 			     "f514d8480f39ea1f7f5a9d4bb69c9565");
@@ -80,7 +66,7 @@ static void test_vector_tiny_elf(void **state)
 	assert_int_equal(info.interp_len, 10);
 	assert_memory_equal(img + info.interp_off, "/lib/ld.so", 10);
 	/* Unknown algorithm. */
-	assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, 0x0004, NULL, &d), UIE_E_ALG);
+	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, 0x0004, NULL, &d), UIE_E_ALG);
 }
 
 /* Vector V2 and the range rules. */
@@ -94,17 +80,17 @@ static void test_vector_range(void **state)
 	tiny(img);
 	for (int map = 0; map < 2; map++) {
 		th_obj_init(&o, img, sizeof(img), map);
-		assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 0x40, 0x1000, &d),
+		assert_int_equal(uie_range_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, 0x40, 0x1000, &d),
 				 UIE_OK);
 		check_digest(&d, UIE_HASH_SHA256,
 			     "daf8caaeebbf45642740df3db53eea26d3ee039c67b69d28cd8a1677e90bf3a9");
-		assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 208, 5, &d), UIE_OK);
+		assert_int_equal(uie_range_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, 208, 5, &d), UIE_OK);
 		check_digest(&d, UIE_HASH_SHA256,
 			     "30636709cbef3d9f820498c20636bdace454c901b7e31d6695437e98dcdf45b4");
-		assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 209, 1, &d),
+		assert_int_equal(uie_range_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, 209, 1, &d),
 				 UIE_E_RANGE);
 		assert_int_equal(d.alg, 0);
-		assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 8, UINT64_MAX, &d),
+		assert_int_equal(uie_range_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, 8, UINT64_MAX, &d),
 				 UIE_OK);
 	}
 }
@@ -240,7 +226,7 @@ static void test_real_binaries(void **state)
 				struct uie_digest d;
 
 				assert_int_equal(uie_host_object_open(&ho, fd, map, NULL), UIE_OK);
-				assert_int_equal(uie_elf_measure(&hp.pl, &ho.obj, a, &info, &d), UIE_OK);
+				assert_int_equal(uie_elf_measure(&th_hp.pl, &ho.obj, a, &info, &d), UIE_OK);
 				assert_int_equal(info.nexec, nexec);
 				assert_int_equal(d.len, uie_hash_len(a));
 				if (memcmp(d.bytes, want, d.len) != 0)
@@ -297,7 +283,7 @@ static void expect_reject(const uint8_t *img, size_t len, int err, const char *w
 		th_obj_init(&o, img, len, map);
 		memset(&info, 0xa5, sizeof(info));
 		memset(&d, 0xa5, sizeof(d));
-		int r = uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, &info, &d);
+		int r = uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, &info, &d);
 
 		if (r != err)
 			fail_msg("%s: got %d (%s), want %d", what, r, uie_err_str(r), err);
@@ -367,7 +353,7 @@ static void test_hostile_segments(void **state)
 		struct th_obj o;
 
 		th_obj_init(&o, img, 0x2000, true);
-		assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d), UIE_OK);
+		assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d), UIE_OK);
 	}
 #define SEG(field, val, err, what)                                                              \
 	do {                                                                                    \
@@ -442,8 +428,8 @@ static void test_read_failure(void **state)
 	tiny(img);
 	th_obj_init(&o, img, sizeof(img), false);
 	o.fail_read = 1;
-	assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d), UIE_E_IO);
-	assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 0, 10, &d), UIE_E_IO);
+	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d), UIE_E_IO);
+	assert_int_equal(uie_range_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, 0, 10, &d), UIE_E_IO);
 	assert_int_equal(d.len, 0);
 }
 
@@ -495,5 +481,5 @@ int main(void)
 		cmocka_unit_test(test_covers),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, th_platform_setup, th_platform_teardown);
 }

@@ -34,7 +34,7 @@ static void v3_rules(struct uie_policy_rule r[4])
 	r[3] = (struct uie_policy_rule){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, UIE_ALLOW, { 0 } };
 	memset(r[0].digest, 0x11, 32);
 	memset(r[1].digest, 0x11, 32);
-	th_hex(v1_digest_hex, r[2].digest, 32);
+	tc_hex(v1_digest_hex, r[2].digest, 32);
 	memset(r[3].digest, 0xff, 32);
 }
 
@@ -47,7 +47,7 @@ static void test_vector(void **state)
 
 	(void)state;
 	v3_rules(rules);
-	wlen = th_hex(v3_hex, want, sizeof(want));
+	wlen = tc_hex(v3_hex, want, sizeof(want));
 	assert_int_equal(wlen, uie_policy_encoded_len(UIE_HASH_SHA256, 4));
 	assert_int_equal(uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, rules, 4, out,
 					   sizeof(out), &olen),
@@ -171,7 +171,7 @@ static void test_malformed(void **state)
 	size_t len;
 
 	(void)state;
-	len = th_hex(v3_hex, good, sizeof(good));
+	len = tc_hex(v3_hex, good, sizeof(good));
 	/* Every truncation of the header and the rules. */
 	for (size_t i = 0; i < len; i++)
 		expect_reject(good, i, UIE_E_TRUNCATED, "truncated");

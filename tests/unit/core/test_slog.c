@@ -14,7 +14,6 @@
 #include "uie/err.h"
 #include "uie/slog.h"
 
-static struct uie_host_platform hp;
 
 static const char v4_hex[] =
 	"05000000000000001000000002000000030000000000000003000b0092100000"
@@ -25,19 +24,6 @@ static const char v4_hex[] =
 	"3421e3d5ea60babfe9ffdf3ef61a8e870149aeae04b3347d";
 static const char v4_lrh_hex[] = "b68331f0f45a13543421e3d5ea60babfe9ffdf3ef61a8e870149aeae04b3347d";
 static const char v5_pcr_hex[] = "ac31a88f675746bf3fed2dd62534cc27cda6e2653a3ec7c56387533879302e4a";
-
-static int setup(void **state)
-{
-	(void)state;
-	return uie_host_platform_init(&hp) == UIE_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	uie_host_platform_fini(&hp);
-	return 0;
-}
 
 static void v4_record(struct uie_log_record *r)
 {
@@ -54,7 +40,7 @@ static void v4_record(struct uie_log_record *r)
 	r->file_offset = 0;
 	r->digest.alg = UIE_HASH_SHA256;
 	r->digest.len = 32;
-	th_hex("3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1", r->digest.bytes, 32);
+	tc_hex("3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1", r->digest.bytes, 32);
 	r->mode = UIE_MODE_ENFORCE;
 	r->decision = UIE_ALLOW;
 	r->reason = UIE_R_RULE_ALLOW;
@@ -67,17 +53,17 @@ static void test_vectors(void **state)
 	struct uie_log_record rec, back;
 
 	(void)state;
-	assert_int_equal(th_hex(v4_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
+	assert_int_equal(tc_hex(v4_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
 	v4_record(&rec);
-	assert_int_equal(uie_log_encode(&hp.pl, &rec, out), UIE_OK);
+	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
 	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
-	th_hex(v4_lrh_hex, lrh, sizeof(lrh));
+	tc_hex(v4_lrh_hex, lrh, sizeof(lrh));
 	assert_memory_equal(rec.lrh, lrh, 32);
 	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
 	assert_memory_equal(&back, &rec, sizeof(rec));
 	/* V5: the extend from an all-zero vPCR. */
-	assert_int_equal(uie_pcr_extend(&hp.pl, pcr, lrh), UIE_OK);
-	th_hex(v5_pcr_hex, lrh, sizeof(lrh));
+	assert_int_equal(uie_pcr_extend(&th_hp.pl, pcr, lrh), UIE_OK);
+	tc_hex(v5_pcr_hex, lrh, sizeof(lrh));
 	assert_memory_equal(pcr, lrh, 32);
 }
 
@@ -110,22 +96,22 @@ static void test_round_trip(void **state)
 			rec.digest.len = (uint8_t)uie_hash_len(rec.digest.alg);
 			memset(rec.digest.bytes, 0x40 + i, rec.digest.len);
 		}
-		assert_int_equal(uie_log_encode(&hp.pl, &rec, a), UIE_OK);
+		assert_int_equal(uie_log_encode(&th_hp.pl, &rec, a), UIE_OK);
 		assert_int_equal(uie_log_decode(a, sizeof(a), &back), UIE_OK);
 		assert_memory_equal(&back, &rec, sizeof(rec));
-		assert_int_equal(uie_log_encode(&hp.pl, &back, b), UIE_OK);
+		assert_int_equal(uie_log_encode(&th_hp.pl, &back, b), UIE_OK);
 		assert_memory_equal(a, b, sizeof(a));
 	}
 	/* The encoder refuses what the decoder would refuse. */
 	v4_record(&rec);
 	rec.digest.len = 48;
-	assert_int_equal(uie_log_encode(&hp.pl, &rec, a), UIE_E_INVAL);
+	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, a), UIE_E_INVAL);
 	v4_record(&rec);
 	rec.scope = UIE_SCOPE_NONE;
-	assert_int_equal(uie_log_encode(&hp.pl, &rec, a), UIE_E_INVAL);
+	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, a), UIE_E_INVAL);
 	v4_record(&rec);
 	rec.reason = 0;
-	assert_int_equal(uie_log_encode(&hp.pl, &rec, a), UIE_E_INVAL);
+	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, a), UIE_E_INVAL);
 }
 
 static void expect_reject(const uint8_t *p, size_t len, int err, const char *what)
@@ -148,7 +134,7 @@ static void test_malformed(void **state)
 	static const size_t reserved[] = { 14, 15, 25, 149, 150, 151 };
 
 	(void)state;
-	th_hex(v4_hex, good, sizeof(good));
+	tc_hex(v4_hex, good, sizeof(good));
 	good[UIE_LOG_RECORD_LEN] = 0;
 	for (size_t i = 0; i < UIE_LOG_RECORD_LEN; i++)
 		expect_reject(good, i, UIE_E_TRUNCATED, "truncated");
@@ -200,8 +186,8 @@ static void make_log(uint8_t (*log)[UIE_LOG_RECORD_LEN], size_t n, uint8_t pcr[3
 		v4_record(&rec);
 		rec.seq = i;
 		rec.pid = 100 + (uint32_t)i;
-		assert_int_equal(uie_log_encode(&hp.pl, &rec, log[i]), UIE_OK);
-		assert_int_equal(uie_pcr_extend(&hp.pl, pcr, rec.lrh), UIE_OK);
+		assert_int_equal(uie_log_encode(&th_hp.pl, &rec, log[i]), UIE_OK);
+		assert_int_equal(uie_pcr_extend(&th_hp.pl, pcr, rec.lrh), UIE_OK);
 	}
 }
 
@@ -210,7 +196,7 @@ static void expect_replay(const void *log, size_t len, uint64_t first, int err, 
 {
 	uint8_t pcr[32] = { 0 };
 	uint64_t bad_seq = 0xdead;
-	int r = uie_log_replay(&hp.pl, log, len, first, pcr, &bad_seq);
+	int r = uie_log_replay(&th_hp.pl, log, len, first, pcr, &bad_seq);
 
 	if (r != err || bad_seq != bad)
 		fail_msg("%s: got %d at %llu, want %d at %llu", what, r, (unsigned long long)bad_seq,
@@ -227,13 +213,13 @@ static void test_replay(void **state)
 	(void)state;
 	make_log(log, N, run);
 	memset(pcr, 0, 32);
-	assert_int_equal(uie_log_replay(&hp.pl, log[0], sizeof(log), 0, pcr, &bad_seq), UIE_OK);
+	assert_int_equal(uie_log_replay(&th_hp.pl, log[0], sizeof(log), 0, pcr, &bad_seq), UIE_OK);
 	assert_memory_equal(pcr, run, 32);
 	assert_int_equal(bad_seq, N);
 	/* A suffix replays from the vPCR value before it. */
-	assert_int_equal(uie_log_replay(&hp.pl, log[0], 3 * UIE_LOG_RECORD_LEN, 0, mid, &bad_seq),
+	assert_int_equal(uie_log_replay(&th_hp.pl, log[0], 3 * UIE_LOG_RECORD_LEN, 0, mid, &bad_seq),
 			 UIE_OK);
-	assert_int_equal(uie_log_replay(&hp.pl, log[3], (N - 3) * UIE_LOG_RECORD_LEN, 3, mid, &bad_seq),
+	assert_int_equal(uie_log_replay(&th_hp.pl, log[3], (N - 3) * UIE_LOG_RECORD_LEN, 3, mid, &bad_seq),
 			 UIE_OK);
 	assert_memory_equal(mid, run, 32);
 	expect_replay(log[3], (N - 3) * UIE_LOG_RECORD_LEN, 0, UIE_E_REPLAY, 0, "suffix, wrong first");
@@ -262,7 +248,7 @@ static void test_replay(void **state)
 	expect_replay(log, sizeof(log) - 1, 0, UIE_E_TRUNCATED, N - 1, "partial record");
 	/* Empty log: nothing to replay. */
 	expect_replay(log, 0, 0, UIE_OK, 0, "empty");
-	assert_int_equal(uie_log_replay(&hp.pl, log[0], sizeof(log), 0, pcr, NULL), UIE_E_INVAL);
+	assert_int_equal(uie_log_replay(&th_hp.pl, log[0], sizeof(log), 0, pcr, NULL), UIE_E_INVAL);
 }
 
 int main(void)
@@ -274,5 +260,5 @@ int main(void)
 		cmocka_unit_test(test_replay),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, th_platform_setup, th_platform_teardown);
 }

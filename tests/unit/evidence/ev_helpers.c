@@ -154,17 +154,6 @@ int ev_run_out(char *const argv[], const char *out)
 	return run(argv, false, out);
 }
 
-void ev_hex(char *out, const uint8_t *p, size_t n)
-{
-	static const char d[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = d[p[i] >> 4];
-		out[2 * i + 1] = d[p[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 static bool port_free(int port)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),

@@ -32,8 +32,6 @@ int ev_write_pubkey_pem(const char *path, const uint8_t *der, size_t len);
 int ev_run(char *const argv[], bool verbose);
 /* Same, with stdout into the file out (stderr to /dev/null). */
 int ev_run_out(char *const argv[], const char *out);
-/* Lower-case hex of n bytes into out[2n+1]. */
-void ev_hex(char *out, const uint8_t *p, size_t n);
 
 /*
  * swtpm with state in dir, on 127.0.0.1:port (control on port+1), or with

@@ -19,6 +19,7 @@
 
 #include "cel.h"
 #include "ev_helpers.h"
+#include "tcommon.h"
 #include "tpm_marshal.h"
 #include "uie/buf.h"
 #include "uie/err.h"
@@ -40,22 +41,14 @@ static const char sig_hex[] =
 	"0020" "7777777777777777777777777777777777777777777777777777777777777777";
 static const char name_hex[] = "000be259c1f4701f1a5825cba56e4f0d2e3b7430fcb96e0ee0d8ccdd5ae86be35e2c";
 
-static size_t unhex(const char *s, uint8_t *out)
+static size_t vector(uint8_t *out, size_t cap)
 {
-	size_t n = strlen(s) / 2;
+	size_t n = tc_hex(ae_head, out, cap);
 
-	for (size_t i = 0; i < n; i++)
-		sscanf(s + 2 * i, "%2hhx", &out[i]);
-	return n;
-}
-
-static size_t vector(uint8_t *out)
-{
-	size_t n = unhex(ae_head, out);
-
+	assert_true(cap - n >= UIE_LOG_RECORD_LEN);
 	memset(out + n, 0xee, UIE_LOG_RECORD_LEN);
 	n += UIE_LOG_RECORD_LEN;
-	return n + unhex(ae_tail, out + n);
+	return n + tc_hex(ae_tail, out + n, cap - n);
 }
 
 static void fill_vector_ae(struct uie_ae *a, uint8_t *nonce, uint8_t *recs, uint8_t *att, uint8_t *sig)
@@ -86,7 +79,7 @@ static void fill_vector_ae(struct uie_ae *a, uint8_t *nonce, uint8_t *recs, uint
 static void test_ae_vector(void **state)
 {
 	uint8_t want[512], nonce[16], recs[UIE_LOG_RECORD_LEN], att[4], sig[2], *out;
-	size_t wl = vector(want), ol;
+	size_t wl = vector(want, sizeof(want)), ol;
 	struct uie_ae a, p;
 
 	(void)state;
@@ -114,7 +107,7 @@ static void test_ae_vector(void **state)
 static void expect_bad(size_t off, size_t width, uint64_t v, int err)
 {
 	uint8_t b[512];
-	size_t n = vector(b);
+	size_t n = vector(b, sizeof(b));
 	struct uie_ae p;
 
 	for (size_t i = 0; i < width; i++)
@@ -127,7 +120,7 @@ static void expect_bad(size_t off, size_t width, uint64_t v, int err)
 static void test_ae_strict(void **state)
 {
 	uint8_t b[513];
-	size_t n = vector(b);
+	size_t n = vector(b, sizeof(b));
 	struct uie_ae p;
 
 	(void)state;
@@ -179,7 +172,7 @@ static void test_ae_build_limits(void **state)
 static void test_attest_vector(void **state)
 {
 	uint8_t want[256], got[256], sbuf[128], swant[128], nbuf[34], nwant[34], x[32], y[32];
-	size_t wl = unhex(attest_hex, want), sl = unhex(sig_hex, swant), off = 0;
+	size_t wl = tc_hex(attest_hex, want, sizeof(want)), sl = tc_hex(sig_hex, swant, sizeof(swant)), off = 0;
 	struct uie_tpm_quote q;
 	struct uie_tpm_ecdsa_sig s;
 	struct uie_wbuf w;
@@ -251,7 +244,7 @@ static void test_attest_vector(void **state)
 
 	memset(x, 1, 32);
 	memset(y, 2, 32);
-	unhex(name_hex, nwant);
+	tc_hex(name_hex, nwant, sizeof(nwant));
 	assert_int_equal(uie_tpm_ecc_name(x, y, nbuf), UIE_OK);
 	assert_memory_equal(nbuf, nwant, 34);
 }
@@ -278,12 +271,12 @@ static void test_cel(void **state)
 		assert_string_equal(json_string_value(json_object_get(rec, "content_type")), "uie_log_record");
 		hex = json_string_value(json_object_get(json_array_get(json_object_get(rec, "digests"), 0), "digest"));
 		assert_non_null(hex);
-		assert_int_equal(unhex(hex, dg), 32);
+		assert_int_equal(tc_hex(hex, dg, sizeof(dg)), 32);
 		assert_int_equal(uie_log_lrh(&l.hp.pl, l.recs + i * UIE_LOG_RECORD_LEN, lrh), UIE_OK);
 		assert_memory_equal(dg, lrh, 32);
 		/* The digest is SHA-256 of the body the record carries. */
 		hex = json_string_value(json_object_get(json_object_get(rec, "content"), "body"));
-		assert_int_equal(unhex(hex, body), UIE_LOG_BODY_LEN);
+		assert_int_equal(tc_hex(hex, body, sizeof(body)), UIE_LOG_BODY_LEN);
 		SHA256(body, sizeof(body), dg);
 		assert_memory_equal(dg, lrh, 32);
 	}

@@ -19,7 +19,8 @@
 
 #include "bloom.h"
 #include "host_platform.h"
-#include "pio.h"
+#include "fileio.h"
+#include "tcommon.h"
 
 #ifndef UIE_SRCDIR
 #error "UIE_SRCDIR must name the source tree"
@@ -49,15 +50,6 @@ static const char vp1_package[] =
 static const char vp1_hash[] = "d6b51b8b427bba2af0f80ecc57303687e54712ed0b27273f08a3fe2419b8a477";
 static const char vp1_key_id[] = "87e2b014244432052ffbbf584ad0be83a663d97dbc2189b0c9f56210cfc2b0a5";
 
-static uint8_t *unhex(const char *h, size_t *n)
-{
-	uint8_t *out = malloc(strlen(h) / 2 + 1);
-
-	*n = strlen(h) / 2;
-	assert_int_equal(pio_hex_decode(h, out, *n), UIE_OK);
-	return out;
-}
-
 static void test_bloom_vector(void **state)
 {
 	uint64_t salt[2] = { 0x0123456789abcdefull, 0xfedcba9876543210ull };
@@ -65,7 +57,7 @@ static void test_bloom_vector(void **state)
 	static const unsigned pos[] = { 17, 8, 63, 54, 45, 36, 27 };
 	uint8_t bits[8] = { 0 };
 	size_t n;
-	uint8_t *want = unhex(vb1_hint, &n);
+	uint8_t *want = tc_hex_alloc(vb1_hint, &n);
 
 	(void)state;
 	memset(key, 0x11, 32);
@@ -87,8 +79,8 @@ static void test_package_vector(void **state)
 				 .hash_alg = UIE_HASH_SHA256, .epoch = 1, .bind_seq = 1 };
 	struct uie_package q;
 	size_t tn, hn, sn, pn, kn, dn, len;
-	uint8_t *table = unhex(vp1_table, &tn), *hint = unhex(vb1_hint, &hn), *sig = unhex(vp1_sig, &sn);
-	uint8_t *pkg = unhex(vp1_package, &pn), *kid = unhex(vp1_key_id, &kn), *hash = unhex(vp1_hash, &dn);
+	uint8_t *table = tc_hex_alloc(vp1_table, &tn), *hint = tc_hex_alloc(vb1_hint, &hn), *sig = tc_hex_alloc(vp1_sig, &sn);
+	uint8_t *pkg = tc_hex_alloc(vp1_package, &pn), *kid = tc_hex_alloc(vp1_key_id, &kn), *hash = tc_hex_alloc(vp1_hash, &dn);
 	uint8_t enc[512], key_id[32];
 
 	(void)state;
@@ -139,7 +131,7 @@ static void test_document_matches(void **state)
 	size_t len, w = 0;
 
 	(void)state;
-	assert_int_equal(pio_read_alloc(UIE_SRCDIR "/docs/FORMATS.md", 1u << 20, &doc, &len),
+	assert_int_equal(uie_file_read_alloc(UIE_SRCDIR "/docs/FORMATS.md", 1u << 20, &doc, &len),
 			 UIE_OK);
 	for (size_t i = 0; i < len; i++)
 		if (doc[i] != ' ' && doc[i] != '\n' && doc[i] != '`')

@@ -9,21 +9,9 @@
 
 #include <cmocka.h>
 
+#include "tcommon.h"
 #include "uie/err.h"
 #include "wire.h"
-
-static size_t unhex(const char *s, uint8_t *out)
-{
-	size_t n = 0;
-
-	for (; s[0] && s[1]; s += 2) {
-		unsigned v;
-
-		sscanf(s, "%2x", &v);
-		out[n++] = (uint8_t)v;
-	}
-	return n;
-}
 
 /* One filled example of each type (requests and full answers). */
 static struct uie_wire_msg example(uint16_t type)
@@ -132,7 +120,7 @@ static void check_vector(const char *hex, const struct uie_wire_msg *m)
 {
 	uint8_t want[UIE_BRIDGE_MAX_MSG], got[UIE_BRIDGE_MAX_MSG];
 	struct uie_wire_msg back;
-	size_t n = unhex(hex, want), len;
+	size_t n = tc_hex(hex, want, sizeof(want)), len;
 
 	assert_int_equal(uie_bridge_encode(m, got, sizeof(got), &len), UIE_OK);
 	assert_int_equal(len, n);
@@ -193,7 +181,7 @@ static int decode_mutated(const char *hex, size_t off, uint8_t val, size_t cut)
 {
 	uint8_t b[UIE_BRIDGE_MAX_MSG];
 	struct uie_wire_msg m;
-	size_t n = unhex(hex, b);
+	size_t n = tc_hex(hex, b, sizeof(b));
 
 	if (off < n)
 		b[off] = val;
@@ -220,7 +208,7 @@ static void test_hostile(void **state)
 	/* body longer than the type's fixed layout */
 	{
 		uint8_t b[64];
-		size_t n = unhex(vec_status_req, b);
+		size_t n = tc_hex(vec_status_req, b, sizeof(b));
 
 		b[n] = 0;
 		b[8] = (uint8_t)(n + 1);

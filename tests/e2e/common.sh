@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: Apache-2.0
+# Daemons and answer checks shared by end-to-end scripts (sourced, not run).
+# A script calls e2e_setup first: its temporary directory T and everything
+# started here are removed or stopped on exit, even when a check fails.
+
+MON_PID=
+SW_PID=
+SW_PORT=
+
+# e2e_setup NAME: skips the test (exit 77) unless root; T is a fresh
+# directory /tmp/NAME.XXXXXX; on exit the monitor and swtpm are stopped and
+# T is removed.
+e2e_setup() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	T=$(mktemp -d "/tmp/$1.XXXXXX") || { echo "FAIL: no temporary directory"; exit 1; }
+	trap e2e_cleanup EXIT
+}
+
+e2e_cleanup() {
+	stop_monitor
+	stop_swtpm
+	rm -rf "$T"
+}
+
+# start_monitor MONITORD SOCKET VTPM [more uie-monitord options]: a monitor in
+# the foreground, diagnostics in $T/monitord.log, waited for until it writes
+# READY on its --ready-fd.  Returns 1 (after showing the log) when it does not.
+start_monitor() {
+	local monitord=$1 sock=$2 vtpm=$3
+	shift 3
+	rm -f "$T/ready"
+	"$monitord" --socket "$sock" --vtpm "$vtpm" --foreground --ready-fd 3 \
+		--log-file "$T/monitord.log" "$@" 3>"$T/ready" &
+	MON_PID=$!
+	for _ in $(seq 100); do
+		grep -q READY "$T/ready" 2>/dev/null && return 0
+		kill -0 "$MON_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$T/monitord.log" >&2 2>/dev/null
+	return 1
+}
+
+# stop_monitor: SIGTERM and wait; returns the monitor's exit status (0 when none ran).
+stop_monitor() {
+	local rc=0
+
+	[ -n "$MON_PID" ] || return 0
+	kill -TERM "$MON_PID" 2>/dev/null
+	wait "$MON_PID" 2>/dev/null
+	rc=$?
+	MON_PID=
+	return $rc
+}
+
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# start_swtpm: a TPM 2.0 simulator with state in $T/tpm, serving on
+# 127.0.0.1:$SW_PORT (control on SW_PORT+1), a free even port pair picked at
+# random.  Returns 1 when it does not accept connections in time.
+start_swtpm() {
+	local port
+	for _ in $(seq 50); do
+		port=$((20000 + 2 * (RANDOM % 20000)))
+		port_busy $port || port_busy $((port + 1)) || break
+	done
+	mkdir -p "$T/tpm"
+	swtpm socket --tpmstate dir="$T/tpm" --tpm2 --flags not-need-init,startup-clear \
+		--server type=tcp,port=$port,bindaddr=127.0.0.1 \
+		--ctrl type=tcp,port=$((port + 1)),bindaddr=127.0.0.1 &
+	SW_PID=$!
+	SW_PORT=$port
+	for _ in $(seq 100); do
+		port_busy $port && return 0
+		kill -0 "$SW_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	return 1
+}
+
+stop_swtpm() {
+	[ -n "$SW_PID" ] && kill "$SW_PID" 2>/dev/null && wait "$SW_PID" 2>/dev/null
+	SW_PID=
+	return 0
+}
+
+# Answers of tests/e2e/runtime/bridge_client are KEY=VALUE lines.
+# kv_field KEY OUTPUT: the value of KEY.
+kv_field() { printf '%s\n' "$2" | sed -n "s/^$1=//p"; }
+# expect_kv DESCRIPTION KEY WANT OUTPUT: calls the script's fail unless KEY=WANT.
+expect_kv() {
+	local got
+	got=$(kv_field "$2" "$4")
+	[ "$got" = "$3" ] || fail "$1: $2=$got, want $3"
+}
+
+# closure PROGRAM...: the files the programs map: themselves, ld.so, their libraries.
+closure() {
+	for p in "$@"; do
+		readlink -f "$p"
+		ldd "$p" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
+			xargs -r readlink -f
+	done | sort -u
+}
