@@ -4,7 +4,8 @@
 # export and verify the bootstrap evidence, sign bound to it, install, enforce
 # (allowed runs, unlisted refused), every kind of bad package refused with the
 # monitor's state unchanged, update to a new epoch that adds a program, which
-# then runs, and final evidence that verifies against both packages.
+# then runs, and final evidence that verifies against both packages and fails
+# replay once a record is modified or the log truncated.
 # Environment from meson: UIE (the uie command), UIE_MONITORD.  Root only.
 # The vTPM is a real TPM 2.0 (swtpm) when available, else the built-in one
 # (UIE_LIFECYCLE_VTPM=builtin forces it).
@@ -156,4 +157,30 @@ expect_rejected "rollback to epoch 1" "$T/rollback"
 
 note "final evidence verifies against both packages"
 export_verify final --policy "$T/pkg1" --policy "$T/pkg2"
+
+# tamper KIND: a copy of the final AE with one record changed ("modify") or the
+# last record cut off with the counts adjusted ("truncate"); both must fail replay.
+tamper() {
+	python3 - "$1" "$T/final.ae" "$T/tampered.ae" <<'PY'
+import struct, sys
+kind, src, dst = sys.argv[1:]
+ae = bytearray(open(src, "rb").read())
+n = struct.unpack_from("<H", ae, 8)[0]
+rec0, nrec = 66 + n, struct.unpack_from("<Q", ae, 18 + n)[0]
+if kind == "modify":
+    ae[rec0 + (nrec // 2) * 184 + 40] ^= 1  # OC.pid of a record in the middle
+else:
+    struct.pack_into("<Q", ae, 18 + n, nrec - 1)
+    struct.pack_into("<Q", ae, 58 + n, (nrec - 1) * 184)
+    del ae[rec0 + (nrec - 1) * 184:rec0 + nrec * 184]
+open(dst, "wb").write(ae)
+PY
+	"$UIE" verify "$T/tampered.ae" --nonce "$nonce" --ak-pub "$T/ak.pub" --reference "$T/ref" \
+		--policy "$T/pkg1" --policy "$T/pkg2" >"$T/tampered.out" 2>&1
+	rc=$?
+	[ "$rc" = 16 ] || { cat "$T/tampered.out" >&2; fail "tampered evidence ($1): exit $rc, want 16 (replay)"; }
+	note "tampered evidence rejected ($1): $(head -n 1 "$T/tampered.out")"
+}
+tamper modify
+tamper truncate
 echo PASS
