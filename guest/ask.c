@@ -92,6 +92,21 @@ static void connect_monitor(struct uie_sup *s)
 		s->bridge = -1;
 }
 
+bool uie_guest_file_id(int fd, struct uie_file_id *id)
+{
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if (fstat(fd, &st) != 0)
+		return false;
+	*id = (struct uie_file_id){
+		.dev = st.st_dev, .ino = st.st_ino, .size = (uint64_t)st.st_size,
+		.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
+		.ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
+	};
+	return true;
+}
+
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
 		   uint64_t vaddr, uint64_t length, uint64_t off, const char *what)
 {
@@ -99,20 +114,12 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			       .pid = (uint32_t)pid, .vaddr = vaddr, .length = length,
 			       .file_offset = off };
 	struct uie_verdict v;
-	struct stat st;
 	int r;
 
-	if (objfd >= 0) {
-		if (fstat(objfd, &st) != 0) {
-			fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n",
-				event_name(event), what, (int)pid);
-			return false;
-		}
-		req.id = (struct uie_file_id){
-			.dev = st.st_dev, .ino = st.st_ino, .size = (uint64_t)st.st_size,
-			.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
-			.ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
-		};
+	if (objfd >= 0 && !uie_guest_file_id(objfd, &req.id)) {
+		fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n",
+			event_name(event), what, (int)pid);
+		return false;
 	}
 	connect_monitor(s);
 	if (s->bridge < 0) {
@@ -140,6 +147,6 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event), what,
 			(int)pid, (unsigned long long)v.seq);
 	if (objfd >= 0)
-		remember(s, st.st_dev, st.st_ino);
+		remember(s, req.id.dev, req.id.ino);
 	return true;
 }

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * execve and execveat.  The path is read from the target and the file
- * opened as the target names it.  Fileless objects (memfd, O_TMPFILE,
- * deleted files: no name in any file system) are asked about as
- * anonymous memory.  For a file on a file system that fanotify watches,
- * the authoritative check is the FAN_OPEN_EXEC_PERM event on the file the
- * kernel really opens (fan.c); here only interpreters on file systems
- * without a fanotify mark are asked about (by path).  Elsewhere
- * (no fanotify) the main executable and its interpreter chain (#! line,
- * PT_INTERP) are asked about here, which a concurrent rename can race:
+ * opened as the target names it; the main executable and its interpreter
+ * chain (#! line, PT_INTERP) are asked about here, so that a refusal fails
+ * the call with EACCES.  Fileless objects (memfd, O_TMPFILE, deleted
+ * files: no name in any file system) are asked about as anonymous memory.
+ * A concurrent rename can race this check by path; under the fanotify
+ * exec watch the authoritative check is the FAN_OPEN_EXEC_PERM event on
+ * the files the kernel really opens (fan.c), which asks the monitor again
+ * about anything that is not one of the files allowed here, unchanged.
  * docs/THREAT-MODEL.md.
  */
 #include <errno.h>
@@ -27,8 +27,9 @@
 
 #define MAX_INTERP_DEPTH 4 /* the kernel allows 5 levels of binfmt rewriting */
 
+/* Asks about one object of the execve; an allowed file's identity goes to ids. */
 static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, uint8_t role,
-		     const char *what)
+		     const char *what, struct uie_exec_ids *ids)
 {
 	struct stat st;
 
@@ -36,7 +37,11 @@ static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, uint8_
 		return false;
 	if (uie_guest_fileless(fd))
 		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, 0, 0, 0, what);
-	return uie_guest_ask(s, UIE_EV_EXECVE, role, c->n->pid, fd, 0, (uint64_t)st.st_size, 0, what);
+	if (!uie_guest_ask(s, UIE_EV_EXECVE, role, c->n->pid, fd, 0, (uint64_t)st.st_size, 0, what))
+		return false;
+	if (ids->n < UIE_EXEC_IDS && uie_guest_file_id(fd, &ids->id[ids->n]))
+		ids->n++;
+	return true;
 }
 
 /* The interpreter named by a "#!" line, or by PT_INTERP; *name[0] == 0 when none. */
@@ -78,16 +83,11 @@ static int interp_of(int fd, char *name, size_t cap)
 	return r;
 }
 
-/*
- * Asks about the interpreter chain of fd; returns 0 or the errno to fail
- * the call with.  Interpreters on file systems the exec watch covers are
- * left to it (fan.c sees the kernel open them).
- */
+/* Asks about the interpreter chain of fd; returns 0 or the errno to fail the call with. */
 static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, const char *what,
-		       bool watched)
+		       bool watched, struct uie_exec_ids *ids)
 {
 	char name[PATH_MAX];
-	struct stat st;
 	int cur = fd, depth, err = 0;
 
 	for (depth = 0; depth < MAX_INTERP_DEPTH; depth++) {
@@ -114,11 +114,7 @@ static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, cons
 		if (cur != fd)
 			close(cur);
 		cur = next;
-		if (fstat(cur, &st) != 0) {
-			err = EACCES;
-			break;
-		}
-		if (!uie_guest_fan_covers(s, st.st_dev) && !ask_file(s, c, cur, UIE_ROLE_INTERP, name)) {
+		if (!ask_file(s, c, cur, UIE_ROLE_INTERP, name, ids)) {
 			err = EACCES;
 			break;
 		}
@@ -137,7 +133,9 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	int dirfd = at ? (int)n->data.args[0] : AT_FDCWD;
 	int flags = at ? (int)n->data.args[4] : 0;
 	char path[PATH_MAX], what[PATH_MAX + 32];
+	struct uie_exec_ids ids = { .n = 0 };
 	struct stat st;
+	bool watched, ok = false;
 	int fd = -1, err = 0;
 
 	err = uie_guest_read_str(n->pid, at ? n->data.args[1] : n->data.args[0], path, sizeof(path));
@@ -168,23 +166,24 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	/* r says EACCES until one of the branches below has the monitor's ALLOW. */
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		uie_guest_deny(r, EACCES);
-	} else if (uie_guest_fileless(fd)) {
-		if (uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, n->pid, -1, 0, 0, 0, what))
-			uie_guest_cont(r);
-	} else if (uie_guest_fan_covers(s, st.st_dev)) {
-		/* Authoritative check: fan.c, on the files the kernel opens; here only
-		 * interpreters on file systems without a mark are asked about. */
-		if ((err = check_chain(s, c, fd, what, true)) == 0) {
-			uie_guest_fan_expect(s, n->pid);
-			uie_guest_cont(r);
-		} else {
-			uie_guest_deny(r, err);
-		}
-	} else if (ask_file(s, c, fd, UIE_ROLE_MAIN, what)) {
-		if ((err = check_chain(s, c, fd, what, false)) == 0)
-			uie_guest_cont(r);
-		else
-			uie_guest_deny(r, err);
+		close(fd);
+		return;
+	}
+	watched = uie_guest_fan_covers(s, st.st_dev);
+	if (uie_guest_fileless(fd)) {
+		ok = uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, n->pid, -1, 0, 0, 0, what);
+	} else if (ask_file(s, c, fd, UIE_ROLE_MAIN, what, &ids)) {
+		err = check_chain(s, c, fd, what, watched, &ids);
+		ok = err == 0;
+	}
+	if (ok) {
+		/* Under the exec watch the kernel's own opens are checked again (fan.c):
+		 * any file other than the ones allowed here is asked about once more. */
+		if (s->fan >= 0)
+			uie_guest_fan_expect(s, n->pid, &ids);
+		uie_guest_cont(r);
+	} else if (err != 0) {
+		uie_guest_deny(r, err);
 	}
 	close(fd);
 }

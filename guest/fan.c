@@ -4,14 +4,19 @@
  * every file system mounted at start.  The kernel blocks each open for
  * execution (main executable, then the interpreter: #! program, PT_INTERP,
  * binfmt_misc handler) until we answer, and hands us the very file it
- * opened, so a path swapped after exec.c read it cannot slip through: this
- * check is authoritative for files on watched file systems.
+ * opened, so a path swapped after exec.c checked it cannot slip through:
+ * this check is authoritative for files on watched file systems.  exec.c
+ * has already asked the monitor about the files it found by path; an open
+ * of one of those, unchanged (same identity, ctime included), is allowed
+ * without a second request, anything else is asked about here.
  *
  * The marks are system-wide; events from threads that have no pending
  * execve of the supervised tree (exec.c registers each one before it lets
  * the call continue) are answered FAN_ALLOW at once: we supervise only our
  * tree.  Every execve of the tree is registered first, because the filter
- * sends execve and execveat to exec.c without exception.
+ * sends execve and execveat to exec.c without exception.  A refusal here
+ * fails the execve with EPERM (FAN_DENY_ERRNO cannot carry EACCES), which
+ * only happens when the file changed after exec.c's check.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -124,7 +129,7 @@ static struct uie_pending_exec *pending(struct uie_sup *s, pid_t tid)
 	return NULL;
 }
 
-void uie_guest_fan_expect(struct uie_sup *s, pid_t tid)
+void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_ids *allowed)
 {
 	struct uie_pending_exec *pe = NULL;
 
@@ -137,13 +142,14 @@ void uie_guest_fan_expect(struct uie_sup *s, pid_t tid)
 			if (s->pending[i].stamp < pe->stamp)
 				pe = &s->pending[i];
 	}
-	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = now_ms() };
+	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = now_ms(), .allowed = *allowed };
 }
 
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
 {
 	struct uie_pending_exec *pe = pending(s, m->pid);
 	char link[64], what[512];
+	struct uie_file_id id;
 	uint8_t role;
 	struct stat st;
 	ssize_t n;
@@ -154,8 +160,12 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
 	n = readlink(link, what, sizeof(what) - 1);
 	what[n < 0 ? 0 : n] = '\0';
-	if (m->fd < 0 || fstat(m->fd, &st) != 0)
+	if (m->fd < 0 || fstat(m->fd, &st) != 0 || !uie_guest_file_id(m->fd, &id))
 		return FAN_DENY;
+	/* The very file exec.c had allowed, unchanged: no second request. */
+	for (unsigned i = 0; i < pe->allowed.n; i++)
+		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
+			return FAN_ALLOW;
 	if (uie_guest_fileless(m->fd))
 		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, 0, 0, 0, what) ?
 			       FAN_ALLOW : FAN_DENY;

@@ -3,6 +3,7 @@
  * The Bloom-hint fast path of the interceptor.  Whatever the hint says,
  * the only outcome it can produce is an earlier DENY; an unusable hint
  * makes every query answer "not a definite miss", i.e. ask the monitor.
+ * So does a hint whose epoch is not the generation the monitor publishes.
  */
 #include "fastpath.h"
 
@@ -15,19 +16,21 @@
 #include "uie/bridge.h"
 #include "uie/err.h"
 
+#include "genpage.h"
+
 #include "host_platform.h"
 
 #define HINT_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
 
-int uie_fastpath_open(struct uie_fastpath *fp, int fd, size_t len)
+/* Checks and maps a hint memfd into *map / *b (both cleared on failure). */
+static int map_hint(int fd, size_t len, void **map, struct uie_bloom *b)
 {
 	struct stat st;
 	void *m;
 	int seals, r;
 
-	if (!fp)
-		return UIE_E_INVAL;
-	memset(fp, 0, sizeof(*fp));
+	*map = NULL;
+	memset(b, 0, sizeof(*b));
 	if (fd < 0 || len == 0)
 		return UIE_E_INVAL;
 	/* Sealed first, then sized: after the seals the size can no longer change. */
@@ -43,31 +46,94 @@ int uie_fastpath_open(struct uie_fastpath *fp, int fd, size_t len)
 	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED)
 		return UIE_E_SYS;
-	if ((r = uie_bloom_parse(m, len, &fp->bloom)) != UIE_OK) {
+	if ((r = uie_bloom_parse(m, len, b)) != UIE_OK) {
 		munmap(m, len);
-		memset(fp, 0, sizeof(*fp));
+		memset(b, 0, sizeof(*b));
 		return r;
 	}
-	fp->map = m;
-	fp->len = len;
+	*map = m;
 	return UIE_OK;
+}
+
+static void drop_hint(struct uie_fastpath *fp)
+{
+	if (fp->map)
+		munmap(fp->map, fp->len);
+	fp->map = NULL;
+	fp->len = 0;
+	memset(&fp->bloom, 0, sizeof(fp->bloom));
+}
+
+int uie_fastpath_open(struct uie_fastpath *fp, int fd, size_t len)
+{
+	int r;
+
+	if (!fp)
+		return UIE_E_INVAL;
+	memset(fp, 0, sizeof(*fp));
+	if ((r = map_hint(fd, len, &fp->map, &fp->bloom)) == UIE_OK)
+		fp->len = len;
+	return r;
+}
+
+int uie_fastpath_open_gen(struct uie_fastpath *fp, int fd, size_t len)
+{
+	if (!fp)
+		return UIE_E_INVAL;
+	uie_genpage_unmap(fp->gen);
+	fp->gen = NULL;
+	return uie_genpage_map(fd, len, &fp->gen);
+}
+
+/* Replaces the hint with the monitor's current one, fetched at generation g. */
+static void fetch_hint(struct uie_fastpath *fp, int bridge_fd, uint64_t g)
+{
+	size_t len;
+	int hfd;
+
+	drop_hint(fp);
+	fp->fetched = false;
+	if (uie_bridge_hint(bridge_fd, &hfd, &len) != UIE_OK)
+		return; /* tried again at the next use */
+	/* An answer, even "none" or a hint that does not parse, stands until g moves. */
+	fp->fetched = true;
+	fp->fetched_gen = g;
+	if (hfd < 0)
+		return;
+	if (map_hint(hfd, len, &fp->map, &fp->bloom) == UIE_OK)
+		fp->len = len;
+	close(hfd);
 }
 
 int uie_fastpath_fetch(struct uie_fastpath *fp, int bridge_fd)
 {
 	size_t len;
-	int r, hfd;
+	uint64_t g;
+	int r, gfd;
 
 	if (!fp)
 		return UIE_E_INVAL;
 	memset(fp, 0, sizeof(*fp));
-	if ((r = uie_bridge_hint(bridge_fd, &hfd, &len)) != UIE_OK)
+	if ((r = uie_bridge_generation(bridge_fd, &gfd, &len, &g)) != UIE_OK)
 		return r;
-	if (hfd < 0)
-		return UIE_E_NOTFOUND;
-	r = uie_fastpath_open(fp, hfd, len);
-	close(hfd);
-	return r;
+	r = uie_fastpath_open_gen(fp, gfd, len);
+	close(gfd);
+	if (r != UIE_OK)
+		return r;
+	fetch_hint(fp, bridge_fd, uie_genpage_load(fp->gen));
+	return UIE_OK;
+}
+
+bool uie_fastpath_refresh(struct uie_fastpath *fp, int bridge_fd)
+{
+	uint64_t g;
+
+	if (!fp || !fp->gen)
+		return false;
+	g = uie_genpage_load(fp->gen);
+	if (!fp->fetched || g != fp->fetched_gen)
+		fetch_hint(fp, bridge_fd, g);
+	return fp->map && fp->bloom.epoch == g;
 }
 
 void uie_fastpath_close(struct uie_fastpath *fp)
@@ -76,6 +142,7 @@ void uie_fastpath_close(struct uie_fastpath *fp)
 		return;
 	if (fp->map)
 		munmap(fp->map, fp->len);
+	uie_genpage_unmap(fp->gen);
 	memset(fp, 0, sizeof(*fp));
 }
 
@@ -86,8 +153,11 @@ uint64_t uie_fastpath_epoch(const struct uie_fastpath *fp)
 
 bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_digest *digest)
 {
-	if (!fp || !fp->map || !digest || digest->alg != fp->bloom.hash_alg ||
+	if (!fp || !fp->map || !fp->gen || !digest || digest->alg != fp->bloom.hash_alg ||
 	    digest->len != uie_hash_len(digest->alg))
+		return false;
+	/* A hint of another policy than the one in force proves nothing. */
+	if (uie_genpage_load(fp->gen) != fp->bloom.epoch)
 		return false;
 	return !uie_bloom_maybe_contains(&fp->bloom, digest->bytes, digest->len);
 }

@@ -7,6 +7,11 @@
  * a missing hint, a corrupt hint or any error means "ask the monitor".
  * Every refusal must be reported with uie_bridge_fastpath_report so that
  * the evidence still shows it.
+ *
+ * Freshness: the monitor also publishes the policy generation page (the
+ * epoch in force, lib/bridge/genpage.h).  A hint is used only while the
+ * page's generation equals the hint's epoch; uie_fastpath_refresh fetches
+ * the hint again when they differ.  Without the page, no hint is used.
  */
 #ifndef UIE_GUEST_FASTPATH_H
 #define UIE_GUEST_FASTPATH_H
@@ -38,6 +43,9 @@ struct uie_fastpath {
 	void *map;  /* read-only mapping of the sealed memfd, NULL when none */
 	size_t len;
 	struct uie_bloom bloom; /* refers into map */
+	const uint8_t *gen;     /* read-only mapping of the generation page, NULL when none */
+	bool fetched;           /* the hint was fetched while the generation was fetched_gen */
+	uint64_t fetched_gen;
 	struct uie_fastpath_memo memo[UIE_FASTPATH_CACHE];
 };
 
@@ -49,18 +57,39 @@ struct uie_fastpath {
  */
 int uie_fastpath_open(struct uie_fastpath *fp, int fd, size_t len);
 
-/* Asks the monitor for its hint and opens it; UIE_E_NOTFOUND when it publishes none. */
+/*
+ * Maps the policy generation page from fd (checked by uie_genpage_map:
+ * seals, size, magic) in addition to the open hint, if any.  Return:
+ * UIE_OK or uie_genpage_map's error (then no page is attached).
+ */
+int uie_fastpath_open_gen(struct uie_fastpath *fp, int fd, size_t len);
+
+/*
+ * Clears *fp, then asks the monitor for its generation page and its hint.
+ * UIE_OK when the page is mapped (a hint may still be missing: the monitor
+ * publishes none yet); any error means no fast path on this connection.
+ */
 int uie_fastpath_fetch(struct uie_fastpath *fp, int bridge_fd);
 
-/* Unmaps; safe on a cleared or closed *fp. */
+/*
+ * Before every use: true when the hint is open and belongs to the policy
+ * in force (generation == hint epoch).  When the generation moved since
+ * the last fetch, asks the monitor for the current hint first; a failed
+ * fetch drops the hint (false: ask the monitor).  Remembered digests stay.
+ */
+bool uie_fastpath_refresh(struct uie_fastpath *fp, int bridge_fd);
+
+/* Unmaps hint and page; safe on a cleared or closed *fp. */
 void uie_fastpath_close(struct uie_fastpath *fp);
 
 /* Epoch of the package the hint belongs to (0 when none is open). */
 uint64_t uie_fastpath_epoch(const struct uie_fastpath *fp);
 
 /*
- * True only when the hint is open, digest has the hint's algorithm, and
- * the filter proves no ALLOW rule names it.  Everything else is false.
+ * True only when the hint is open and current (a generation page is
+ * attached and its generation is the hint's epoch), digest has the hint's
+ * algorithm, and the filter proves no ALLOW rule names it.  Everything
+ * else is false.
  */
 bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_digest *digest);
 

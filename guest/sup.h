@@ -34,11 +34,19 @@ struct uie_freeze {
 	unsigned n;
 	struct uie_frozen t[UIE_FREEZE_MAX];
 };
+/* Objects of one execve the monitor allowed by path (exec.c), by identity. */
+#define UIE_EXEC_IDS 6
+struct uie_exec_ids {
+	struct uie_file_id id[UIE_EXEC_IDS];
+	unsigned n;
+};
+
 /* An execve waiting for its FAN_OPEN_EXEC_PERM events (fanotify mode). */
 struct uie_pending_exec {
 	pid_t tid;    /* 0: free slot */
 	unsigned opens; /* exec opens seen: the first is MAIN, later ones INTERP */
 	uint64_t stamp; /* CLOCK_MONOTONIC ms of the registration */
+	struct uie_exec_ids allowed;
 };
 
 struct uie_sup {
@@ -123,6 +131,8 @@ uint8_t uie_guest_role_of(int fd, uint8_t elf_role);
 /* True when the object has no name in any filesystem (memfd, deleted, O_TMPFILE). */
 bool uie_guest_fileless(int fd);
 bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
+/* File identity of an open file (as in requests); false when fstat fails. */
+bool uie_guest_file_id(int fd, struct uie_file_id *id);
 
 /* ---- exec.c / mapping.c: handlers; return the seccomp response ---- */
 void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
@@ -132,7 +142,8 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 /* ---- fan.c: fanotify exec watch ---- */
 int uie_guest_fan_init(struct uie_sup *s);
 bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev);
-void uie_guest_fan_expect(struct uie_sup *s, pid_t tid);
+/* Registers tid's execve; opens of the files in allowed need no second request. */
+void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_ids *allowed);
 void uie_guest_fan_handle(struct uie_sup *s);
 
 /* ---- freeze.c ---- */

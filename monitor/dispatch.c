@@ -27,6 +27,7 @@ static const struct mon_entry mon_table[] = {
 	{ UIE_MSG_STATUS_REQ, "status", uie_mon_status },
 	{ UIE_MSG_FASTPATH_REQ, "fastpath", uie_mon_fastpath },
 	{ UIE_MSG_PUBKEY_REQ, "pubkey", uie_mon_pubkey },
+	{ UIE_MSG_GEN_REQ, "generation", uie_mon_gen },
 };
 
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)
@@ -56,6 +57,9 @@ int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struc
 	m->tpm = tpm;
 	m->diag = diag;
 	m->hint_fd = -1;
+	/* Without the page the guests keep no fast path: only speed is lost. */
+	if ((r = uie_genpage_create(&m->gen, 0)) != UIE_OK)
+		uie_mon_diag(m, "no policy generation page: %s", uie_err_str(r));
 	m->cache = malloc(sizeof(*m->cache));
 	if (!m->cache)
 		return UIE_E_NOMEM;
@@ -71,11 +75,13 @@ void uie_monitor_fini(struct uie_monitor *m)
 {
 	if (m->hint_fd >= 0)
 		close(m->hint_fd);
+	uie_genpage_destroy(&m->gen);
 	free(m->cache);
 	free(m->pkg);
 	uie_logstore_fini(&m->log);
 	memset(m, 0, sizeof(*m));
 	m->hint_fd = -1;
+	m->gen.fd = -1;
 }
 
 static const struct mon_entry *lookup(uint16_t type)

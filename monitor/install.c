@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * INSTALL and HINT handlers.  An accepted package is kept whole in monitor
- * memory (the installed policy table points into it) until the next one
- * replaces it; its Bloom hint is published as a sealed memfd.
+ * INSTALL, HINT and GEN handlers.  An accepted package is kept whole in
+ * monitor memory (the installed policy table points into it) until the
+ * next one replaces it; its Bloom hint is published as a sealed memfd and
+ * its epoch in the policy generation page.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -53,6 +54,8 @@ int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		m->pkg = buf;
 		m->pkg_len = (size_t)len;
 		publish_hint(m);
+		/* Last: a guest that sees the new generation finds the new hint. */
+		uie_genpage_set(&m->gen, m->core.epoch);
 	} else {
 		free(buf);
 	}
@@ -75,5 +78,20 @@ int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		return UIE_E_SYS;
 	a->u.blob_ans.len = m->hint_len;
 	a->u.blob_ans.epoch = m->hint_epoch;
+	return UIE_OK;
+}
+
+int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		struct uie_wire_msg *a, int *afd)
+{
+	(void)q;
+	(void)fd;
+	if (m->gen.fd < 0)
+		return UIE_E_NOTFOUND;
+	*afd = fcntl(m->gen.fd, F_DUPFD_CLOEXEC, 0);
+	if (*afd < 0)
+		return UIE_E_SYS;
+	a->u.blob_ans.len = UIE_GENPAGE_LEN;
+	a->u.blob_ans.epoch = uie_genpage_load(m->gen.map);
 	return UIE_OK;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cache.h"
+#include "genpage.h"
 #include "logstore.h"
 #include "uie/core.h"
 #include "wire.h"
@@ -28,6 +29,7 @@ struct uie_monitor {
 	size_t pkg_len;
 	int hint_fd;               /* sealed memfd of the installed package's hint, or -1 */
 	uint64_t hint_len, hint_epoch;
+	struct uie_genpage gen;     /* policy generation page: the epoch in force (fd -1: none) */
 	FILE *diag;                /* diagnostics, may be NULL */
 };
 
@@ -67,6 +69,8 @@ int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		   struct uie_wire_msg *a, int *afd);
 int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		 struct uie_wire_msg *a, int *afd);
+int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		struct uie_wire_msg *a, int *afd);
 int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		     struct uie_wire_msg *a, int *afd);
 int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,

@@ -375,6 +375,9 @@ def main():
                        (COUNTS if var != "cold" else ("1", "16"))])
     evidence = load_evidence(os.path.join(args.out, "evidence.csv"))
     update_doc(args.doc, generated(stats, tput, evidence, args))
+    # bench/run fails the run (after plotting) when an outcome was unexpected
+    with open(os.path.join(args.samples, "unexpected.txt"), "w") as f:
+        f.writelines(b + "\n" for b in checks(stats))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ enum uie_bridge_msg {
 	UIE_MSG_FASTPATH_ANS = 13,
 	UIE_MSG_PUBKEY_REQ = 14,  /* -> attestation public key (DER SPKI) */
 	UIE_MSG_PUBKEY_ANS = 15,
+	UIE_MSG_GEN_REQ = 16,     /* -> the policy generation page (sealed memfd, read-only) */
+	UIE_MSG_GEN_ANS = 17,
 	UIE_MSG__MAX
 };
 
@@ -67,6 +69,13 @@ int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint
 
 /* Gets the Bloom hint memfd (sealed, read-only); *hint_fd = -1 when none. */
 int uie_bridge_hint(int fd, int *hint_fd, size_t *len);
+
+/*
+ * Gets the policy generation page (docs/FORMATS.md section 4.6): *gen_fd
+ * (owned by the caller) and its length; map it with uie_genpage_map, which
+ * checks its seals.  *gen receives the generation when the answer was sent.
+ */
+int uie_bridge_generation(int fd, int *gen_fd, size_t *len, uint64_t *gen);
 
 int uie_bridge_status(int fd, struct uie_status *out);
 

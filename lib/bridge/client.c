@@ -196,6 +196,25 @@ int uie_bridge_hint(int fd, int *hint_fd, size_t *len)
 	return UIE_OK;
 }
 
+int uie_bridge_generation(int fd, int *gen_fd, size_t *len, uint64_t *gen)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_GEN_REQ }, a;
+	int r, afd;
+
+	*gen_fd = -1;
+	*len = 0;
+	*gen = 0;
+	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	/* The seals (not those of a payload memfd) are checked by uie_genpage_map. */
+	*gen_fd = afd;
+	*len = (size_t)a.u.blob_ans.len;
+	*gen = a.u.blob_ans.epoch;
+	return UIE_OK;
+}
+
 int uie_bridge_status(int fd, struct uie_status *out)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_STATUS_REQ }, a;

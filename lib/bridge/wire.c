@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "genpage.h"
 #include "uie/buf.h"
 #include "uie/err.h"
 #include "uie/package.h"
@@ -26,6 +27,8 @@ static int body_len(uint16_t type)
 	case UIE_MSG_FASTPATH_ANS: return 16;
 	case UIE_MSG_PUBKEY_REQ: return 0;
 	case UIE_MSG_PUBKEY_ANS: return -1;
+	case UIE_MSG_GEN_REQ: return 0;
+	case UIE_MSG_GEN_ANS: return 24;
 	case UIE_MSG_ERROR_ANS: return 4;
 	default: return -2;
 	}
@@ -51,6 +54,8 @@ enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 	case UIE_MSG_EXPORT_ANS:
 	case UIE_MSG_HINT_ANS:
 		return m->status == UIE_OK && m->u.blob_ans.len ? UIE_FD_ONE : UIE_FD_NONE;
+	case UIE_MSG_GEN_ANS:
+		return m->status == UIE_OK ? UIE_FD_ONE : UIE_FD_NONE;
 	default:
 		return UIE_FD_NONE;
 	}
@@ -112,6 +117,8 @@ static bool fields_ok(const struct uie_wire_msg *m)
 	case UIE_MSG_EXPORT_ANS:
 	case UIE_MSG_HINT_ANS:
 		return m->u.blob_ans.len <= UIE_BRIDGE_MAX_BLOB;
+	case UIE_MSG_GEN_ANS:
+		return m->u.blob_ans.len == UIE_GENPAGE_LEN;
 	case UIE_MSG_STATUS_ANS:
 		return m->u.status_ans.mode < UIE_MODE__MAX;
 	case UIE_MSG_FASTPATH_REQ:
@@ -190,6 +197,7 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 		break;
 	case UIE_MSG_EXPORT_ANS:
 	case UIE_MSG_HINT_ANS:
+	case UIE_MSG_GEN_ANS:
 		uie_wbuf_zero(w, 4);
 		uie_wbuf_u64(w, m->u.blob_ans.len);
 		uie_wbuf_u64(w, m->u.blob_ans.epoch);
@@ -321,6 +329,7 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 		return e;
 	case UIE_MSG_EXPORT_ANS:
 	case UIE_MSG_HINT_ANS:
+	case UIE_MSG_GEN_ANS:
 		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
 		       (e = uie_rbuf_u64(r, &m->u.blob_ans.len)) != UIE_OK ||
 		       (e = uie_rbuf_u64(r, &m->u.blob_ans.epoch)) != UIE_OK);

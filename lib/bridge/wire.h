@@ -42,10 +42,10 @@ struct uie_msg_export_req {
 	uint8_t nonce[UIE_BRIDGE_NONCE_MAX];
 };
 
-/* Answers whose payload is in a memfd (EXPORT_ANS, HINT_ANS). */
+/* Answers whose payload is in a memfd (EXPORT_ANS, HINT_ANS, GEN_ANS). */
 struct uie_msg_blob_ans {
 	uint64_t len;   /* payload bytes in the memfd; 0 = no memfd */
-	uint64_t epoch; /* HINT_ANS: epoch of the package the hint came from */
+	uint64_t epoch; /* HINT_ANS: epoch of the package the hint came from; GEN_ANS: generation */
 };
 
 struct uie_msg_fastpath_req {

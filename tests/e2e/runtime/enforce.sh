@@ -49,7 +49,7 @@ for fan in "" --no-fanotify; do
 	expect_err "denied execve of .*payload.*refused by the monitor" "unlisted program"
 	run_uie $fan -- /bin/sh -c "$P/payload; echo status=\$?"
 	expect_out "status=126" "unlisted program started by a shell"
-	expect_err "Permission denied\|Operation not permitted" "unlisted program started by a shell"
+	expect_err "Permission denied" "unlisted program started by a shell (EACCES)"
 	run_uie $fan -- "$P/dlopen_n" "$P/libuiedso1.so" "$P/libuieevil.so"
 	expect_rc 11 "unlisted shared object"
 	expect_err "denied mmap of .*libuieevil.so.*refused by the monitor" "unlisted shared object"

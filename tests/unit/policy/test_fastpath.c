@@ -22,6 +22,7 @@
 
 #include "bloom.h"
 #include "fastpath.h"
+#include "genpage.h"
 #include "ptest.h"
 
 static int memfd_with(const uint8_t *p, size_t n, unsigned seals)
@@ -36,6 +37,16 @@ static int memfd_with(const uint8_t *p, size_t n, unsigned seals)
 }
 
 #define ALL_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
+
+/* Attaches a generation page saying that the open hint's epoch is in force. */
+static void make_current(struct uie_fastpath *fp)
+{
+	struct uie_genpage g;
+
+	assert_int_equal(uie_genpage_create(&g, fp->bloom.epoch), UIE_OK);
+	assert_int_equal(uie_fastpath_open_gen(fp, g.fd, UIE_GENPAGE_LEN), UIE_OK);
+	uie_genpage_destroy(&g); /* the reader's mapping keeps the page */
+}
 
 /* A hint over digests d[0..n) for epoch 1. */
 static uint8_t *hint_of(const uint8_t (*d)[32], uint32_t n, size_t *len)
@@ -85,6 +96,9 @@ static void test_open_requires_seals(void **state)
 	fd = memfd_with(h, len, ALL_SEALS);
 	assert_int_equal(uie_fastpath_open(&fp, fd, len - 1), UIE_E_RANGE);
 	assert_int_equal(uie_fastpath_open(&fp, fd, len), UIE_OK);
+	/* Without a generation page nobody says the hint is current: never a miss. */
+	assert_false(uie_fastpath_definite_miss(&fp, &u));
+	make_current(&fp);
 	close(fd); /* the mapping outlives the descriptor */
 	assert_int_equal(uie_fastpath_epoch(&fp), 1);
 	assert_false(uie_fastpath_definite_miss(&fp, &a));
@@ -162,6 +176,8 @@ static void test_forged_hint_cannot_allow(void **state)
 		fd = memfd_with(f, hlen, ALL_SEALS);
 		r = uie_fastpath_open(&fp, fd, hlen);
 		close(fd);
+		if (r == UIE_OK)
+			make_current(&fp);
 		forgeries += r == UIE_OK;
 		/* Whatever the hint says, the unlisted and denied objects never run. */
 		assert_int_equal(guest_decision(&pc, &fp, unlisted), UIE_DENY);
@@ -194,6 +210,7 @@ static void test_report_is_logged(void **state)
 	pt_core_init(&pc);
 	fd = memfd_with(h, hlen, ALL_SEALS);
 	assert_int_equal(uie_fastpath_open(&fp, fd, hlen), UIE_OK);
+	make_current(&fp);
 	close(fd);
 	assert_int_equal(guest_decision(&pc, &fp, unlisted), UIE_DENY);
 	assert_int_equal(uie_log_decode(pc.recs[pc.n - 1], UIE_LOG_RECORD_LEN, &rec), UIE_OK);
@@ -226,6 +243,7 @@ static void test_check_measures_like_monitor(void **state)
 	h = hint_of(list, 1, &hlen);
 	hfd = memfd_with(h, hlen, ALL_SEALS);
 	assert_int_equal(uie_fastpath_open(&fp, hfd, hlen), UIE_OK);
+	make_current(&fp);
 	close(hfd);
 	assert_false(uie_fastpath_check(&fp, &hp.pl, &req, &ho.obj, &d));
 	assert_memory_equal(d.bytes, mine.bytes, 32);
@@ -235,6 +253,7 @@ static void test_check_measures_like_monitor(void **state)
 	h = hint_of(allowed, 1, &hlen);
 	hfd = memfd_with(h, hlen, ALL_SEALS);
 	assert_int_equal(uie_fastpath_open(&fp, hfd, hlen), UIE_OK);
+	make_current(&fp);
 	close(hfd);
 	assert_true(uie_fastpath_check(&fp, &hp.pl, &req, &ho.obj, &d));
 	assert_memory_equal(d.bytes, mine.bytes, 32);

@@ -11,6 +11,7 @@
 
 #include "tcommon.h"
 #include "uie/err.h"
+#include "genpage.h"
 #include "wire.h"
 
 /* One filled example of each type (requests and full answers). */
@@ -45,6 +46,9 @@ static struct uie_wire_msg example(uint16_t type)
 	case UIE_MSG_EXPORT_ANS:
 	case UIE_MSG_HINT_ANS:
 		m.u.blob_ans = (struct uie_msg_blob_ans){ 123456, 3 };
+		break;
+	case UIE_MSG_GEN_ANS:
+		m.u.blob_ans = (struct uie_msg_blob_ans){ UIE_GENPAGE_LEN, 3 };
 		break;
 	case UIE_MSG_STATUS_ANS:
 		m.u.status_ans.mode = UIE_MODE_MEASURE;
@@ -116,6 +120,11 @@ static const char *const vec_export_req =
 	"00000000000000000000000000000000000000000000000000000000000000000000000000000000"
 	"00000000000000000000000000000000";
 
+static const char *const vec_gen_req =
+	"55494542010010001000000004000000";
+static const char *const vec_gen_ans =
+	"55494542010011002800000005000000000000000000000000100000000000000200000000000000";
+
 static void check_vector(const char *hex, const struct uie_wire_msg *m)
 {
 	uint8_t want[UIE_BRIDGE_MAX_MSG], got[UIE_BRIDGE_MAX_MSG];
@@ -133,7 +142,9 @@ static void check_vector(const char *hex, const struct uie_wire_msg *m)
 
 static void test_vectors(void **state)
 {
+	uint8_t b[UIE_BRIDGE_MAX_MSG];
 	struct uie_wire_msg m;
+	size_t n;
 
 	(void)state;
 	memset(&m, 0, sizeof(m));
@@ -174,6 +185,23 @@ static void test_vectors(void **state)
 	m.u.export_req.nonce_len = 3;
 	memcpy(m.u.export_req.nonce, "abc", 3);
 	check_vector(vec_export_req, &m);
+
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_GEN_REQ;
+	m.request_id = 4;
+	check_vector(vec_gen_req, &m);
+
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_GEN_ANS;
+	m.request_id = 5;
+	m.u.blob_ans = (struct uie_msg_blob_ans){ UIE_GENPAGE_LEN, 2 };
+	check_vector(vec_gen_ans, &m);
+	/* The page is one page: any other length is refused both ways. */
+	m.u.blob_ans.len = UIE_GENPAGE_LEN + 1;
+	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_E_INVAL);
+	n = tc_hex(vec_gen_ans, b, sizeof(b));
+	b[24] = 0x01;
+	assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
 }
 
 /* Decodes hex after applying one byte change; returns the decoder's verdict. */
@@ -273,6 +301,12 @@ static void test_fd_rules(void **state)
 	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
 	m = example(UIE_MSG_STATUS_REQ);
 	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+	m = example(UIE_MSG_GEN_ANS);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_ONE);
+	m.status = UIE_E_NOTFOUND;
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+	m = example(UIE_MSG_GEN_REQ);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
 }
 
 /* The vectors printed in docs/BRIDGE.md section 10 are the ones checked here. */
@@ -281,7 +315,8 @@ static const char *doc_path;
 static void test_doc_vectors(void **state)
 {
 	static const char *const *const want[] = { &vec_status_req, &vec_measure_req, &vec_measure_ans,
-						    &vec_error_ans, &vec_export_req };
+						    &vec_error_ans, &vec_export_req, &vec_gen_req,
+						    &vec_gen_ans };
 	static char doc[65536], block[2048];
 	FILE *f = fopen(doc_path, "r");
 	size_t n, nblocks = 0;

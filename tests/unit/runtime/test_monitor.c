@@ -432,6 +432,7 @@ static void test_install_bad_packages(void **state)
 	assert_int_equal(after.mode, before.mode);
 	assert_int_equal(after.epoch, before.epoch);
 	assert_null(f->m.pkg);
+	assert_int_equal(uie_genpage_load(f->m.gen.map), 0); /* a rejected package moves nothing */
 }
 
 static void test_status_hint_fastpath(void **state)
@@ -452,6 +453,24 @@ static void test_status_hint_fastpath(void **state)
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(afd, -1);
 	assert_int_equal(a.u.blob_ans.len, 0);
+	/* The generation page: sealed, one page, generation 0 (the bootstrap epoch). */
+	q.type = UIE_MSG_GEN_REQ;
+	a = call(f, &q, -1, &afd);
+	assert_int_equal(a.status, UIE_OK);
+	assert_true(afd >= 0);
+	assert_int_equal(a.u.blob_ans.len, UIE_GENPAGE_LEN);
+	assert_int_equal(a.u.blob_ans.epoch, 0);
+	{
+		const uint8_t *page;
+
+		assert_int_equal(uie_genpage_map(afd, a.u.blob_ans.len, &page), UIE_OK);
+		close(afd);
+		assert_int_equal(uie_genpage_load(page), 0);
+		uie_genpage_set(&f->m.gen, 9); /* what an install does: seen through the page */
+		assert_int_equal(uie_genpage_load(page), 9);
+		uie_genpage_set(&f->m.gen, 0);
+		uie_genpage_unmap(page);
+	}
 	q.type = UIE_MSG_FASTPATH_REQ;
 	q.u.fastpath_req.req = (struct uie_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 9, { 1, 2, 3, 4, 5 },
 		0x1000, 0x1000, 0 };
