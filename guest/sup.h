@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "fastpath.h"
 #include "guest.h"
+#include "host_platform.h"
 #include "uie/core.h"
 
 #define UIE_SUP_MAX_FAN_DEVS 64
@@ -21,6 +23,7 @@
 #define UIE_SUP_MAX_LEFT 256
 #define UIE_SUP_NEST 3 /* nesting of notifications answered during a freeze */
 #define UIE_SUP_APPROVED_SLOTS 4096 /* power of two */
+#define UIE_SUP_MAX_FP_REPORTS 64 /* fast-path refusals waiting to be reported */
 
 /* Threads stopped around a grant (freeze.c). */
 #define UIE_FREEZE_MAX 1024
@@ -64,6 +67,17 @@ struct uie_sup {
 	pid_t anon_ok[UIE_SUP_MAX_ANON];
 	unsigned anon_next;
 	struct seccomp_notif_sizes sizes;
+	/*
+	 * Fast path (ask.c): the hint and generation page fetched on the
+	 * current connection (fp_ok), the platform that measures like the
+	 * monitor, and the refusals to report once their calls are answered.
+	 */
+	bool fp_ok, hp_ok;
+	struct uie_fastpath fp;
+	struct uie_host_platform hp;
+	struct uie_fp_report { struct uie_req req; struct uie_digest digest; }
+		fp_reports[UIE_SUP_MAX_FP_REPORTS];
+	unsigned nfp_reports;
 	/*
 	 * Notifications are answered one at a time, except that while threads
 	 * are being stopped for one grant, others are answered (nested) so
@@ -131,6 +145,14 @@ uint8_t uie_guest_role_of(int fd, uint8_t elf_role);
 /* True when the object has no name in any filesystem (memfd, deleted, O_TMPFILE). */
 bool uie_guest_fileless(int fd);
 bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
+/*
+ * Sends the monitor the fast-path refusals made since the last call (for
+ * the log); called once the refused calls have been answered, so that
+ * the callers do not wait for it.
+ */
+void uie_guest_fastpath_flush(struct uie_sup *s);
+/* Closes the monitor connection and what was fetched on it (hint, page). */
+void uie_guest_disconnect(struct uie_sup *s);
 /* File identity of an open file (as in requests); false when fstat fails. */
 bool uie_guest_file_id(int fd, struct uie_file_id *id);
 

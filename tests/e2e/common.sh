@@ -19,6 +19,7 @@ e2e_setup() {
 e2e_cleanup() {
 	stop_monitor
 	stop_swtpm
+	for m in "$T"/*; do mountpoint -q "$m" && umount "$m"; done
 	rm -rf "$T"
 }
 

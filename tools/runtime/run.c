@@ -13,9 +13,10 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie run [--socket PATH] [--no-fanotify] [-v] -- PROGRAM [ARGS...]\n"
+	fprintf(f, "usage: uie run [--socket PATH] [--no-fanotify] [--no-fast-path] [-v] -- PROGRAM [ARGS...]\n"
 		   "  --socket PATH   monitor socket (default %s)\n"
 		   "  --no-fanotify   check execve by path only, even as root\n"
+		   "  --no-fast-path  ask the monitor even when its Bloom hint proves a refusal\n"
 		   "  -v              notes on the setup; twice: every grant (refusals always)\n"
 		   "Exit status: PROGRAM's (128+N when killed by signal N); 125 when the\n"
 		   "supervision could not be set up.\n",
@@ -27,22 +28,27 @@ int uie_cmd_run(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "no-fanotify", no_argument, NULL, 'F' },
+		{ "no-fast-path", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct uie_guest_opts o = { .socket_path = UIE_BRIDGE_DEFAULT_PATH, .fanotify = true };
+	struct uie_guest_opts o = { .socket_path = UIE_BRIDGE_DEFAULT_PATH, .fanotify = true,
+				    .fast_path = true };
 	int c, status, r;
 
 	optind = 1;
 	/* '+': stop at PROGRAM so that its options stay its own. */
-	while ((c = getopt_long(argc, argv, "+s:Fvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+s:FPvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.socket_path = optarg;
 			break;
 		case 'F':
 			o.fanotify = false;
+			break;
+		case 'P':
+			o.fast_path = false;
 			break;
 		case 'v':
 			o.verbose++;

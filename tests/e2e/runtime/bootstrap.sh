@@ -5,7 +5,7 @@
 # without a second thread, which may be spawning processes), exit statuses
 # passed through, -vv shows each grant.
 . "$(dirname "$0")/lib.sh"
-start_monitor
+start_runtime_monitor
 
 for fan in "" --no-fanotify; do
 	run_uie $fan -- /bin/sh -c 'ls / >/dev/null && echo hello | cat; exit 7'

@@ -6,7 +6,7 @@
 # fanotify exec watch.  MEASURE with the same policy: all run, nothing blocked.
 . "$(dirname "$0")/lib.sh"
 gen_key
-start_monitor --trust-key "$T/pub.pem"
+start_runtime_monitor --trust-key "$T/pub.pem"
 P=$PROGS
 cp "$P/libuiegood.so" "$T/modified.so"
 # Flip one byte of code in the copy: same name and size, different digest.
@@ -90,7 +90,7 @@ expect_err "denied execve of .*late/payload.*refused by the monitor" "#! interpr
 
 stop_monitor
 note "MEASURE: the same objects run and are logged"
-start_monitor --trust-key "$T/pub.pem"
+start_runtime_monitor --trust-key "$T/pub.pem"
 install_policy measure /bin/sh "$P/dlopen_n" "$P/libuiedso1.so"
 "$UIE" status --socket "$SOCK" | grep -q 'mode: MEASURE' || fail "policy not in MEASURE"
 run_uie -vv -- "$P/payload"

@@ -20,7 +20,7 @@ wait_file() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.05; done;
 
 for fan in "" --no-fanotify; do
 	note "monitor killed (${fan:-fanotify})"
-	start_monitor
+	start_runtime_monitor
 	rm -f "$T/go" "$T/result"
 	"$UIE" run --socket "$SOCK" $fan -- "$P/late" "$T/go" "$T/result" "$LIB" /usr/bin/true \
 		>"$T/out" 2>"$T/err" &
@@ -39,7 +39,7 @@ for fan in "" --no-fanotify; do
 	note "$res"
 
 	note "interceptor killed (${fan:-fanotify})"
-	start_monitor
+	start_runtime_monitor
 	rm -f "$T/go" "$T/result"
 	"$UIE" run --socket "$SOCK" $fan -- "$P/late" "$T/go" "$T/result" "$LIB" /usr/bin/true \
 		>"$T/out" 2>"$T/err" &

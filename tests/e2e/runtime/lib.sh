@@ -8,7 +8,6 @@ set -u
 fail() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "--- $*" >&2; }
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 for v in UIE UIE_MONITORD PROGS; do
 	eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
 done
@@ -17,32 +16,16 @@ done
 # world with ptrace and a CLONE_FILES process, both refused inside the tree.
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
-T=$(mktemp -d /tmp/uie-e2e.XXXXXX)
+. "$(dirname "$0")/../common.sh"
+e2e_setup uie-e2e
 chmod 755 "$T"
 SOCK=$T/monitor.sock
-MON_PID=
-cleanup() {
-	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null && wait "$MON_PID" 2>/dev/null
-	for m in "$T"/*; do mountpoint -q "$m" && umount "$m"; done
-	rm -rf "$T"
-}
-trap cleanup EXIT
 
-# start_monitor [extra options]: a fresh monitor (bootstrap mode) on $SOCK.
-start_monitor() {
+# start_runtime_monitor [extra options]: a fresh monitor (bootstrap mode) on $SOCK;
+# fails the test when it does not come up.
+start_runtime_monitor() {
 	rm -f "$SOCK"
-	"$UIE_MONITORD" --socket "$SOCK" --vtpm "builtin:$T/ak.pem" --foreground \
-		--log-file "$T/monitor.log" "$@" &
-	MON_PID=$!
-	for _ in $(seq 100); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
-	cat "$T/monitor.log" >&2
-	fail "monitor did not start"
-}
-
-stop_monitor() {
-	kill "$MON_PID" 2>/dev/null
-	wait "$MON_PID" 2>/dev/null
-	MON_PID=
+	start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" "$@" || fail "monitor did not start"
 }
 
 # script_entry FILE: a manifest line allowing the script FILE as a main executable
@@ -53,15 +36,6 @@ import hashlib, struct, sys
 d = open(sys.argv[1], "rb").read()
 h = hashlib.sha256(b"PSUIE-RNG-v1" + struct.pack("<QQ", 0, len(d)) + d).hexdigest()
 print("role=MAIN digest=sha256:%s path=%s" % (h, sys.argv[1]))' "$1"
-}
-
-# The object files a list of programs needs: themselves, ld.so and their libraries.
-closure() {
-	for p in "$@"; do
-		readlink -f "$p"
-		ldd "$p" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
-			xargs -r readlink -f
-	done | sort -u
 }
 
 # install_policy MODE FILE...: installs a signed policy allowing exactly FILE...

@@ -6,7 +6,7 @@
 # digests `uie ref scan` computes for the same files.
 . "$(dirname "$0")/lib.sh"
 gen_key
-start_monitor --trust-key "$T/pub.pem"
+start_runtime_monitor --trust-key "$T/pub.pem"
 P=$PROGS
 install_policy enforce "$P/dlopen_n" "$P/jit" "$P/libuiedso1.so"
 

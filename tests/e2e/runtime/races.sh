@@ -6,7 +6,7 @@
 # while GOOD keeps working.
 . "$(dirname "$0")/lib.sh"
 gen_key
-start_monitor --trust-key "$T/pub.pem"
+start_runtime_monitor --trust-key "$T/pub.pem"
 P=$PROGS
 install_policy enforce "$P/fdswap" "$P/mprotect_swap" "$P/pathswap" "$P/libuiegood.so" /usr/bin/true
 SECS=${UIE_RACE_SECONDS:-3}
