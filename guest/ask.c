@@ -3,7 +3,8 @@
  * Relaying one grant to the monitor and reading its verdict.  Any failure
  * on the way (no monitor, broken bridge, timeout, a file that cannot be
  * examined) is a refusal with a diagnostic on stderr; only the monitor's
- * ALLOW lets a call continue.
+ * ALLOW lets a call continue.  The fast path (guest/fastpath.h) can only
+ * refuse earlier: a definite miss of the monitor's current Bloom hint.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -84,12 +85,83 @@ static void remember(struct uie_sup *s, uint64_t dev, uint64_t ino)
 	s->napproved++;
 }
 
-static void connect_monitor(struct uie_sup *s)
+void uie_guest_disconnect(struct uie_sup *s)
 {
 	if (s->bridge >= 0)
+		close(s->bridge);
+	s->bridge = -1;
+	uie_fastpath_close(&s->fp);
+	s->fp_ok = false;
+}
+
+/* Connects, then fetches the generation page and hint (the fast path, when enabled). */
+static void connect_monitor(struct uie_sup *s)
+{
+	int r;
+
+	if (s->bridge >= 0)
 		return;
-	if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK)
+	if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK) {
 		s->bridge = -1;
+		return;
+	}
+	if (!s->o->fast_path)
+		return;
+	if (!s->hp_ok && uie_host_platform_init(&s->hp) != UIE_OK) {
+		if (s->o->verbose)
+			fprintf(stderr, "uie: no fast path: cannot set up hashing\n");
+		return;
+	}
+	s->hp_ok = true;
+	r = uie_fastpath_fetch(&s->fp, s->bridge);
+	s->fp_ok = r == UIE_OK;
+	if (s->o->verbose && !s->fp_ok)
+		fprintf(stderr, "uie: no fast path: the monitor publishes no generation page (%s)\n",
+			uie_err_str(r));
+	else if (s->o->verbose)
+		fprintf(stderr, "uie: fast path on (%s)\n",
+			uie_fastpath_epoch(&s->fp) ? "hint of the policy in force" : "no hint yet");
+}
+
+/*
+ * True when the monitor's current hint proves that it would refuse req
+ * (then the refusal is queued for the report, digest included).  A full
+ * queue, a stale hint that cannot be refetched, or any doubt: false, and
+ * the monitor decides.
+ */
+static bool fast_refusal(struct uie_sup *s, const struct uie_req *req, int objfd)
+{
+	struct uie_fp_report *rep;
+	struct uie_digest d;
+
+	if (!s->fp_ok || objfd < 0 || s->nfp_reports >= UIE_SUP_MAX_FP_REPORTS)
+		return false;
+	if (req->event != UIE_EV_EXECVE && req->event != UIE_EV_MMAP_EXEC &&
+	    req->event != UIE_EV_MPROTECT_EXEC)
+		return false;
+	if (!uie_fastpath_refresh(&s->fp, s->bridge) ||
+	    !uie_fastpath_check_fd(&s->fp, &s->hp.pl, req, objfd, &d))
+		return false;
+	rep = &s->fp_reports[s->nfp_reports++];
+	rep->req = *req;
+	rep->digest = d;
+	return true;
+}
+
+void uie_guest_fastpath_flush(struct uie_sup *s)
+{
+	for (unsigned i = 0; i < s->nfp_reports; i++) {
+		struct uie_fp_report *rep = &s->fp_reports[i];
+		int r = s->bridge >= 0 ? uie_bridge_fastpath_report(s->bridge, &rep->req, &rep->digest)
+				       : UIE_E_PEER;
+
+		if (r != UIE_OK)
+			fprintf(stderr, "uie: a fast-path refusal (pid %u) could not be reported "
+				"to the monitor: %s\n", rep->req.pid, uie_err_str(r));
+		if (r == UIE_E_PEER || r == UIE_E_SYS)
+			uie_guest_disconnect(s);
+	}
+	s->nfp_reports = 0;
 }
 
 bool uie_guest_file_id(int fd, struct uie_file_id *id)
@@ -127,12 +199,15 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			event_name(event), what, (int)pid);
 		return false;
 	}
-	r = uie_bridge_measure(s->bridge, &req, objfd, &v);
-	if (r == UIE_E_PEER || r == UIE_E_SYS) {
-		/* The connection is unusable; the next request reconnects. */
-		close(s->bridge);
-		s->bridge = -1;
+	if (fast_refusal(s, &req, objfd)) {
+		fprintf(stderr, "uie: denied %s of %s (pid %d): fast path: not in the policy "
+			"(hint of epoch %llu)\n", event_name(event), what, (int)pid,
+			(unsigned long long)uie_fastpath_epoch(&s->fp));
+		return false;
 	}
+	r = uie_bridge_measure(s->bridge, &req, objfd, &v);
+	if (r == UIE_E_PEER || r == UIE_E_SYS)
+		uie_guest_disconnect(s); /* unusable; the next request reconnects */
 	if (r != UIE_OK) {
 		fprintf(stderr, "uie: denied %s of %s (pid %d): monitor %s (%s)\n", event_name(event),
 			what, (int)pid, r == UIE_E_PEER ? "unreachable" : "error", uie_err_str(r));

@@ -105,7 +105,7 @@ void uie_guest_serve_one(struct uie_sup *s)
 	if (c.pidfd < 0)
 		goto send; /* the thread is gone */
 	if (n->data.nr != __NR_execve && n->data.nr != __NR_execveat &&
-	    uie_guest_task_info(n->pid, &c.tgid, &threads) != UIE_OK)
+	    uie_guest_task_info(n->pid, c.pidfd, &c.tgid, &threads) != UIE_OK)
 		goto send;
 	s->depth++;
 	if (threads > 1 && racy_grant(n)) {
@@ -135,6 +135,8 @@ send:
 	s->depth = d;
 	if (c.pidfd >= 0)
 		close(c.pidfd);
+	if (d == 0) /* the call is answered: its fast-path refusal may now be reported */
+		uie_guest_fastpath_flush(s);
 }
 
 static int exit_status(int ws, const char *prog)
@@ -266,8 +268,10 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	close(s->listener);
 	if (s->fan >= 0)
 		close(s->fan);
-	if (s->bridge >= 0)
-		close(s->bridge);
+	uie_guest_fastpath_flush(s);
+	uie_guest_disconnect(s);
+	if (s->hp_ok)
+		uie_host_platform_fini(&s->hp);
 	free_sup(s);
 	return r;
 }

@@ -114,8 +114,11 @@ int uie_guest_spawn(char *const argv[], pid_t *pid, int *pidfd, int *listener);
 int uie_guest_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
 /* Opens path as tid would see it (dirfd in tid's table, or AT_FDCWD). */
 int uie_guest_open_as(pid_t tid, int pidfd, int dirfd, const char *path, bool nofollow, int *fd);
-/* Thread group and number of threads of tid (from /proc/TID/status). */
-int uie_guest_task_info(pid_t tid, pid_t *tgid, unsigned *threads);
+/*
+ * Thread group and number of threads of tid: through its pidfd (-1: none)
+ * where the kernel allows, else from /proc/TID/status.
+ */
+int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads);
 /* Opens a path found inside the target's files (PT_INTERP, #!) from its root. */
 int uie_guest_open_in_root(pid_t tid, const char *path, int *fd);
 
