@@ -27,20 +27,35 @@
 
 #define MAX_INTERP_DEPTH 4 /* the kernel allows 5 levels of binfmt rewriting */
 
-/* Asks about one object of the execve; an allowed file's identity goes to ids. */
-static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, uint8_t role,
-		     const char *what, struct uie_exec_ids *ids)
+/*
+ * Asks about one object of the execve; an allowed file's identity goes to
+ * ids.  st is fd's fstat (NULL: taken here).  The identity recorded is the
+ * one from before the request: if the file changes after it, the exec
+ * watch no longer matches it and asks the monitor again (fan.c).
+ */
+static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const struct stat *st,
+		     uint8_t role, const char *what, struct uie_exec_ids *ids)
 {
-	struct stat st;
+	struct stat own;
 
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+	if (!st) {
+		if (fstat(fd, &own) != 0)
+			return false;
+		st = &own;
+	}
+	if (!S_ISREG(st->st_mode))
 		return false;
-	if (uie_guest_fileless(fd))
+	if (st->st_nlink == 0) /* fileless, as uie_guest_fileless() */
 		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, 0, 0, 0, what);
-	if (!uie_guest_ask(s, UIE_EV_EXECVE, role, c->n->pid, fd, 0, (uint64_t)st.st_size, 0, what))
+	if (!uie_guest_ask(s, UIE_EV_EXECVE, role, c->n->pid, fd, 0, (uint64_t)st->st_size, 0, what))
 		return false;
-	if (ids->n < UIE_EXEC_IDS && uie_guest_file_id(fd, &ids->id[ids->n]))
-		ids->n++;
+	if (ids->n < UIE_EXEC_IDS) {
+		ids->id[ids->n++] = (struct uie_file_id){
+			.dev = st->st_dev, .ino = st->st_ino, .size = (uint64_t)st->st_size,
+			.mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+			.ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
+		};
+	}
 	return true;
 }
 
@@ -114,7 +129,7 @@ static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, cons
 		if (cur != fd)
 			close(cur);
 		cur = next;
-		if (!ask_file(s, c, cur, UIE_ROLE_INTERP, name, ids)) {
+		if (!ask_file(s, c, cur, NULL, UIE_ROLE_INTERP, name, ids)) {
 			err = EACCES;
 			break;
 		}
@@ -170,9 +185,9 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		return;
 	}
 	watched = uie_guest_fan_covers(s, st.st_dev);
-	if (uie_guest_fileless(fd)) {
+	if (st.st_nlink == 0) { /* fileless, as uie_guest_fileless() */
 		ok = uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, n->pid, -1, 0, 0, 0, what);
-	} else if (ask_file(s, c, fd, UIE_ROLE_MAIN, what, &ids)) {
+	} else if (ask_file(s, c, fd, &st, UIE_ROLE_MAIN, what, &ids)) {
 		err = check_chain(s, c, fd, what, watched, &ids);
 		ok = err == 0;
 	}

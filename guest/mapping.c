@@ -121,7 +121,7 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 		return;
 	}
 	sp.hi = addr + ((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
-	if (uie_guest_maps_each(n->pid, collect, &sp) != UIE_OK) {
+	if (uie_guest_maps_range(n->pid, sp.lo, sp.hi, collect, &sp) != UIE_OK) {
 		fprintf(stderr, "uie: denied mprotect at %#llx (pid %d): cannot read its mappings\n",
 			(unsigned long long)addr, (int)n->pid);
 		return;

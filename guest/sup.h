@@ -55,6 +55,7 @@ struct uie_pending_exec {
 struct uie_sup {
 	const struct uie_guest_opts *o;
 	int bridge;    /* monitor connection, -1 while down */
+	int followed;  /* connection whose CPU affinity was followed (loop.c) */
 	int listener;  /* seccomp notification fd */
 	int fan;       /* fanotify group, -1 without */
 	dev_t fan_devs[UIE_SUP_MAX_FAN_DEVS];
@@ -132,6 +133,11 @@ struct uie_map {
 typedef int (*uie_map_fn)(void *ctx, const struct uie_map *m);
 /* Calls fn for every mapping; stops at the first non-OK return and returns it. */
 int uie_guest_maps_each(pid_t tgid, uie_map_fn fn, void *ctx);
+/*
+ * Calls fn, in address order, for every mapping that overlaps [lo, hi);
+ * asks the kernel for just those (PROCMAP_QUERY) where it can.
+ */
+int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, uie_map_fn fn, void *ctx);
 /* Opens the file behind a mapping via /proc/PID/map_files. */
 int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
 

@@ -14,15 +14,17 @@
 #include "uie/err.h"
 
 /*
- * Checks that fd can be measured: a regular file opened for reading.
- * *fileless is set for files with no name left (memfd, O_TMPFILE, deleted).
+ * Checks that fd can be measured: a regular file opened for reading; id
+ * receives its identity (as uie_host_object_open gives it).  *fileless is
+ * set for files with no name left (memfd, O_TMPFILE, deleted).
  */
-static int object_check(int fd, bool *fileless)
+static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 {
 	struct stat st;
 	int fl;
 
 	*fileless = false;
+	memset(id, 0, sizeof(*id));
 	if (fstat(fd, &st) != 0)
 		return UIE_E_IO;
 	if (!S_ISREG(st.st_mode))
@@ -31,6 +33,11 @@ static int object_check(int fd, bool *fileless)
 	if (fl < 0 || (fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY)
 		return UIE_E_IO;
 	*fileless = st.st_nlink == 0;
+	*id = (struct uie_file_id){
+		.dev = (uint64_t)st.st_dev, .ino = (uint64_t)st.st_ino, .size = (uint64_t)st.st_size,
+		.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
+		.ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
+	};
 	return UIE_OK;
 }
 
@@ -43,7 +50,9 @@ static bool id_eq(const struct uie_file_id *a, const struct uie_file_id *b)
 /*
  * Measures the object for req (filling req->id), through the cache.
  * Returns the measurement result that uie_core_decide expects; *scope
- * stays NONE for fileless objects.
+ * stays NONE for fileless objects.  A cache hit costs one fstat: the
+ * identity taken before anything is read is the one the digest must
+ * belong to, and a miss checks after reading that it still is.
  */
 static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_digest *digest,
 		      uint8_t *scope)
@@ -54,19 +63,17 @@ static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct
 	bool fileless;
 	int r;
 
-	if ((r = object_check(fd, &fileless)) != UIE_OK)
+	if ((r = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
 		return r;
-	if ((r = uie_host_object_open(&ho, fd, false, &req->id)) != UIE_OK)
-		return r;
-	if (fileless) {
-		uie_host_object_close(&ho);
-		return UIE_OK;
-	}
 	uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event, req->file_offset,
 			   req->length);
-	if (uie_cache_get(m->cache, &key, digest, scope)) {
-		uie_host_object_close(&ho);
+	if (uie_cache_get(m->cache, &key, digest, scope))
 		return UIE_OK;
+	if ((r = uie_host_object_open(&ho, fd, false, &id2)) != UIE_OK)
+		return r;
+	if (!id_eq(&id2, &req->id)) { /* changed since the check: no version to name */
+		uie_host_object_close(&ho);
+		return UIE_E_IO;
 	}
 	r = uie_core_measure(&m->core, req, &ho.obj, digest, scope);
 	uie_host_object_close(&ho);
