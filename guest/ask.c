@@ -179,6 +179,26 @@ bool uie_guest_file_id(int fd, struct uie_file_id *id)
 	return true;
 }
 
+/*
+ * What a diagnostic names: the caller's description, or else the object's
+ * path, looked up only when a message is printed (a readlink per grant
+ * was a measurable part of the interceptor's time).
+ */
+static const char *describe(const char *what, int objfd, char *buf, size_t cap)
+{
+	char link[48];
+	ssize_t n;
+
+	if (what)
+		return what;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", objfd);
+	n = objfd < 0 ? -1 : readlink(link, buf, cap - 1);
+	if (n < 0)
+		return "an unnamed object";
+	buf[n] = '\0';
+	return buf;
+}
+
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
 		   uint64_t vaddr, uint64_t length, uint64_t off, const char *what)
 {
@@ -186,42 +206,44 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			       .pid = (uint32_t)pid, .vaddr = vaddr, .length = length,
 			       .file_offset = off };
 	struct uie_verdict v;
+	char name[512], why[160];
 	int r;
 
 	if (objfd >= 0 && !uie_guest_file_id(objfd, &req.id)) {
-		fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n",
-			event_name(event), what, (int)pid);
-		return false;
+		snprintf(why, sizeof(why), "cannot examine the file");
+		goto refused;
 	}
 	connect_monitor(s);
 	if (s->bridge < 0) {
-		fprintf(stderr, "uie: denied %s of %s (pid %d): monitor unreachable\n",
-			event_name(event), what, (int)pid);
-		return false;
+		snprintf(why, sizeof(why), "monitor unreachable");
+		goto refused;
 	}
 	if (fast_refusal(s, &req, objfd)) {
-		fprintf(stderr, "uie: denied %s of %s (pid %d): fast path: not in the policy "
-			"(hint of epoch %llu)\n", event_name(event), what, (int)pid,
-			(unsigned long long)uie_fastpath_epoch(&s->fp));
-		return false;
+		snprintf(why, sizeof(why), "fast path: not in the policy (hint of epoch %llu)",
+			 (unsigned long long)uie_fastpath_epoch(&s->fp));
+		goto refused;
 	}
 	r = uie_bridge_measure(s->bridge, &req, objfd, &v);
 	if (r == UIE_E_PEER || r == UIE_E_SYS)
 		uie_guest_disconnect(s); /* unusable; the next request reconnects */
 	if (r != UIE_OK) {
-		fprintf(stderr, "uie: denied %s of %s (pid %d): monitor %s (%s)\n", event_name(event),
-			what, (int)pid, r == UIE_E_PEER ? "unreachable" : "error", uie_err_str(r));
-		return false;
+		snprintf(why, sizeof(why), "monitor %s (%s)", r == UIE_E_PEER ? "unreachable" : "error",
+			 uie_err_str(r));
+		goto refused;
 	}
 	if (v.decision != UIE_ALLOW) {
-		fprintf(stderr, "uie: denied %s of %s (pid %d): refused by the monitor (reason %u, record %llu)\n",
-			event_name(event), what, (int)pid, v.reason, (unsigned long long)v.seq);
-		return false;
+		snprintf(why, sizeof(why), "refused by the monitor (reason %u, record %llu)", v.reason,
+			 (unsigned long long)v.seq);
+		goto refused;
 	}
 	if (s->o->verbose > 1)
-		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event), what,
-			(int)pid, (unsigned long long)v.seq);
+		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
+			describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
 	if (objfd >= 0)
 		remember(s, req.id.dev, req.id.ino);
 	return true;
+refused:
+	fprintf(stderr, "uie: denied %s of %s (pid %d): %s\n", event_name(event),
+		describe(what, objfd, name, sizeof(name)), (int)pid, why);
+	return false;
 }

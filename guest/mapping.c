@@ -29,28 +29,15 @@
 #define PAGE 4096u
 #define MAX_PIECES 16
 
-static void name_fd(int fd, char *out, size_t cap)
-{
-	char link[64];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, out, cap - 1);
-	if (n < 0)
-		n = snprintf(out, cap, "?");
-	out[n] = '\0';
-}
-
+/* The object's name is looked up by uie_guest_ask only if it prints one. */
 static bool ask_fd(struct uie_sup *s, uint16_t ev, pid_t pid, int fd, uint64_t vaddr, uint64_t len,
 		   uint64_t off)
 {
-	char what[512];
 	uint8_t role = uie_guest_role_of(fd, UIE_ROLE_DSO);
 
-	name_fd(fd, what, sizeof(what));
 	if (role == UIE_ROLE_ANON)
-		return uie_guest_ask(s, ev, role, pid, -1, vaddr, len, off, what);
-	return uie_guest_ask(s, ev, role, pid, fd, vaddr, len, off, what);
+		return uie_guest_ask(s, ev, role, pid, -1, vaddr, len, off, "fileless memory");
+	return uie_guest_ask(s, ev, role, pid, fd, vaddr, len, off, NULL);
 }
 
 void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ struct opts {
 	unsigned nkeys;
 	bool foreground;
 	int ready_fd;
+	int cpu; /* -1: no pinning */
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -76,7 +78,9 @@ static void usage(FILE *f)
 		"  --group NAME      group owning the socket (default root)\n"
 		"  --foreground      do not detach\n"
 		"  --ready-fd N      write \"READY\\n\" to fd N once serving\n"
-		"  --log-file PATH   diagnostics (default stderr)\n",
+		"  --log-file PATH   diagnostics (default stderr)\n"
+		"  --cpu N           run on CPU N only; interceptors follow the monitor to it, so\n"
+		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n",
 		MAX_TRUST_KEYS);
 }
 
@@ -87,13 +91,15 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "trust-key", required_argument, NULL, 'k' }, { "user", required_argument, NULL, 'u' },
 		{ "group", required_argument, NULL, 'g' },   { "foreground", no_argument, NULL, 'f' },
 		{ "ready-fd", required_argument, NULL, 'r' }, { "log-file", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },          { 0 },
+		{ "cpu", required_argument, NULL, 'c' },     { "help", no_argument, NULL, 'h' },
+		{ 0 },
 	};
 	char *end;
 	long v;
 	int c;
 
-	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1 };
+	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1,
+			    .cpu = -1 };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->socket = optarg; break;
@@ -117,6 +123,15 @@ static int parse(int argc, char **argv, struct opts *o)
 				return 2;
 			}
 			o->ready_fd = (int)v;
+			break;
+		case 'c':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 0 || v >= CPU_SETSIZE) {
+				fprintf(stderr, "uie-monitord: bad --cpu '%s'\n", optarg);
+				return 2;
+			}
+			o->cpu = (int)v;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -212,6 +227,14 @@ static int run(const struct opts *o, FILE *diag)
 
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	setrlimit(RLIMIT_CORE, &nocore);
+	if (o->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(o->cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) != 0)
+			return fail(diag, "--cpu", UIE_E_SYS);
+	}
 	umask(077);
 	if ((r = identities(o, &uid, &gid, &sock_gid)) != UIE_OK)
 		return fail(diag, "user or group", r);

@@ -15,7 +15,9 @@ uie_available() {
 # our child; returns once it answers a status request.
 uie_monitor_start() {
 	local d=$1 key=$work/uie/key
-	"$monitord" --foreground --socket "$d/sock" --vtpm "builtin:$d/vtpm/ak.pem" \
+	# --cpu 0: interceptors follow the monitor to its CPU, so a request does not
+	# wake an idle vCPU (docs/PERFORMANCE.md, "Where the time goes").
+	"$monitord" --foreground --cpu 0 --socket "$d/sock" --vtpm "builtin:$d/vtpm/ak.pem" \
 		--trust-key "$key.pub" --log-file "$d/monitor.log" &
 	mon_pid[$d]=$!
 	for _ in $(seq 200); do
