@@ -3,6 +3,12 @@
 # A script calls e2e_setup first: its temporary directory T and everything
 # started here are removed or stopped on exit, even when a check fails.
 
+# In sanitizer builds the supervised test programs carry ASan too, and
+# LeakSanitizer's exit scan needs ptrace and a CLONE_FILES helper, both
+# refused inside a `uie run` tree.  Appended, so it wins over a caller's
+# detect_leaks=1 (the last occurrence of an option counts).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
 MON_PID=
 SW_PID=
 SW_PORT=

@@ -16,8 +16,6 @@ note() { echo "--- $*" >&2; }
 for v in UIE UIE_MONITORD PROGS; do
 	eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
 done
-# Sanitizer builds: LeakSanitizer needs ptrace, which the interceptor refuses.
-export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
 . "$(dirname "$0")/../common.sh"
 e2e_setup uie-fastpath

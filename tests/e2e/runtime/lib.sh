@@ -12,11 +12,6 @@ for v in UIE UIE_MONITORD PROGS; do
 	eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
 done
 
-# In sanitizer builds the test programs carry ASan too (last option wins, so it
-# overrides a detect_leaks=1 from the caller); LeakSanitizer stops the
-# world with ptrace and a CLONE_FILES process, both refused inside the tree.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-
 . "$(dirname "$0")/../common.sh"
 e2e_setup uie-e2e
 chmod 755 "$T"
