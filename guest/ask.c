@@ -107,12 +107,6 @@ static void connect_monitor(struct uie_sup *s)
 	}
 	if (!s->o->fast_path)
 		return;
-	if (!s->hp_ok && uie_host_platform_init(&s->hp) != UIE_OK) {
-		if (s->o->verbose)
-			fprintf(stderr, "uie: no fast path: cannot set up hashing\n");
-		return;
-	}
-	s->hp_ok = true;
 	r = uie_fastpath_fetch(&s->fp, s->bridge);
 	s->fp_ok = r == UIE_OK;
 	if (s->o->verbose && !s->fp_ok)
@@ -139,8 +133,7 @@ static bool fast_refusal(struct uie_sup *s, const struct uie_req *req, int objfd
 	if (req->event != UIE_EV_EXECVE && req->event != UIE_EV_MMAP_EXEC &&
 	    req->event != UIE_EV_MPROTECT_EXEC)
 		return false;
-	if (!uie_fastpath_refresh(&s->fp, s->bridge) ||
-	    !uie_fastpath_check_fd(&s->fp, &s->hp.pl, req, objfd, &d))
+	if (!uie_fastpath_refresh(&s->fp, s->bridge) || !uie_fastpath_check_known(&s->fp, req, &d))
 		return false;
 	rep = &s->fp_reports[s->nfp_reports++];
 	rep->req = *req;
@@ -231,6 +224,8 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			 uie_err_str(r));
 		goto refused;
 	}
+	if (s->fp_ok && objfd >= 0)
+		uie_fastpath_learn(&s->fp, &req, &v.digest);
 	if (v.decision != UIE_ALLOW) {
 		snprintf(why, sizeof(why), "refused by the monitor (reason %u, record %llu)", v.reason,
 			 (unsigned long long)v.seq);

@@ -18,7 +18,6 @@
 
 #include "genpage.h"
 
-#include "host_platform.h"
 
 #define HINT_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
 
@@ -162,33 +161,12 @@ bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_
 	return !uie_bloom_maybe_contains(&fp->bloom, digest->bytes, digest->len);
 }
 
-bool uie_fastpath_check(const struct uie_fastpath *fp, const struct uie_platform *pl,
-			const struct uie_req *req, const struct uie_object *obj,
-			struct uie_digest *digest)
-{
-	/* A core without policy measures with obj_alg and touches nothing else. */
-	struct uie_core shadow = { 0 };
-	uint8_t scope;
-
-	if (digest)
-		memset(digest, 0, sizeof(*digest));
-	if (!fp || !fp->map || !pl || !req || !obj || !digest || req->role == UIE_ROLE_ANON)
-		return false;
-	shadow.pl = pl;
-	shadow.obj_alg = fp->bloom.hash_alg;
-	if (uie_core_measure(&shadow, req, obj, digest, &scope) != UIE_OK) {
-		memset(digest, 0, sizeof(*digest));
-		return false;
-	}
-	return uie_fastpath_definite_miss(fp, digest);
-}
-
-static struct uie_fastpath_memo *memo_slot(struct uie_fastpath *fp, const struct uie_req *req)
+static size_t memo_index(const struct uie_req *req)
 {
 	uint64_t h = req->id.ino * 0x9e3779b97f4a7c15ull ^ req->id.dev ^ req->file_offset ^
 		     (uint64_t)req->event << 56;
 
-	return &fp->memo[(h >> 32) & (UIE_FASTPATH_CACHE - 1)];
+	return (size_t)(h >> 32) & (UIE_FASTPATH_CACHE - 1);
 }
 
 static bool memo_matches(const struct uie_fastpath_memo *m, const struct uie_req *req, uint16_t alg)
@@ -198,43 +176,33 @@ static bool memo_matches(const struct uie_fastpath_memo *m, const struct uie_req
 	       m->digest.alg == alg && memcmp(&m->id, &req->id, sizeof(m->id)) == 0;
 }
 
-bool uie_fastpath_check_fd(struct uie_fastpath *fp, const struct uie_platform *pl,
-			   const struct uie_req *req, int objfd, struct uie_digest *digest)
+void uie_fastpath_learn(struct uie_fastpath *fp, const struct uie_req *req,
+			const struct uie_digest *digest)
 {
 	struct uie_fastpath_memo *m;
-	struct uie_host_object ho;
-	struct uie_file_id id;
-	bool miss;
+
+	if (!fp || !fp->map || !req || !digest || req->role == UIE_ROLE_ANON ||
+	    digest->alg != fp->bloom.hash_alg || digest->len != uie_hash_len(digest->alg))
+		return;
+	m = &fp->memo[memo_index(req)];
+	*m = (struct uie_fastpath_memo){
+		.valid = true, .event = req->event, .role = req->role, .id = req->id,
+		.file_offset = req->file_offset, .length = req->length, .digest = *digest,
+	};
+}
+
+bool uie_fastpath_check_known(const struct uie_fastpath *fp, const struct uie_req *req,
+			      struct uie_digest *digest)
+{
+	const struct uie_fastpath_memo *m;
 
 	if (digest)
 		memset(digest, 0, sizeof(*digest));
-	if (!fp || !fp->map || !pl || !req || !digest || objfd < 0 || req->role == UIE_ROLE_ANON)
+	if (!fp || !fp->map || !req || !digest || req->role == UIE_ROLE_ANON)
 		return false;
-	m = memo_slot(fp, req);
-	if (memo_matches(m, req, fp->bloom.hash_alg)) {
-		*digest = m->digest;
-		return uie_fastpath_definite_miss(fp, digest);
-	}
-	if (uie_host_object_open(&ho, objfd, false, &id) != UIE_OK) {
-		uie_host_object_close(&ho);
+	m = &fp->memo[memo_index(req)];
+	if (!memo_matches(m, req, fp->bloom.hash_alg))
 		return false;
-	}
-	/* The caller's identity must be this file's, or the memo would lie. */
-	if (memcmp(&id, &req->id, sizeof(id)) != 0) {
-		uie_host_object_close(&ho);
-		return false;
-	}
-	miss = uie_fastpath_check(fp, pl, req, &ho.obj, digest);
-	uie_host_object_close(&ho);
-	if (digest->alg) {
-		memset(m, 0, sizeof(*m));
-		m->valid = true;
-		m->event = req->event;
-		m->role = req->role;
-		m->id = req->id;
-		m->file_offset = req->file_offset;
-		m->length = req->length;
-		m->digest = *digest;
-	}
-	return miss;
+	*digest = m->digest;
+	return uie_fastpath_definite_miss(fp, digest);
 }

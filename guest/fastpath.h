@@ -94,23 +94,24 @@ uint64_t uie_fastpath_epoch(const struct uie_fastpath *fp);
 bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_digest *digest);
 
 /*
- * Measures obj for req exactly as the monitor would (uie_core_measure with
- * the hint's algorithm) and tells whether the request is a definite miss.
- * *digest receives the digest to report.  Anonymous memory and any
- * measurement error answer false (the monitor decides those).
+ * Remembers the digest the monitor reported for req (its verdict's
+ * digest), keyed by (file identity, event, role, range).  The interceptor
+ * never hashes objects itself: the monitor already measured this exact
+ * file version, and any change of the file changes its identity (see
+ * struct uie_file_id), so a remembered digest is never stale.  Digests of
+ * another algorithm than the hint's, and anonymous memory, are ignored.
  */
-bool uie_fastpath_check(const struct uie_fastpath *fp, const struct uie_platform *pl,
-			const struct uie_req *req, const struct uie_object *obj,
-			struct uie_digest *digest);
+void uie_fastpath_learn(struct uie_fastpath *fp, const struct uie_req *req,
+			const struct uie_digest *digest);
 
 /*
- * uie_fastpath_check over the object's open descriptor (read with pread,
- * never mapped, so a concurrent truncation cannot fault), remembering the
- * digest by (file identity, event, role, range): req->id must come from
- * fstat of objfd.  Any change of the file changes its identity (see
- * struct uie_file_id), so a remembered digest is never stale.
+ * True only when the monitor's digest for req is remembered and the
+ * current hint proves it a definite miss; *digest then receives it for
+ * the report.  An object seen for the first time (a cold request) is
+ * always the monitor's: the fast path then costs nothing extra, where
+ * hashing in the interceptor too would double the cost of a cold request.
  */
-bool uie_fastpath_check_fd(struct uie_fastpath *fp, const struct uie_platform *pl,
-			   const struct uie_req *req, int objfd, struct uie_digest *digest);
+bool uie_fastpath_check_known(const struct uie_fastpath *fp, const struct uie_req *req,
+			      struct uie_digest *digest);
 
 #endif

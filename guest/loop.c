@@ -305,8 +305,6 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 		close(s->fan);
 	uie_guest_fastpath_flush(s);
 	uie_guest_disconnect(s);
-	if (s->hp_ok)
-		uie_host_platform_fini(&s->hp);
 	free_sup(s);
 	return r;
 }

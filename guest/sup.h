@@ -70,12 +70,11 @@ struct uie_sup {
 	struct seccomp_notif_sizes sizes;
 	/*
 	 * Fast path (ask.c): the hint and generation page fetched on the
-	 * current connection (fp_ok), the platform that measures like the
-	 * monitor, and the refusals to report once their calls are answered.
+	 * current connection (fp_ok), with the digests the monitor reported,
+	 * and the refusals to report once their calls are answered.
 	 */
-	bool fp_ok, hp_ok;
+	bool fp_ok;
 	struct uie_fastpath fp;
-	struct uie_host_platform hp;
 	struct uie_fp_report { struct uie_req req; struct uie_digest digest; }
 		fp_reports[UIE_SUP_MAX_FP_REPORTS];
 	unsigned nfp_reports;

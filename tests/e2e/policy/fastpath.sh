@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The Bloom-hint fast path end to end (issue 5, section 4): with a package
 # signed --bloom, a shared object missing from the policy is refused by the
-# interceptor itself ("fast path") and the monitor's evidence shows a
-# FASTPATH_REJECT record that the verifier accepts; then, in the SAME
+# monitor the first time (its digest is new to the interceptor) and by the
+# interceptor itself ("fast path") from then on, and the monitor's evidence
+# shows a FASTPATH_REJECT record that the verifier accepts; then, in the SAME
 # long-running `uie run` session, an update (epoch 2) that allows the object
 # is installed and the object loads: a stale hint only costs speed.
 # --no-fast-path leaves every decision to the monitor.
@@ -77,23 +78,26 @@ package 1 /bin/sh /usr/bin/sleep "$P/dlopen_n" "$D1"
 "$UIE" policy install "$T/pkg1" --socket "$SOCK" >/dev/null || fail "install epoch 1"
 [ "$(field mode)" = ENFORCE ] && [ "$(field epoch)" = 1 ] || fail "epoch 1 not in force"
 
-note "one long-running session: refused now, retried after the update"
+note "one long-running session: refused now (monitor, then fast path), retried after the update"
 "$UIE" run --socket "$SOCK" -v -- /bin/sh -c '
 	"$1" "$2" "$3"; echo "first=$?"
+	"$1" "$2" "$3"; echo "again=$?"
 	i=0
 	while [ ! -e "$4" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 	"$1" "$2" "$3"; echo "second=$?"' sh "$P/dlopen_n" "$D1" "$D2" "$T/go" \
 	>"$T/session.out" 2>"$T/session.err" &
 SESSION=$!
 for _ in $(seq 300); do
-	grep -q '^first=' "$T/session.out" && break
+	grep -q '^again=' "$T/session.out" && break
 	kill -0 $SESSION 2>/dev/null || break
 	sleep 0.1
 done
-grep -q '^first=11$' "$T/session.out" ||
+grep -q '^first=11$' "$T/session.out" && grep -q '^again=11$' "$T/session.out" ||
 	{ cat "$T/session.out" "$T/session.err" >&2; fail "$D2 was not refused under epoch 1"; }
+grep -q "denied mmap of .*libuiedso2.so.*refused by the monitor" "$T/session.err" ||
+	{ cat "$T/session.err" >&2; fail "the first refusal did not come from the monitor"; }
 grep -q "denied mmap of .*libuiedso2.so.*fast path" "$T/session.err" ||
-	{ cat "$T/session.err" >&2; fail "the refusal did not come from the fast path"; }
+	{ cat "$T/session.err" >&2; fail "the second refusal did not come from the fast path"; }
 evidence e1 "$T/pkg1"
 [ "$NFAST" -ge 1 ] || fail "no FASTPATH_REJECT record in the monitor's log"
 note "fast-path refusal logged ($NFAST FASTPATH_REJECT record(s)), evidence verifies"
@@ -113,15 +117,17 @@ note "same session: $D2 loads under epoch 2"
 note "new sessions: fast path by default, --no-fast-path asks the monitor"
 evidence e2 "$T/pkg1" "$T/pkg2"
 before=$NFAST
-"$UIE" run --socket "$SOCK" -- "$P/dlopen_n" "$D3" >"$T/out" 2>"$T/err"
-rc=$?
-[ "$rc" = 10 ] && grep -q "libuiedso3.so.*fast path" "$T/err" ||
-	{ cat "$T/err" >&2; fail "$D3: exit $rc, want a fast-path refusal (10)"; }
-"$UIE" run --socket "$SOCK" --no-fast-path -- "$P/dlopen_n" "$D3" >"$T/out" 2>"$T/err"
-rc=$?
-[ "$rc" = 10 ] && grep -q "libuiedso3.so.*refused by the monitor" "$T/err" &&
-	! grep -q "fast path" "$T/err" ||
-	{ cat "$T/err" >&2; fail "$D3 with --no-fast-path: exit $rc, want the monitor's refusal"; }
+# twice PROGRAM ARG: runs PROGRAM ARG two times in one shell, printing a=RC and b=RC.
+twice='"$1" "$2"; echo "a=$?"; "$1" "$2"; echo "b=$?"'
+"$UIE" run --socket "$SOCK" -- /bin/sh -c "$twice" sh "$P/dlopen_n" "$D3" >"$T/out" 2>"$T/err"
+grep -q '^a=10$' "$T/out" && grep -q '^b=10$' "$T/out" &&
+	grep -q "libuiedso3.so.*refused by the monitor" "$T/err" && grep -q "libuiedso3.so.*fast path" "$T/err" ||
+	{ cat "$T/out" "$T/err" >&2; fail "$D3: want the monitor's refusal, then the fast path's"; }
+"$UIE" run --socket "$SOCK" --no-fast-path -- /bin/sh -c "$twice" sh "$P/dlopen_n" "$D3" \
+	>"$T/out" 2>"$T/err"
+grep -q '^a=10$' "$T/out" && grep -q '^b=10$' "$T/out" &&
+	[ "$(grep -c "libuiedso3.so.*refused by the monitor" "$T/err")" = 2 ] && ! grep -q "fast path" "$T/err" ||
+	{ cat "$T/out" "$T/err" >&2; fail "$D3 with --no-fast-path: want two refusals by the monitor"; }
 "$UIE" run --socket "$SOCK" -- "$P/dlopen_n" "$D1" "$D2" >"$T/out" 2>"$T/err" ||
 	{ cat "$T/err" >&2; fail "allowed objects refused with the fast path on"; }
 evidence e3 "$T/pkg1" "$T/pkg2"

@@ -18,7 +18,6 @@
 #include <cmocka.h>
 
 #include "uie/err.h"
-#include "uie/measure.h"
 
 #include "bloom.h"
 #include "fastpath.h"
@@ -222,61 +221,57 @@ static void test_report_is_logged(void **state)
 	pt_core_fini(&pc);
 }
 
-/* The check measures like the monitor: the test binary itself as a MAIN object. */
-static void test_check_measures_like_monitor(void **state)
+/*
+ * The fast path decides only on digests the monitor reported for the very
+ * same request key; a first sight, a changed file or anonymous memory go
+ * to the monitor.
+ */
+static void test_learns_from_monitor(void **state)
 {
-	struct uie_host_platform hp;
-	struct uie_host_object ho;
 	struct uie_fastpath fp;
-	struct uie_digest d, mine;
-	struct uie_req req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN };
-	uint8_t list[1][32], *h;
+	struct uie_digest d, bad = dig(unlisted), ok = dig(allowed[0]);
+	struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .length = 4096,
+			       .id = { .dev = 8, .ino = 1234, .size = 8192, .mtime_ns = 5, .ctime_ns = 6 } };
 	size_t hlen;
-	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), hfd;
+	uint8_t *h = hint_of(allowed, 1, &hlen);
+	int hfd = memfd_with(h, hlen, ALL_SEALS);
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(uie_host_platform_init(&hp), UIE_OK);
-	assert_int_equal(uie_host_object_open(&ho, fd, false, &req.id), UIE_OK);
-	assert_int_equal(uie_elf_measure(&hp.pl, &ho.obj, UIE_HASH_SHA256, NULL, &mine), UIE_OK);
-	memcpy(list[0], mine.bytes, 32);
-	h = hint_of(list, 1, &hlen);
-	hfd = memfd_with(h, hlen, ALL_SEALS);
 	assert_int_equal(uie_fastpath_open(&fp, hfd, hlen), UIE_OK);
 	make_current(&fp);
 	close(hfd);
-	assert_false(uie_fastpath_check(&fp, &hp.pl, &req, &ho.obj, &d));
-	assert_memory_equal(d.bytes, mine.bytes, 32);
-	uie_fastpath_close(&fp);
-	/* A hint without it: a definite miss, with the digest to report. */
-	free(h);
-	h = hint_of(allowed, 1, &hlen);
-	hfd = memfd_with(h, hlen, ALL_SEALS);
-	assert_int_equal(uie_fastpath_open(&fp, hfd, hlen), UIE_OK);
-	make_current(&fp);
-	close(hfd);
-	assert_true(uie_fastpath_check(&fp, &hp.pl, &req, &ho.obj, &d));
-	assert_memory_equal(d.bytes, mine.bytes, 32);
-	/* Through the descriptor: measured once, then remembered by identity. */
-	assert_true(uie_fastpath_check_fd(&fp, &hp.pl, &req, fd, &d));
-	assert_memory_equal(d.bytes, mine.bytes, 32);
-	assert_true(uie_fastpath_check_fd(&fp, &hp.pl, &req, fd, &d));
-	assert_memory_equal(d.bytes, mine.bytes, 32);
-	/* An identity that is not the file's is not trusted (nor remembered). */
-	req.id.ctime_ns++;
-	assert_false(uie_fastpath_check_fd(&fp, &hp.pl, &req, fd, &d));
+	/* Never seen: the monitor's call (and nothing to report). */
+	assert_false(uie_fastpath_check_known(&fp, &req, &d));
 	assert_int_equal(d.alg, 0);
+	/* The monitor reported a digest the hint does not hold: refused from now on. */
+	uie_fastpath_learn(&fp, &req, &bad);
+	assert_true(uie_fastpath_check_known(&fp, &req, &d));
+	assert_memory_equal(d.bytes, unlisted, 32);
+	/* The same file with any identity field changed is a new object. */
+	req.id.ctime_ns++;
+	assert_false(uie_fastpath_check_known(&fp, &req, &d));
 	req.id.ctime_ns--;
-	assert_false(uie_fastpath_check_fd(&fp, &hp.pl, &req, -1, &d));
+	req.file_offset = 4096; /* another range of it, too */
+	assert_false(uie_fastpath_check_known(&fp, &req, &d));
+	req.file_offset = 0;
+	/* An allowed digest is a hit: the monitor decides. */
+	uie_fastpath_learn(&fp, &req, &ok);
+	assert_false(uie_fastpath_check_known(&fp, &req, &d));
+	/* A digest of another algorithm than the hint's is not remembered. */
+	bad.alg = UIE_HASH_SHA384;
+	bad.len = UIE_SHA384_LEN;
+	uie_fastpath_learn(&fp, &req, &bad);
+	assert_false(uie_fastpath_check_known(&fp, &req, &d));
 	/* Anonymous memory is always the monitor's call. */
 	req.role = UIE_ROLE_ANON;
-	assert_false(uie_fastpath_check(&fp, &hp.pl, &req, &ho.obj, &d));
-	assert_false(uie_fastpath_check_fd(&fp, &hp.pl, &req, fd, &d));
+	uie_fastpath_learn(&fp, &req, &ok);
+	assert_false(uie_fastpath_check_known(&fp, &req, &d));
 	uie_fastpath_close(&fp);
+	/* Without a hint nothing is remembered or refused. */
+	req.role = UIE_ROLE_DSO;
+	uie_fastpath_learn(&fp, &req, &ok);
+	assert_false(uie_fastpath_check_known(&fp, &req, &d));
 	free(h);
-	uie_host_object_close(&ho);
-	close(fd);
-	uie_host_platform_fini(&hp);
 }
 
 int main(void)
@@ -285,7 +280,7 @@ int main(void)
 		cmocka_unit_test(test_open_requires_seals),
 		cmocka_unit_test(test_forged_hint_cannot_allow),
 		cmocka_unit_test(test_report_is_logged),
-		cmocka_unit_test(test_check_measures_like_monitor),
+		cmocka_unit_test(test_learns_from_monitor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
