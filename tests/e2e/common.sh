@@ -64,23 +64,29 @@ port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # start_swtpm: a TPM 2.0 simulator with state in $T/tpm, serving on
 # 127.0.0.1:$SW_PORT (control on SW_PORT+1), a free even port pair picked at
-# random.  Returns 1 when it does not accept connections in time.
+# random.  A port can be taken between the check and swtpm's bind (by any
+# process's outgoing connection), so a swtpm that exits at once is started
+# again on other ports.  Returns 1 when none accepts connections in time.
 start_swtpm() {
-	local port
-	for _ in $(seq 50); do
-		port=$((20000 + 2 * (RANDOM % 20000)))
-		port_busy $port || port_busy $((port + 1)) || break
-	done
+	local port attempt
 	mkdir -p "$T/tpm"
-	swtpm socket --tpmstate dir="$T/tpm" --tpm2 --flags not-need-init,startup-clear \
-		--server type=tcp,port=$port,bindaddr=127.0.0.1 \
-		--ctrl type=tcp,port=$((port + 1)),bindaddr=127.0.0.1 &
-	SW_PID=$!
-	SW_PORT=$port
-	for _ in $(seq 100); do
-		port_busy $port && return 0
-		kill -0 "$SW_PID" 2>/dev/null || break
-		sleep 0.05
+	for attempt in 1 2 3 4 5; do
+		for _ in $(seq 50); do
+			port=$((20000 + 2 * (RANDOM % 20000)))
+			port_busy $port || port_busy $((port + 1)) || break
+		done
+		swtpm socket --tpmstate dir="$T/tpm" --tpm2 --flags not-need-init,startup-clear \
+			--server type=tcp,port=$port,bindaddr=127.0.0.1 \
+			--ctrl type=tcp,port=$((port + 1)),bindaddr=127.0.0.1 &
+		SW_PID=$!
+		SW_PORT=$port
+		for _ in $(seq 100); do
+			port_busy $port && return 0
+			kill -0 "$SW_PID" 2>/dev/null || break
+			sleep 0.05
+		done
+		stop_swtpm
+		echo "swtpm did not come up on port $port (attempt $attempt)" >&2
 	done
 	return 1
 }

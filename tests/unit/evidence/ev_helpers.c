@@ -196,7 +196,7 @@ static bool unix_open(const char *path)
 	return ok;
 }
 
-int ev_swtpm_start(const char *dir, bool unix_socket, struct ev_swtpm *s)
+static int swtpm_try(const char *dir, bool unix_socket, struct ev_swtpm *s)
 {
 	char state[4200], server[4200], ctrl[4200];
 
@@ -207,7 +207,6 @@ int ev_swtpm_start(const char *dir, bool unix_socket, struct ev_swtpm *s)
 		snprintf(server, sizeof(server), "type=unixio,path=%s", s->path);
 		snprintf(ctrl, sizeof(ctrl), "type=unixio,path=%s.ctrl", s->path);
 	} else {
-		srand((unsigned)time(NULL) ^ (unsigned)getpid());
 		for (int tries = 0; tries < 200 && !s->port; tries++) {
 			int p = 20000 + 2 * (rand() % 20000);
 
@@ -242,6 +241,24 @@ int ev_swtpm_start(const char *dir, bool unix_socket, struct ev_swtpm *s)
 	}
 	ev_swtpm_stop(s);
 	return UIE_E_SYS;
+}
+
+/*
+ * A free TCP port can be taken between the check and swtpm's bind (by any
+ * process's outgoing connection): a swtpm that exits at once is started
+ * again on other ports.
+ */
+int ev_swtpm_start(const char *dir, bool unix_socket, struct ev_swtpm *s)
+{
+	int r = UIE_E_SYS;
+
+	srand((unsigned)time(NULL) ^ (unsigned)getpid());
+	for (int attempt = 0; attempt < 5; attempt++) {
+		r = swtpm_try(dir, unix_socket, s);
+		if (r == UIE_OK || unix_socket)
+			break;
+	}
+	return r;
 }
 
 void ev_swtpm_stop(struct ev_swtpm *s)
