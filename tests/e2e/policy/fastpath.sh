@@ -37,9 +37,12 @@ package() {
 	"$UIE" ref scan $(closure "$@") -o "$T/ref$n" 2>/dev/null || fail "ref scan ($n)"
 	"$UIE" policy compile --mode enforce --default deny "$T/ref$n" -o "$T/table$n" ||
 		fail "policy compile ($n)"
-	"$UIE" policy sign --key "$T/ttp.pem" --epoch "$n" --bind-seq "$(field records)" \
-		--bind-pcr "$(field vpcr16)" --bloom "$T/table$n" -o "$T/pkg$n" >/dev/null 2>&1 ||
-		fail "policy sign ($n)"
+	# One status answer for both: the running session logs records meanwhile.
+	"$UIE" status --socket "$SOCK" >"$T/status" || fail "status ($n)"
+	"$UIE" policy sign --key "$T/ttp.pem" --epoch "$n" \
+		--bind-seq "$(awk '$1 == "records:" { print $2 }' "$T/status")" \
+		--bind-pcr "$(awk '$1 == "vpcr16:" { print $2 }' "$T/status")" \
+		--bloom "$T/table$n" -o "$T/pkg$n" >/dev/null 2>&1 || fail "policy sign ($n)"
 }
 
 # evidence TAG POLICY...: exports, verifies against the packages (the verifier
