@@ -224,7 +224,8 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			 uie_err_str(r));
 		goto refused;
 	}
-	if (s->fp_ok && objfd >= 0)
+	/* Only refusals are worth remembering: an allowed digest is a hint hit anyway. */
+	if (s->fp_ok && objfd >= 0 && v.policy_decision != UIE_ALLOW)
 		uie_fastpath_learn(&s->fp, &req, &v.digest);
 	if (v.decision != UIE_ALLOW) {
 		snprintf(why, sizeof(why), "refused by the monitor (reason %u, record %llu)", v.reason,

@@ -26,7 +26,7 @@
 
 #include "bloom.h"
 
-#define UIE_FASTPATH_CACHE 128 /* digests remembered by request (a power of two) */
+#define UIE_FASTPATH_CACHE 1024 /* refused digests remembered by request (a power of two) */
 
 /* A digest the interceptor computed, keyed by everything it depends on. */
 struct uie_fastpath_memo {
