@@ -228,8 +228,8 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	if (s->fp_ok && objfd >= 0 && v.policy_decision != UIE_ALLOW)
 		uie_fastpath_learn(&s->fp, &req, &v.digest);
 	if (v.decision != UIE_ALLOW) {
-		snprintf(why, sizeof(why), "refused by the monitor (reason %u, record %llu)", v.reason,
-			 (unsigned long long)v.seq);
+		snprintf(why, sizeof(why), "refused by the monitor: %s (record %llu)",
+			 uie_reason_str(v.reason), (unsigned long long)v.seq);
 		goto refused;
 	}
 	if (s->o->verbose > 1)

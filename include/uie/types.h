@@ -96,6 +96,9 @@ enum uie_reason {
 	UIE_R__MAX
 };
 
+/* Short static description of a reason code; never NULL. */
+const char *uie_reason_str(uint16_t reason);
+
 /*
  * Identity of a file as seen by the kernel at the time of the request.
  * Any change of content changes at least one of these on Linux (ctime

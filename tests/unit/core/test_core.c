@@ -342,6 +342,17 @@ static void test_measure(void **state)
 	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_INVAL);
 }
 
+/* Every reason code a record can carry has a description; others say so. */
+static void test_reason_names(void **state)
+{
+	(void)state;
+	for (uint16_t r = UIE_R_RULE_ALLOW; r < UIE_R__MAX; r++)
+		assert_string_not_equal(uie_reason_str(r), "unknown reason");
+	assert_string_equal(uie_reason_str(0), "unknown reason");
+	assert_string_equal(uie_reason_str(UIE_R__MAX), "unknown reason");
+	assert_string_equal(uie_reason_str(0xffff), "unknown reason");
+}
+
 int main(void)
 {
 	/* One core walks through its life: the tests run in this order. */
@@ -352,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_no_state_change),
 		cmocka_unit_test(test_reject_and_fastpath),
 		cmocka_unit_test(test_measure),
+		cmocka_unit_test(test_reason_names),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

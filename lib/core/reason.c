@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "uie/types.h"
+
+static const char *const reason_names[UIE_R__MAX] = {
+	[UIE_R_RULE_ALLOW] = "an allow rule matched",
+	[UIE_R_RULE_DENY] = "a deny rule matched",
+	[UIE_R_DEFAULT] = "no rule matched the digest (default action)",
+	[UIE_R_BOOTSTRAP] = "bootstrap: measured only",
+	[UIE_R_ANON_EXEC] = "anonymous memory may not become executable",
+	[UIE_R_FILELESS] = "fileless object",
+	[UIE_R_MEASURE_FAIL] = "the object could not be measured",
+	[UIE_R_UNSUPPORTED] = "path not supported",
+	[UIE_R_FASTPATH_MISS] = "not in the policy's hint",
+	[UIE_R_POLICY_INSTALLED] = "policy installed",
+	[UIE_R_POLICY_REJECTED] = "policy package rejected",
+	[UIE_R_MONITOR_START] = "monitor started",
+	[UIE_R_RACE] = "check-then-use race",
+};
+
+const char *uie_reason_str(uint16_t reason)
+{
+	if (reason >= UIE_R__MAX || !reason_names[reason])
+		return "unknown reason";
+	return reason_names[reason];
+}
