@@ -15,7 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline uint64_t bench_now_ns(void)
 {
@@ -43,6 +45,28 @@ static inline unsigned long bench_count(const char *s, unsigned long max)
 		exit(2);
 	}
 	return v;
+}
+
+/*
+ * The options every timing driver takes: -c (cold: touch the objects before
+ * each iteration) and -w N (untimed warm-up iterations, default 1).  Returns
+ * false on an unknown option; optind then points past the options.
+ */
+static inline bool bench_options(int argc, char **argv, bool *cold, unsigned long *warmup)
+{
+	int opt;
+
+	*cold = false;
+	*warmup = 1;
+	while ((opt = getopt(argc, argv, "cw:")) != -1) {
+		if (opt == 'c')
+			*cold = true;
+		else if (opt == 'w')
+			*warmup = strcmp(optarg, "0") ? bench_count(optarg, 1000) : 0;
+		else
+			return false;
+	}
+	return true;
 }
 
 #endif

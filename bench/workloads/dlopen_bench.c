@@ -22,18 +22,12 @@
 int main(int argc, char **argv)
 {
 	void *h[MAX_DSO];
-	unsigned long n, warmup = 1;
-	bool cold = false;
-	int opt, count;
+	unsigned long n, warmup;
+	bool cold;
+	int count;
 
-	while ((opt = getopt(argc, argv, "cw:")) != -1) {
-		if (opt == 'c')
-			cold = true;
-		else if (opt == 'w')
-			warmup = strcmp(optarg, "0") ? bench_count(optarg, 1000) : 0;
-		else
-			goto usage;
-	}
+	if (!bench_options(argc, argv, &cold, &warmup))
+		goto usage;
 	count = argc - optind - 1;
 	if (count < 1 || count > MAX_DSO)
 		goto usage;

@@ -38,18 +38,11 @@ static int run_once(const char *prog)
 
 int main(int argc, char **argv)
 {
-	unsigned long n, warmup = 1;
-	bool cold = false;
-	int opt;
+	unsigned long n, warmup;
+	bool cold;
 
-	while ((opt = getopt(argc, argv, "cw:")) != -1) {
-		if (opt == 'c')
-			cold = true;
-		else if (opt == 'w')
-			warmup = strcmp(optarg, "0") ? bench_count(optarg, 1000) : 0;
-		else
-			goto usage;
-	}
+	if (!bench_options(argc, argv, &cold, &warmup))
+		goto usage;
 	if (argc - optind != 2)
 		goto usage;
 	n = bench_count(argv[optind], 10000000);
