@@ -151,25 +151,26 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	char link[64], what[512];
 	struct uie_file_id id;
 	uint8_t role;
-	struct stat st;
 	ssize_t n;
 
 	if (!pe || !(m->mask & FAN_OPEN_EXEC_PERM))
 		return FAN_ALLOW; /* not our tree */
 	role = pe->opens++ == 0 ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
-	n = readlink(link, what, sizeof(what) - 1);
-	what[n < 0 ? 0 : n] = '\0';
-	if (m->fd < 0 || fstat(m->fd, &st) != 0 || !uie_guest_file_id(m->fd, &id))
+	if (m->fd < 0 || !uie_guest_file_id(m->fd, &id))
 		return FAN_DENY;
 	/* The very file exec.c had allowed, unchanged: no second request. */
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
 			return FAN_ALLOW;
-	if (uie_guest_fileless(m->fd))
+	if (uie_guest_fileless(m->fd)) {
+		/* Asked about as anonymous memory, so the name must be taken here. */
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
+		n = readlink(link, what, sizeof(what) - 1);
+		what[n < 0 ? 0 : n] = '\0';
 		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, 0, 0, 0, what) ?
 			       FAN_ALLOW : FAN_DENY;
-	return uie_guest_ask(s, UIE_EV_EXECVE, role, m->pid, m->fd, 0, (uint64_t)st.st_size, 0, what) ?
+	}
+	return uie_guest_ask(s, UIE_EV_EXECVE, role, m->pid, m->fd, 0, id.size, 0, NULL) ?
 		       FAN_ALLOW : FAN_DENY;
 }
 
