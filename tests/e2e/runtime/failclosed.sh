@@ -15,17 +15,23 @@ run_uie -- /usr/bin/true
 expect_rc 126 "no monitor"
 expect_err "denied execve of /usr/bin/true.*monitor unreachable" "no monitor"
 
+# start_late [--no-fanotify]: a fresh monitor, and under `uie run` the program
+# that maps and execs only once $T/go exists (pid in UPID), given time to start.
+start_late() {
+	start_runtime_monitor
+	rm -f "$T/go" "$T/result"
+	"$UIE" run --socket "$SOCK" $1 -- "$P/late" "$T/go" "$T/result" "$LIB" /usr/bin/true \
+		>"$T/out" 2>"$T/err" &
+	UPID=$!
+	sleep 0.3
+}
+
 # wait_file FILE: up to 10 s.
 wait_file() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.05; done; return 1; }
 
 for fan in "" --no-fanotify; do
 	note "monitor killed (${fan:-fanotify})"
-	start_runtime_monitor
-	rm -f "$T/go" "$T/result"
-	"$UIE" run --socket "$SOCK" $fan -- "$P/late" "$T/go" "$T/result" "$LIB" /usr/bin/true \
-		>"$T/out" 2>"$T/err" &
-	UPID=$!
-	sleep 0.3
+	start_late "$fan"
 	kill -KILL "$MON_PID"; wait "$MON_PID" 2>/dev/null; MON_PID=
 	touch "$T/go"
 	wait "$UPID"
@@ -39,12 +45,7 @@ for fan in "" --no-fanotify; do
 	note "$res"
 
 	note "interceptor killed (${fan:-fanotify})"
-	start_runtime_monitor
-	rm -f "$T/go" "$T/result"
-	"$UIE" run --socket "$SOCK" $fan -- "$P/late" "$T/go" "$T/result" "$LIB" /usr/bin/true \
-		>"$T/out" 2>"$T/err" &
-	UPID=$!
-	sleep 0.3
+	start_late "$fan"
 	kill -KILL "$UPID"; wait "$UPID" 2>/dev/null
 	touch "$T/go"
 	wait_file "$T/result" || fail "no result (interceptor killed)"
