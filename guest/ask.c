@@ -135,6 +135,8 @@ static bool fast_refusal(struct uie_sup *s, const struct uie_req *req, int objfd
 		return false;
 	if (!uie_fastpath_refresh(&s->fp, s->bridge) || !uie_fastpath_check_known(&s->fp, req, &d))
 		return false;
+	if (s->nfp_reports == 0)
+		s->fp_oldest_ms = uie_guest_now_ms();
 	rep = &s->fp_reports[s->nfp_reports++];
 	rep->req = *req;
 	rep->digest = d;
@@ -155,6 +157,18 @@ void uie_guest_fastpath_flush(struct uie_sup *s)
 			uie_guest_disconnect(s);
 	}
 	s->nfp_reports = 0;
+}
+
+void uie_guest_fastpath_flush_due(struct uie_sup *s)
+{
+	if (s->nfp_reports == UIE_SUP_MAX_FP_REPORTS ||
+	    (s->nfp_reports && uie_guest_now_ms() - s->fp_oldest_ms >= UIE_SUP_FP_MAX_DELAY_MS))
+		uie_guest_fastpath_flush(s);
+}
+
+int uie_guest_fastpath_idle_ms(const struct uie_sup *s)
+{
+	return s->nfp_reports ? UIE_SUP_FP_QUIET_MS : -1;
 }
 
 bool uie_guest_file_id(int fd, struct uie_file_id *id)

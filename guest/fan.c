@@ -25,7 +25,6 @@
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "sup.h"
@@ -108,14 +107,6 @@ bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev)
 	return false;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /*
  * The pending execve of tid, if one was registered recently: the kernel
  * opens the files right after the call continues, and a stale entry must
@@ -125,7 +116,7 @@ static struct uie_pending_exec *pending(struct uie_sup *s, pid_t tid)
 {
 	for (unsigned i = 0; i < UIE_SUP_MAX_PENDING; i++)
 		if (s->pending[i].tid == tid)
-			return now_ms() - s->pending[i].stamp <= PENDING_TTL_MS ? &s->pending[i] : NULL;
+			return uie_guest_now_ms() - s->pending[i].stamp <= PENDING_TTL_MS ? &s->pending[i] : NULL;
 	return NULL;
 }
 
@@ -142,7 +133,7 @@ void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_id
 			if (s->pending[i].stamp < pe->stamp)
 				pe = &s->pending[i];
 	}
-	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = now_ms(), .allowed = *allowed };
+	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = uie_guest_now_ms(), .allowed = *allowed };
 }
 
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
@@ -202,5 +193,5 @@ void uie_guest_fan_handle(struct uie_sup *s)
 		}
 	}
 	if (s->depth == 0) /* inside a freeze, the outer grant reports once it is answered */
-		uie_guest_fastpath_flush(s);
+		uie_guest_fastpath_flush_due(s);
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
@@ -38,6 +39,14 @@
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
 #endif
+
+uint64_t uie_guest_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 void uie_guest_deny(struct seccomp_notif_resp *r, int err)
 {
@@ -137,8 +146,8 @@ send:
 	s->depth = d;
 	if (c.pidfd >= 0)
 		close(c.pidfd);
-	if (d == 0) /* the call is answered: its fast-path refusal may now be reported */
-		uie_guest_fastpath_flush(s);
+	if (d == 0) /* the call is answered: queued fast-path refusals may be due */
+		uie_guest_fastpath_flush_due(s);
 }
 
 /*
@@ -222,10 +231,13 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 			{ .fd = reaped ? -1 : pidfd, .events = POLLIN },
 			{ .fd = sigfd, .events = POLLIN },
 		};
-		int k = poll(p, 4, s->nleft ? LEFT_POLL_MS : -1);
+		int idle = uie_guest_fastpath_idle_ms(s);
+		int k = poll(p, 4, s->nleft && (idle < 0 || idle > LEFT_POLL_MS) ? LEFT_POLL_MS : idle);
 
 		if (k < 0 && errno != EINTR)
 			break;
+		if (k == 0) /* quiet: report the fast-path refusals now */
+			uie_guest_fastpath_flush(s);
 		if (s->nleft)
 			uie_guest_thaw_left(s);
 		if (p[1].revents & POLLIN)

@@ -24,6 +24,14 @@
 #define UIE_SUP_NEST 3 /* nesting of notifications answered during a freeze */
 #define UIE_SUP_APPROVED_SLOTS 4096 /* power of two */
 #define UIE_SUP_MAX_FP_REPORTS 64 /* fast-path refusals waiting to be reported */
+/*
+ * Fast-path refusals are reported once the tree has made no request for
+ * UIE_SUP_FP_QUIET_MS, or at the latest UIE_SUP_FP_MAX_DELAY_MS after the
+ * oldest one (or when the queue is full): reporting each one at once made
+ * the monitor's logging compete with the refused program for the CPU.
+ */
+#define UIE_SUP_FP_QUIET_MS 1
+#define UIE_SUP_FP_MAX_DELAY_MS 100
 
 /* Threads stopped around a grant (freeze.c). */
 #define UIE_FREEZE_MAX 1024
@@ -78,6 +86,7 @@ struct uie_sup {
 	struct uie_fp_report { struct uie_req req; struct uie_digest digest; }
 		fp_reports[UIE_SUP_MAX_FP_REPORTS];
 	unsigned nfp_reports;
+	uint64_t fp_oldest_ms; /* CLOCK_MONOTONIC ms when fp_reports[0] was queued */
 	/*
 	 * Notifications are answered one at a time, except that while threads
 	 * are being stopped for one grant, others are answered (nested) so
@@ -154,11 +163,15 @@ uint8_t uie_guest_role_of(int fd, uint8_t elf_role);
 bool uie_guest_fileless(int fd);
 bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
 /*
- * Sends the monitor the fast-path refusals made since the last call (for
- * the log); called once the refused calls have been answered, so that
- * the callers do not wait for it.
+ * Sends the monitor the fast-path refusals queued so far (for the log);
+ * called only after the refused calls have been answered, so that the
+ * callers never wait for it.
  */
 void uie_guest_fastpath_flush(struct uie_sup *s);
+/* Flushes when the queue is full or its oldest refusal is due (after an answer). */
+void uie_guest_fastpath_flush_due(struct uie_sup *s);
+/* Poll timeout (ms) until the queued refusals are reported when idle; -1: none queued. */
+int uie_guest_fastpath_idle_ms(const struct uie_sup *s);
 /* Closes the monitor connection and what was fetched on it (hint, page). */
 void uie_guest_disconnect(struct uie_sup *s);
 /* File identity of an open file (as in requests); false when fstat fails. */
@@ -192,6 +205,7 @@ void uie_guest_reconcile(struct uie_sup *s, pid_t tgid);
 void uie_guest_anon_allowed(struct uie_sup *s, pid_t tgid);
 
 /* ---- loop.c ---- */
+uint64_t uie_guest_now_ms(void); /* CLOCK_MONOTONIC */
 /* Receives and answers one seccomp notification. */
 void uie_guest_serve_one(struct uie_sup *s);
 
