@@ -28,18 +28,12 @@ static const char *event_name(uint16_t ev)
 	}
 }
 
-bool uie_guest_fileless(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) != 0 || st.st_nlink == 0;
-}
-
-uint8_t uie_guest_role_of(int fd, uint8_t elf_role)
+/* Role of an open object: FILE unless it starts with the ELF magic; ANON if fileless. */
+static uint8_t role_of(int fd, const struct stat *st, uint8_t elf_role)
 {
 	unsigned char m[4];
 
-	if (uie_guest_fileless(fd))
+	if (st->st_nlink == 0)
 		return UIE_ROLE_ANON;
 	if (pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && !memcmp(m, "\177ELF", 4))
 		return elf_role;
@@ -125,7 +119,7 @@ static void connect_monitor(struct uie_sup *s)
  */
 static bool fast_refusal(struct uie_sup *s, const struct uie_req *req, int objfd)
 {
-	struct uie_fp_report *rep;
+	struct uie_fastpath_report *rep;
 	struct uie_digest d;
 
 	if (!s->fp_ok || objfd < 0 || s->nfp_reports >= UIE_SUP_MAX_FP_REPORTS)
@@ -145,17 +139,30 @@ static bool fast_refusal(struct uie_sup *s, const struct uie_req *req, int objfd
 
 void uie_guest_fastpath_flush(struct uie_sup *s)
 {
-	for (unsigned i = 0; i < s->nfp_reports; i++) {
-		struct uie_fp_report *rep = &s->fp_reports[i];
-		int r = s->bridge >= 0 ? uie_bridge_fastpath_report(s->bridge, &rep->req, &rep->digest)
-				       : UIE_E_PEER;
+	unsigned lost = 0;
+	int r = UIE_E_PEER, why = UIE_OK;
 
-		if (r != UIE_OK)
-			fprintf(stderr, "uie: a fast-path refusal (pid %u) could not be reported "
-				"to the monitor: %s\n", rep->req.pid, uie_err_str(r));
-		if (r == UIE_E_PEER || r == UIE_E_SYS)
-			uie_guest_disconnect(s);
+	if (s->nfp_reports == 0)
+		return;
+	if (s->bridge >= 0)
+		r = uie_bridge_fastpath_report_all(s->bridge, s->fp_reports, s->nfp_reports);
+	for (unsigned i = 0; i < s->nfp_reports; i++) {
+		int st = s->bridge >= 0 ? s->fp_reports[i].status : r;
+
+		if (st != UIE_OK) {
+			lost++;
+			why = st;
+		}
 	}
+	if (s->fp_hidden)
+		fprintf(stderr, "uie: %u more fast-path refusal(s) of this batch not shown one by one\n",
+			s->fp_hidden);
+	if (lost)
+		fprintf(stderr, "uie: %u fast-path refusal(s) could not be reported to the monitor: %s\n",
+			lost, uie_err_str(why));
+	s->fp_shown = s->fp_hidden = 0;
+	if (r == UIE_E_PEER || r == UIE_E_SYS)
+		uie_guest_disconnect(s);
 	s->nfp_reports = 0;
 }
 
@@ -171,19 +178,13 @@ int uie_guest_fastpath_idle_ms(const struct uie_sup *s)
 	return s->nfp_reports ? UIE_SUP_FP_QUIET_MS : -1;
 }
 
-bool uie_guest_file_id(int fd, struct uie_file_id *id)
+struct uie_file_id uie_guest_file_id(const struct stat *st)
 {
-	struct stat st;
-
-	memset(id, 0, sizeof(*id));
-	if (fstat(fd, &st) != 0)
-		return false;
-	*id = (struct uie_file_id){
-		.dev = st.st_dev, .ino = st.st_ino, .size = (uint64_t)st.st_size,
-		.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
-		.ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
+	return (struct uie_file_id){
+		.dev = st->st_dev, .ino = st->st_ino, .size = (uint64_t)st->st_size,
+		.mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
+		.ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
 	};
-	return true;
 }
 
 /*
@@ -207,7 +208,8 @@ static const char *describe(const char *what, int objfd, char *buf, size_t cap)
 }
 
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
-		   uint64_t vaddr, uint64_t length, uint64_t off, const char *what)
+		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
+		   const char *what)
 {
 	struct uie_req req = { .event = event, .role = objfd < 0 ? UIE_ROLE_ANON : role,
 			       .pid = (uint32_t)pid, .vaddr = vaddr, .length = length,
@@ -216,16 +218,20 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	char name[512], why[160];
 	int r;
 
-	if (objfd >= 0 && !uie_guest_file_id(objfd, &req.id)) {
-		snprintf(why, sizeof(why), "cannot examine the file");
-		goto refused;
-	}
+	if (objfd >= 0)
+		req.id = uie_guest_file_id(st);
 	connect_monitor(s);
 	if (s->bridge < 0) {
 		snprintf(why, sizeof(why), "monitor unreachable");
 		goto refused;
 	}
 	if (fast_refusal(s, &req, objfd)) {
+		/* The monitor logs every one; stderr names only the first few of a batch. */
+		if (s->fp_shown >= UIE_SUP_FP_SHOWN) {
+			s->fp_hidden++;
+			return false;
+		}
+		s->fp_shown++;
 		snprintf(why, sizeof(why), "fast path: not in the policy (hint of epoch %llu)",
 			 (unsigned long long)uie_fastpath_epoch(&s->fp));
 		goto refused;
@@ -256,4 +262,23 @@ refused:
 	fprintf(stderr, "uie: denied %s of %s (pid %d): %s\n", event_name(event),
 		describe(what, objfd, name, sizeof(name)), (int)pid, why);
 	return false;
+}
+
+bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
+		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what)
+{
+	char name[512];
+	struct stat st;
+	uint8_t role;
+
+	if (fstat(fd, &st) != 0) {
+		fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n",
+			event_name(event), describe(what, fd, name, sizeof(name)), (int)pid);
+		return false;
+	}
+	role = role_of(fd, &st, elf_role);
+	if (role == UIE_ROLE_ANON)
+		return uie_guest_ask(s, event, role, pid, -1, NULL, vaddr, length, off,
+				     what ? what : "fileless memory");
+	return uie_guest_ask(s, event, role, pid, fd, &st, vaddr, length, off, what);
 }

@@ -45,17 +45,14 @@ static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const 
 	}
 	if (!S_ISREG(st->st_mode))
 		return false;
-	if (st->st_nlink == 0) /* fileless, as uie_guest_fileless() */
-		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, 0, 0, 0, what);
-	if (!uie_guest_ask(s, UIE_EV_EXECVE, role, c->n->pid, fd, 0, (uint64_t)st->st_size, 0, what))
+	if (st->st_nlink == 0) /* fileless */
+		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, NULL, 0, 0, 0,
+				     what);
+	if (!uie_guest_ask(s, UIE_EV_EXECVE, role, c->n->pid, fd, st, 0, (uint64_t)st->st_size, 0,
+			   what))
 		return false;
-	if (ids->n < UIE_EXEC_IDS) {
-		ids->id[ids->n++] = (struct uie_file_id){
-			.dev = st->st_dev, .ino = st->st_ino, .size = (uint64_t)st->st_size,
-			.mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-			.ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
-		};
-	}
+	if (ids->n < UIE_EXEC_IDS)
+		ids->id[ids->n++] = uie_guest_file_id(st);
 	return true;
 }
 
@@ -185,8 +182,8 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		return;
 	}
 	watched = uie_guest_fan_covers(s, st.st_dev);
-	if (st.st_nlink == 0) { /* fileless, as uie_guest_fileless() */
-		ok = uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, n->pid, -1, 0, 0, 0, what);
+	if (st.st_nlink == 0) { /* fileless */
+		ok = uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, n->pid, -1, NULL, 0, 0, 0, what);
 	} else if (ask_file(s, c, fd, &st, UIE_ROLE_MAIN, what, &ids)) {
 		err = check_chain(s, c, fd, what, watched, &ids);
 		ok = err == 0;

@@ -141,27 +141,29 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	struct uie_pending_exec *pe = pending(s, m->pid);
 	char link[64], what[512];
 	struct uie_file_id id;
+	struct stat st;
 	uint8_t role;
 	ssize_t n;
 
 	if (!pe || !(m->mask & FAN_OPEN_EXEC_PERM))
 		return FAN_ALLOW; /* not our tree */
 	role = pe->opens++ == 0 ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
-	if (m->fd < 0 || !uie_guest_file_id(m->fd, &id))
+	if (m->fd < 0 || fstat(m->fd, &st) != 0)
 		return FAN_DENY;
+	id = uie_guest_file_id(&st);
 	/* The very file exec.c had allowed, unchanged: no second request. */
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
 			return FAN_ALLOW;
-	if (uie_guest_fileless(m->fd)) {
+	if (st.st_nlink == 0) { /* fileless */
 		/* Asked about as anonymous memory, so the name must be taken here. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
 		n = readlink(link, what, sizeof(what) - 1);
 		what[n < 0 ? 0 : n] = '\0';
-		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, 0, 0, 0, what) ?
+		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, NULL, 0, 0, 0, what) ?
 			       FAN_ALLOW : FAN_DENY;
 	}
-	return uie_guest_ask(s, UIE_EV_EXECVE, role, m->pid, m->fd, 0, id.size, 0, NULL) ?
+	return uie_guest_ask(s, UIE_EV_EXECVE, role, m->pid, m->fd, &st, 0, id.size, 0, NULL) ?
 		       FAN_ALLOW : FAN_DENY;
 }
 

@@ -29,17 +29,6 @@
 #define PAGE 4096u
 #define MAX_PIECES 16
 
-/* The object's name is looked up by uie_guest_ask only if it prints one. */
-static bool ask_fd(struct uie_sup *s, uint16_t ev, pid_t pid, int fd, uint64_t vaddr, uint64_t len,
-		   uint64_t off)
-{
-	uint8_t role = uie_guest_role_of(fd, UIE_ROLE_DSO);
-
-	if (role == UIE_ROLE_ANON)
-		return uie_guest_ask(s, ev, role, pid, -1, vaddr, len, off, "fileless memory");
-	return uie_guest_ask(s, ev, role, pid, fd, vaddr, len, off, NULL);
-}
-
 void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r)
 {
 	const struct seccomp_notif *n = c->n;
@@ -47,7 +36,7 @@ void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct secco
 	int fd = (int)n->data.args[4], obj;
 
 	if ((flags & MAP_ANONYMOUS) || fd < 0) {
-		if (uie_guest_ask(s, UIE_EV_MMAP_EXEC, UIE_ROLE_ANON, n->pid, -1, addr, len, 0,
+		if (uie_guest_ask(s, UIE_EV_MMAP_EXEC, UIE_ROLE_ANON, n->pid, -1, NULL, addr, len, 0,
 				  "anonymous memory")) {
 			uie_guest_anon_allowed(s, c->tgid);
 			uie_guest_cont(r);
@@ -60,7 +49,8 @@ void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct secco
 		return;
 	}
 	if (uie_guest_id_valid(s, n->id) &&
-	    ask_fd(s, UIE_EV_MMAP_EXEC, n->pid, obj, addr, len, n->data.args[5])) {
+	    uie_guest_ask_obj(s, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, n->pid, obj, addr, len,
+			      n->data.args[5], NULL)) {
 		/* The fd may have been replaced while the monitor measured. */
 		if (syscall(SYS_kcmp, getpid(), n->pid, KCMP_FILE, obj, fd) == 0)
 			uie_guest_cont(r);
@@ -126,8 +116,8 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 		}
 		at = hi;
 		if (m->ino == 0 || m->special) {
-			ok = uie_guest_ask(s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, n->pid, -1, lo, hi - lo, 0,
-					   "anonymous memory");
+			ok = uie_guest_ask(s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, n->pid, -1, NULL, lo,
+					   hi - lo, 0, "anonymous memory");
 			if (ok)
 				uie_guest_anon_allowed(s, c->tgid);
 		} else if (uie_guest_map_open(n->pid, m, &obj) != UIE_OK) {
@@ -135,7 +125,8 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 				(unsigned long long)lo, (int)n->pid);
 			ok = false;
 		} else {
-			ok = ask_fd(s, UIE_EV_MPROTECT_EXEC, n->pid, obj, lo, hi - lo, m->off + (lo - m->start));
+			ok = uie_guest_ask_obj(s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, n->pid, obj, lo,
+					       hi - lo, m->off + (lo - m->start), NULL);
 			close(obj);
 		}
 		if (!ok)

@@ -53,8 +53,8 @@ static int check(void *ctx, const struct uie_map *m)
 	if (m->ino == 0) {
 		if (anon_ok(rc->s, rc->tgid))
 			return UIE_OK;
-		ok = uie_guest_ask(rc->s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, rc->tgid, -1, m->start,
-				   m->end - m->start, 0, what);
+		ok = uie_guest_ask(rc->s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, rc->tgid, -1, NULL,
+				   m->start, m->end - m->start, 0, what);
 		if (ok)
 			uie_guest_anon_allowed(rc->s, rc->tgid);
 		return ok ? UIE_OK : UIE_E_DENIED;
@@ -63,8 +63,8 @@ static int check(void *ctx, const struct uie_map *m)
 		return UIE_OK;
 	if (uie_guest_map_open(rc->tgid, m, &fd) != UIE_OK)
 		return errno == ENOENT ? UIE_OK : UIE_E_DENIED; /* unmapped meanwhile */
-	ok = uie_guest_ask(rc->s, UIE_EV_MMAP_EXEC, uie_guest_role_of(fd, UIE_ROLE_DSO), rc->tgid,
-			   uie_guest_fileless(fd) ? -1 : fd, m->start, m->end - m->start, m->off, what);
+	ok = uie_guest_ask_obj(rc->s, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, rc->tgid, fd, m->start,
+			       m->end - m->start, m->off, what);
 	close(fd);
 	return ok ? UIE_OK : UIE_E_DENIED;
 }

@@ -10,11 +10,13 @@
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "fastpath.h"
 #include "guest.h"
 #include "host_platform.h"
+#include "uie/bridge.h"
 #include "uie/core.h"
 
 #define UIE_SUP_MAX_FAN_DEVS 64
@@ -23,15 +25,18 @@
 #define UIE_SUP_MAX_LEFT 256
 #define UIE_SUP_NEST 3 /* nesting of notifications answered during a freeze */
 #define UIE_SUP_APPROVED_SLOTS 4096 /* power of two */
-#define UIE_SUP_MAX_FP_REPORTS 64 /* fast-path refusals waiting to be reported */
+#define UIE_SUP_MAX_FP_REPORTS 1024 /* fast-path refusals waiting to be reported */
 /*
  * Fast-path refusals are reported once the tree has made no request for
  * UIE_SUP_FP_QUIET_MS, or at the latest UIE_SUP_FP_MAX_DELAY_MS after the
- * oldest one (or when the queue is full): reporting each one at once made
- * the monitor's logging compete with the refused program for the CPU.
+ * oldest one (or when the queue is full), pipelined: reporting each one at
+ * once made the monitor's logging compete with the refused program for the
+ * CPU.
  */
 #define UIE_SUP_FP_QUIET_MS 1
 #define UIE_SUP_FP_MAX_DELAY_MS 100
+/* Fast-path refusals of one batch named on stderr; the rest are counted (all are logged). */
+#define UIE_SUP_FP_SHOWN 8
 
 /* Threads stopped around a grant (freeze.c). */
 #define UIE_FREEZE_MAX 1024
@@ -83,10 +88,10 @@ struct uie_sup {
 	 */
 	bool fp_ok;
 	struct uie_fastpath fp;
-	struct uie_fp_report { struct uie_req req; struct uie_digest digest; }
-		fp_reports[UIE_SUP_MAX_FP_REPORTS];
+	struct uie_fastpath_report fp_reports[UIE_SUP_MAX_FP_REPORTS];
 	unsigned nfp_reports;
 	uint64_t fp_oldest_ms; /* CLOCK_MONOTONIC ms when fp_reports[0] was queued */
+	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
 	/*
 	 * Notifications are answered one at a time, except that while threads
 	 * are being stopped for one grant, others are answered (nested) so
@@ -152,15 +157,22 @@ int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
 /* ---- ask.c: requests to the monitor ---- */
 /*
  * Asks the monitor about one grant.  objfd -1 means anonymous/fileless
- * (role forced to ANON).  Returns true only for a monitor ALLOW; prints
- * a diagnostic naming `what` for every refusal and failure.
+ * (role forced to ANON); otherwise st is objfd's fstat.  Returns true only
+ * for a monitor ALLOW; prints a diagnostic naming `what` (NULL: the
+ * object's path) for every refusal and failure.
  */
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
-		   uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
-/* Role of an open object: FILE unless it starts with the ELF magic; ANON if fileless. */
-uint8_t uie_guest_role_of(int fd, uint8_t elf_role);
-/* True when the object has no name in any filesystem (memfd, deleted, O_TMPFILE). */
-bool uie_guest_fileless(int fd);
+		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
+		   const char *what);
+/*
+ * uie_guest_ask for an open object found in the target (a mapped file):
+ * one fstat; role elf_role for ELF files, FILE for others, ANON for
+ * fileless objects (memfd, deleted, O_TMPFILE).
+ */
+bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
+		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
+/* File identity (as in requests) from an fstat. */
+struct uie_file_id uie_guest_file_id(const struct stat *st);
 bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
 /*
  * Sends the monitor the fast-path refusals queued so far (for the log);
@@ -174,8 +186,6 @@ void uie_guest_fastpath_flush_due(struct uie_sup *s);
 int uie_guest_fastpath_idle_ms(const struct uie_sup *s);
 /* Closes the monitor connection and what was fetched on it (hint, page). */
 void uie_guest_disconnect(struct uie_sup *s);
-/* File identity of an open file (as in requests); false when fstat fails. */
-bool uie_guest_file_id(int fd, struct uie_file_id *id);
 
 /* ---- exec.c / mapping.c: handlers; return the seccomp response ---- */
 void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);

@@ -6,9 +6,11 @@
  * file cannot crash the monitor with SIGBUS).
  */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fdpass.h"
 #include "host_platform.h"
 #include "monitor.h"
 #include "uie/err.h"
@@ -113,13 +115,34 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	return r;
 }
 
+/*
+ * Logs a guest's batch of fast-path refusals.  Every entry is decoded and
+ * checked before the first is logged, so a bad batch changes nothing.
+ */
 int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		     struct uie_wire_msg *a, int *afd)
 {
-	int r = uie_core_log_fastpath(&m->core, &q->u.fastpath_req.req, &q->u.fastpath_req.digest);
+	uint32_t n = q->u.fastpath_count;
+	struct uie_fastpath_report *reps = calloc(n, sizeof(*reps));
+	uint8_t *buf = NULL;
+	int r = reps ? UIE_OK : UIE_E_NOMEM;
 
 	if (r == UIE_OK)
-		a->u.fastpath_ans_seq = m->core.next_seq - 1;
+		r = uie_memfd_read_alloc(fd, (uint64_t)n * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
+					 (uint64_t)UIE_BRIDGE_FASTPATH_MAX * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
+					 &buf);
+	for (uint32_t i = 0; r == UIE_OK && i < n; i++)
+		r = uie_bridge_fastpath_entry_decode(buf + (size_t)i * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
+						     &reps[i].req, &reps[i].digest);
+	a->u.fastpath_ans.first_seq = m->core.next_seq;
+	for (uint32_t i = 0; r == UIE_OK && i < n; i++)
+		r = uie_core_log_fastpath(&m->core, &reps[i].req, &reps[i].digest);
+	if (r == UIE_OK)
+		a->u.fastpath_ans.count = n;
+	else
+		uie_mon_diag(m, "fast-path report of %u refusal(s): %s", n, uie_err_str(r));
+	free(buf);
+	free(reps);
 	return r;
 }
 

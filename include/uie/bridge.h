@@ -33,7 +33,7 @@ enum uie_bridge_msg {
 	UIE_MSG_HINT_ANS = 9,
 	UIE_MSG_STATUS_REQ = 10,  /* -> mode, epoch, record count, vPCR16 */
 	UIE_MSG_STATUS_ANS = 11,
-	UIE_MSG_FASTPATH_REQ = 12, /* report of a guest fast-path rejection */
+	UIE_MSG_FASTPATH_REQ = 12, /* reports of guest fast-path rejections, in a memfd */
 	UIE_MSG_FASTPATH_ANS = 13,
 	UIE_MSG_PUBKEY_REQ = 14,  /* -> attestation public key (DER SPKI) */
 	UIE_MSG_PUBKEY_ANS = 15,
@@ -79,7 +79,23 @@ int uie_bridge_generation(int fd, int *gen_fd, size_t *len, uint64_t *gen);
 
 int uie_bridge_status(int fd, struct uie_status *out);
 
-int uie_bridge_fastpath_report(int fd, const struct uie_req *req, const struct uie_digest *digest);
+/* A request the guest refused from the Bloom hint, to be logged; status: the monitor's answer. */
+struct uie_fastpath_report {
+	struct uie_req req;
+	struct uie_digest digest;
+	int status;
+};
+
+#define UIE_BRIDGE_FASTPATH_MAX 4096 /* reports per FASTPATH_REQ */
+
+/*
+ * Reports n fast-path refusals in as few requests as possible (one per
+ * UIE_BRIDGE_FASTPATH_MAX, each a sealed memfd of entries) and sets each
+ * reps[i].status to the monitor's answer for its request.  Returns UIE_OK
+ * once every request is answered, else the first transport error, which
+ * is then also the status of every report not answered.
+ */
+int uie_bridge_fastpath_report_all(int fd, struct uie_fastpath_report *reps, size_t n);
 
 /* Attestation public key as DER SubjectPublicKeyInfo; *der owned by the caller. */
 int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len);

@@ -51,26 +51,35 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/*
- * Sends req (with sendfd unless -1) and waits for its answer.  Answers to
- * earlier requests that timed out are skipped.  On UIE_OK the answer is in
- * *ans (its status may still be an error) and its descriptor, if any, in
- * *ansfd (owned by the caller), already checked against the fd rule.
- */
-static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans,
-		int *ansfd)
+/* Gives req a fresh request id, encodes it and sends it (with sendfd unless -1). */
+static int send_request(int sock, struct uie_wire_msg *req, int sendfd)
 {
 	uint8_t buf[UIE_BRIDGE_MAX_MSG];
-	int64_t deadline = now_ms() + UIE_BRIDGE_TIMEOUT_MS;
+	size_t len;
+	int r;
+
+	req->request_id = atomic_fetch_add(&next_request_id, 1);
+	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK)
+		return r;
+	return uie_bridge_send(sock, buf, len, sendfd);
+}
+
+/*
+ * Waits until deadline (CLOCK_MONOTONIC ms) for the answer to req.
+ * Answers to earlier requests that timed out are skipped.  On UIE_OK the
+ * answer is in *ans (its status may still be an error) and its descriptor,
+ * if any, in *ansfd (owned by the caller), already checked against the fd
+ * rule.
+ */
+static int await_answer(int sock, const struct uie_wire_msg *req, int64_t deadline,
+			struct uie_wire_msg *ans, int *ansfd)
+{
+	uint8_t buf[UIE_BRIDGE_MAX_MSG];
 	size_t len;
 	int r, fd;
 
 	*ansfd = -1;
 	memset(ans, 0, sizeof(*ans));
-	req->request_id = atomic_fetch_add(&next_request_id, 1);
-	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK ||
-	    (r = uie_bridge_send(sock, buf, len, sendfd)) != UIE_OK)
-		return r;
 	for (;;) {
 		int64_t left = deadline - now_ms();
 
@@ -97,6 +106,19 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 		*ansfd = fd;
 		return UIE_OK;
 	}
+}
+
+/* Sends req and waits for its answer (await_answer). */
+static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans,
+		int *ansfd)
+{
+	int r;
+
+	*ansfd = -1;
+	memset(ans, 0, sizeof(*ans));
+	if ((r = send_request(sock, req, sendfd)) != UIE_OK)
+		return r;
+	return await_answer(sock, req, now_ms() + UIE_BRIDGE_TIMEOUT_MS, ans, ansfd);
 }
 
 int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out)
@@ -229,18 +251,49 @@ int uie_bridge_status(int fd, struct uie_status *out)
 	return UIE_OK;
 }
 
-int uie_bridge_fastpath_report(int fd, const struct uie_req *req, const struct uie_digest *digest)
+/* One FASTPATH_REQ for n <= UIE_BRIDGE_FASTPATH_MAX reports; their status is its answer. */
+static int report_batch(int fd, struct uie_fastpath_report *reps, size_t n)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_FASTPATH_REQ }, a;
-	int r, afd;
+	uint8_t *entries = malloc(n * UIE_BRIDGE_FASTPATH_ENTRY_LEN);
+	int r = entries ? UIE_OK : UIE_E_NOMEM, mfd = -1, afd;
 
-	if (!req || !digest)
+	for (size_t i = 0; r == UIE_OK && i < n; i++)
+		r = uie_bridge_fastpath_entry_encode(&reps[i].req, &reps[i].digest,
+						     entries + i * UIE_BRIDGE_FASTPATH_ENTRY_LEN);
+	if (r == UIE_OK)
+		r = uie_memfd_create_sealed("uie-fastpath", entries, n * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
+					    &mfd);
+	free(entries);
+	q.u.fastpath_count = (uint32_t)n;
+	if (r == UIE_OK)
+		r = call(fd, &q, mfd, &a, &afd);
+	if (mfd >= 0)
+		close(mfd);
+	if (r == UIE_OK && a.status == UIE_OK && a.u.fastpath_ans.count != n)
+		r = UIE_E_PEER; /* an answer for other reports than these */
+	for (size_t i = 0; i < n; i++)
+		reps[i].status = r == UIE_OK ? a.status : r;
+	return r;
+}
+
+int uie_bridge_fastpath_report_all(int fd, struct uie_fastpath_report *reps, size_t n)
+{
+	int r = UIE_OK;
+
+	if (n && !reps)
 		return UIE_E_INVAL;
-	q.u.fastpath_req.req = *req;
-	q.u.fastpath_req.digest = *digest;
-	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
-		return r;
-	return a.status;
+	for (size_t done = 0; done < n;) {
+		size_t k = n - done < UIE_BRIDGE_FASTPATH_MAX ? n - done : UIE_BRIDGE_FASTPATH_MAX;
+		int e = r == UIE_OK ? report_batch(fd, reps + done, k) : r;
+
+		for (size_t i = 0; e != UIE_OK && i < k; i++)
+			reps[done + i].status = e;
+		if (r == UIE_OK && e != UIE_OK && e != UIE_E_INVAL)
+			r = e; /* the transport failed: the rest cannot be sent */
+		done += k;
+	}
+	return r;
 }
 
 int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len)

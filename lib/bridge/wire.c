@@ -23,7 +23,7 @@ static int body_len(uint16_t type)
 	case UIE_MSG_HINT_ANS: return 24;
 	case UIE_MSG_STATUS_REQ: return 0;
 	case UIE_MSG_STATUS_ANS: return 88;
-	case UIE_MSG_FASTPATH_REQ: return 128;
+	case UIE_MSG_FASTPATH_REQ: return 8;
 	case UIE_MSG_FASTPATH_ANS: return 16;
 	case UIE_MSG_PUBKEY_REQ: return 0;
 	case UIE_MSG_PUBKEY_ANS: return -1;
@@ -50,6 +50,7 @@ enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 	case UIE_MSG_MEASURE_REQ:
 		return m->u.measure_req.role == UIE_ROLE_ANON ? UIE_FD_NONE : UIE_FD_ONE;
 	case UIE_MSG_INSTALL_REQ:
+	case UIE_MSG_FASTPATH_REQ:
 		return UIE_FD_ONE;
 	case UIE_MSG_EXPORT_ANS:
 	case UIE_MSG_HINT_ANS:
@@ -89,11 +90,16 @@ static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX && flags == 0;
 }
 
+static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)
+{
+	return req_ok(req->event, req->role, 0) && req->role != UIE_ROLE_ANON &&
+	       digest_ok(digest, true);
+}
+
 /* Checks the meaning of a message's fields (shared by encoder and decoder). */
 static bool fields_ok(const struct uie_wire_msg *m)
 {
 	const struct uie_verdict *v = &m->u.measure_ans;
-	const struct uie_msg_fastpath_req *f = &m->u.fastpath_req;
 
 	if (m->type % 2 == 1 && m->status != UIE_OK)
 		return true;
@@ -122,8 +128,9 @@ static bool fields_ok(const struct uie_wire_msg *m)
 	case UIE_MSG_STATUS_ANS:
 		return m->u.status_ans.mode < UIE_MODE__MAX;
 	case UIE_MSG_FASTPATH_REQ:
-		return req_ok(f->req.event, f->req.role, 0) && f->req.role != UIE_ROLE_ANON &&
-		       digest_ok(&f->digest, true);
+		return m->u.fastpath_count >= 1 && m->u.fastpath_count <= UIE_BRIDGE_FASTPATH_MAX;
+	case UIE_MSG_FASTPATH_ANS:
+		return m->u.fastpath_ans.count >= 1 && m->u.fastpath_ans.count <= UIE_BRIDGE_FASTPATH_MAX;
 	case UIE_MSG_PUBKEY_ANS:
 		return m->u.pubkey_ans.len >= 1 && m->u.pubkey_ans.len <= UIE_BRIDGE_PUBKEY_MAX;
 	case UIE_MSG_ERROR_ANS:
@@ -211,15 +218,12 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 		uie_wbuf_bytes(w, st->policy_id, UIE_SHA256_LEN);
 		break;
 	case UIE_MSG_FASTPATH_REQ:
-		put_file_req(w, &m->u.fastpath_req.req);
-		uie_wbuf_u16(w, m->u.fastpath_req.digest.alg);
-		uie_wbuf_u8(w, m->u.fastpath_req.digest.len);
-		uie_wbuf_zero(w, 5);
-		put_digest(w, &m->u.fastpath_req.digest);
+		uie_wbuf_u32(w, m->u.fastpath_count);
+		uie_wbuf_zero(w, 4);
 		break;
 	case UIE_MSG_FASTPATH_ANS:
-		uie_wbuf_zero(w, 4);
-		uie_wbuf_u64(w, m->u.fastpath_ans_seq);
+		uie_wbuf_u32(w, m->u.fastpath_ans.count);
+		uie_wbuf_u64(w, m->u.fastpath_ans.first_seq);
 		break;
 	case UIE_MSG_PUBKEY_ANS:
 		uie_wbuf_u16(w, m->u.pubkey_ans.len);
@@ -342,14 +346,12 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 		       (e = uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN)) != UIE_OK);
 		return e;
 	case UIE_MSG_FASTPATH_REQ:
-		(void)((e = get_file_req(r, &m->u.fastpath_req.req)) != UIE_OK ||
-		       (e = uie_rbuf_u16(r, &alg)) != UIE_OK || (e = uie_rbuf_u8(r, &dlen)) != UIE_OK ||
-		       (e = uie_rbuf_zero(r, 5)) != UIE_OK ||
-		       (e = get_digest(r, &m->u.fastpath_req.digest, alg, dlen)) != UIE_OK);
+		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_count)) != UIE_OK ||
+		       (e = uie_rbuf_zero(r, 4)) != UIE_OK);
 		return e;
 	case UIE_MSG_FASTPATH_ANS:
-		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.fastpath_ans_seq)) != UIE_OK);
+		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_ans.count)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.fastpath_ans.first_seq)) != UIE_OK);
 		return e;
 	case UIE_MSG_PUBKEY_ANS:
 		(void)((e = uie_rbuf_u16(r, &m->u.pubkey_ans.len)) != UIE_OK ||
@@ -405,4 +407,38 @@ int uie_bridge_decode(const uint8_t *p, size_t len, struct uie_wire_msg *m)
 	if ((e = get_body(&r, m)) != UIE_OK || (e = uie_rbuf_end(&r)) != UIE_OK)
 		return e;
 	return fields_ok(m) ? UIE_OK : UIE_E_FORMAT;
+}
+
+int uie_bridge_fastpath_entry_encode(const struct uie_req *req, const struct uie_digest *digest,
+				     uint8_t out[UIE_BRIDGE_FASTPATH_ENTRY_LEN])
+{
+	struct uie_wbuf w;
+
+	if (!fastpath_entry_ok(req, digest))
+		return UIE_E_INVAL;
+	uie_wbuf_init(&w, out, UIE_BRIDGE_FASTPATH_ENTRY_LEN);
+	put_file_req(&w, req);
+	uie_wbuf_u16(&w, digest->alg);
+	uie_wbuf_u8(&w, digest->len);
+	uie_wbuf_zero(&w, 5);
+	put_digest(&w, digest);
+	return w.err;
+}
+
+int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_LEN],
+				     struct uie_req *req, struct uie_digest *digest)
+{
+	struct uie_rbuf r;
+	uint16_t alg = 0;
+	uint8_t dlen = 0;
+	int e;
+
+	memset(req, 0, sizeof(*req));
+	memset(digest, 0, sizeof(*digest));
+	uie_rbuf_init(&r, in, UIE_BRIDGE_FASTPATH_ENTRY_LEN);
+	if ((e = get_file_req(&r, req)) != UIE_OK || (e = uie_rbuf_u16(&r, &alg)) != UIE_OK ||
+	    (e = uie_rbuf_u8(&r, &dlen)) != UIE_OK || (e = uie_rbuf_zero(&r, 5)) != UIE_OK ||
+	    (e = get_digest(&r, digest, alg, dlen)) != UIE_OK || (e = uie_rbuf_end(&r)) != UIE_OK)
+		return e;
+	return fastpath_entry_ok(req, digest) ? UIE_OK : UIE_E_FORMAT;
 }

@@ -48,9 +48,10 @@ struct uie_msg_blob_ans {
 	uint64_t epoch; /* HINT_ANS: epoch of the package the hint came from; GEN_ANS: generation */
 };
 
-struct uie_msg_fastpath_req {
-	struct uie_req req;
-	struct uie_digest digest;
+/* FASTPATH_REQ: count entries of UIE_BRIDGE_FASTPATH_ENTRY_LEN bytes in the sealed memfd. */
+struct uie_msg_fastpath_ans {
+	uint32_t count;     /* entries logged */
+	uint64_t first_seq; /* record number of the first */
 };
 
 struct uie_msg_pubkey_ans {
@@ -70,11 +71,23 @@ struct uie_wire_msg {
 		struct uie_msg_export_req export_req;
 		struct uie_msg_blob_ans blob_ans;
 		struct uie_status status_ans;
-		struct uie_msg_fastpath_req fastpath_req;
-		uint64_t fastpath_ans_seq;
+		uint32_t fastpath_count;
+		struct uie_msg_fastpath_ans fastpath_ans;
 		struct uie_msg_pubkey_ans pubkey_ans;
 	} u;
 };
+
+/*
+ * One fast-path report entry (docs/BRIDGE.md, FASTPATH_REQ).  Encoding
+ * refuses what decoding refuses: an event or role out of range, role ANON,
+ * a digest whose length does not match its algorithm.
+ * Return: UIE_OK, UIE_E_INVAL (encode), UIE_E_FORMAT (decode).
+ */
+#define UIE_BRIDGE_FASTPATH_ENTRY_LEN 128
+int uie_bridge_fastpath_entry_encode(const struct uie_req *req, const struct uie_digest *digest,
+				     uint8_t out[UIE_BRIDGE_FASTPATH_ENTRY_LEN]);
+int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_LEN],
+				     struct uie_req *req, struct uie_digest *digest);
 
 /* What a message must carry besides its bytes. */
 enum uie_bridge_fd_rule {

@@ -217,7 +217,9 @@ static int cmd_hostile(int s, const char *kind)
 		return send_raw(s, b, len, 3);
 	if (strcmp(kind, "answer") == 0) {
 		q.type = UIE_MSG_FASTPATH_ANS;
-		uie_bridge_encode(&q, b, sizeof(b), &len);
+		q.u.fastpath_ans = (struct uie_msg_fastpath_ans){ 1, 0 };
+		if (uie_bridge_encode(&q, b, sizeof(b), &len) != UIE_OK)
+			return 2;
 		return send_raw(s, b, len, 0);
 	}
 	return 2;

@@ -3,13 +3,16 @@
  * libFuzzer target: the bridge message decoder, and the monitor's whole
  * request path behind it.  An accepted message must re-encode to exactly
  * the same bytes (no two encodings of one message, nothing ignored); every
- * input must get exactly one answer that itself decodes.
+ * input must get exactly one answer that itself decodes.  The input is also
+ * read as fast-path entries (the same re-encoding rule for the first) and
+ * sent to the monitor as a FASTPATH_REQ memfd.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fdpass.h"
 #include "host_platform.h"
 #include "monitor.h"
 #include "uie/err.h"
@@ -17,15 +20,50 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* One answer, which must decode as an answer. */
+static void serve(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd)
+{
+	uint8_t ans[UIE_BRIDGE_MAX_MSG];
+	struct uie_wire_msg a;
+	size_t alen;
+	int afd;
+
+	uie_monitor_handle(m, msg, len, fd, ans, &alen, &afd);
+	if (afd >= 0)
+		close(afd);
+	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.type % 2 != 1)
+		abort();
+}
+
+static void fastpath_entries(struct uie_monitor *m, const uint8_t *data, size_t size)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_FASTPATH_REQ };
+	uint8_t e[UIE_BRIDGE_FASTPATH_ENTRY_LEN], msg[UIE_BRIDGE_MAX_MSG];
+	size_t n = size / UIE_BRIDGE_FASTPATH_ENTRY_LEN, len;
+	struct uie_digest d;
+	struct uie_req req;
+	int fd;
+
+	if (n == 0)
+		return;
+	if (uie_bridge_fastpath_entry_decode(data, &req, &d) == UIE_OK &&
+	    (uie_bridge_fastpath_entry_encode(&req, &d, e) != UIE_OK || memcmp(e, data, sizeof(e))))
+		abort();
+	q.u.fastpath_count = (uint32_t)n;
+	if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK ||
+	    uie_memfd_create_sealed("fuzz", data, n * UIE_BRIDGE_FASTPATH_ENTRY_LEN, &fd) != UIE_OK)
+		abort();
+	serve(m, msg, len, fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct uie_host_platform hp;
 	static struct uie_monitor m;
 	static int ready;
-	uint8_t out[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
-	struct uie_wire_msg msg, a;
-	size_t len, alen;
-	int afd;
+	uint8_t out[UIE_BRIDGE_MAX_MSG];
+	struct uie_wire_msg msg;
+	size_t len;
 
 	if (!ready) {
 		if (uie_host_platform_init(&hp) != UIE_OK || uie_monitor_init(&m, &hp.pl, NULL, NULL) != UIE_OK)
@@ -38,10 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    memcmp(out, data, size) != 0)
 			abort();
 	}
-	uie_monitor_handle(&m, data, size, -1, ans, &alen, &afd);
-	if (afd >= 0)
-		close(afd);
-	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.type % 2 != 1)
-		abort();
+	serve(&m, data, size, -1);
+	fastpath_entries(&m, data, size);
 	return 0;
 }

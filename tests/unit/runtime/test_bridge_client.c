@@ -127,6 +127,7 @@ static void test_against_monitor(void **state)
 {
 	struct uie_req exe = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN, .pid = 2 };
 	struct uie_digest d = { UIE_HASH_SHA256, UIE_SHA256_LEN, { 1 } };
+	struct uie_fastpath_report rep;
 	struct uie_verdict v;
 	struct uie_status st;
 	uint8_t *ae, *der;
@@ -149,7 +150,9 @@ static void test_against_monitor(void **state)
 	assert_int_equal(v.reason, UIE_R_ANON_EXEC);
 	/* the stub refuses a file request without a descriptor before sending */
 	assert_int_equal(uie_bridge_measure(s, &exe, -1, &v), UIE_E_INVAL);
-	assert_int_equal(uie_bridge_fastpath_report(s, &exe, &d), UIE_OK);
+	rep = (struct uie_fastpath_report){ .req = exe, .digest = d, .status = UIE_E_STATE };
+	assert_int_equal(uie_bridge_fastpath_report_all(s, &rep, 1), UIE_OK);
+	assert_int_equal(rep.status, UIE_OK);
 	assert_int_equal(uie_bridge_hint(s, &fd, &len), UIE_OK);
 	assert_int_equal(fd, -1);
 	assert_int_equal(uie_bridge_install(s, junk, sizeof(junk), &merr), UIE_OK);
@@ -191,6 +194,63 @@ static void test_misbehaving_peers(void **state)
 	expect_deny(P_STALE_THEN_GOOD, UIE_OK); /* late answers are skipped, not taken */
 }
 
+#define BURST (UIE_BRIDGE_FASTPATH_MAX + 5)
+
+/* A burst larger than one request: every report answered and logged, in order. */
+static void test_report_burst(void **state)
+{
+	struct uie_req file = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 3 };
+	static struct uie_fastpath_report reps[BURST];
+	struct uie_status st;
+	pid_t pid;
+	int s = start_peer(P_MONITOR, &pid);
+
+	(void)state;
+	for (unsigned i = 0; i < BURST; i++) {
+		file.vaddr = 0x1000u * i;
+		reps[i] = (struct uie_fastpath_report){
+			.req = file, .digest = { UIE_HASH_SHA256, UIE_SHA256_LEN, { (uint8_t)i } },
+			.status = UIE_E_STATE,
+		};
+	}
+	assert_int_equal(uie_bridge_fastpath_report_all(s, reps, BURST), UIE_OK);
+	for (unsigned i = 0; i < BURST; i++)
+		assert_int_equal(reps[i].status, UIE_OK);
+	assert_int_equal(uie_bridge_status(s, &st), UIE_OK);
+	assert_int_equal(st.nrecords, 1 + BURST);
+	assert_int_equal(uie_bridge_fastpath_report_all(s, reps, 0), UIE_OK);
+	assert_int_equal(uie_bridge_fastpath_report_all(s, NULL, 1), UIE_E_INVAL);
+	stop_peer(s, pid);
+}
+
+/* A peer that fails: the transport error, and no report left looking answered. */
+static void report_fails(enum peer how, int want, int first_status)
+{
+	static struct uie_fastpath_report reps[BURST];
+	pid_t pid;
+	int s = start_peer(how, &pid);
+
+	memset(reps, 0, sizeof(reps));
+	for (unsigned i = 0; i < BURST; i++) {
+		reps[i].req = (struct uie_req){ .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO };
+		reps[i].digest = (struct uie_digest){ UIE_HASH_SHA256, UIE_SHA256_LEN, { 1 } };
+		reps[i].status = 12345;
+	}
+	assert_int_equal(uie_bridge_fastpath_report_all(s, reps, BURST), want);
+	assert_int_equal(reps[0].status, first_status);
+	assert_int_equal(reps[BURST - 1].status, want == UIE_OK ? first_status : want);
+	stop_peer(s, pid);
+}
+
+static void test_report_failures(void **state)
+{
+	(void)state;
+	report_fails(P_CLOSE, UIE_E_PEER, UIE_E_PEER);
+	report_fails(P_GARBAGE, UIE_E_PEER, UIE_E_PEER);
+	report_fails(P_WRONG_TYPE, UIE_E_PEER, UIE_E_PEER);
+	report_fails(P_ERROR, UIE_OK, UIE_E_STATE); /* answered, with the monitor's error */
+}
+
 static void test_no_monitor(void **state)
 {
 	int s = 5;
@@ -205,6 +265,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_monitor),
 		cmocka_unit_test(test_misbehaving_peers),
+		cmocka_unit_test(test_report_burst),
+		cmocka_unit_test(test_report_failures),
 		cmocka_unit_test(test_no_monitor),
 	};
 

@@ -58,14 +58,10 @@ static struct uie_wire_msg example(uint16_t type)
 		memset(m.u.status_ans.policy_id, 0x22, UIE_SHA256_LEN);
 		break;
 	case UIE_MSG_FASTPATH_REQ:
-		m.u.fastpath_req.req = (struct uie_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 5,
-			{ 1, 2, 3, -4, 5 }, 6, 7, 8 };
-		m.u.fastpath_req.digest.alg = UIE_HASH_SHA256;
-		m.u.fastpath_req.digest.len = UIE_SHA256_LEN;
-		memset(m.u.fastpath_req.digest.bytes, 0xcd, UIE_SHA256_LEN);
+		m.u.fastpath_count = UIE_BRIDGE_FASTPATH_MAX;
 		break;
 	case UIE_MSG_FASTPATH_ANS:
-		m.u.fastpath_ans_seq = 42;
+		m.u.fastpath_ans = (struct uie_msg_fastpath_ans){ 3, 42 };
 		break;
 	case UIE_MSG_PUBKEY_ANS:
 		m.u.pubkey_ans.len = 91;
@@ -119,6 +115,16 @@ static const char *const vec_export_req =
 	"55494542010006006000000009000000050000000000000003000000000000006162630000000000"
 	"00000000000000000000000000000000000000000000000000000000000000000000000000000000"
 	"00000000000000000000000000000000";
+
+static const char *const vec_fastpath_req =
+	"5549454201000c0018000000060000000200000000000000";
+static const char *const vec_fastpath_ans =
+	"5549454201000d00200000000600000000000000020000000a00000000000000";
+static const char *const vec_fastpath_entry =
+	"020003009210000000100000007f0000002000000000000000100000000000000308000000000000"
+	"40e2010000000000003000000000000000002a36fe9c97170065f753fe9c97170b00200000000000"
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f0000000000000000"
+	"0000000000000000";
 
 static const char *const vec_gen_req =
 	"55494542010010001000000004000000";
@@ -187,6 +193,22 @@ static void test_vectors(void **state)
 	check_vector(vec_export_req, &m);
 
 	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_FASTPATH_REQ;
+	m.request_id = 6;
+	m.u.fastpath_count = 2;
+	check_vector(vec_fastpath_req, &m);
+	m.u.fastpath_count = 0; /* 1..4096 entries */
+	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_E_INVAL);
+	m.u.fastpath_count = UIE_BRIDGE_FASTPATH_MAX + 1;
+	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_E_INVAL);
+
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_FASTPATH_ANS;
+	m.request_id = 6;
+	m.u.fastpath_ans = (struct uie_msg_fastpath_ans){ 2, 10 };
+	check_vector(vec_fastpath_ans, &m);
+
+	memset(&m, 0, sizeof(m));
 	m.type = UIE_MSG_GEN_REQ;
 	m.request_id = 4;
 	check_vector(vec_gen_req, &m);
@@ -202,6 +224,54 @@ static void test_vectors(void **state)
 	n = tc_hex(vec_gen_ans, b, sizeof(b));
 	b[24] = 0x01;
 	assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
+}
+
+static const struct uie_req entry_req = {
+	.event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 4242, .vaddr = 0x7f0000001000ull,
+	.length = 0x2000, .file_offset = 0x1000,
+	.id = { .dev = 0x803, .ino = 123456, .size = 0x3000, .mtime_ns = 1700000000000000000ll,
+		.ctime_ns = 1700000000500000000ll },
+};
+
+/* A fast-path entry: the vector both ways, and every field check of the decoder. */
+static void test_fastpath_entry(void **state)
+{
+	uint8_t want[UIE_BRIDGE_FASTPATH_ENTRY_LEN], got[UIE_BRIDGE_FASTPATH_ENTRY_LEN], b[sizeof(want)];
+	struct uie_digest d = { UIE_HASH_SHA256, UIE_SHA256_LEN, { 0 } }, dback;
+	struct uie_req req = entry_req, back;
+	/* offset, value: event 0 and 4, role NONE and ANON, reserved, digest length, stray byte */
+	static const struct { size_t off; uint8_t val; } bad[] = {
+		{ 0, 0 }, { 0, 4 }, { 2, 0 }, { 2, UIE_ROLE_ANON }, { 3, 1 }, { 74, 31 }, { 75, 1 },
+		{ 72, 0 }, { 112, 1 },
+	};
+
+	(void)state;
+	for (int i = 0; i < 32; i++)
+		d.bytes[i] = (uint8_t)i;
+	assert_int_equal(tc_hex(vec_fastpath_entry, want, sizeof(want)), sizeof(want));
+	assert_int_equal(uie_bridge_fastpath_entry_encode(&req, &d, got), UIE_OK);
+	assert_memory_equal(got, want, sizeof(want));
+	assert_int_equal(uie_bridge_fastpath_entry_decode(want, &back, &dback), UIE_OK);
+	assert_int_equal(back.event, req.event);
+	assert_int_equal(back.role, req.role);
+	assert_int_equal(back.pid, req.pid);
+	assert_int_equal(back.vaddr, req.vaddr);
+	assert_int_equal(back.length, req.length);
+	assert_int_equal(back.file_offset, req.file_offset);
+	assert_memory_equal(&back.id, &req.id, sizeof(req.id));
+	assert_int_equal(dback.alg, d.alg);
+	assert_int_equal(dback.len, d.len);
+	assert_memory_equal(dback.bytes, d.bytes, sizeof(d.bytes));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memcpy(b, want, sizeof(b));
+		b[bad[i].off] = bad[i].val;
+		assert_int_equal(uie_bridge_fastpath_entry_decode(b, &back, &dback), UIE_E_FORMAT);
+	}
+	req.role = UIE_ROLE_ANON; /* anonymous memory has no digest to report */
+	assert_int_equal(uie_bridge_fastpath_entry_encode(&req, &d, got), UIE_E_INVAL);
+	req = entry_req;
+	d.len = 20;
+	assert_int_equal(uie_bridge_fastpath_entry_encode(&req, &d, got), UIE_E_INVAL);
 }
 
 /* Decodes hex after applying one byte change; returns the decoder's verdict. */
@@ -307,6 +377,10 @@ static void test_fd_rules(void **state)
 	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
 	m = example(UIE_MSG_GEN_REQ);
 	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+	m = example(UIE_MSG_FASTPATH_REQ);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_ONE);
+	m = example(UIE_MSG_FASTPATH_ANS);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
 }
 
 /* The vectors printed in docs/BRIDGE.md section 10 are the ones checked here. */
@@ -315,7 +389,8 @@ static const char *doc_path;
 static void test_doc_vectors(void **state)
 {
 	static const char *const *const want[] = { &vec_status_req, &vec_measure_req, &vec_measure_ans,
-						    &vec_error_ans, &vec_export_req, &vec_gen_req,
+						    &vec_error_ans, &vec_export_req, &vec_fastpath_req,
+						    &vec_fastpath_entry, &vec_fastpath_ans, &vec_gen_req,
 						    &vec_gen_ans };
 	static char doc[65536], block[2048];
 	FILE *f = fopen(doc_path, "r");
@@ -357,6 +432,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_all_types),
 		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_fastpath_entry),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_encode_refuses_bad_fields),
 		cmocka_unit_test(test_fd_rules),

@@ -362,7 +362,8 @@ static void test_hostile_messages(void **state)
 	assert_int_equal(raw(f, b, len, -1, &type), UIE_E_FORMAT);
 	{
 		/* a well-formed answer sent to the monitor */
-		struct uie_wire_msg ansmsg = { .type = UIE_MSG_FASTPATH_ANS, .request_id = 3 };
+		struct uie_wire_msg ansmsg = { .type = UIE_MSG_FASTPATH_ANS, .request_id = 3,
+					       .u.fastpath_ans = { 1, 0 } };
 		size_t alen;
 
 		assert_int_equal(uie_bridge_encode(&ansmsg, b, sizeof(b), &alen), UIE_OK);
@@ -435,7 +436,7 @@ static void test_install_bad_packages(void **state)
 	assert_int_equal(uie_genpage_load(f->m.gen.map), 0); /* a rejected package moves nothing */
 }
 
-static void test_status_hint_fastpath(void **state)
+static void test_status_hint_gen(void **state)
 {
 	struct fixture *f = *state;
 	struct uie_wire_msg q = { .type = UIE_MSG_STATUS_REQ }, a;
@@ -471,15 +472,59 @@ static void test_status_hint_fastpath(void **state)
 		uie_genpage_set(&f->m.gen, 0);
 		uie_genpage_unmap(page);
 	}
-	q.type = UIE_MSG_FASTPATH_REQ;
-	q.u.fastpath_req.req = (struct uie_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 9, { 1, 2, 3, 4, 5 },
-		0x1000, 0x1000, 0 };
-	q.u.fastpath_req.digest.alg = UIE_HASH_SHA256;
-	q.u.fastpath_req.digest.len = UIE_SHA256_LEN;
-	a = call(f, &q, -1, NULL);
+}
+
+/* Sends a FASTPATH_REQ announcing count entries with the given memfd contents. */
+static struct uie_wire_msg report(struct fixture *f, uint32_t count, const uint8_t *entries,
+				  size_t len, bool sealed)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_FASTPATH_REQ };
+	int fd;
+
+	q.u.fastpath_count = count;
+	if (sealed) {
+		assert_int_equal(uie_memfd_create_sealed("reports", entries, len, &fd), UIE_OK);
+	} else {
+		fd = memfd_create("reports", MFD_CLOEXEC);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, entries, len), (ssize_t)len);
+	}
+	return call(f, &q, fd, NULL);
+}
+
+/* Fast-path reports: a batch is logged whole, in order; a bad batch changes nothing. */
+static void test_fastpath_reports(void **state)
+{
+	struct fixture *f = *state;
+	static uint8_t e[3 * UIE_BRIDGE_FASTPATH_ENTRY_LEN];
+	struct uie_digest d = { UIE_HASH_SHA256, UIE_SHA256_LEN, { 7 } };
+	uint8_t pcr[UIE_PCR_LEN];
+	uint64_t n = uie_logstore_count(&f->m.log);
+	struct uie_wire_msg a;
+
+	for (unsigned i = 0; i < 3; i++) {
+		struct uie_req req = { UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 9, { 1, 2, 3, 4, 5 },
+				       0x1000 * (i + 1), 0x1000, 0 };
+
+		assert_int_equal(uie_bridge_fastpath_entry_encode(&req, &d,
+			e + i * UIE_BRIDGE_FASTPATH_ENTRY_LEN), UIE_OK);
+	}
+	a = report(f, 3, e, sizeof(e), true);
 	assert_int_equal(a.status, UIE_OK);
-	assert_int_equal(a.u.fastpath_ans_seq, n);
-	assert_int_equal(uie_logstore_count(&f->m.log), n + 1);
+	assert_int_equal(a.u.fastpath_ans.count, 3);
+	assert_int_equal(a.u.fastpath_ans.first_seq, n);
+	assert_int_equal(uie_logstore_count(&f->m.log), n + 3);
+	n += 3;
+	memcpy(pcr, f->m.core.vpcr, UIE_PCR_LEN);
+	/* the last entry turned into anonymous memory: nothing of the batch is logged */
+	e[2 * UIE_BRIDGE_FASTPATH_ENTRY_LEN + 2] = UIE_ROLE_ANON;
+	assert_int_equal(report(f, 3, e, sizeof(e), true).status, UIE_E_FORMAT);
+	/* a count that is not the memfd's, and an unsealed memfd */
+	assert_int_equal(report(f, 2, e, sizeof(e), true).status, UIE_E_FORMAT);
+	assert_int_equal(report(f, 2, e, 2 * UIE_BRIDGE_FASTPATH_ENTRY_LEN, false).status,
+			 UIE_E_FORMAT);
+	assert_int_equal(uie_logstore_count(&f->m.log), n);
+	assert_memory_equal(pcr, f->m.core.vpcr, UIE_PCR_LEN);
 }
 
 static void test_export_and_pubkey(void **state)
@@ -530,7 +575,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unmeasurable_objects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_messages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_bad_packages, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_status_hint_fastpath, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fastpath_reports, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_hint_gen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_and_pubkey, setup, teardown),
 	};
 
