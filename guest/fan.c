@@ -114,9 +114,12 @@ bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev)
  */
 static struct uie_pending_exec *pending(struct uie_sup *s, pid_t tid)
 {
-	for (unsigned i = 0; i < UIE_SUP_MAX_PENDING; i++)
-		if (s->pending[i].tid == tid)
-			return uie_guest_now_ms() - s->pending[i].stamp <= PENDING_TTL_MS ? &s->pending[i] : NULL;
+	for (unsigned i = 0; i < UIE_SUP_MAX_PENDING; i++) {
+		struct uie_pending_exec *pe = &s->pending[i];
+
+		if (pe->tid == tid)
+			return uie_guest_now_ms() - pe->stamp <= PENDING_TTL_MS ? pe : NULL;
+	}
 	return NULL;
 }
 
@@ -133,7 +136,8 @@ void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_id
 			if (s->pending[i].stamp < pe->stamp)
 				pe = &s->pending[i];
 	}
-	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = uie_guest_now_ms(), .allowed = *allowed };
+	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = uie_guest_now_ms(),
+					 .allowed = *allowed };
 }
 
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
@@ -160,8 +164,8 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
 		n = readlink(link, what, sizeof(what) - 1);
 		what[n < 0 ? 0 : n] = '\0';
-		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, NULL, 0, 0, 0, what) ?
-			       FAN_ALLOW : FAN_DENY;
+		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, NULL, 0, 0, 0,
+				     what) ? FAN_ALLOW : FAN_DENY;
 	}
 	return uie_guest_ask(s, UIE_EV_EXECVE, role, m->pid, m->fd, &st, 0, id.size, 0, NULL) ?
 		       FAN_ALLOW : FAN_DENY;
