@@ -129,8 +129,13 @@ static bool fast_refusal(struct uie_sup *s, const struct uie_req *req, int objfd
 		return false;
 	if (!uie_fastpath_refresh(&s->fp, s->bridge) || !uie_fastpath_check_known(&s->fp, req, &d))
 		return false;
-	if (s->nfp_reports == 0)
+	/* A batch holds the refusals of one hint: the monitor logs them under its epoch. */
+	if (s->nfp_reports && uie_fastpath_epoch(&s->fp) != s->fp_epoch)
+		uie_guest_fastpath_flush(s);
+	if (s->nfp_reports == 0) {
 		s->fp_oldest_ms = uie_guest_now_ms();
+		s->fp_epoch = uie_fastpath_epoch(&s->fp);
+	}
 	rep = &s->fp_reports[s->nfp_reports++];
 	rep->req = *req;
 	rep->digest = d;
@@ -145,7 +150,8 @@ void uie_guest_fastpath_flush(struct uie_sup *s)
 	if (s->nfp_reports == 0)
 		return;
 	if (s->bridge >= 0)
-		r = uie_bridge_fastpath_report_all(s->bridge, s->fp_reports, s->nfp_reports);
+		r = uie_bridge_fastpath_report_all(s->bridge, s->fp_epoch, s->fp_reports,
+						   s->nfp_reports);
 	for (unsigned i = 0; i < s->nfp_reports; i++) {
 		int st = s->bridge >= 0 ? s->fp_reports[i].status : r;
 
@@ -157,7 +163,11 @@ void uie_guest_fastpath_flush(struct uie_sup *s)
 	if (s->fp_hidden)
 		fprintf(stderr, "uie: %u more fast-path refusal(s) of this batch not shown one by one\n",
 			s->fp_hidden);
-	if (lost)
+	if (lost && why == UIE_E_STATE)
+		fprintf(stderr, "uie: %u fast-path refusal(s) under the hint of epoch %llu not logged: "
+			"the monitor installed another policy before they reached it\n", lost,
+			(unsigned long long)s->fp_epoch);
+	else if (lost)
 		fprintf(stderr, "uie: %u fast-path refusal(s) could not be reported to the monitor: %s\n",
 			lost, uie_err_str(why));
 	s->fp_shown = s->fp_hidden = 0;

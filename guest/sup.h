@@ -91,6 +91,7 @@ struct uie_sup {
 	struct uie_fastpath_report fp_reports[UIE_SUP_MAX_FP_REPORTS];
 	unsigned nfp_reports;
 	uint64_t fp_oldest_ms; /* CLOCK_MONOTONIC ms when fp_reports[0] was queued */
+	uint64_t fp_epoch;     /* epoch of the hint the queued refusals were made with */
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
 	/*
 	 * Notifications are answered one at a time, except that while threads

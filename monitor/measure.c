@@ -117,15 +117,26 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 
 /*
  * Logs a guest's batch of fast-path refusals.  Every entry is decoded and
- * checked before the first is logged, so a bad batch changes nothing.
+ * checked before the first is logged, so a bad batch changes nothing.  A
+ * batch refused with the hint of another epoch than the one in force is
+ * not logged: its records would claim the wrong policy.
  */
 int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		     struct uie_wire_msg *a, int *afd)
 {
-	uint32_t n = q->u.fastpath_count;
-	struct uie_fastpath_report *reps = calloc(n, sizeof(*reps));
+	uint32_t n = q->u.fastpath_req.count;
+	struct uie_fastpath_report *reps;
 	uint8_t *buf = NULL;
-	int r = reps ? UIE_OK : UIE_E_NOMEM;
+	int r;
+
+	if (q->u.fastpath_req.epoch != m->core.epoch) {
+		uie_mon_diag(m, "fast-path report of %u refusal(s) under epoch %llu, epoch %llu in force: "
+			     "not logged", n, (unsigned long long)q->u.fastpath_req.epoch,
+			     (unsigned long long)m->core.epoch);
+		return UIE_E_STATE;
+	}
+	reps = calloc(n, sizeof(*reps));
+	r = reps ? UIE_OK : UIE_E_NOMEM;
 
 	if (r == UIE_OK)
 		r = uie_memfd_read_alloc(fd, (uint64_t)n * UIE_BRIDGE_FASTPATH_ENTRY_LEN,

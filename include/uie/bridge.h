@@ -89,13 +89,16 @@ struct uie_fastpath_report {
 #define UIE_BRIDGE_FASTPATH_MAX 4096 /* reports per FASTPATH_REQ */
 
 /*
- * Reports n fast-path refusals in as few requests as possible (one per
- * UIE_BRIDGE_FASTPATH_MAX, each a sealed memfd of entries) and sets each
- * reps[i].status to the monitor's answer for its request.  Returns UIE_OK
- * once every request is answered, else the first transport error, which
- * is then also the status of every report not answered.
+ * Reports n fast-path refusals, all made with the hint of policy epoch
+ * `epoch`, in as few requests as possible (one per UIE_BRIDGE_FASTPATH_MAX,
+ * each a sealed memfd of entries), and sets each reps[i].status to the
+ * monitor's answer for its request: UIE_E_STATE when another epoch is in
+ * force by then (nothing logged).  Returns UIE_OK once every request is
+ * answered, else the first transport error, which is then also the status
+ * of every report not answered.
  */
-int uie_bridge_fastpath_report_all(int fd, struct uie_fastpath_report *reps, size_t n);
+int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_report *reps,
+				   size_t n);
 
 /* Attestation public key as DER SubjectPublicKeyInfo; *der owned by the caller. */
 int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len);

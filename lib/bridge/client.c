@@ -252,7 +252,7 @@ int uie_bridge_status(int fd, struct uie_status *out)
 }
 
 /* One FASTPATH_REQ for n <= UIE_BRIDGE_FASTPATH_MAX reports; their status is its answer. */
-static int report_batch(int fd, struct uie_fastpath_report *reps, size_t n)
+static int report_batch(int fd, uint64_t epoch, struct uie_fastpath_report *reps, size_t n)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_FASTPATH_REQ }, a;
 	uint8_t *entries = malloc(n * UIE_BRIDGE_FASTPATH_ENTRY_LEN);
@@ -265,7 +265,7 @@ static int report_batch(int fd, struct uie_fastpath_report *reps, size_t n)
 		r = uie_memfd_create_sealed("uie-fastpath", entries, n * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 					    &mfd);
 	free(entries);
-	q.u.fastpath_count = (uint32_t)n;
+	q.u.fastpath_req = (struct uie_msg_fastpath_req){ .count = (uint32_t)n, .epoch = epoch };
 	if (r == UIE_OK)
 		r = call(fd, &q, mfd, &a, &afd);
 	if (mfd >= 0)
@@ -277,7 +277,8 @@ static int report_batch(int fd, struct uie_fastpath_report *reps, size_t n)
 	return r;
 }
 
-int uie_bridge_fastpath_report_all(int fd, struct uie_fastpath_report *reps, size_t n)
+int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_report *reps,
+				   size_t n)
 {
 	int r = UIE_OK;
 
@@ -285,7 +286,7 @@ int uie_bridge_fastpath_report_all(int fd, struct uie_fastpath_report *reps, siz
 		return UIE_E_INVAL;
 	for (size_t done = 0; done < n;) {
 		size_t k = n - done < UIE_BRIDGE_FASTPATH_MAX ? n - done : UIE_BRIDGE_FASTPATH_MAX;
-		int e = r == UIE_OK ? report_batch(fd, reps + done, k) : r;
+		int e = r == UIE_OK ? report_batch(fd, epoch, reps + done, k) : r;
 
 		for (size_t i = 0; e != UIE_OK && i < k; i++)
 			reps[done + i].status = e;

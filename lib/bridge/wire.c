@@ -23,7 +23,7 @@ static int body_len(uint16_t type)
 	case UIE_MSG_HINT_ANS: return 24;
 	case UIE_MSG_STATUS_REQ: return 0;
 	case UIE_MSG_STATUS_ANS: return 88;
-	case UIE_MSG_FASTPATH_REQ: return 8;
+	case UIE_MSG_FASTPATH_REQ: return 16;
 	case UIE_MSG_FASTPATH_ANS: return 16;
 	case UIE_MSG_PUBKEY_REQ: return 0;
 	case UIE_MSG_PUBKEY_ANS: return -1;
@@ -128,7 +128,7 @@ static bool fields_ok(const struct uie_wire_msg *m)
 	case UIE_MSG_STATUS_ANS:
 		return m->u.status_ans.mode < UIE_MODE__MAX;
 	case UIE_MSG_FASTPATH_REQ:
-		return m->u.fastpath_count >= 1 && m->u.fastpath_count <= UIE_BRIDGE_FASTPATH_MAX;
+		return m->u.fastpath_req.count >= 1 && m->u.fastpath_req.count <= UIE_BRIDGE_FASTPATH_MAX;
 	case UIE_MSG_FASTPATH_ANS:
 		return m->u.fastpath_ans.count >= 1 && m->u.fastpath_ans.count <= UIE_BRIDGE_FASTPATH_MAX;
 	case UIE_MSG_PUBKEY_ANS:
@@ -218,8 +218,9 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 		uie_wbuf_bytes(w, st->policy_id, UIE_SHA256_LEN);
 		break;
 	case UIE_MSG_FASTPATH_REQ:
-		uie_wbuf_u32(w, m->u.fastpath_count);
+		uie_wbuf_u32(w, m->u.fastpath_req.count);
 		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, m->u.fastpath_req.epoch);
 		break;
 	case UIE_MSG_FASTPATH_ANS:
 		uie_wbuf_u32(w, m->u.fastpath_ans.count);
@@ -346,8 +347,9 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 		       (e = uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN)) != UIE_OK);
 		return e;
 	case UIE_MSG_FASTPATH_REQ:
-		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_count)) != UIE_OK ||
-		       (e = uie_rbuf_zero(r, 4)) != UIE_OK);
+		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_req.count)) != UIE_OK ||
+		       (e = uie_rbuf_zero(r, 4)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.fastpath_req.epoch)) != UIE_OK);
 		return e;
 	case UIE_MSG_FASTPATH_ANS:
 		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_ans.count)) != UIE_OK ||

@@ -49,6 +49,10 @@ struct uie_msg_blob_ans {
 };
 
 /* FASTPATH_REQ: count entries of UIE_BRIDGE_FASTPATH_ENTRY_LEN bytes in the sealed memfd. */
+struct uie_msg_fastpath_req {
+	uint32_t count;
+	uint64_t epoch; /* of the hint every entry was refused with */
+};
 struct uie_msg_fastpath_ans {
 	uint32_t count;     /* entries logged */
 	uint64_t first_seq; /* record number of the first */
@@ -71,7 +75,7 @@ struct uie_wire_msg {
 		struct uie_msg_export_req export_req;
 		struct uie_msg_blob_ans blob_ans;
 		struct uie_status status_ans;
-		uint32_t fastpath_count;
+		struct uie_msg_fastpath_req fastpath_req;
 		struct uie_msg_fastpath_ans fastpath_ans;
 		struct uie_msg_pubkey_ans pubkey_ans;
 	} u;

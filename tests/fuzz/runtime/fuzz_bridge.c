@@ -49,7 +49,7 @@ static void fastpath_entries(struct uie_monitor *m, const uint8_t *data, size_t 
 	if (uie_bridge_fastpath_entry_decode(data, &req, &d) == UIE_OK &&
 	    (uie_bridge_fastpath_entry_encode(&req, &d, e) != UIE_OK || memcmp(e, data, sizeof(e))))
 		abort();
-	q.u.fastpath_count = (uint32_t)n;
+	q.u.fastpath_req = (struct uie_msg_fastpath_req){ .count = (uint32_t)n, .epoch = m->core.epoch };
 	if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK ||
 	    uie_memfd_create_sealed("fuzz", data, n * UIE_BRIDGE_FASTPATH_ENTRY_LEN, &fd) != UIE_OK)
 		abort();

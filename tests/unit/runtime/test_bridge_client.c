@@ -151,7 +151,7 @@ static void test_against_monitor(void **state)
 	/* the stub refuses a file request without a descriptor before sending */
 	assert_int_equal(uie_bridge_measure(s, &exe, -1, &v), UIE_E_INVAL);
 	rep = (struct uie_fastpath_report){ .req = exe, .digest = d, .status = UIE_E_STATE };
-	assert_int_equal(uie_bridge_fastpath_report_all(s, &rep, 1), UIE_OK);
+	assert_int_equal(uie_bridge_fastpath_report_all(s, 0, &rep, 1), UIE_OK);
 	assert_int_equal(rep.status, UIE_OK);
 	assert_int_equal(uie_bridge_hint(s, &fd, &len), UIE_OK);
 	assert_int_equal(fd, -1);
@@ -213,13 +213,19 @@ static void test_report_burst(void **state)
 			.status = UIE_E_STATE,
 		};
 	}
-	assert_int_equal(uie_bridge_fastpath_report_all(s, reps, BURST), UIE_OK);
+	assert_int_equal(uie_bridge_fastpath_report_all(s, 0, reps, BURST), UIE_OK);
 	for (unsigned i = 0; i < BURST; i++)
 		assert_int_equal(reps[i].status, UIE_OK);
 	assert_int_equal(uie_bridge_status(s, &st), UIE_OK);
 	assert_int_equal(st.nrecords, 1 + BURST);
-	assert_int_equal(uie_bridge_fastpath_report_all(s, reps, 0), UIE_OK);
-	assert_int_equal(uie_bridge_fastpath_report_all(s, NULL, 1), UIE_E_INVAL);
+	/* refused with the hint of an epoch not in force: answered, nothing logged */
+	assert_int_equal(uie_bridge_fastpath_report_all(s, 1, reps, 2), UIE_OK);
+	assert_int_equal(reps[0].status, UIE_E_STATE);
+	assert_int_equal(reps[1].status, UIE_E_STATE);
+	assert_int_equal(uie_bridge_status(s, &st), UIE_OK);
+	assert_int_equal(st.nrecords, 1 + BURST);
+	assert_int_equal(uie_bridge_fastpath_report_all(s, 0, reps, 0), UIE_OK);
+	assert_int_equal(uie_bridge_fastpath_report_all(s, 0, NULL, 1), UIE_E_INVAL);
 	stop_peer(s, pid);
 }
 
@@ -236,7 +242,7 @@ static void report_fails(enum peer how, int want, int first_status)
 		reps[i].digest = (struct uie_digest){ UIE_HASH_SHA256, UIE_SHA256_LEN, { 1 } };
 		reps[i].status = 12345;
 	}
-	assert_int_equal(uie_bridge_fastpath_report_all(s, reps, BURST), want);
+	assert_int_equal(uie_bridge_fastpath_report_all(s, 0, reps, BURST), want);
 	assert_int_equal(reps[0].status, first_status);
 	assert_int_equal(reps[BURST - 1].status, want == UIE_OK ? first_status : want);
 	stop_peer(s, pid);

@@ -58,7 +58,7 @@ static struct uie_wire_msg example(uint16_t type)
 		memset(m.u.status_ans.policy_id, 0x22, UIE_SHA256_LEN);
 		break;
 	case UIE_MSG_FASTPATH_REQ:
-		m.u.fastpath_count = UIE_BRIDGE_FASTPATH_MAX;
+		m.u.fastpath_req = (struct uie_msg_fastpath_req){ UIE_BRIDGE_FASTPATH_MAX, 7 };
 		break;
 	case UIE_MSG_FASTPATH_ANS:
 		m.u.fastpath_ans = (struct uie_msg_fastpath_ans){ 3, 42 };
@@ -117,7 +117,7 @@ static const char *const vec_export_req =
 	"00000000000000000000000000000000";
 
 static const char *const vec_fastpath_req =
-	"5549454201000c0018000000060000000200000000000000";
+	"5549454201000c00200000000600000002000000000000000300000000000000";
 static const char *const vec_fastpath_ans =
 	"5549454201000d00200000000600000000000000020000000a00000000000000";
 static const char *const vec_fastpath_entry =
@@ -195,11 +195,11 @@ static void test_vectors(void **state)
 	memset(&m, 0, sizeof(m));
 	m.type = UIE_MSG_FASTPATH_REQ;
 	m.request_id = 6;
-	m.u.fastpath_count = 2;
+	m.u.fastpath_req = (struct uie_msg_fastpath_req){ .count = 2, .epoch = 3 };
 	check_vector(vec_fastpath_req, &m);
-	m.u.fastpath_count = 0; /* 1..4096 entries */
+	m.u.fastpath_req.count = 0; /* 1..4096 entries */
 	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_E_INVAL);
-	m.u.fastpath_count = UIE_BRIDGE_FASTPATH_MAX + 1;
+	m.u.fastpath_req.count = UIE_BRIDGE_FASTPATH_MAX + 1;
 	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_E_INVAL);
 
 	memset(&m, 0, sizeof(m));

@@ -476,12 +476,12 @@ static void test_status_hint_gen(void **state)
 
 /* Sends a FASTPATH_REQ announcing count entries with the given memfd contents. */
 static struct uie_wire_msg report(struct fixture *f, uint32_t count, const uint8_t *entries,
-				  size_t len, bool sealed)
+				  size_t len, bool sealed, uint64_t epoch)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_FASTPATH_REQ };
 	int fd;
 
-	q.u.fastpath_count = count;
+	q.u.fastpath_req = (struct uie_msg_fastpath_req){ .count = count, .epoch = epoch };
 	if (sealed) {
 		assert_int_equal(uie_memfd_create_sealed("reports", entries, len, &fd), UIE_OK);
 	} else {
@@ -509,19 +509,21 @@ static void test_fastpath_reports(void **state)
 		assert_int_equal(uie_bridge_fastpath_entry_encode(&req, &d,
 			e + i * UIE_BRIDGE_FASTPATH_ENTRY_LEN), UIE_OK);
 	}
-	a = report(f, 3, e, sizeof(e), true);
+	a = report(f, 3, e, sizeof(e), true, 0);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.fastpath_ans.count, 3);
 	assert_int_equal(a.u.fastpath_ans.first_seq, n);
 	assert_int_equal(uie_logstore_count(&f->m.log), n + 3);
 	n += 3;
 	memcpy(pcr, f->m.core.vpcr, UIE_PCR_LEN);
+	/* made with the hint of another epoch than the one in force (bootstrap, 0): not logged */
+	assert_int_equal(report(f, 3, e, sizeof(e), true, 1).status, UIE_E_STATE);
 	/* the last entry turned into anonymous memory: nothing of the batch is logged */
 	e[2 * UIE_BRIDGE_FASTPATH_ENTRY_LEN + 2] = UIE_ROLE_ANON;
-	assert_int_equal(report(f, 3, e, sizeof(e), true).status, UIE_E_FORMAT);
+	assert_int_equal(report(f, 3, e, sizeof(e), true, 0).status, UIE_E_FORMAT);
 	/* a count that is not the memfd's, and an unsealed memfd */
-	assert_int_equal(report(f, 2, e, sizeof(e), true).status, UIE_E_FORMAT);
-	assert_int_equal(report(f, 2, e, 2 * UIE_BRIDGE_FASTPATH_ENTRY_LEN, false).status,
+	assert_int_equal(report(f, 2, e, sizeof(e), true, 0).status, UIE_E_FORMAT);
+	assert_int_equal(report(f, 2, e, 2 * UIE_BRIDGE_FASTPATH_ENTRY_LEN, false, 0).status,
 			 UIE_E_FORMAT);
 	assert_int_equal(uie_logstore_count(&f->m.log), n);
 	assert_memory_equal(pcr, f->m.core.vpcr, UIE_PCR_LEN);
