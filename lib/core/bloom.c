@@ -34,9 +34,9 @@ size_t uie_bloom_encoded_len(uint32_t nbits)
 	return nbits_ok(nbits) ? UIE_BLOOM_HDR_LEN + (size_t)nbits / 8 : 0;
 }
 
-void uie_bloom_params(uint32_t n, uint32_t *nbits, uint8_t *k)
+void uie_bloom_params(uint32_t n, uint32_t bits_per_key, uint32_t *nbits, uint8_t *k)
 {
-	uint64_t m = (uint64_t)n * UIE_BLOOM_BITS_PER_ITEM;
+	uint64_t m = (uint64_t)n * (bits_per_key ? bits_per_key : UIE_BLOOM_BITS_PER_ITEM);
 
 	m = (m + 63) / 64 * 64;
 	if (m < UIE_BLOOM_MIN_BITS)

@@ -53,8 +53,11 @@ int uie_bloom_parse(const uint8_t *buf, size_t len, struct uie_bloom *out);
  */
 bool uie_bloom_maybe_contains(const struct uie_bloom *b, const uint8_t *digest, size_t dlen);
 
-/* Filter size for n keys: *nbits (multiple of 64) and *k; 0 bits if n is too large. */
-void uie_bloom_params(uint32_t n, uint32_t *nbits, uint8_t *k);
+/*
+ * Filter size for n keys at bits_per_key bits each (0: UIE_BLOOM_BITS_PER_ITEM):
+ * *nbits (multiple of 64) and *k; 0 bits if the filter would be too large.
+ */
+void uie_bloom_params(uint32_t n, uint32_t bits_per_key, uint32_t *nbits, uint8_t *k);
 
 /* Encoded length of a filter of nbits bits, or 0 when nbits is invalid. */
 size_t uie_bloom_encoded_len(uint32_t nbits);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `uie policy sign --key PRIV.pem --epoch N --bind-seq S --bind-pcr HEX
- *  [--bloom] TABLE -o PACKAGE`: the TTP endorses a compiled table, bound
- * to the vPCR16 value after the first S records of the monitor's log.
+ *  [--bloom] [--bloom-bits B] TABLE -o PACKAGE`: the TTP endorses a
+ * compiled table, bound to the vPCR16 value after the first S records of
+ * the monitor's log.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "uie/err.h"
 #include "uie/package.h"
 
+#include "bloom.h"
 #include "cmd.h"
 #include "keys.h"
 #include "fileio.h"
@@ -19,10 +21,16 @@
 #include "pkgbuild.h"
 #include "policy_cmds.h"
 
+#define HINT_BITS_MIN 4u
+#define HINT_BITS_MAX 1024u
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: uie policy sign --key PRIV.pem --epoch N --bind-seq S --bind-pcr HEX "
-			"[--bloom] TABLE -o PACKAGE\n");
+			"[--bloom] [--bloom-bits B] TABLE -o PACKAGE\n"
+			"  --bloom-bits B: bits per ALLOW digest in the hint, %u..%u (default %u, about\n"
+			"                  0.8 %% false positives; 20 gives about 0.02 %%); implies --bloom\n",
+		HINT_BITS_MIN, HINT_BITS_MAX, UIE_BLOOM_BITS_PER_ITEM);
 	return UIE_EXIT_USAGE;
 }
 
@@ -34,18 +42,20 @@ int uie_cmd_policy_sign(int argc, char **argv)
 		{ "bind-seq", required_argument, NULL, 's' },
 		{ "bind-pcr", required_argument, NULL, 'p' },
 		{ "bloom", no_argument, NULL, 'b' },
+		{ "bloom-bits", required_argument, NULL, 'B' },
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pkg_params pp = { 0 };
 	const char *key = NULL, *out = NULL;
+	uint64_t bits;
 	int c, r, have = 0;
 	uint8_t *table = NULL, *pkg = NULL;
 	size_t tlen, plen;
 	EVP_PKEY *pk = NULL;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "k:e:s:p:bo:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:e:s:p:bB:o:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			key = optarg;
@@ -73,6 +83,16 @@ int uie_cmd_policy_sign(int argc, char **argv)
 			break;
 		case 'b':
 			pp.hint = true;
+			break;
+		case 'B':
+			if (uie_parse_u64(optarg, &bits) != UIE_OK || bits < HINT_BITS_MIN ||
+			    bits > HINT_BITS_MAX) {
+				fprintf(stderr, "uie policy sign: --bloom-bits must be %u..%u\n",
+					HINT_BITS_MIN, HINT_BITS_MAX);
+				return UIE_EXIT_USAGE;
+			}
+			pp.hint = true;
+			pp.hint_bits = (uint32_t)bits;
 			break;
 		case 'o':
 			out = optarg;

@@ -12,7 +12,8 @@
 #include "bloom.h"
 #include "keys.h"
 
-int pkg_hint_alloc(const struct uie_policy *pol, uint64_t epoch, uint8_t **out, size_t *len)
+int pkg_hint_alloc(const struct uie_policy *pol, uint64_t epoch, uint32_t bits_per_key,
+		   uint8_t **out, size_t *len)
 {
 	size_t dlen = uie_hash_len(pol->hash_alg), hlen;
 	uint32_t nallow = 0, nbits;
@@ -26,7 +27,7 @@ int pkg_hint_alloc(const struct uie_policy *pol, uint64_t epoch, uint8_t **out, 
 		return UIE_E_STATE;
 	for (uint32_t i = 0; i < pol->nrules; i++)
 		nallow += pol->rules[(size_t)i * pol->rule_len + 2] == UIE_ALLOW;
-	uie_bloom_params(nallow, &nbits, &k);
+	uie_bloom_params(nallow, bits_per_key, &nbits, &k);
 	if (!(hlen = uie_bloom_encoded_len(nbits)))
 		return UIE_E_LIMIT;
 	if (RAND_bytes((unsigned char *)salt, sizeof(salt)) != 1)
@@ -62,7 +63,7 @@ int pkg_build_alloc(EVP_PKEY *key, const uint8_t *table, size_t tlen, const stru
 	*len = 0;
 	if ((r = uie_policy_load(table, tlen, &pol)) != UIE_OK)
 		return r;
-	if (pp->hint && (r = pkg_hint_alloc(&pol, pp->epoch, &hint, &hlen)) != UIE_OK)
+	if (pp->hint && (r = pkg_hint_alloc(&pol, pp->epoch, pp->hint_bits, &hint, &hlen)) != UIE_OK)
 		return r;
 	p.version = UIE_PACKAGE_VERSION;
 	p.sig_alg = UIE_SIG_ECDSA_P256_SHA256;

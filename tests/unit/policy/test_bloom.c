@@ -31,13 +31,13 @@ static void digest_of(uint32_t tag, uint32_t i, uint8_t d[32])
 	assert_int_equal(EVP_Digest(in, sizeof(in), d, NULL, EVP_sha256(), NULL), 1);
 }
 
-static uint8_t *build(uint32_t n, size_t *len)
+static uint8_t *build_bits(uint32_t n, uint32_t bits_per_key, size_t *len)
 {
 	uint64_t salt[2] = { 0x0123456789abcdefull, 0xfedcba9876543210ull };
 	uint32_t nbits;
 	uint8_t k, d[32], *buf;
 
-	uie_bloom_params(n, &nbits, &k);
+	uie_bloom_params(n, bits_per_key, &nbits, &k);
 	*len = uie_bloom_encoded_len(nbits);
 	assert_true(*len > 0);
 	buf = malloc(*len);
@@ -49,15 +49,20 @@ static uint8_t *build(uint32_t n, size_t *len)
 	return buf;
 }
 
-static void test_no_false_negatives_and_fp_rate(void **state)
+static uint8_t *build(uint32_t n, size_t *len)
+{
+	return build_bits(n, 0, len);
+}
+
+/* No false negatives; false positives at the rate the filter's size predicts. */
+static void fp_rate_as_designed(uint32_t bits_per_key)
 {
 	size_t len;
-	uint8_t *buf = build(N_ITEMS, &len), d[32];
+	uint8_t *buf = build_bits(N_ITEMS, bits_per_key, &len), d[32];
 	struct uie_bloom b;
 	uint32_t fp = 0;
 	double rate, design;
 
-	(void)state;
 	assert_int_equal(uie_bloom_parse(buf, len, &b), UIE_OK);
 	assert_int_equal(b.nitems, N_ITEMS);
 	for (uint32_t i = 0; i < N_ITEMS; i++) {
@@ -74,6 +79,23 @@ static void test_no_false_negatives_and_fp_rate(void **state)
 	assert_true(rate < design * 1.25 + 0.0005);
 	assert_true(rate > design * 0.75 - 0.0005);
 	free(buf);
+}
+
+static void test_no_false_negatives_and_fp_rate(void **state)
+{
+	uint32_t nbits;
+	uint8_t k;
+
+	(void)state;
+	fp_rate_as_designed(0);
+	fp_rate_as_designed(32); /* uie policy sign --bloom-bits 32: design 0.001 % */
+	uie_bloom_params(12, 0, &nbits, &k);
+	assert_int_equal(nbits, 128); /* 120 bits, rounded up to whole words */
+	uie_bloom_params(12, 256, &nbits, &k);
+	assert_int_equal(nbits, 3072);
+	assert_int_equal(k, UIE_BLOOM_K);
+	uie_bloom_params(UINT32_MAX, 1024, &nbits, &k);
+	assert_int_equal(nbits, 0); /* too large for a hint */
 }
 
 static void test_empty_filter_misses_everything(void **state)

@@ -54,7 +54,7 @@ static uint8_t *hint_of(const uint8_t (*d)[32], uint32_t n, size_t *len)
 	uint32_t nbits;
 	uint8_t k, *h;
 
-	uie_bloom_params(n, &nbits, &k);
+	uie_bloom_params(n, 0, &nbits, &k);
 	*len = uie_bloom_encoded_len(nbits);
 	h = malloc(*len);
 	assert_int_equal(uie_bloom_init(h, *len, UIE_HASH_SHA256, k, 1, salt, nbits), UIE_OK);

@@ -57,7 +57,7 @@ static int hint_fd(uint64_t epoch, const uint8_t *const *d, uint32_t n, size_t *
 	uint8_t k, *h;
 	int fd;
 
-	uie_bloom_params(n, &nbits, &k);
+	uie_bloom_params(n, 0, &nbits, &k);
 	*len = uie_bloom_encoded_len(nbits);
 	h = malloc(*len);
 	assert_non_null(h);
