@@ -249,6 +249,11 @@ def generated(stats, tput, evidence, args):
             cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
     except (OSError, StopIteration):
         pass
+    try:
+        with open(os.path.join(args.samples, "bpf_lsm")) as f:
+            bpf_lsm = f.read().strip()
+    except OSError:
+        bpf_lsm = "not probed"
     load = {}
     for when in ("start", "end"):
         try:
@@ -262,7 +267,9 @@ def generated(stats, tput, evidence, args):
          f"{os.cpu_count()} CPUs ({cpu}), load average (1/5/15 min) {load['start']} before "
          f"and {load['end']} after the workloads. Cells: ratio of means / ratio of medians over Native "
          "(mean latency in us); spread (p5/p95, stddev) is in `bench/results/summary.csv`, raw per-repetition "
-         "values in `bench/results/raw.csv`. n/c: not covered by that system; n/a: not measured.",
+         "values in `bench/results/raw.csv`. n/c: not covered by that system; n/a: not measured. "
+         f"BPF LSM programs (the in-kernel check a fast mprotect needs, docs/DESIGN.md): {bpf_lsm} "
+         "(`bpftool feature probe kernel`).",
          ""]
     p += ["### Goals", "",
           "Measured: worst ratio of medians over Native (ratio of means in parentheses); the "
