@@ -51,35 +51,26 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Gives req a fresh request id, encodes it and sends it (with sendfd unless -1). */
-static int send_request(int sock, struct uie_wire_msg *req, int sendfd)
-{
-	uint8_t buf[UIE_BRIDGE_MAX_MSG];
-	size_t len;
-	int r;
-
-	req->request_id = atomic_fetch_add(&next_request_id, 1);
-	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK)
-		return r;
-	return uie_bridge_send(sock, buf, len, sendfd);
-}
-
 /*
- * Waits until deadline (CLOCK_MONOTONIC ms) for the answer to req.
- * Answers to earlier requests that timed out are skipped.  On UIE_OK the
- * answer is in *ans (its status may still be an error) and its descriptor,
- * if any, in *ansfd (owned by the caller), already checked against the fd
- * rule.
+ * Sends req (with sendfd unless -1) and waits for its answer.  Answers to
+ * earlier requests that timed out are skipped.  On UIE_OK the answer is in
+ * *ans (its status may still be an error) and its descriptor, if any, in
+ * *ansfd (owned by the caller), already checked against the fd rule.
  */
-static int await_answer(int sock, const struct uie_wire_msg *req, int64_t deadline,
-			struct uie_wire_msg *ans, int *ansfd)
+static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans,
+		int *ansfd)
 {
 	uint8_t buf[UIE_BRIDGE_MAX_MSG];
+	int64_t deadline = now_ms() + UIE_BRIDGE_TIMEOUT_MS;
 	size_t len;
 	int r, fd;
 
 	*ansfd = -1;
 	memset(ans, 0, sizeof(*ans));
+	req->request_id = atomic_fetch_add(&next_request_id, 1);
+	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK ||
+	    (r = uie_bridge_send(sock, buf, len, sendfd)) != UIE_OK)
+		return r;
 	for (;;) {
 		int64_t left = deadline - now_ms();
 
@@ -106,19 +97,6 @@ static int await_answer(int sock, const struct uie_wire_msg *req, int64_t deadli
 		*ansfd = fd;
 		return UIE_OK;
 	}
-}
-
-/* Sends req and waits for its answer (await_answer). */
-static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans,
-		int *ansfd)
-{
-	int r;
-
-	*ansfd = -1;
-	memset(ans, 0, sizeof(*ans));
-	if ((r = send_request(sock, req, sendfd)) != UIE_OK)
-		return r;
-	return await_answer(sock, req, now_ms() + UIE_BRIDGE_TIMEOUT_MS, ans, ansfd);
 }
 
 int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out)
@@ -286,12 +264,13 @@ int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_r
 		return UIE_E_INVAL;
 	for (size_t done = 0; done < n;) {
 		size_t k = n - done < UIE_BRIDGE_FASTPATH_MAX ? n - done : UIE_BRIDGE_FASTPATH_MAX;
-		int e = r == UIE_OK ? report_batch(fd, epoch, reps + done, k) : r;
 
-		for (size_t i = 0; e != UIE_OK && i < k; i++)
-			reps[done + i].status = e;
-		if (r == UIE_OK && e != UIE_OK && e != UIE_E_INVAL)
-			r = e; /* the transport failed: the rest cannot be sent */
+		if (r != UIE_OK) { /* the transport failed: the rest cannot be sent */
+			for (size_t i = 0; i < k; i++)
+				reps[done + i].status = r;
+		} else if ((r = report_batch(fd, epoch, reps + done, k)) == UIE_E_INVAL) {
+			r = UIE_OK; /* a report that cannot be encoded spoils its batch only */
+		}
 		done += k;
 	}
 	return r;
