@@ -67,7 +67,7 @@ static int recv_fd(int sock, int *fd)
 /* In the child: never returns. */
 static void child(int sock, pid_t parent, char *const argv[])
 {
-	int listener, r;
+	int listener;
 
 	/* Die with the supervisor; fail-closed does not depend on it (see THREAT-MODEL). */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
@@ -79,12 +79,12 @@ static void child(int sock, pid_t parent, char *const argv[])
 		_exit(127);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		_exit(127);
-	if ((r = uie_guest_landlock_apply()) != UIE_OK) {
+	if (uie_guest_landlock_apply() != UIE_OK) {
 		fprintf(stderr, "uie: cannot restrict /proc writes with Landlock: %s\n",
 			strerror(errno));
 		_exit(127);
 	}
-	if ((r = uie_guest_filter_install(&listener)) != UIE_OK) {
+	if (uie_guest_filter_install(&listener) != UIE_OK) {
 		fprintf(stderr, "uie: cannot install the seccomp filter: %s\n", strerror(errno));
 		_exit(127);
 	}

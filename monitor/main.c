@@ -152,7 +152,7 @@ static void make_key_dir(const char *spec)
 
 	if (strncmp(spec, "builtin:", 8) != 0 || strlen(spec + 8) >= sizeof(dir))
 		return;
-	strcpy(dir, spec + 8);
+	memcpy(dir, spec + 8, strlen(spec + 8) + 1);
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';

@@ -136,8 +136,8 @@ static void check_fastpath(const struct uie_verify_input *in, const struct uie_l
 	}
 	if (!p || !measured(r) || r->digest.alg != p->table.hash_alg)
 		return;
-	for (uint8_t ev = UIE_EV_EXECVE; ev < UIE_EV__MAX; ev++) {
-		uie_policy_lookup(&p->table, ev, r->role, r->digest.bytes, &dec, &reason);
+	for (unsigned int ev = UIE_EV_EXECVE; ev < UIE_EV__MAX; ev++) {
+		uie_policy_lookup(&p->table, (uint8_t)ev, r->role, r->digest.bytes, &dec, &reason);
 		if (dec == UIE_ALLOW) {
 			note(f, r->seq, "fast path rejected a digest the policy of epoch %llu allows",
 			     (unsigned long long)r->epoch);
