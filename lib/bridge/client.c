@@ -37,7 +37,8 @@ int uie_bridge_connect(const char *path, int *fd)
 		return UIE_E_SYS;
 	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
 		close(s);
-		return errno == ENOENT || errno == ECONNREFUSED ? UIE_E_PEER : UIE_E_SYS;
+		return errno == ENOENT || errno == ECONNREFUSED ? UIE_E_PEER
+		       : errno == EACCES || errno == EPERM ? UIE_E_ACCESS : UIE_E_SYS;
 	}
 	*fd = s;
 	return UIE_OK;
@@ -75,7 +76,7 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 		int64_t left = deadline - now_ms();
 
 		if (left <= 0)
-			return UIE_E_PEER;
+			return UIE_E_TIMEOUT;
 		if ((r = uie_bridge_recv(sock, buf, &len, &fd, (int)left)) != UIE_OK)
 			return r;
 		r = uie_bridge_decode(buf, len, ans);

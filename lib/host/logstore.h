@@ -18,15 +18,22 @@
 #include "uie/slog.h"
 
 struct uie_vtpm;
+struct uie_logfile;
+struct uie_firstseen;
 
 struct uie_logstore {
 	const struct uie_platform *pl;
 	struct uie_vtpm *tpm; /* borrowed; NULL keeps only the software chain */
+	struct uie_logfile *file; /* borrowed write-ahead file; NULL: memory only */
+	struct uie_firstseen *fs; /* owned first-seen table; NULL: every grant logged */
 	uint8_t *recs;        /* n records of UIE_LOG_RECORD_LEN bytes */
 	uint8_t *pcrs;        /* n values: vPCR16 after record i */
 	uint64_t n, cap;
 	uint64_t max;         /* records allowed (memory bound) */
 	bool broken;          /* a vTPM extend failed: its PCR 16 is unknown */
+	int tpm_err;          /* the error that broke it */
+	int file_err;         /* the last append's file error (UIE_OK once one succeeds) */
+	uint64_t repeats;     /* grants answered from the first-seen table */
 };
 
 /*
@@ -40,6 +47,27 @@ void uie_logstore_fini(struct uie_logstore *ls);
 
 /* The sink to pass to uie_core_init. */
 struct uie_log_sink uie_logstore_sink(struct uie_logstore *ls);
+
+/*
+ * Writes every later record to lf (borrowed) before it extends the vTPM
+ * or is stored: a failed write fails the append (the core then denies).
+ */
+void uie_logstore_set_file(struct uie_logstore *ls, struct uie_logfile *lf);
+
+/*
+ * First-seen mode (docs/FORMATS.md 3.7): a grant or fast-path refusal whose
+ * key (epoch, mode, event, role, digest, decision, reason) was logged
+ * before is counted, not logged again.  At most max_keys keys (0: the
+ * default); past that every record is logged.  Return: UIE_OK, UIE_E_NOMEM.
+ */
+#define UIE_FIRSTSEEN_DEFAULT_KEYS (1u << 20)
+int uie_logstore_first_seen(struct uie_logstore *ls, uint32_t max_keys);
+
+/*
+ * Health of the store: UIE_OK, the vTPM error that broke it, or the error
+ * of the last append to the file when it failed.
+ */
+int uie_logstore_health(const struct uie_logstore *ls);
 
 /*
  * The sink's append (ctx is the store): checks that lrh is the record's
