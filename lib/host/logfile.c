@@ -75,6 +75,10 @@ static int hdr_parse(struct uie_rbuf *b, struct uie_logfile_hdr *h)
 		return r;
 	if ((h->flags & ~UIE_LOGFILE_FIRST_SEEN) || h->boot == 0)
 		return UIE_E_FORMAT;
+	/* A log from record 0 starts where the monitor does: vPCR16 zero. */
+	for (size_t i = 0; h->first_seq == 0 && i < UIE_PCR_LEN; i++)
+		if (h->start_pcr[i])
+			return UIE_E_FORMAT;
 	return UIE_OK;
 }
 

@@ -11,10 +11,10 @@
 #include "vtpm.h"
 
 /*
- * First-seen keys: open addressing over SHA-256-derived 64-bit tags of the
- * key fields; a tag collision could only merge two keys' counts, never
- * make a refused object look allowed, since decision is part of the key
- * and a different digest gives a different tag with overwhelming odds.
+ * First-seen keys: SHA-256 of the key fields (fs_key), in an open-
+ * addressing table indexed by the hash's first bytes.  The decision is
+ * part of the key, so a repeat is only ever answered with a record that
+ * says the same thing.
  */
 struct fs_slot {
 	uint8_t key[UIE_PCR_LEN]; /* SHA-256 of the key fields */
@@ -122,9 +122,11 @@ static bool fs_grow(struct uie_firstseen *fs)
 	struct fs_slot *ns;
 	uint32_t ncap = fs->cap * 2;
 
+	if (fs->n >= fs->max)
+		return false;
 	if (fs->n < fs->cap / 2)
 		return true;
-	if (fs->n >= fs->max || ncap < fs->cap || !(ns = calloc(ncap, sizeof(*ns))))
+	if (ncap < fs->cap || !(ns = calloc(ncap, sizeof(*ns))))
 		return false;
 	for (uint32_t i = 0; i < fs->cap; i++)
 		if (fs->slots[i].count)
