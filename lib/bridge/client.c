@@ -230,6 +230,22 @@ int uie_bridge_status(int fd, struct uie_status *out)
 	return UIE_OK;
 }
 
+int uie_bridge_checkpoint(int fd, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN], uint64_t *base)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_CHECKPOINT_REQ }, a;
+	int r, afd;
+
+	*base = 0;
+	q.u.checkpoint_req.seq = seq;
+	memcpy(q.u.checkpoint_req.pcr, pcr, UIE_PCR_LEN);
+	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*base = a.u.checkpoint_base;
+	return UIE_OK;
+}
+
 /* One FASTPATH_REQ for n <= UIE_BRIDGE_FASTPATH_MAX reports; their status is its answer. */
 static int report_batch(int fd, uint64_t epoch, struct uie_fastpath_report *reps, size_t n)
 {

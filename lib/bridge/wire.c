@@ -29,6 +29,8 @@ static int body_len(uint16_t type)
 	case UIE_MSG_PUBKEY_ANS: return -1;
 	case UIE_MSG_GEN_REQ: return 0;
 	case UIE_MSG_GEN_ANS: return 24;
+	case UIE_MSG_CHECKPOINT_REQ: return 40;
+	case UIE_MSG_CHECKPOINT_ANS: return 16;
 	case UIE_MSG_ERROR_ANS: return 4;
 	default: return -2;
 	}
@@ -231,6 +233,14 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 		uie_wbuf_u32(w, m->u.fastpath_ans.count);
 		uie_wbuf_u64(w, m->u.fastpath_ans.first_seq);
 		break;
+	case UIE_MSG_CHECKPOINT_REQ:
+		uie_wbuf_u64(w, m->u.checkpoint_req.seq);
+		uie_wbuf_bytes(w, m->u.checkpoint_req.pcr, UIE_PCR_LEN);
+		break;
+	case UIE_MSG_CHECKPOINT_ANS:
+		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, m->u.checkpoint_base);
+		break;
 	case UIE_MSG_PUBKEY_ANS:
 		uie_wbuf_u16(w, m->u.pubkey_ans.len);
 		uie_wbuf_zero(w, 2);
@@ -364,6 +374,14 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 	case UIE_MSG_FASTPATH_ANS:
 		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_ans.count)) != UIE_OK ||
 		       (e = uie_rbuf_u64(r, &m->u.fastpath_ans.first_seq)) != UIE_OK);
+		return e;
+	case UIE_MSG_CHECKPOINT_REQ:
+		(void)((e = uie_rbuf_u64(r, &m->u.checkpoint_req.seq)) != UIE_OK ||
+		       (e = uie_rbuf_bytes(r, m->u.checkpoint_req.pcr, UIE_PCR_LEN)) != UIE_OK);
+		return e;
+	case UIE_MSG_CHECKPOINT_ANS:
+		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.checkpoint_base)) != UIE_OK);
 		return e;
 	case UIE_MSG_PUBKEY_ANS:
 		(void)((e = uie_rbuf_u16(r, &m->u.pubkey_ans.len)) != UIE_OK ||

@@ -175,15 +175,15 @@ static void fs_commit(struct uie_logstore *ls, uint64_t seq)
 	fs->n++;
 }
 
-/* Makes room for one more record; all or nothing. */
+/* Makes room for one more record in memory; all or nothing. */
 static int grow(struct uie_logstore *ls)
 {
-	uint64_t ncap;
+	uint64_t ncap, live = ls->n - ls->base;
 	uint8_t *r, *p;
 
-	if (ls->n < ls->cap)
+	if (live < ls->cap)
 		return UIE_OK;
-	if (ls->n >= ls->max)
+	if (live >= ls->max)
 		return UIE_E_LIMIT;
 	ncap = ls->cap ? ls->cap * 2 : 1024;
 	if (ncap > ls->max)
@@ -223,9 +223,8 @@ int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN],
 		return UIE_E_INVAL;
 	if ((r = grow(ls)) != UIE_OK)
 		return r;
-	if (ls->n)
-		memcpy(pcr, ls->pcrs + (size_t)(ls->n - 1) * UIE_PCR_LEN, UIE_PCR_LEN);
-	if ((r = uie_pcr_extend(ls->pl, pcr, lrh)) != UIE_OK)
+	if ((r = uie_logstore_pcr_at(ls, ls->n, pcr)) != UIE_OK ||
+	    (r = uie_pcr_extend(ls->pl, pcr, lrh)) != UIE_OK)
 		return r;
 	/* Write-ahead: on the device before the vTPM or anyone else sees it. */
 	if (ls->file && (ls->file_err = uie_logfile_append(ls->file, rec)) != UIE_OK)
@@ -235,8 +234,8 @@ int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN],
 		ls->tpm_err = r;
 		return r;
 	}
-	memcpy(ls->recs + (size_t)ls->n * UIE_LOG_RECORD_LEN, rec, UIE_LOG_RECORD_LEN);
-	memcpy(ls->pcrs + (size_t)ls->n * UIE_PCR_LEN, pcr, UIE_PCR_LEN);
+	memcpy(ls->recs + (size_t)(ls->n - ls->base) * UIE_LOG_RECORD_LEN, rec, UIE_LOG_RECORD_LEN);
+	memcpy(ls->pcrs + (size_t)(ls->n - ls->base) * UIE_PCR_LEN, pcr, UIE_PCR_LEN);
 	if (pending) {
 		ls->fs->pending = true;
 		fs_commit(ls, ls->n);
@@ -250,20 +249,56 @@ int uie_logstore_pcr_at(void *ctx, uint64_t seq, uint8_t pcr[UIE_PCR_LEN])
 	const struct uie_logstore *ls = ctx;
 
 	memset(pcr, 0, UIE_PCR_LEN);
-	if (seq > ls->n)
+	if (seq > ls->n || seq < ls->base)
 		return UIE_E_RANGE;
-	if (seq)
-		memcpy(pcr, ls->pcrs + (size_t)(seq - 1) * UIE_PCR_LEN, UIE_PCR_LEN);
+	if (seq == ls->base)
+		memcpy(pcr, ls->base_pcr, UIE_PCR_LEN);
+	else
+		memcpy(pcr, ls->pcrs + (size_t)(seq - ls->base - 1) * UIE_PCR_LEN, UIE_PCR_LEN);
 	return UIE_OK;
 }
 
 const uint8_t *uie_logstore_records(const struct uie_logstore *ls, uint64_t first, uint64_t *n)
 {
-	*n = first < ls->n ? ls->n - first : 0;
-	return *n ? ls->recs + (size_t)first * UIE_LOG_RECORD_LEN : NULL;
+	*n = first >= ls->base && first < ls->n ? ls->n - first : 0;
+	return *n ? ls->recs + (size_t)(first - ls->base) * UIE_LOG_RECORD_LEN : NULL;
 }
 
 uint64_t uie_logstore_count(const struct uie_logstore *ls)
 {
 	return ls->n;
+}
+
+int uie_logstore_checkpoint(struct uie_logstore *ls, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN])
+{
+	uint8_t at[UIE_PCR_LEN];
+	uint64_t drop, keep;
+	int r;
+
+	if ((r = uie_logstore_pcr_at(ls, seq, at)) != UIE_OK)
+		return r;
+	if (memcmp(at, pcr, UIE_PCR_LEN) != 0)
+		return UIE_E_BINDING;
+	drop = seq - ls->base;
+	keep = ls->n - seq;
+	if (drop && keep) {
+		memmove(ls->recs, ls->recs + (size_t)drop * UIE_LOG_RECORD_LEN,
+			(size_t)keep * UIE_LOG_RECORD_LEN);
+		memmove(ls->pcrs, ls->pcrs + (size_t)drop * UIE_PCR_LEN, (size_t)keep * UIE_PCR_LEN);
+	}
+	memcpy(ls->base_pcr, at, UIE_PCR_LEN);
+	ls->base = seq;
+	/* Give the memory back when most of it is free (the store grows again by doubling). */
+	if (ls->cap > 1024 && keep < ls->cap / 4) {
+		uint64_t ncap = keep > 1024 ? keep : 1024;
+		uint8_t *rr = realloc(ls->recs, (size_t)ncap * UIE_LOG_RECORD_LEN), *pp;
+
+		if (!rr)
+			return UIE_OK; /* keeps the larger arrays */
+		ls->recs = rr;
+		ls->cap = ncap; /* pcrs is at least this large whether or not it shrinks */
+		if ((pp = realloc(ls->pcrs, (size_t)ncap * UIE_PCR_LEN)))
+			ls->pcrs = pp;
+	}
+	return UIE_OK;
 }

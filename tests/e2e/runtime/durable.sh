@@ -115,4 +115,31 @@ size=$(stat -c %s "$T/small/state/log.1")
 start_runtime_monitor --state-dir "$T/small/state" || fail "restart after a full disk"
 stop_monitor
 umount "$T/small"
+note "checkpoint after an acknowledged export"
+start_runtime_monitor --state-dir "$T/cp"
+run_uie -- /usr/bin/true
+"$UIE" evidence export --socket "$SOCK" --nonce 01 -o "$T/ae1" --pubkey-out "$T/ak1.pub" \
+	>/dev/null 2>&1 || fail "export before the checkpoint"
+"$UIE" verify "$T/ae1" --nonce 01 --ak-pub "$T/ak1.pub" --state "$T/vstate" >/dev/null ||
+	fail "first export does not verify"
+k=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["next_seq"])' "$T/vstate")
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["pcr"]="00"*32; json.dump(s,open(sys.argv[2],"w"))' \
+	"$T/vstate" "$T/forged"
+"$UIE" evidence checkpoint --socket "$SOCK" --state "$T/forged" 2>"$T/cp.err" &&
+	fail "checkpoint with a vPCR16 not of this log accepted"
+grep -q "binding" "$T/cp.err" || { cat "$T/cp.err" >&2; fail "forged checkpoint: no clear error"; }
+"$UIE" evidence checkpoint --socket "$SOCK" --state "$T/vstate" | grep -q "checkpoint at record $k" ||
+	fail "checkpoint refused"
+run_uie -- /usr/bin/true
+expect_rc 0 "grant after the checkpoint"
+"$UIE" evidence export --socket "$SOCK" --nonce 02 -o "$T/ae2" >/dev/null 2>&1 &&
+	fail "records before the checkpoint still exported"
+"$UIE" evidence export --socket "$SOCK" --nonce 03 --since "$k" -o "$T/ae3" >/dev/null 2>&1 ||
+	fail "export from the checkpoint"
+"$UIE" verify "$T/ae3" --nonce 03 --ak-pub "$T/ak1.pub" --state "$T/vstate" >"$T/v3" 2>&1 ||
+	{ cat "$T/v3" >&2; fail "export from the checkpoint does not verify"; }
+n=$(status_field records)
+stop_monitor || fail "monitor exit status $?"
+size=$(stat -c %s "$T/cp/log.1")
+[ "$size" = $((80 + 184 * n)) ] || fail "the log file lost records the checkpoint dropped from memory"
 echo PASS
