@@ -197,6 +197,52 @@ static void test_first_seen(void **state)
 	uie_logstore_fini(&ls);
 }
 
+/* Checkpoints drop acknowledged records from memory; the chain goes on from them. */
+static void test_checkpoint(void **state)
+{
+	struct uie_logstore ls;
+	struct uie_log_sink sink;
+	struct uie_core core;
+	struct uie_verdict v;
+	uint8_t pcr5[UIE_PCR_LEN], pcr[UIE_PCR_LEN], bad[UIE_PCR_LEN] = { 0 };
+	const uint8_t *recs;
+	uint64_t n;
+
+	(void)state;
+	uie_logstore_init(&ls, &hp.pl, NULL, 0);
+	sink = uie_logstore_sink(&ls);
+	assert_int_equal(uie_core_init(&core, &hp.pl, &sink, UIE_HASH_SHA256), UIE_OK);
+	for (uint32_t i = 0; i < 2000; i++)
+		decide(&core, UIE_EV_MMAP_EXEC, (uint8_t)i, i, &v);
+	assert_int_equal(uie_logstore_count(&ls), 2001);
+	assert_int_equal(uie_logstore_pcr_at(&ls, 5, pcr5), UIE_OK);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 5, bad), UIE_E_BINDING);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 2002, pcr5), UIE_E_RANGE);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 5, pcr5), UIE_OK);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 4, pcr5), UIE_E_RANGE);
+	assert_null(uie_logstore_records(&ls, 4, &n));
+	assert_int_equal(n, 0);
+	assert_int_equal(uie_logstore_pcr_at(&ls, 4, pcr), UIE_E_RANGE);
+	assert_int_equal(uie_logstore_pcr_at(&ls, 5, pcr), UIE_OK);
+	assert_memory_equal(pcr, pcr5, UIE_PCR_LEN);
+	/* The records kept still replay from the checkpoint to the core's vPCR16. */
+	recs = uie_logstore_records(&ls, 5, &n);
+	assert_int_equal(n, 1996);
+	assert_int_equal(uie_log_replay(&hp.pl, recs, n * UIE_LOG_RECORD_LEN, 5, pcr, &n), UIE_OK);
+	assert_memory_equal(pcr, core.vpcr, UIE_PCR_LEN);
+	/* Nearly all acknowledged: the memory shrinks, and logging goes on. */
+	assert_int_equal(uie_logstore_pcr_at(&ls, 2000, pcr), UIE_OK);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 2000, pcr), UIE_OK);
+	assert_int_equal(ls.cap, 1024);
+	decide(&core, UIE_EV_EXECVE, 7, 1, &v);
+	assert_int_equal(v.seq, 2001);
+	recs = uie_logstore_records(&ls, 2000, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(uie_log_replay(&hp.pl, recs, n * UIE_LOG_RECORD_LEN, 2000, pcr, &n), UIE_OK);
+	assert_memory_equal(pcr, core.vpcr, UIE_PCR_LEN);
+	uie_logstore_fini(&ls);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_v7_written),
 		cmocka_unit_test(test_damage),
 		cmocka_unit_test(test_first_seen),
+		cmocka_unit_test(test_checkpoint),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
