@@ -165,8 +165,9 @@ static int write_all(int fd, const void *buf, size_t len)
 	return UIE_OK;
 }
 
-/* packages.<boot>.tmp with the header and the restored package, synced. */
-static int create_pkgfile(struct uie_mon_state *st, const char *path, const struct prev_run *p)
+/* packages.<boot>.tmp with the header and the restored package (pkg, or none), synced. */
+static int create_pkgfile(struct uie_mon_state *st, const char *path, const uint8_t *pkg,
+			  size_t pkg_len)
 {
 	uint8_t h[UIE_PKGFILE_HDR_LEN];
 	int r;
@@ -178,7 +179,7 @@ static int create_pkgfile(struct uie_mon_state *st, const char *path, const stru
 	if ((r = write_all(st->pkg_fd, h, sizeof(h))) != UIE_OK)
 		return r;
 	st->pkg_len = sizeof(h);
-	if (p->pkg && (r = uie_mon_state_persist(st, p->pkg, p->pkg_len)) != UIE_OK)
+	if (pkg && (r = uie_mon_state_persist(st, pkg, pkg_len)) != UIE_OK)
 		return r;
 	return fsync(st->pkg_fd) == 0 ? UIE_OK : uie_err_from_errno(errno);
 }
@@ -256,7 +257,7 @@ int uie_mon_state_start(struct uie_monitor *m, const char *dir, bool sync)
 	if ((r = start_core(m, &p)) != UIE_OK)
 		goto out;
 	/* The packages file first: a log.N always has its packages.N. */
-	if ((r = create_pkgfile(st, ptmp, &p)) != UIE_OK || rename(ptmp, ppath) != 0 ||
+	if ((r = create_pkgfile(st, ptmp, m->pkg, m->pkg_len)) != UIE_OK || rename(ptmp, ppath) != 0 ||
 	    rename(ltmp, lpath) != 0 || (r = sync_dir(dir)) != UIE_OK) {
 		r = r != UIE_OK ? r : uie_err_from_errno(errno);
 		uie_mon_diag(m, "state directory %s: cannot commit run %" PRIu64 ": %s", dir, st->boot,

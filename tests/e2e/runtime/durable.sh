@@ -66,21 +66,42 @@ grep -q "monitor was restarted" "$T/late.err" || { cat "$T/late.err" >&2; fail "
 grep -q "continues run 1" "$T/verify" || { cat "$T/verify" >&2; fail "verifier does not show the restart"; }
 stop_monitor || fail "monitor exit status $?"
 
+note "a policy that fails its checks again stops the start"
+if start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" 2>/dev/null; then
+	fail "restarted without the key that signed the policy in force"
+fi
+MON_PID=
+grep -q "fails its checks again: unknown or unusable key; refusing to start in bootstrap" \
+	"$T/monitord.log" || { tail -3 "$T/monitord.log" >&2; fail "no diagnostic for the untrusted package"; }
+mv "$T/state/packages.2" "$T/packages.2"
+if start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" --trust-key "$T/pub.pem" 2>/dev/null; then
+	fail "restarted without the package of the policy in force"
+fi
+MON_PID=
+grep -q "packages.2: the package of the policy in force (epoch $epoch) is not there" \
+	"$T/monitord.log" || fail "no diagnostic for the missing package"
+mv "$T/packages.2" "$T/state/packages.2"
+ls "$T/state" | grep -q '^log.3' && fail "a refused start left a run behind"
+start_runtime_monitor --trust-key "$T/pub.pem" || fail "second restart"
+[ "$(status_field mode)/$(status_field epoch)/$(status_field boot)" = "ENFORCE/$epoch/3" ] ||
+	fail "second restart: $(status_field mode)/$(status_field epoch)/$(status_field boot)"
+stop_monitor || fail "monitor exit status $?"
+
 note "a damaged log stops the start"
-cp "$T/state/log.2" "$T/log.2.good"
-truncate -s -100 "$T/state/log.2"
+cp "$T/state/log.3" "$T/log.3.good"
+truncate -s -100 "$T/state/log.3"
 if start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" --trust-key "$T/pub.pem" 2>/dev/null; then
 	fail "monitor started over a truncated log"
 fi
 MON_PID=
-grep -q "log.2: damaged at byte .*input truncated" "$T/monitord.log" || fail "no diagnostic naming the damage"
-[ -e "$T/state/log.3" ] && fail "a new run was started over a damaged log"
-cp "$T/log.2.good" "$T/state/log.2"
-printf '\x01' | dd of="$T/state/log.2" bs=1 seek=$((80 + 184 + 60)) conv=notrunc 2>/dev/null
+grep -q "log.3: damaged at byte .*input truncated" "$T/monitord.log" || fail "no diagnostic naming the damage"
+[ -e "$T/state/log.4" ] && fail "a new run was started over a damaged log"
+cp "$T/log.3.good" "$T/state/log.3"
+printf '\x01' | dd of="$T/state/log.3" bs=1 seek=$((80 + 184 + 60)) conv=notrunc 2>/dev/null
 start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" --trust-key "$T/pub.pem" 2>/dev/null &&
 	fail "monitor started over a modified log"
 MON_PID=
-grep -q "log.2: damaged at byte 264 (record 1): log replay diverged" "$T/monitord.log" ||
+grep -q "log.3: damaged at byte 264 (record 1): log replay diverged" "$T/monitord.log" ||
 	fail "no diagnostic naming the modified record"
 
 note "full disk"
