@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,6 +58,26 @@ static int open_dir(struct uie_monitor *m, const char *dir)
 	    (st.st_mode & 022)) {
 		uie_mon_diag(m, "state directory %s: not a directory of ours writable only by us", dir);
 		return UIE_E_STATE;
+	}
+	return UIE_OK;
+}
+
+/* One monitor per state directory: the lock is held until the monitor exits. */
+static int lock_dir(struct uie_monitor *m, struct uie_mon_state *st, const char *dir)
+{
+	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/lock", dir), r;
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return UIE_E_LIMIT;
+	st->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (st->lock_fd < 0)
+		return uie_err_from_errno(errno);
+	if (flock(st->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		r = errno == EWOULDBLOCK ? UIE_E_STATE : uie_err_from_errno(errno);
+		uie_mon_diag(m, "state directory %s: %s", dir,
+			     r == UIE_E_STATE ? "in use by another monitor" : uie_err_str(r));
+		return r;
 	}
 	return UIE_OK;
 }
@@ -235,9 +256,11 @@ int uie_mon_state_start(struct uie_monitor *m, const char *dir, bool sync)
 		return UIE_E_NOMEM;
 	}
 	st->pkg_fd = -1;
+	st->lock_fd = -1;
 	st->log.fd = -1;
 	m->state = st;
-	if ((r = open_dir(m, dir)) != UIE_OK || (r = load_prev(m, dir, &p)) != UIE_OK)
+	if ((r = open_dir(m, dir)) != UIE_OK || (r = lock_dir(m, st, dir)) != UIE_OK ||
+	    (r = load_prev(m, dir, &p)) != UIE_OK)
 		goto out;
 	st->boot = p.boot + 1;
 	m->boot = st->boot;
@@ -303,6 +326,8 @@ void uie_mon_state_free(struct uie_mon_state *st)
 	uie_logfile_close(&st->log);
 	if (st->pkg_fd >= 0)
 		close(st->pkg_fd);
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
 	free(st->dir);
 	free(st);
 }

@@ -26,6 +26,9 @@ kill -0 "$MON_PID" 2>/dev/null || fail "monitor died after SIGSTOP/SIGCONT"
 "$UIE" status --socket "$SOCK" >/dev/null || fail "no status after SIGCONT"
 run_uie -- /usr/bin/true
 expect_rc 0 "grant after SIGCONT"
+"$UIE_MONITORD" --socket "$T/other.sock" --vtpm "builtin:$T/ak2.pem" --foreground \
+	--state-dir "$T/state" --log-file "$T/other.log" && fail "two monitors on one state directory"
+grep -q "in use by another monitor" "$T/other.log" || fail "no diagnostic for a state directory in use"
 stop_monitor || fail "monitor exit status $? after SIGSTOP/SIGCONT"
 
 note "kill and restart under ENFORCE"
