@@ -49,6 +49,8 @@ int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	if ((r = uie_memfd_read_alloc(fd, len, UIE_PACKAGE_MAX_LEN, &buf)) != UIE_OK)
 		return r;
 	res = uie_package_install(&m->core, buf, (size_t)len, uie_logstore_pcr_at, &m->log);
+	if (res == UIE_OK && m->state && (r = uie_mon_state_sync_policy(m->state)) != UIE_OK)
+		uie_mon_diag(m, "log not synced after the install: %s", uie_err_str(r));
 	if (res == UIE_OK && m->state && (r = uie_mon_state_persist(m->state, buf, (size_t)len)) != UIE_OK)
 		/* In force now, but a restart would refuse to start: status reports it. */
 		uie_mon_diag(m, "installed package not persisted: %s; a restart will refuse to start "

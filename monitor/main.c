@@ -86,9 +86,11 @@ static void usage(FILE *f)
 		"  --state-dir DIR   write-ahead log and installed packages; a restart restores the\n"
 		"                    policy in force (default " DEFAULT_STATE_DIR "; \"none\": memory\n"
 		"                    only, a restart comes back in bootstrap)\n"
-		"  --log-sync MODE   always: each record is on the device before the answer (default);\n"
-		"                    none: written, not synced (survives a monitor crash, not a\n"
-		"                    power loss)\n"
+		"  --log-sync MODE   every record is written before its answer; it reaches the device\n"
+		"                    policy: at start and with each policy install (default; a\n"
+		"                    monitor crash loses nothing, a power loss the grants since)\n"
+		"                    always: with every record (power-loss safe; one fdatasync per\n"
+		"                    grant)   none: never\n"
 		"  --first-seen      log each (epoch, mode, event, role, digest, decision, reason)\n"
 		"                    once and count repeats (bounded log; docs/FORMATS.md 3.7)\n",
 		MAX_TRUST_KEYS);
@@ -148,11 +150,16 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'S': o->mon.state_dir = strcmp(optarg, "none") ? optarg : NULL; break;
 		case 'F': o->mon.first_seen = true; break;
 		case 'Y':
-			if (strcmp(optarg, "always") && strcmp(optarg, "none")) {
-				fprintf(stderr, "uie-monitord: --log-sync is always or none\n");
+			if (!strcmp(optarg, "policy"))
+				o->mon.log_sync = UIE_LOG_SYNC_POLICY;
+			else if (!strcmp(optarg, "always"))
+				o->mon.log_sync = UIE_LOG_SYNC_ALWAYS;
+			else if (!strcmp(optarg, "none"))
+				o->mon.log_sync = UIE_LOG_SYNC_NONE;
+			else {
+				fprintf(stderr, "uie-monitord: --log-sync is policy, always or none\n");
 				return 2;
 			}
-			o->mon.nosync = !strcmp(optarg, "none");
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;

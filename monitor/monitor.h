@@ -39,10 +39,20 @@ struct uie_monitor {
 	uint8_t boot_id[UIE_MON_BOOT_ID_LEN]; /* random per run, told to clients */
 };
 
+/*
+ * When write-ahead records are synced to the device (docs/FORMATS.md 3.6).
+ * Every record is written before its answer in all modes.
+ */
+enum uie_log_sync {
+	UIE_LOG_SYNC_POLICY = 0, /* at start and after each policy install (default) */
+	UIE_LOG_SYNC_ALWAYS = 1, /* every record, before its answer */
+	UIE_LOG_SYNC_NONE = 2,   /* never (tests, benchmarks on throwaway directories) */
+};
+
 /* Options of uie_monitor_init_opts; all zero: memory only, every grant logged. */
 struct uie_monitor_opts {
 	const char *state_dir; /* write-ahead log and packages; restart restores the policy */
-	bool nosync;           /* write, but do not fdatasync, before answering */
+	uint8_t log_sync;      /* enum uie_log_sync: when records reach the device */
 	bool first_seen;       /* log each (epoch, mode, event, role, digest, decision, reason) once */
 	uint32_t first_seen_max; /* keys remembered (0: default) */
 };

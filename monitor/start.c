@@ -49,7 +49,7 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl,
 		return r;
 	}
 	if (o && o->state_dir) {
-		r = uie_mon_state_start(m, o->state_dir, !o->nosync);
+		r = uie_mon_state_start(m, o->state_dir, o->log_sync);
 	} else {
 		sink = uie_logstore_sink(&m->log);
 		r = uie_core_init(&m->core, pl, &sink, UIE_HASH_SHA256);

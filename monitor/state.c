@@ -243,7 +243,7 @@ static int start_core(struct uie_monitor *m, struct prev_run *p)
 	return UIE_OK;
 }
 
-int uie_mon_state_start(struct uie_monitor *m, const char *dir, bool sync)
+int uie_mon_state_start(struct uie_monitor *m, const char *dir, uint8_t log_sync)
 {
 	struct prev_run p = { 0 };
 	struct uie_logfile_hdr hdr = { 0 };
@@ -256,6 +256,7 @@ int uie_mon_state_start(struct uie_monitor *m, const char *dir, bool sync)
 		return UIE_E_NOMEM;
 	}
 	st->pkg_fd = -1;
+	st->log_sync = log_sync;
 	st->lock_fd = -1;
 	st->log.fd = -1;
 	m->state = st;
@@ -272,7 +273,7 @@ int uie_mon_state_start(struct uie_monitor *m, const char *dir, bool sync)
 	hdr.flags = m->log.fs ? UIE_LOGFILE_FIRST_SEEN : 0;
 	hdr.boot = st->boot;
 	memcpy(hdr.boot_id, m->boot_id, UIE_BOOT_ID_LEN);
-	if ((r = uie_logfile_create(ltmp, &hdr, sync, &st->log)) != UIE_OK) {
+	if ((r = uie_logfile_create(ltmp, &hdr, log_sync == UIE_LOG_SYNC_ALWAYS, &st->log)) != UIE_OK) {
 		uie_mon_diag(m, "%s: %s", ltmp, uie_err_str(r));
 		goto out;
 	}
@@ -280,7 +281,8 @@ int uie_mon_state_start(struct uie_monitor *m, const char *dir, bool sync)
 	if ((r = start_core(m, &p)) != UIE_OK)
 		goto out;
 	/* The packages file first: a log.N always has its packages.N. */
-	if ((r = create_pkgfile(st, ptmp, m->pkg, m->pkg_len)) != UIE_OK || rename(ptmp, ppath) != 0 ||
+	if ((r = uie_logfile_sync(&st->log)) != UIE_OK ||
+	    (r = create_pkgfile(st, ptmp, m->pkg, m->pkg_len)) != UIE_OK || rename(ptmp, ppath) != 0 ||
 	    rename(ltmp, lpath) != 0 || (r = sync_dir(dir)) != UIE_OK) {
 		r = r != UIE_OK ? r : uie_err_from_errno(errno);
 		uie_mon_diag(m, "state directory %s: cannot commit run %" PRIu64 ": %s", dir, st->boot,
@@ -317,6 +319,17 @@ int uie_mon_state_persist(struct uie_mon_state *st, const uint8_t *pkg, size_t l
 	}
 	st->pkg_len += sizeof(h) + len;
 	return UIE_OK;
+}
+
+int uie_mon_state_sync_policy(struct uie_mon_state *st)
+{
+	int r;
+
+	if (st->log_sync != UIE_LOG_SYNC_POLICY)
+		return UIE_OK;
+	if ((r = uie_logfile_sync(&st->log)) != UIE_OK)
+		st->err = r;
+	return r;
 }
 
 void uie_mon_state_free(struct uie_mon_state *st)

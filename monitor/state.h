@@ -27,6 +27,7 @@ struct uie_mon_state {
 	int pkg_fd;   /* packages.<boot>, appended to at every accepted install */
 	uint64_t pkg_len; /* its length, all entries whole */
 	int err;      /* persisting an accepted package failed: a restart would refuse to start */
+	uint8_t log_sync; /* enum uie_log_sync */
 };
 
 /*
@@ -36,7 +37,14 @@ struct uie_mon_state {
  * uie_core_init.  Every refusal is explained on m->diag.
  * Return: UIE_OK, or the error that stopped the start.
  */
-int uie_mon_state_start(struct uie_monitor *m, const char *dir, bool sync);
+int uie_mon_state_start(struct uie_monitor *m, const char *dir, uint8_t log_sync);
+
+/*
+ * After a policy install: syncs the log unless every record already is
+ * (ALWAYS) or none is (NONE).  Return: UIE_OK or the errno-derived error
+ * (also kept in st->err).
+ */
+int uie_mon_state_sync_policy(struct uie_mon_state *st);
 
 /*
  * Appends an accepted package to packages.<boot> and syncs it.

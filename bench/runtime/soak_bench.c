@@ -79,7 +79,7 @@ static int open_or_die(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct uie_monitor_opts o = { .first_seen = true, .nosync = true };
+	struct uie_monitor_opts o = { .first_seen = true, .log_sync = UIE_LOG_SYNC_POLICY };
 	char dir[] = "/tmp/uie-soak-XXXXXX", spec[128], state[128], cmd[160];
 	struct uie_host_platform hp;
 	struct uie_vtpm *tpm;
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--every-record"))
 			o.first_seen = false;
 		else if (!strcmp(argv[i], "--log-sync"))
-			o.nosync = false;
+			o.log_sync = UIE_LOG_SYNC_ALWAYS;
 		else {
 			fprintf(stderr, "usage: soak_bench [--grants N] [--every-record] [--log-sync]\n");
 			return 2;
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 	}
 	step = grants / 10 ? grants / 10 : 1;
 	printf("mode: %s, log sync: %s\n", o.first_seen ? "first-seen" : "every record",
-	       o.nosync ? "none" : "always");
+	       o.log_sync == UIE_LOG_SYNC_ALWAYS ? "always" : "policy");
 	printf("%12s %10s %12s %10s\n", "grants", "rss_kb", "records", "ns/grant");
 	printf("%12" PRIu64 " %10ld %12" PRIu64 " %10s\n", done, rss_kb(), m.core.next_seq, "-");
 	t0 = now_s();

@@ -199,6 +199,13 @@ int uie_logfile_append(struct uie_logfile *lf, const uint8_t rec[UIE_LOG_RECORD_
 	return write_whole(lf, rec, UIE_LOG_RECORD_LEN);
 }
 
+int uie_logfile_sync(struct uie_logfile *lf)
+{
+	if (!lf || lf->fd < 0)
+		return UIE_E_STATE;
+	return fdatasync(lf->fd) == 0 ? UIE_OK : uie_err_from_errno(errno);
+}
+
 void uie_logfile_close(struct uie_logfile *lf)
 {
 	if (!lf)

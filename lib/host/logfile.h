@@ -83,6 +83,9 @@ int uie_logfile_create(const char *path, const struct uie_logfile_hdr *hdr, bool
  */
 int uie_logfile_append(struct uie_logfile *lf, const uint8_t rec[UIE_LOG_RECORD_LEN]);
 
+/* fdatasync of what was appended.  Return: UIE_OK or the errno-derived error. */
+int uie_logfile_sync(struct uie_logfile *lf);
+
 void uie_logfile_close(struct uie_logfile *lf);
 
 /*
