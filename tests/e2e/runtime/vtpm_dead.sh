@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# A dead vTPM (issue 11, point 5): the monitor runs on swtpm, swtpm is
-# killed.  `uie status` exits non-zero naming the TPM, every grant fails
+# A monitor on swtpm (issue 11, points 1 and 5): restarted, its new run's
+# evidence verifies; then swtpm is killed.  `uie status` exits non-zero naming the TPM, every grant fails
 # closed, and nothing is logged that the TPM did not see.
 . "$(dirname "$0")/lib.sh"
 command -v swtpm >/dev/null || { echo "SKIP: no swtpm"; exit 77; }
@@ -13,6 +13,18 @@ start_monitor "$UIE_MONITORD" "$SOCK" "swtpm:127.0.0.1:$SW_PORT" || fail "monito
 run_uie -- /usr/bin/true
 expect_rc 0 "grant with a live vTPM"
 "$UIE" status --socket "$SOCK" >/dev/null || fail "status unhealthy with a live vTPM"
+
+# A restart on a TPM that keeps its PCRs: the monitor resets PCR 16, the new run's evidence
+# verifies on its own and names the run it continues (docs/FORMATS.md 3.6).
+kill -KILL "$MON_PID"; wait "$MON_PID" 2>/dev/null; MON_PID=
+start_monitor "$UIE_MONITORD" "$SOCK" "swtpm:127.0.0.1:$SW_PORT" || fail "restart on swtpm"
+run_uie -- /usr/bin/true
+expect_rc 0 "grant after the restart"
+"$UIE" evidence export --socket "$SOCK" --nonce 0badc0de -o "$T/ae" --pubkey-out "$T/ak.pub" \
+	>/dev/null 2>&1 || fail "export after the restart"
+"$UIE" verify "$T/ae" --nonce 0badc0de --ak-pub "$T/ak.pub" >"$T/verify" 2>&1 ||
+	{ cat "$T/verify" >&2; fail "evidence after a restart on swtpm does not verify"; }
+grep -q "continues run 1" "$T/verify" || { cat "$T/verify" >&2; fail "restart not shown"; }
 
 stop_swtpm
 "$UIE" status --socket "$SOCK" >"$T/st" 2>"$T/st.err" && fail "status healthy after the vTPM died"
