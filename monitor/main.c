@@ -26,10 +26,12 @@
 
 #define DEFAULT_VTPM "builtin:/var/lib/uie/ak.pem"
 #define DEFAULT_USER "uie-monitor"
+#define DEFAULT_STATE_DIR "/var/lib/uie/state"
 #define MAX_TRUST_KEYS UIE_HOST_MAX_KEYS
 
 struct opts {
 	const char *socket, *vtpm, *user, *group, *log_file;
+	struct uie_monitor_opts mon;
 	const char *keys[MAX_TRUST_KEYS];
 	unsigned nkeys;
 	bool foreground;
@@ -80,7 +82,17 @@ static void usage(FILE *f)
 		"  --ready-fd N      write \"READY\\n\" to fd N once serving\n"
 		"  --log-file PATH   diagnostics (default stderr)\n"
 		"  --cpu N           run on CPU N only; interceptors follow the monitor to it, so\n"
-		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n",
+		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n"
+		"  --state-dir DIR   write-ahead log and installed packages; a restart restores the\n"
+		"                    policy in force (default " DEFAULT_STATE_DIR "; \"none\": memory\n"
+		"                    only, a restart comes back in bootstrap)\n"
+		"  --log-sync MODE   every record is written before its answer; it reaches the device\n"
+		"                    policy: at start and with each policy install (default; a\n"
+		"                    monitor crash loses nothing, a power loss the grants since)\n"
+		"                    always: with every record (power-loss safe; one fdatasync per\n"
+		"                    grant)   none: never\n"
+		"  --first-seen      log each (epoch, mode, event, role, digest, decision, reason)\n"
+		"                    once and count repeats (bounded log; docs/FORMATS.md 3.7)\n",
 		MAX_TRUST_KEYS);
 }
 
@@ -92,6 +104,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "group", required_argument, NULL, 'g' },   { "foreground", no_argument, NULL, 'f' },
 		{ "ready-fd", required_argument, NULL, 'r' }, { "log-file", required_argument, NULL, 'l' },
 		{ "cpu", required_argument, NULL, 'c' },     { "help", no_argument, NULL, 'h' },
+		{ "state-dir", required_argument, NULL, 'S' }, { "log-sync", required_argument, NULL, 'Y' },
+		{ "first-seen", no_argument, NULL, 'F' },
 		{ 0 },
 	};
 	char *end;
@@ -99,7 +113,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	int c;
 
 	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1,
-			    .cpu = -1 };
+			    .cpu = -1, .mon = { .state_dir = DEFAULT_STATE_DIR } };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->socket = optarg; break;
@@ -132,6 +146,20 @@ static int parse(int argc, char **argv, struct opts *o)
 				return 2;
 			}
 			o->cpu = (int)v;
+			break;
+		case 'S': o->mon.state_dir = strcmp(optarg, "none") ? optarg : NULL; break;
+		case 'F': o->mon.first_seen = true; break;
+		case 'Y':
+			if (!strcmp(optarg, "policy"))
+				o->mon.log_sync = UIE_LOG_SYNC_POLICY;
+			else if (!strcmp(optarg, "always"))
+				o->mon.log_sync = UIE_LOG_SYNC_ALWAYS;
+			else if (!strcmp(optarg, "none"))
+				o->mon.log_sync = UIE_LOG_SYNC_NONE;
+			else {
+				fprintf(stderr, "uie-monitord: --log-sync is policy, always or none\n");
+				return 2;
+			}
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -253,10 +281,12 @@ static int run(const struct opts *o, FILE *diag)
 	free(der);
 	free(att);
 	free(sig);
-	if ((r = uie_monitor_init(&m, &hp.pl, tpm, diag)) != UIE_OK)
-		return fail(diag, "monitor core", r);
+	/* The socket first: a monitor that cannot serve leaves the state directory alone. */
 	if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
 		return fail(diag, o->socket, r);
+	if ((r = uie_monitor_init_opts(&m, &hp.pl, tpm, diag, &o->mon)) != UIE_OK)
+		return fail(diag, o->mon.state_dir ? "monitor state (see above)" : "monitor core", r);
+	/* The state files stay open: the dropped user appends through these descriptors. */
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
 		return fail(diag, "daemonize", r);
 	if ((r = setup_signals()) != UIE_OK)

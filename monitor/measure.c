@@ -167,5 +167,9 @@ int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	s->nrecords = m->core.next_seq;
 	memcpy(s->vpcr, m->core.vpcr, UIE_PCR_LEN);
 	memcpy(s->policy_id, m->core.policy_id, UIE_SHA256_LEN);
+	memcpy(s->boot_id, m->boot_id, sizeof(s->boot_id));
+	s->boot = m->boot;
+	s->repeats = m->log.repeats;
+	s->health = uie_mon_health(m);
 	return UIE_OK;
 }

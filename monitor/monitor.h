@@ -18,6 +18,9 @@
 #include "wire.h"
 
 struct uie_vtpm;
+struct uie_mon_state;
+
+#define UIE_MON_BOOT_ID_LEN 16
 
 struct uie_monitor {
 	const struct uie_platform *pl;
@@ -31,6 +34,27 @@ struct uie_monitor {
 	uint64_t hint_len, hint_epoch;
 	struct uie_genpage gen;     /* policy generation page: the epoch in force (fd -1: none) */
 	FILE *diag;                /* diagnostics, may be NULL */
+	struct uie_mon_state *state; /* owned state directory; NULL: memory only */
+	uint64_t boot;             /* run number over the state directory (1 without) */
+	uint8_t boot_id[UIE_MON_BOOT_ID_LEN]; /* random per run, told to clients */
+};
+
+/*
+ * When write-ahead records are synced to the device (docs/FORMATS.md 3.6).
+ * Every record is written before its answer in all modes.
+ */
+enum uie_log_sync {
+	UIE_LOG_SYNC_POLICY = 0, /* at start and after each policy install (default) */
+	UIE_LOG_SYNC_ALWAYS = 1, /* every record, before its answer */
+	UIE_LOG_SYNC_NONE = 2,   /* never (tests, benchmarks on throwaway directories) */
+};
+
+/* Options of uie_monitor_init_opts; all zero: memory only, every grant logged. */
+struct uie_monitor_opts {
+	const char *state_dir; /* write-ahead log and packages; restart restores the policy */
+	uint8_t log_sync;      /* enum uie_log_sync: when records reach the device */
+	bool first_seen;       /* log each (epoch, mode, event, role, digest, decision, reason) once */
+	uint32_t first_seen_max; /* keys remembered (0: default) */
 };
 
 /*
@@ -39,6 +63,25 @@ struct uie_monitor {
  */
 int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
 		     FILE *diag);
+
+/*
+ * uie_monitor_init with options (o may be NULL).  With a state directory
+ * the start may restore a policy or refuse to start (a damaged log, a
+ * policy whose package is gone or fails its checks), explained on diag.
+ */
+int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl,
+			  struct uie_vtpm *tpm, FILE *diag, const struct uie_monitor_opts *o);
+
+/*
+ * Health for STATUS: UIE_OK, the log store's error (a broken vTPM, the
+ * last write-ahead failure), a failure to persist the installed package,
+ * or the vTPM's error when reading its PCR 16 fails or disagrees with the
+ * log.
+ */
+int uie_mon_health(struct uie_monitor *m);
+
+/* Publishes the installed package's Bloom hint (or none) to guests. */
+void uie_mon_publish_hint(struct uie_monitor *m);
 void uie_monitor_fini(struct uie_monitor *m);
 
 /*
@@ -77,6 +120,8 @@ int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		   struct uie_wire_msg *a, int *afd);
 int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		   struct uie_wire_msg *a, int *afd);
+int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		       struct uie_wire_msg *a, int *afd);
 
 /* Diagnostics line (printf-style) to m->diag, if set. */
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)

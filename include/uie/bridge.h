@@ -39,8 +39,12 @@ enum uie_bridge_msg {
 	UIE_MSG_PUBKEY_ANS = 15,
 	UIE_MSG_GEN_REQ = 16,     /* -> the policy generation page (sealed memfd, read-only) */
 	UIE_MSG_GEN_ANS = 17,
+	UIE_MSG_CHECKPOINT_REQ = 18, /* records [0, seq) verified, ending at pcr: drop them from memory */
+	UIE_MSG_CHECKPOINT_ANS = 19,
 	UIE_MSG__MAX
 };
+
+#define UIE_BRIDGE_BOOT_ID_LEN 16
 
 struct uie_status {
 	uint8_t mode;
@@ -48,7 +52,21 @@ struct uie_status {
 	uint64_t nrecords;
 	uint8_t vpcr[UIE_PCR_LEN];
 	uint8_t policy_id[UIE_SHA256_LEN];
+	uint8_t boot_id[UIE_BRIDGE_BOOT_ID_LEN]; /* random per monitor run */
+	uint64_t boot;    /* run number (1 without a state directory) */
+	int32_t health;   /* UIE_OK, or the log store's or vTPM's failure */
+	uint64_t repeats; /* grants answered by an earlier record (first-seen mode) */
 };
+
+/*
+ * Acknowledges that a verifier holds and verified the records before seq,
+ * which end at vPCR16 pcr: the monitor checks pcr against its chain and
+ * drops them from memory (they stay in its log file).  *base receives the
+ * first record still in memory.  UIE_E_BINDING when pcr is not vPCR16
+ * after seq records; UIE_E_RANGE when seq is beyond the log or before the
+ * current checkpoint.
+ */
+int uie_bridge_checkpoint(int fd, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN], uint64_t *base);
 
 /* Client stubs: one per request.  Each returns UIE_OK or a negative error. */
 int uie_bridge_connect(const char *path, int *fd);

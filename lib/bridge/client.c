@@ -37,7 +37,8 @@ int uie_bridge_connect(const char *path, int *fd)
 		return UIE_E_SYS;
 	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
 		close(s);
-		return errno == ENOENT || errno == ECONNREFUSED ? UIE_E_PEER : UIE_E_SYS;
+		return errno == ENOENT || errno == ECONNREFUSED ? UIE_E_PEER
+		       : errno == EACCES || errno == EPERM ? UIE_E_ACCESS : UIE_E_SYS;
 	}
 	*fd = s;
 	return UIE_OK;
@@ -75,7 +76,7 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 		int64_t left = deadline - now_ms();
 
 		if (left <= 0)
-			return UIE_E_PEER;
+			return UIE_E_TIMEOUT;
 		if ((r = uie_bridge_recv(sock, buf, &len, &fd, (int)left)) != UIE_OK)
 			return r;
 		r = uie_bridge_decode(buf, len, ans);
@@ -226,6 +227,22 @@ int uie_bridge_status(int fd, struct uie_status *out)
 	if (a.status != UIE_OK)
 		return a.status;
 	*out = a.u.status_ans;
+	return UIE_OK;
+}
+
+int uie_bridge_checkpoint(int fd, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN], uint64_t *base)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_CHECKPOINT_REQ }, a;
+	int r, afd;
+
+	*base = 0;
+	q.u.checkpoint_req.seq = seq;
+	memcpy(q.u.checkpoint_req.pcr, pcr, UIE_PCR_LEN);
+	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*base = a.u.checkpoint_base;
 	return UIE_OK;
 }
 

@@ -22,13 +22,15 @@ static int body_len(uint16_t type)
 	case UIE_MSG_HINT_REQ: return 0;
 	case UIE_MSG_HINT_ANS: return 24;
 	case UIE_MSG_STATUS_REQ: return 0;
-	case UIE_MSG_STATUS_ANS: return 88;
+	case UIE_MSG_STATUS_ANS: return 128;
 	case UIE_MSG_FASTPATH_REQ: return 16;
 	case UIE_MSG_FASTPATH_ANS: return 16;
 	case UIE_MSG_PUBKEY_REQ: return 0;
 	case UIE_MSG_PUBKEY_ANS: return -1;
 	case UIE_MSG_GEN_REQ: return 0;
 	case UIE_MSG_GEN_ANS: return 24;
+	case UIE_MSG_CHECKPOINT_REQ: return 40;
+	case UIE_MSG_CHECKPOINT_ANS: return 16;
 	case UIE_MSG_ERROR_ANS: return 4;
 	default: return -2;
 	}
@@ -126,7 +128,7 @@ static bool fields_ok(const struct uie_wire_msg *m)
 	case UIE_MSG_GEN_ANS:
 		return m->u.blob_ans.len == UIE_GENPAGE_LEN;
 	case UIE_MSG_STATUS_ANS:
-		return m->u.status_ans.mode < UIE_MODE__MAX;
+		return m->u.status_ans.mode < UIE_MODE__MAX && status_ok(m->u.status_ans.health);
 	case UIE_MSG_FASTPATH_REQ:
 		return m->u.fastpath_req.count >= 1 && m->u.fastpath_req.count <= UIE_BRIDGE_FASTPATH_MAX;
 	case UIE_MSG_FASTPATH_ANS:
@@ -216,6 +218,11 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 		uie_wbuf_u64(w, st->nrecords);
 		uie_wbuf_bytes(w, st->vpcr, UIE_PCR_LEN);
 		uie_wbuf_bytes(w, st->policy_id, UIE_SHA256_LEN);
+		uie_wbuf_bytes(w, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN);
+		uie_wbuf_u64(w, st->boot);
+		uie_wbuf_u32(w, (uint32_t)st->health);
+		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, st->repeats);
 		break;
 	case UIE_MSG_FASTPATH_REQ:
 		uie_wbuf_u32(w, m->u.fastpath_req.count);
@@ -225,6 +232,14 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 	case UIE_MSG_FASTPATH_ANS:
 		uie_wbuf_u32(w, m->u.fastpath_ans.count);
 		uie_wbuf_u64(w, m->u.fastpath_ans.first_seq);
+		break;
+	case UIE_MSG_CHECKPOINT_REQ:
+		uie_wbuf_u64(w, m->u.checkpoint_req.seq);
+		uie_wbuf_bytes(w, m->u.checkpoint_req.pcr, UIE_PCR_LEN);
+		break;
+	case UIE_MSG_CHECKPOINT_ANS:
+		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, m->u.checkpoint_base);
 		break;
 	case UIE_MSG_PUBKEY_ANS:
 		uie_wbuf_u16(w, m->u.pubkey_ans.len);
@@ -344,7 +359,12 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 		       (e = uie_rbuf_u64(r, &st->epoch)) != UIE_OK ||
 		       (e = uie_rbuf_u64(r, &st->nrecords)) != UIE_OK ||
 		       (e = uie_rbuf_bytes(r, st->vpcr, UIE_PCR_LEN)) != UIE_OK ||
-		       (e = uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN)) != UIE_OK);
+		       (e = uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN)) != UIE_OK ||
+		       (e = uie_rbuf_bytes(r, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &st->boot)) != UIE_OK ||
+		       (e = uie_rbuf_u32(r, &res)) != UIE_OK || (e = uie_rbuf_zero(r, 4)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &st->repeats)) != UIE_OK);
+		st->health = (int32_t)res;
 		return e;
 	case UIE_MSG_FASTPATH_REQ:
 		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_req.count)) != UIE_OK ||
@@ -354,6 +374,14 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 	case UIE_MSG_FASTPATH_ANS:
 		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_ans.count)) != UIE_OK ||
 		       (e = uie_rbuf_u64(r, &m->u.fastpath_ans.first_seq)) != UIE_OK);
+		return e;
+	case UIE_MSG_CHECKPOINT_REQ:
+		(void)((e = uie_rbuf_u64(r, &m->u.checkpoint_req.seq)) != UIE_OK ||
+		       (e = uie_rbuf_bytes(r, m->u.checkpoint_req.pcr, UIE_PCR_LEN)) != UIE_OK);
+		return e;
+	case UIE_MSG_CHECKPOINT_ANS:
+		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.checkpoint_base)) != UIE_OK);
 		return e;
 	case UIE_MSG_PUBKEY_ANS:
 		(void)((e = uie_rbuf_u16(r, &m->u.pubkey_ans.len)) != UIE_OK ||

@@ -58,6 +58,11 @@ struct uie_msg_fastpath_ans {
 	uint64_t first_seq; /* record number of the first */
 };
 
+struct uie_msg_checkpoint_req {
+	uint64_t seq;
+	uint8_t pcr[UIE_PCR_LEN];
+};
+
 struct uie_msg_pubkey_ans {
 	uint16_t len;
 	uint8_t der[UIE_BRIDGE_PUBKEY_MAX];
@@ -78,6 +83,8 @@ struct uie_wire_msg {
 		struct uie_msg_fastpath_req fastpath_req;
 		struct uie_msg_fastpath_ans fastpath_ans;
 		struct uie_msg_pubkey_ans pubkey_ans;
+		struct uie_msg_checkpoint_req checkpoint_req;
+		uint64_t checkpoint_base; /* CHECKPOINT_ANS */
 	} u;
 };
 

@@ -150,7 +150,7 @@ static void test_malformed(void **state)
 	MUT(8, 15, "pcr index 15");
 	MUT(12, 0, "event type 0");
 	MUT(12, 4, "event type 4");
-	MUT(12, 20, "event type 20");
+	MUT(12, UIE_LOG__MAX, "event type past the last");
 	MUT(13, 1, "event type 0x102");
 	MUT(24, UIE_ROLE__MAX, "role");
 	MUT(26, 0x0A, "digest alg 0x000A");

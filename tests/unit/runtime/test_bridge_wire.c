@@ -56,6 +56,17 @@ static struct uie_wire_msg example(uint16_t type)
 		m.u.status_ans.nrecords = 1000;
 		memset(m.u.status_ans.vpcr, 0x11, UIE_PCR_LEN);
 		memset(m.u.status_ans.policy_id, 0x22, UIE_SHA256_LEN);
+		memset(m.u.status_ans.boot_id, 0x33, UIE_BRIDGE_BOOT_ID_LEN);
+		m.u.status_ans.boot = 4;
+		m.u.status_ans.health = UIE_E_NOSPACE;
+		m.u.status_ans.repeats = 1u << 20;
+		break;
+	case UIE_MSG_CHECKPOINT_REQ:
+		m.u.checkpoint_req.seq = 17;
+		memset(m.u.checkpoint_req.pcr, 0x44, UIE_PCR_LEN);
+		break;
+	case UIE_MSG_CHECKPOINT_ANS:
+		m.u.checkpoint_base = 17;
 		break;
 	case UIE_MSG_FASTPATH_REQ:
 		m.u.fastpath_req = (struct uie_msg_fastpath_req){ UIE_BRIDGE_FASTPATH_MAX, 7 };
@@ -348,6 +359,9 @@ static void test_encode_refuses_bad_fields(void **state)
 	assert_int_equal(len, 0);
 	m = example(UIE_MSG_STATUS_ANS);
 	m.status = 5;
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
+	m = example(UIE_MSG_STATUS_ANS);
+	m.u.status_ans.health = 1; /* health is UIE_OK or an error */
 	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
 	m = example(UIE_MSG_MEASURE_REQ);
 	assert_int_equal(uie_bridge_encode(&m, buf, 20, &len), UIE_E_OVERFLOW);
