@@ -18,6 +18,7 @@
 #include "wire.h"
 
 struct uie_vtpm;
+struct uie_guest_ram;
 
 struct uie_monitor {
 	const struct uie_platform *pl;
@@ -31,6 +32,8 @@ struct uie_monitor {
 	uint64_t hint_len, hint_epoch;
 	struct uie_genpage gen;     /* policy generation page: the epoch in force (fd -1: none) */
 	FILE *diag;                /* diagnostics, may be NULL */
+	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
+	const struct uie_guest_ram *ram;
 };
 
 /*
@@ -63,6 +66,8 @@ typedef int (*uie_mon_handler)(struct uie_monitor *m, const struct uie_wire_msg 
 			       struct uie_wire_msg *a, int *afd);
 int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		    struct uie_wire_msg *a, int *afd);
+int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		       struct uie_wire_msg *a, int *afd);
 int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		    struct uie_wire_msg *a, int *afd);
 int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,

@@ -16,6 +16,7 @@
 
 #include "fdpass.h"
 #include "uie/bridge.h"
+#include "uie/buf.h"
 #include "uie/err.h"
 #include "wire.h"
 
@@ -292,5 +293,43 @@ int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len)
 		return UIE_E_NOMEM;
 	memcpy(*der, a.u.pubkey_ans.der, a.u.pubkey_ans.len);
 	*len = a.u.pubkey_ans.len;
+	return UIE_OK;
+}
+
+int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint64_t object_size,
+			  const uint64_t *frames, size_t nframes, struct uie_verdict *out)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ }, a;
+	uint8_t *list = NULL;
+	int r, afd, mfd = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->decision = UIE_DENY;
+	if (!req || req->role == UIE_ROLE_ANON ||
+	    nframes != ((flags & UIE_VM_FLAG_FILELESS) ? 0 : uie_bridge_vm_nframes(object_size)))
+		return UIE_E_INVAL;
+	q.u.measure_vm_req = (struct uie_msg_measure_vm_req){
+		.r = { .event = req->event, .role = req->role, .flags = flags, .pid = req->pid,
+		       .vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset },
+		.object_size = object_size,
+	};
+	if (nframes > 0) {
+		if (!(list = malloc(nframes * 8)))
+			return UIE_E_NOMEM;
+		for (size_t i = 0; i < nframes; i++)
+			uie_put_le64(list + i * 8, frames[i]);
+		r = uie_memfd_create_sealed("uie-frames", list, nframes * 8, &mfd);
+		free(list);
+		if (r != UIE_OK)
+			return r;
+	}
+	r = call(fd, &q, mfd, &a, &afd);
+	if (mfd >= 0)
+		close(mfd);
+	if (r != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*out = a.u.measure_ans;
 	return UIE_OK;
 }
