@@ -44,9 +44,10 @@ int uie_stream_hdr_decode(const uint8_t in[UIE_STREAM_HDR_LEN], struct uie_strea
 	if ((e = uie_rbuf_u32(&r, &magic)) != UIE_OK || (e = uie_rbuf_u32(&r, &h->msg_len)) != UIE_OK ||
 	    (e = uie_rbuf_u32(&r, &h->payload_len)) != UIE_OK)
 		return e;
-	if (magic != UIE_STREAM_MAGIC)
-		return UIE_E_FORMAT;
-	return lens_ok(h) ? UIE_OK : UIE_E_LIMIT;
+	e = magic != UIE_STREAM_MAGIC ? UIE_E_FORMAT : lens_ok(h) ? UIE_OK : UIE_E_LIMIT;
+	if (e != UIE_OK)
+		h->msg_len = h->payload_len = 0;
+	return e;
 }
 
 int uie_stream_frame_split(const uint8_t *p, size_t n, struct uie_stream_hdr *h, const uint8_t **msg,

@@ -33,7 +33,7 @@ struct uie_stream_hdr {
 int uie_stream_hdr_encode(const struct uie_stream_hdr *h, uint8_t out[UIE_STREAM_HDR_LEN]);
 
 /*
- * Decodes a frame header; clears *h first.
+ * Decodes a frame header; *h is zero unless UIE_OK.
  * Return: UIE_OK, UIE_E_FORMAT (magic), UIE_E_LIMIT (a length out of range).
  */
 int uie_stream_hdr_decode(const uint8_t in[UIE_STREAM_HDR_LEN], struct uie_stream_hdr *h);
