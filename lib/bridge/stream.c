@@ -137,8 +137,8 @@ static int read_all(int fd, uint8_t *p, size_t n, int64_t deadline)
 		ssize_t got;
 		int pr;
 
-		if (deadline >= 0 && left <= 0)
-			return UIE_E_PEER;
+		if (deadline >= 0 && left < 0)
+			left = 0; /* past the deadline: take only what is there already */
 		pr = poll(&pfd, 1, (int)left);
 		if (pr < 0 && errno == EINTR)
 			continue;
