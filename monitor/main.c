@@ -17,11 +17,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guestram.h"
 #include "host_platform.h"
 #include "monitor.h"
 #include "sandbox.h"
 #include "server.h"
 #include "uie/err.h"
+#include "vmserver.h"
 #include "vtpm.h"
 
 #define DEFAULT_VTPM "builtin:/var/lib/uie/ak.pem"
@@ -30,6 +32,7 @@
 
 struct opts {
 	const char *socket, *vtpm, *user, *group, *log_file;
+	const char *vm_socket, *guest_ram; /* VM mode: both, or neither */
 	const char *keys[MAX_TRUST_KEYS];
 	unsigned nkeys;
 	bool foreground;
@@ -80,7 +83,10 @@ static void usage(FILE *f)
 		"  --ready-fd N      write \"READY\\n\" to fd N once serving\n"
 		"  --log-file PATH   diagnostics (default stderr)\n"
 		"  --cpu N           run on CPU N only; interceptors follow the monitor to it, so\n"
-		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n",
+		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n"
+		"  --vm-socket PATH  VM mode: serve one guest over the stream socket its QEMU\n"
+		"                    virtio-serial chardev connects to (docs/BRIDGE.md section 11)\n"
+		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n",
 		MAX_TRUST_KEYS);
 }
 
@@ -92,6 +98,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "group", required_argument, NULL, 'g' },   { "foreground", no_argument, NULL, 'f' },
 		{ "ready-fd", required_argument, NULL, 'r' }, { "log-file", required_argument, NULL, 'l' },
 		{ "cpu", required_argument, NULL, 'c' },     { "help", no_argument, NULL, 'h' },
+		{ "vm-socket", required_argument, NULL, 'V' }, { "guest-ram", required_argument, NULL, 'R' },
 		{ 0 },
 	};
 	char *end;
@@ -108,6 +115,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'g': o->group = optarg; break;
 		case 'f': o->foreground = true; break;
 		case 'l': o->log_file = optarg; break;
+		case 'V': o->vm_socket = optarg; break;
+		case 'R': o->guest_ram = optarg; break;
 		case 'k':
 			if (o->nkeys >= MAX_TRUST_KEYS) {
 				fprintf(stderr, "uie-monitord: too many --trust-key\n");
@@ -139,6 +148,10 @@ static int parse(int argc, char **argv, struct opts *o)
 	}
 	if (optind != argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (!o->vm_socket != !o->guest_ram) {
+		fprintf(stderr, "uie-monitord: --vm-socket and --guest-ram go together\n");
 		return 2;
 	}
 	return 0;
@@ -218,6 +231,7 @@ static int run(const struct opts *o, FILE *diag)
 	struct uie_host_platform hp;
 	struct uie_monitor m;
 	struct uie_vtpm *tpm = NULL;
+	struct uie_guest_ram ram = { .fd = -1 };
 	struct rlimit nocore = { 0, 0 };
 	uid_t uid;
 	gid_t gid, sock_gid;
@@ -255,8 +269,16 @@ static int run(const struct opts *o, FILE *diag)
 	free(sig);
 	if ((r = uie_monitor_init(&m, &hp.pl, tpm, diag)) != UIE_OK)
 		return fail(diag, "monitor core", r);
-	if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
+	if (o->vm_socket) {
+		/* VM mode: one guest, reached only through its port; objects read from its RAM. */
+		if ((r = uie_guest_ram_open(o->guest_ram, &ram)) != UIE_OK)
+			return fail(diag, o->guest_ram, r);
+		m.ram = &ram;
+		if ((r = uie_vmserver_listen(o->vm_socket, &lfd)) != UIE_OK)
+			return fail(diag, o->vm_socket, r);
+	} else if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK) {
 		return fail(diag, o->socket, r);
+	}
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
 		return fail(diag, "daemonize", r);
 	if ((r = setup_signals()) != UIE_OK)
@@ -265,16 +287,22 @@ static int run(const struct opts *o, FILE *diag)
 		return fail(diag, "dropping privileges", r);
 	if ((r = uie_sandbox_lock(strncmp(o->vtpm, "swtpm:", 6) == 0)) != UIE_OK)
 		return fail(diag, "seccomp", r);
-	uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)", o->socket, (unsigned)uid,
-		     o->vtpm, o->nkeys);
+	if (o->vm_socket)
+		uie_mon_diag(&m, "VM mode: serving %s, guest RAM %s (%llu MiB), as uid %u (vTPM %s, %u "
+			     "trusted keys)", o->vm_socket, o->guest_ram,
+			     (unsigned long long)(ram.size >> 20), (unsigned)uid, o->vtpm, o->nkeys);
+	else
+		uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)", o->socket,
+			     (unsigned)uid, o->vtpm, o->nkeys);
 	if (o->ready_fd >= 0) {
 		if (write(o->ready_fd, "READY\n", 6) != 6)
 			return fail(diag, "--ready-fd", UIE_E_SYS);
 		close(o->ready_fd);
 	}
-	r = uie_server_run(&m, lfd, &stop_flag);
+	r = o->vm_socket ? uie_vmserver_run(&m, lfd, &stop_flag) : uie_server_run(&m, lfd, &stop_flag);
 	uie_mon_diag(&m, "stopping: %s", uie_err_str(r));
 	close(lfd);
+	uie_guest_ram_close(&ram);
 	uie_monitor_fini(&m);
 	uie_vtpm_free(tpm);
 	uie_host_platform_fini(&hp);
