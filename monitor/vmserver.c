@@ -89,7 +89,8 @@ static bool wait_readable(int fd, volatile sig_atomic_t *stop)
 int uie_vmserver_run(struct uie_monitor *m, int lfd, volatile sig_atomic_t *stop)
 {
 	while (wait_readable(lfd, stop)) {
-		int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		/* Non-blocking: a guest that stops reading cannot stall the monitor (10 s, then closed). */
+		int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 		if (c < 0)
 			continue;
