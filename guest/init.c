@@ -111,7 +111,8 @@ static bool others_alive(pid_t relay)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie-init [--port DEV] [--socket PATH] [--uie PATH] [--poweroff] [-v] -- INIT [ARGS...]\n"
+	fprintf(f, "usage: uie-init [--port DEV] [--socket PATH] [--uie PATH] [--poweroff] [-v]\n"
+		   "                -- INIT [ARGS...]\n"
 		   "  --port DEV    virtio-serial port to the monitor (default %s)\n"
 		   "  --socket PATH local bridge socket served to the guest (default %s)\n"
 		   "  --uie PATH    the uie command (default: uie from PATH)\n"
