@@ -63,16 +63,17 @@ int uie_vmpin_object(int pagemap_fd, int objfd, struct uie_vmpin *p)
 	if (p->nframes > UIE_VM_MAX_FRAMES)
 		return UIE_E_LIMIT;
 	p->map_len = p->nframes * UIE_VM_FRAME;
-	p->map = mmap(NULL, p->map_len, PROT_READ, MAP_SHARED, objfd, 0);
+	/*
+	 * MAP_POPULATE faults the pages in without touching them: a file
+	 * truncated meanwhile leaves pages absent, which pagemap shows,
+	 * instead of raising SIGBUS in the relay.
+	 */
+	p->map = mmap(NULL, p->map_len, PROT_READ, MAP_SHARED | MAP_POPULATE, objfd, 0);
 	if (p->map == MAP_FAILED) {
 		p->map = NULL;
 		return UIE_E_IO;
 	}
-	/*
-	 * mlock faults every page in and locks it; nothing here touches the
-	 * mapping itself, so a file truncated meanwhile makes mlock fail
-	 * instead of raising SIGBUS in the relay.
-	 */
+	/* Locked: the pages stay where the monitor will read them until the answer came. */
 	if (mlock(p->map, p->map_len) != 0) {
 		uie_vmpin_release(p);
 		return UIE_E_SYS;

@@ -3,10 +3,11 @@
  * VM mode, guest side: names an open file by the guest-physical frames its
  * page-cache pages occupy (docs/BRIDGE.md section 12).  The file is mapped
  * read-only and shared in this process, so the pages are the very page-cache
- * pages every process executing the file maps; mlock faults them in and
- * keeps them where the monitor will read them until the answer came, and
- * their frame numbers are read from /proc/self/pagemap, which shows them
- * only to CAP_SYS_ADMIN.
+ * pages every process executing the file maps; they are faulted in
+ * (MAP_POPULATE) and locked (mlock) so that they stay where the monitor will
+ * read them until the answer came, and their frame numbers are read from
+ * /proc/self/pagemap, which shows them only to CAP_SYS_ADMIN.  (Under
+ * ASan mlock does nothing; MAP_POPULATE still makes the pages present.)
  */
 #ifndef UIE_GUEST_VMPIN_H
 #define UIE_GUEST_VMPIN_H
