@@ -29,6 +29,7 @@ static const struct mon_entry mon_table[] = {
 	{ UIE_MSG_PUBKEY_REQ, "pubkey", uie_mon_pubkey },
 	{ UIE_MSG_GEN_REQ, "generation", uie_mon_gen },
 	{ UIE_MSG_CHECKPOINT_REQ, "checkpoint", uie_mon_checkpoint },
+	{ UIE_MSG_MEASURE_VM_REQ, "measure-vm", uie_mon_measure_vm },
 };
 
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)

@@ -17,11 +17,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guestram.h"
 #include "host_platform.h"
 #include "monitor.h"
 #include "sandbox.h"
 #include "server.h"
 #include "uie/err.h"
+#include "vmserver.h"
 #include "vtpm.h"
 
 #define DEFAULT_VTPM "builtin:/var/lib/uie/ak.pem"
@@ -32,6 +34,7 @@
 struct opts {
 	const char *socket, *vtpm, *user, *group, *log_file;
 	struct uie_monitor_opts mon;
+	const char *vm_socket, *guest_ram; /* VM mode: both, or neither */
 	const char *keys[MAX_TRUST_KEYS];
 	unsigned nkeys;
 	bool foreground;
@@ -92,7 +95,10 @@ static void usage(FILE *f)
 		"                    always: with every record (power-loss safe; one fdatasync per\n"
 		"                    grant)   none: never\n"
 		"  --first-seen      log each (epoch, mode, event, role, digest, decision, reason)\n"
-		"                    once and count repeats (bounded log; docs/FORMATS.md 3.7)\n",
+		"                    once and count repeats (bounded log; docs/FORMATS.md 3.7)\n"
+		"  --vm-socket PATH  VM mode: serve one guest over the stream socket its QEMU\n"
+		"                    virtio-serial chardev connects to (docs/BRIDGE.md section 11)\n"
+		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n",
 		MAX_TRUST_KEYS);
 }
 
@@ -106,6 +112,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "cpu", required_argument, NULL, 'c' },     { "help", no_argument, NULL, 'h' },
 		{ "state-dir", required_argument, NULL, 'S' }, { "log-sync", required_argument, NULL, 'Y' },
 		{ "first-seen", no_argument, NULL, 'F' },
+		{ "vm-socket", required_argument, NULL, 'V' }, { "guest-ram", required_argument, NULL, 'R' },
 		{ 0 },
 	};
 	char *end;
@@ -122,6 +129,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'g': o->group = optarg; break;
 		case 'f': o->foreground = true; break;
 		case 'l': o->log_file = optarg; break;
+		case 'V': o->vm_socket = optarg; break;
+		case 'R': o->guest_ram = optarg; break;
 		case 'k':
 			if (o->nkeys >= MAX_TRUST_KEYS) {
 				fprintf(stderr, "uie-monitord: too many --trust-key\n");
@@ -167,6 +176,10 @@ static int parse(int argc, char **argv, struct opts *o)
 	}
 	if (optind != argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (!o->vm_socket != !o->guest_ram) {
+		fprintf(stderr, "uie-monitord: --vm-socket and --guest-ram go together\n");
 		return 2;
 	}
 	return 0;
@@ -246,6 +259,7 @@ static int run(const struct opts *o, FILE *diag)
 	struct uie_host_platform hp;
 	struct uie_monitor m;
 	struct uie_vtpm *tpm = NULL;
+	struct uie_guest_ram ram = { .fd = -1 };
 	struct rlimit nocore = { 0, 0 };
 	uid_t uid;
 	gid_t gid, sock_gid;
@@ -282,10 +296,19 @@ static int run(const struct opts *o, FILE *diag)
 	free(att);
 	free(sig);
 	/* The socket first: a monitor that cannot serve leaves the state directory alone. */
-	if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
+	if (o->vm_socket) {
+		/* VM mode: one guest, reached only through its port; objects read from its RAM. */
+		if ((r = uie_guest_ram_open(o->guest_ram, &ram)) != UIE_OK)
+			return fail(diag, o->guest_ram, r);
+		if ((r = uie_vmserver_listen(o->vm_socket, &lfd)) != UIE_OK)
+			return fail(diag, o->vm_socket, r);
+	} else if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK) {
 		return fail(diag, o->socket, r);
+	}
 	if ((r = uie_monitor_init_opts(&m, &hp.pl, tpm, diag, &o->mon)) != UIE_OK)
 		return fail(diag, o->mon.state_dir ? "monitor state (see above)" : "monitor core", r);
+	if (o->vm_socket)
+		m.ram = &ram;
 	/* The state files stay open: the dropped user appends through these descriptors. */
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
 		return fail(diag, "daemonize", r);
@@ -295,16 +318,22 @@ static int run(const struct opts *o, FILE *diag)
 		return fail(diag, "dropping privileges", r);
 	if ((r = uie_sandbox_lock(strncmp(o->vtpm, "swtpm:", 6) == 0)) != UIE_OK)
 		return fail(diag, "seccomp", r);
-	uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)", o->socket, (unsigned)uid,
-		     o->vtpm, o->nkeys);
+	if (o->vm_socket)
+		uie_mon_diag(&m, "VM mode: serving %s, guest RAM %s (%llu MiB), as uid %u (vTPM %s, %u "
+			     "trusted keys)", o->vm_socket, o->guest_ram,
+			     (unsigned long long)(ram.size >> 20), (unsigned)uid, o->vtpm, o->nkeys);
+	else
+		uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)", o->socket,
+			     (unsigned)uid, o->vtpm, o->nkeys);
 	if (o->ready_fd >= 0) {
 		if (write(o->ready_fd, "READY\n", 6) != 6)
 			return fail(diag, "--ready-fd", UIE_E_SYS);
 		close(o->ready_fd);
 	}
-	r = uie_server_run(&m, lfd, &stop_flag);
+	r = o->vm_socket ? uie_vmserver_run(&m, lfd, &stop_flag) : uie_server_run(&m, lfd, &stop_flag);
 	uie_mon_diag(&m, "stopping: %s", uie_err_str(r));
 	close(lfd);
+	uie_guest_ram_close(&ram);
 	uie_monitor_fini(&m);
 	uie_vtpm_free(tpm);
 	uie_host_platform_fini(&hp);

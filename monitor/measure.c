@@ -105,6 +105,9 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	uint8_t scope = UIE_SCOPE_NONE;
 	int merr = UIE_OK, r;
 
+	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
+	if (m->ram && req.role != UIE_ROLE_ANON)
+		return UIE_E_STATE;
 	if (req.role != UIE_ROLE_ANON)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
 	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,

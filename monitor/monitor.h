@@ -20,6 +20,8 @@
 struct uie_vtpm;
 struct uie_mon_state;
 
+struct uie_guest_ram;
+
 #define UIE_MON_BOOT_ID_LEN 16
 
 struct uie_monitor {
@@ -37,6 +39,8 @@ struct uie_monitor {
 	struct uie_mon_state *state; /* owned state directory; NULL: memory only */
 	uint64_t boot;             /* run number over the state directory (1 without) */
 	uint8_t boot_id[UIE_MON_BOOT_ID_LEN]; /* random per run, told to clients */
+	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
+	const struct uie_guest_ram *ram;
 };
 
 /*
@@ -106,6 +110,8 @@ typedef int (*uie_mon_handler)(struct uie_monitor *m, const struct uie_wire_msg 
 			       struct uie_wire_msg *a, int *afd);
 int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		    struct uie_wire_msg *a, int *afd);
+int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		       struct uie_wire_msg *a, int *afd);
 int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		    struct uie_wire_msg *a, int *afd);
 int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,

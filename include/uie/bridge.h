@@ -41,6 +41,8 @@ enum uie_bridge_msg {
 	UIE_MSG_GEN_ANS = 17,
 	UIE_MSG_CHECKPOINT_REQ = 18, /* records [0, seq) verified, ending at pcr: drop them from memory */
 	UIE_MSG_CHECKPOINT_ANS = 19,
+	UIE_MSG_MEASURE_VM_REQ = 20, /* VM mode: request + guest-physical frame list -> verdict */
+	UIE_MSG_MEASURE_VM_ANS = 21,
 	UIE_MSG__MAX
 };
 
@@ -117,6 +119,20 @@ struct uie_fastpath_report {
  */
 int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_report *reps,
 				   size_t n);
+
+/* VM mode (docs/BRIDGE.md section 12): the object is named by its frames. */
+#define UIE_VM_FRAME 4096
+#define UIE_VM_MAX_FRAMES 65536          /* objects up to 256 MiB */
+#define UIE_VM_FLAG_FILELESS 0x01        /* the guest's file has no name: no frames */
+
+/*
+ * Asks for a decision on req whose object (object_size bytes) lies in the
+ * guest-physical frames frames[0..nframes) (frame i holds object bytes
+ * [i*4096, (i+1)*4096)).  With UIE_VM_FLAG_FILELESS, object_size and
+ * nframes are 0.  Any failure leaves out->decision == UIE_DENY.
+ */
+int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint64_t object_size,
+			  const uint64_t *frames, size_t nframes, struct uie_verdict *out);
 
 /* Attestation public key as DER SubjectPublicKeyInfo; *der owned by the caller. */
 int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len);

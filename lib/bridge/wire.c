@@ -31,6 +31,8 @@ static int body_len(uint16_t type)
 	case UIE_MSG_GEN_ANS: return 24;
 	case UIE_MSG_CHECKPOINT_REQ: return 40;
 	case UIE_MSG_CHECKPOINT_ANS: return 16;
+	case UIE_MSG_MEASURE_VM_REQ: return 40;
+	case UIE_MSG_MEASURE_VM_ANS: return 72;
 	case UIE_MSG_ERROR_ANS: return 4;
 	default: return -2;
 	}
@@ -51,6 +53,8 @@ enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
 		return m->u.measure_req.role == UIE_ROLE_ANON ? UIE_FD_NONE : UIE_FD_ONE;
+	case UIE_MSG_MEASURE_VM_REQ:
+		return m->u.measure_vm_req.r.flags & UIE_VM_FLAG_FILELESS ? UIE_FD_NONE : UIE_FD_ONE;
 	case UIE_MSG_INSTALL_REQ:
 	case UIE_MSG_FASTPATH_REQ:
 		return UIE_FD_ONE;
@@ -92,6 +96,21 @@ static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX && flags == 0;
 }
 
+/* Frames, object size and flags of a VM-mode request agree (docs/BRIDGE.md section 12). */
+static bool measure_vm_ok(const struct uie_msg_measure_vm_req *q)
+{
+	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) || q->r.role == UIE_ROLE_ANON)
+		return false;
+	if (q->r.flags & UIE_VM_FLAG_FILELESS)
+		return q->object_size == 0;
+	return q->object_size >= 1 && q->object_size <= (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME;
+}
+
+uint64_t uie_bridge_vm_nframes(uint64_t object_size)
+{
+	return object_size / UIE_VM_FRAME + (object_size % UIE_VM_FRAME != 0);
+}
+
 static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)
 {
 	return req_ok(req->event, req->role, 0) && req->role != UIE_ROLE_ANON &&
@@ -108,7 +127,10 @@ static bool fields_ok(const struct uie_wire_msg *m)
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
 		return req_ok(m->u.measure_req.event, m->u.measure_req.role, m->u.measure_req.flags);
+	case UIE_MSG_MEASURE_VM_REQ:
+		return measure_vm_ok(&m->u.measure_vm_req);
 	case UIE_MSG_MEASURE_ANS:
+	case UIE_MSG_MEASURE_VM_ANS:
 		return v->decision < UIE_DECISION__MAX && v->policy_decision < UIE_DECISION__MAX &&
 		       v->reason < UIE_R__MAX && v->scope < UIE_SCOPE__MAX && digest_ok(&v->digest, false);
 	case UIE_MSG_INSTALL_REQ:
@@ -163,6 +185,17 @@ static void put_file_req(struct uie_wbuf *w, const struct uie_req *r)
 	uie_wbuf_u64(w, (uint64_t)r->id.ctime_ns);
 }
 
+static void put_measure_req(struct uie_wbuf *w, const struct uie_msg_measure_req *q)
+{
+	uie_wbuf_u16(w, q->event);
+	uie_wbuf_u8(w, q->role);
+	uie_wbuf_u8(w, q->flags);
+	uie_wbuf_u32(w, q->pid);
+	uie_wbuf_u64(w, q->vaddr);
+	uie_wbuf_u64(w, q->length);
+	uie_wbuf_u64(w, q->file_offset);
+}
+
 static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 {
 	const struct uie_verdict *v = &m->u.measure_ans;
@@ -170,15 +203,14 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
-		uie_wbuf_u16(w, m->u.measure_req.event);
-		uie_wbuf_u8(w, m->u.measure_req.role);
-		uie_wbuf_u8(w, m->u.measure_req.flags);
-		uie_wbuf_u32(w, m->u.measure_req.pid);
-		uie_wbuf_u64(w, m->u.measure_req.vaddr);
-		uie_wbuf_u64(w, m->u.measure_req.length);
-		uie_wbuf_u64(w, m->u.measure_req.file_offset);
+		put_measure_req(w, &m->u.measure_req);
+		break;
+	case UIE_MSG_MEASURE_VM_REQ:
+		put_measure_req(w, &m->u.measure_vm_req.r);
+		uie_wbuf_u64(w, m->u.measure_vm_req.object_size);
 		break;
 	case UIE_MSG_MEASURE_ANS:
+	case UIE_MSG_MEASURE_VM_ANS:
 		uie_wbuf_u8(w, v->decision);
 		uie_wbuf_u8(w, v->policy_decision);
 		uie_wbuf_u16(w, v->reason);
@@ -305,6 +337,17 @@ static int get_file_req(struct uie_rbuf *r, struct uie_req *q)
 	return UIE_OK;
 }
 
+static int get_measure_req(struct uie_rbuf *r, struct uie_msg_measure_req *q)
+{
+	int e;
+
+	(void)((e = uie_rbuf_u16(r, &q->event)) != UIE_OK || (e = uie_rbuf_u8(r, &q->role)) != UIE_OK ||
+	       (e = uie_rbuf_u8(r, &q->flags)) != UIE_OK || (e = uie_rbuf_u32(r, &q->pid)) != UIE_OK ||
+	       (e = uie_rbuf_u64(r, &q->vaddr)) != UIE_OK || (e = uie_rbuf_u64(r, &q->length)) != UIE_OK ||
+	       (e = uie_rbuf_u64(r, &q->file_offset)) != UIE_OK);
+	return e;
+}
+
 static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 {
 	struct uie_verdict *v = &m->u.measure_ans;
@@ -316,15 +359,13 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
-		(void)((e = uie_rbuf_u16(r, &m->u.measure_req.event)) != UIE_OK ||
-		       (e = uie_rbuf_u8(r, &m->u.measure_req.role)) != UIE_OK ||
-		       (e = uie_rbuf_u8(r, &m->u.measure_req.flags)) != UIE_OK ||
-		       (e = uie_rbuf_u32(r, &m->u.measure_req.pid)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.measure_req.vaddr)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.measure_req.length)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.measure_req.file_offset)) != UIE_OK);
-		return e;
+		return get_measure_req(r, &m->u.measure_req);
+	case UIE_MSG_MEASURE_VM_REQ:
+		if ((e = get_measure_req(r, &m->u.measure_vm_req.r)) != UIE_OK)
+			return e;
+		return uie_rbuf_u64(r, &m->u.measure_vm_req.object_size);
 	case UIE_MSG_MEASURE_ANS:
+	case UIE_MSG_MEASURE_VM_ANS:
 		(void)((e = uie_rbuf_u8(r, &v->decision)) != UIE_OK ||
 		       (e = uie_rbuf_u8(r, &v->policy_decision)) != UIE_OK ||
 		       (e = uie_rbuf_u16(r, &v->reason)) != UIE_OK || (e = uie_rbuf_u8(r, &v->scope)) != UIE_OK ||

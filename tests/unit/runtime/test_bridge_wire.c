@@ -23,7 +23,13 @@ static struct uie_wire_msg example(uint16_t type)
 	case UIE_MSG_MEASURE_REQ:
 		m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 77, 1, 2, 3 };
 		break;
+	case UIE_MSG_MEASURE_VM_REQ:
+		m.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 77,
+								      1, 2, 3 };
+		m.u.measure_vm_req.object_size = 8193;
+		break;
 	case UIE_MSG_MEASURE_ANS:
+	case UIE_MSG_MEASURE_VM_ANS:
 		m.u.measure_ans.decision = UIE_ALLOW;
 		m.u.measure_ans.reason = UIE_R_BOOTSTRAP;
 		m.u.measure_ans.scope = UIE_SCOPE_ELF;
@@ -418,6 +424,8 @@ static void test_doc_vectors(void **state)
 	doc[n] = '\0';
 	p = strstr(doc, "## 10. Test vectors");
 	assert_non_null(p);
+	if (strstr(p + 1, "\n## "))
+		strstr(p + 1, "\n## ")[1] = '\0'; /* later sections have their own vectors */
 	while ((p = strstr(p, "```\n")) != NULL) {
 		char *end = strstr(p + 4, "```");
 		size_t bl = 0;
