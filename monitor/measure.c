@@ -67,10 +67,21 @@ static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct
 
 	if ((r = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
 		return r;
-	uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event, req->file_offset,
-			   req->length);
-	if (uie_cache_get(m->cache, &key, digest, scope))
+	/* A program (role ANON) has one digest whatever range is asked about: its exec's. */
+	if (req->role == UIE_ROLE_ANON)
+		uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), UIE_EV_EXECVE, 0,
+				   req->id.size);
+	else
+		uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event,
+				   req->file_offset, req->length);
+	if (uie_cache_get(m->cache, &key, digest, scope)) {
+		if (req->role == UIE_ROLE_ANON && *scope != UIE_SCOPE_ELF) {
+			memset(digest, 0, sizeof(*digest));
+			*scope = UIE_SCOPE_NONE;
+			return UIE_E_FORMAT; /* not an ELF program */
+		}
 		return UIE_OK;
+	}
 	if ((r = uie_host_object_open(&ho, fd, false, &id2)) != UIE_OK)
 		return r;
 	if (!id_eq(&id2, &req->id)) { /* changed since the check: no version to name */
@@ -105,7 +116,8 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	uint8_t scope = UIE_SCOPE_NONE;
 	int merr = UIE_OK, r;
 
-	if (req.role != UIE_ROLE_ANON)
+	/* Anonymous memory comes with its process's program, or with nothing. */
+	if (req.role != UIE_ROLE_ANON || fd >= 0)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
 	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
 			    &a->u.measure_ans);

@@ -48,7 +48,9 @@ enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 {
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
-		return m->u.measure_req.role == UIE_ROLE_ANON ? UIE_FD_NONE : UIE_FD_ONE;
+		return m->u.measure_req.role == UIE_ROLE_ANON &&
+				       !(m->u.measure_req.flags & UIE_BRIDGE_REQ_PROGRAM) ?
+			       UIE_FD_NONE : UIE_FD_ONE;
 	case UIE_MSG_INSTALL_REQ:
 	case UIE_MSG_FASTPATH_REQ:
 		return UIE_FD_ONE;
@@ -87,7 +89,8 @@ static bool digest_ok(const struct uie_digest *d, bool required)
 
 static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 {
-	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX && flags == 0;
+	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX &&
+	       (flags == 0 || (flags == UIE_BRIDGE_REQ_PROGRAM && role == UIE_ROLE_ANON));
 }
 
 static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)
