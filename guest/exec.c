@@ -48,8 +48,8 @@ static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const 
 	if (st->st_nlink == 0) /* fileless */
 		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, NULL, 0, 0, 0,
 				     what);
-	if (!uie_guest_ask(s, UIE_EV_EXECVE, role, c->n->pid, fd, st, 0, (uint64_t)st->st_size, 0,
-			   what))
+	if (!uie_guest_ask(s, UIE_EV_EXECVE, uie_guest_exec_role(fd, role), c->n->pid, fd, st, 0,
+			   (uint64_t)st->st_size, 0, what))
 		return false;
 	if (ids->n < UIE_EXEC_IDS)
 		ids->id[ids->n++] = uie_guest_file_id(st);

@@ -167,9 +167,12 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 		   const char *what);
 /*
  * uie_guest_ask for an open object found in the target (a mapped file):
- * one fstat; role elf_role for ELF files, FILE for others, ANON for
- * fileless objects (memfd, deleted, O_TMPFILE).
+ * one fstat; role elf_role for ELF files (MAIN instead of DSO for the
+ * target's own program), FILE for others, ANON for fileless objects
+ * (memfd, deleted, O_TMPFILE).
  */
+/* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
+uint8_t uie_guest_exec_role(int fd, uint8_t role);
 bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
 		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
 /* File identity (as in requests) from an fstat. */
