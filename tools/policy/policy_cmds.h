@@ -6,9 +6,14 @@
 int uie_cmd_ref_scan(int argc, char **argv);
 int uie_cmd_policy_compile(int argc, char **argv);
 int uie_cmd_policy_show(int argc, char **argv);
+int uie_cmd_policy_check(int argc, char **argv);
 int uie_cmd_key_gen(int argc, char **argv);
 int uie_cmd_policy_sign(int argc, char **argv);
 int uie_cmd_policy_install(int argc, char **argv);
 int uie_cmd_status(int argc, char **argv);
+
+struct uie_manifest;
+/* Appends the manifest file at path to m (text or JSON); says why on stderr (as cmd). */
+int uie_policy_read_manifest(const char *cmd, const char *path, struct uie_manifest *m);
 
 #endif
