@@ -301,6 +301,11 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	if (s->fp_ok && objfd >= 0 && v.policy_decision != UIE_ALLOW)
 		uie_fastpath_learn(&s->fp, &req, &v.digest);
 	if (v.decision != UIE_ALLOW) {
+		if (req.role == UIE_ROLE_ANON && v.reason == UIE_R_ANON_EXEC && event != UIE_EV_EXECVE &&
+		    !s->o->verbose) {
+			s->anon_quiet++;
+			return false;
+		}
 		snprintf(why, sizeof(why), "refused by the monitor: %s (record %llu)",
 			 uie_reason_str(v.reason), (unsigned long long)v.seq);
 		goto refused;

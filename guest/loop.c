@@ -308,6 +308,11 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 		fprintf(stderr, "uie: no synchronous wake-up on this kernel\n");
 	sigfd = setup_signals(&old);
 	r = supervise(s, child, pidfd, sigfd, argv[0], status);
+	/* A program whose JIT is not optional dies of the refusal (node: SIGTRAP): say why. */
+	if (s->anon_quiet && *status > 128)
+		fprintf(stderr, "uie: %u request(s) to make anonymous memory executable were refused: "
+			"no JIT rule names the program (uie run -v names them; uie ref scan --jit "
+			"PROGRAM adds one)\n", s->anon_quiet);
 	if (sigfd >= 0)
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);

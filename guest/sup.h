@@ -94,6 +94,12 @@ struct uie_sup {
 	uint64_t fp_epoch;     /* epoch of the hint the queued refusals were made with */
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
 	/*
+	 * Anonymous memory refused for want of a JIT rule: not named on stderr
+	 * (optional JITs such as PCRE2's fall back to an interpreter), only
+	 * counted, and the count shown when the program dies by a signal (ask.c).
+	 */
+	unsigned anon_quiet;
+	/*
 	 * Notifications are answered one at a time, except that while threads
 	 * are being stopped for one grant, others are answered (nested) so
 	 * that a thread waiting on them (vfork, an exec) can stop.
