@@ -47,13 +47,23 @@ static uint8_t role_of(pid_t pid, int fd, const struct stat *st, uint8_t elf_rol
 {
 	unsigned char m[4];
 
-	if (st->st_nlink == 0)
+	if (uie_guest_fileless(fd, st))
 		return UIE_ROLE_ANON;
 	if (pread(fd, m, sizeof(m), 0) != (ssize_t)sizeof(m) || memcmp(m, "\177ELF", 4) != 0)
 		return UIE_ROLE_FILE;
 	if (elf_role == UIE_ROLE_DSO && is_program_of(pid, st))
 		return UIE_ROLE_MAIN;
 	return elf_role;
+}
+
+bool uie_guest_fileless(int fd, const struct stat *st)
+{
+	int need = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW, seals;
+
+	if (st->st_nlink != 0)
+		return false;
+	seals = fcntl(fd, F_GET_SEALS);
+	return seals < 0 || (seals & need) != need;
 }
 
 uint8_t uie_guest_exec_role(int fd, uint8_t role)

@@ -159,7 +159,7 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
 			return FAN_ALLOW;
-	if (st.st_nlink == 0) { /* fileless */
+	if (uie_guest_fileless(m->fd, &st)) {
 		/* Asked about as anonymous memory, so the name must be taken here. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
 		n = readlink(link, what, sizeof(what) - 1);

@@ -177,6 +177,12 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
  * target's own program), FILE for others, ANON for fileless objects
  * (memfd, deleted, O_TMPFILE).
  */
+/*
+ * True when fd's file has no name (memfd, O_TMPFILE, deleted) and its
+ * content can still change: a memfd sealed against writes, shrinking and
+ * growing is measured by digest like a file (seals are never removed).
+ */
+bool uie_guest_fileless(int fd, const struct stat *st);
 /* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
 uint8_t uie_guest_exec_role(int fd, uint8_t role);
 bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,

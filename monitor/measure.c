@@ -18,7 +18,9 @@
 /*
  * Checks that fd can be measured: a regular file opened for reading; id
  * receives its identity (as uie_host_object_open gives it).  *fileless is
- * set for files with no name left (memfd, O_TMPFILE, deleted).
+ * set for files with no name left (memfd, O_TMPFILE, deleted) whose
+ * content can change; a memfd sealed against writes, shrinking and
+ * growing is measured like a file (seals cannot be removed).
  */
 static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 {
@@ -34,7 +36,11 @@ static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || (fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY)
 		return UIE_E_IO;
-	*fileless = st.st_nlink == 0;
+	if (st.st_nlink == 0) {
+		int need = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW, seals = fcntl(fd, F_GET_SEALS);
+
+		*fileless = seals < 0 || (seals & need) != need;
+	}
 	*id = (struct uie_file_id){
 		.dev = (uint64_t)st.st_dev, .ino = (uint64_t)st.st_ino, .size = (uint64_t)st.st_size,
 		.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,

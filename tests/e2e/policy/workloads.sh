@@ -10,14 +10,16 @@
 #   - node (it maps its own binary again and JITs into anonymous memory),
 #     and the same node refused under a policy without its JIT entry;
 #   - gcc compiling and linking a C file (gcc, cc1, as, collect2, ld);
-#   - a #! script (its interpreter from a package), and a changed copy refused.
-# Environment from meson: UIE, UIE_MONITORD.
+#   - a #! script (its interpreter from a package), and a changed copy refused;
+#   - a program run from a sealed memfd (measured by digest), and from an
+#     unsealed one (refused: fileless).
+# Environment from meson: UIE, UIE_MONITORD, PROGS (tests/progs build dir).
 set -u
 
 fail() { echo "FAIL: $*" >&2; [ -f "${T:-/nonexistent}/monitord.log" ] && tail -20 "$T/monitord.log" >&2; exit 1; }
 note() { echo "--- $*" >&2; }
 
-for v in UIE UIE_MONITORD; do
+for v in UIE UIE_MONITORD PROGS; do
 	eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
 done
 
@@ -59,7 +61,7 @@ chmod 755 "$T/script.sh" "$T/script.py"
 
 MODS=/usr/lib/python3.11/lib-dynload
 LTO=$(gcc-12 -print-prog-name=liblto_plugin.so)
-packages_of /bin/sh /usr/bin/cat /usr/bin/grep "$PY" "$MODS/_bz2.cpython-311-x86_64-linux-gnu.so" \
+packages_of /bin/sh /usr/bin/cat /usr/bin/grep /usr/bin/true "$PY" "$MODS/_bz2.cpython-311-x86_64-linux-gnu.so" \
 	"$MODS/_lzma.cpython-311-x86_64-linux-gnu.so" "$NODE" /usr/bin/gcc-12 "$CC1" \
 	"$(readlink -f /usr/bin/as)" "$(readlink -f /usr/bin/ld)" "$LTO" > "$T/packages"
 grep -qx libpython3.11-stdlib:amd64 "$T/packages" || grep -qx libpython3.11-stdlib "$T/packages" ||
@@ -72,7 +74,7 @@ note "packages: $(tr '\n' ' ' < "$T/packages")"
 scan_policy() {
 	local name=$1
 	shift
-	"$UIE" ref scan "${args[@]}" "$@" "$T/script.sh" "$T/script.py" --json \
+	"$UIE" ref scan "${args[@]}" "$@" "$T/script.sh" "$T/script.py" "$PROGS/memfd_exec" --json \
 		-o "$T/$name.manifest" 2>"$T/scan.err" || { cat "$T/scan.err" >&2; fail "ref scan ($name)"; }
 	"$UIE" policy compile --mode enforce --default deny "$T/$name.manifest" -o "$T/$name.table" \
 		2>/dev/null || fail "policy compile of the JSON manifest ($name)"
@@ -142,6 +144,15 @@ run_uie -- "$T/script.sh" one
 expect_ok "#! script" "script ran: one"
 run_uie -- "$T/script.py" two
 expect_ok "#! python script" "python script ran two"
+
+note "memfd: sealed, measured by digest; unsealed, fileless"
+run_uie -- "$PROGS/memfd_exec" sealed-fexecve /usr/bin/true
+[ "$RC" = 0 ] && [ -z "$OUT" ] || { show; fail "a listed program from a sealed memfd"; }
+run_uie -- "$PROGS/memfd_exec" sealed-mmap "$PROGS/payload"
+expect_ok "an unlisted object in a sealed memfd" "REFUSED"
+echo "$ERR" | grep -q "no rule matched the digest" || { show; fail "sealed memfd not decided by digest"; }
+run_uie -- "$PROGS/memfd_exec" fexecve /usr/bin/true
+expect_ok "a listed program from an unsealed memfd" "REFUSED"
 
 note "what the policy does not name is still refused"
 # The freshly compiled program: not scanned, so not in the policy.
