@@ -82,6 +82,10 @@ static int add(struct uie_manifest *m, const char *role, size_t rl, const char *
 	size_t k, hl;
 	bool known = false;
 
+	/* "role=R digest=D path=P" must fit a manifest line for the compiler. */
+	if (rl + dl + pl + 20 > UIE_LANG_MAX_LINE)
+		return why_set(why, cap, "%s %zu: entry longer than %u bytes", where, at,
+			       UIE_LANG_MAX_LINE);
 	for (k = 0; k < sizeof(roles) / sizeof(roles[0]); k++)
 		known |= strlen(roles[k]) == rl && !memcmp(roles[k], role, rl);
 	if (!known)
