@@ -15,7 +15,7 @@
 
 #define JSON_BANNER "uie reference manifest v1"
 
-static int why_set(char *why, size_t cap, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int why_set(char *why, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
 
