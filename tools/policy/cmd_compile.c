@@ -74,7 +74,7 @@ int uie_cmd_policy_compile(int argc, char **argv)
 	}
 	if (uie_manifest_is_json((const char *)text, len)) {
 		/* The JSON form of a manifest: compiled through its text form. */
-		struct uie_manifest m;
+		struct uie_manifest m = { 0 };
 		char why[256], *mt;
 		size_t ml;
 
