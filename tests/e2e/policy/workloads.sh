@@ -10,6 +10,7 @@
 #   - node (it maps its own binary again and JITs into anonymous memory),
 #     and the same node refused under a policy without its JIT entry;
 #   - gcc compiling and linking a C file (gcc, cc1, as, collect2, ld);
+#   - grep -P: PCRE2's JIT refused quietly without a rule (it falls back), allowed with one;
 #   - a #! script (its interpreter from a package), and a changed copy refused;
 #   - a program run from a sealed memfd (measured by digest), and from an
 #     unsealed one (refused: fileless).
@@ -123,7 +124,7 @@ expect_ok "grep -P" foo123
 [ -z "$ERR" ] || { show; fail "grep -P printed a refusal"; }
 
 note "policy with node's JIT entry (ref scan --jit)"
-scan_policy jit --jit "$NODE"
+scan_policy jit --jit "$NODE" --jit /usr/bin/grep
 provision "$T/jit.table"
 "$UIE" policy show --manifest "$T/jit.manifest" "$T/pkg" > "$T/shown" || fail "policy show"
 grep -q "op=MPROTECT_EXEC role=ANON .*# $NODE" "$T/shown" || fail "policy show names no JIT rule for node"
@@ -132,6 +133,11 @@ grep -q "op=MPROTECT_EXEC role=ANON .*# $NODE" "$T/shown" || fail "policy show n
 
 run_uie -- "$NODE" -e 'let s = 0; for (let i = 0; i < 1e6; i++) s += i; console.log("node ran", s)'
 expect_ok "node with its JIT rule" "node ran 499999500000"
+
+run_uie -vv -- /usr/bin/grep -P '\d+' "$T/grep.in"
+expect_ok "grep -P with its JIT rule" foo123
+echo "$ERR" | grep -q "allowed mmap of anonymous memory\|allowed mprotect of anonymous memory" ||
+	{ show; fail "grep -P's JIT was not allowed by its rule"; }
 
 run_uie -- "$PY" -c 'import _bz2, _lzma, json; print("python ran", _bz2.__file__.rsplit("/", 2)[1], json.dumps([1]))'
 expect_ok "python with C extension modules" "python ran lib-dynload \[1\]"
