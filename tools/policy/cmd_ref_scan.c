@@ -121,7 +121,7 @@ static void scan_file(struct scan *s, const char *path, bool follow, bool jit)
 	} else if (kind == UIE_SCAN_UNUSABLE) {
 		s->skipped++; /* relocatable, malformed or without code */
 	}
-	if (jit && (r != UIE_OK || kind != UIE_SCAN_OBJECT || !strcmp(role, "SCRIPT"))) {
+	if (jit && r == UIE_OK && (kind != UIE_SCAN_OBJECT || !strcmp(role, "SCRIPT"))) {
 		s->unreadable++;
 		complain(s, path, "--jit needs an ELF program");
 	}
