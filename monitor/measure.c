@@ -81,10 +81,12 @@ static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct
 		uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event,
 				   req->file_offset, req->length);
 	if (uie_cache_get(m->cache, &key, digest, scope)) {
-		if (req->role == UIE_ROLE_ANON && *scope != UIE_SCOPE_ELF) {
+		/* The entry may come from another role's request: keep uie_core_measure's rules. */
+		if ((req->role == UIE_ROLE_ANON && *scope != UIE_SCOPE_ELF) ||
+		    (req->role == UIE_ROLE_SCRIPT && *scope != UIE_SCOPE_RANGE)) {
 			memset(digest, 0, sizeof(*digest));
 			*scope = UIE_SCOPE_NONE;
-			return UIE_E_FORMAT; /* not an ELF program */
+			return UIE_E_FORMAT; /* not an ELF program, or not a script */
 		}
 		return UIE_OK;
 	}

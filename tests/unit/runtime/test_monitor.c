@@ -333,6 +333,10 @@ static void test_anon_with_program(void **state)
 	v = measure_anon(f, dup(fd), 1 << 20); /* another range: the same entry */
 	assert_int_equal(hash_begins, first);
 	assert_memory_equal(&v.digest, &exec.digest, sizeof(v.digest));
+	/* the cached ELF digest is not a script's */
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_SCRIPT, dup(fd), 0, (uint64_t)lseek(fd, 0, SEEK_END));
+	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
+	assert_int_equal(v.scope, UIE_SCOPE_NONE);
 	close(fd);
 	/* a script as the program: nothing measured, still ANON_EXEC (never MEASURE_FAIL) */
 	s = open_copy(f, "script", "/usr/bin/ldd", path);
