@@ -11,9 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <fts.h>
 #include <getopt.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,15 +27,16 @@
 #include "policy_cmds.h"
 #include "scan.h"
 
-#define DPKG_INFO "/var/lib/dpkg/info"
 #define MAX_ARGS 256
 
 struct scan {
 	struct uie_host_platform hp;
+	struct uie_scan_walker w;
 	FILE *out;
 	bool json, progress;
-	uint64_t files, objects, skipped, unreadable, missing;
-	uint64_t last_ns;
+	uint64_t entries, last_ns;
+	struct uie_digest last; /* of the last entry, and whether it was a script */
+	bool last_script;
 };
 
 static void put_path(FILE *f, const char *p)
@@ -52,8 +51,9 @@ static void put_path(FILE *f, const char *p)
 	}
 }
 
-static void progress(struct scan *s, bool final)
+static void progress(void *ctx, bool final)
 {
+	struct scan *s = ctx;
 	struct timespec ts;
 	uint64_t now;
 
@@ -65,22 +65,28 @@ static void progress(struct scan *s, bool final)
 		return;
 	s->last_ns = now;
 	fprintf(stderr, "\r\033[Kscanning: %llu files, %llu objects, %llu skipped",
-		(unsigned long long)s->files, (unsigned long long)s->objects,
-		(unsigned long long)s->skipped);
+		(unsigned long long)s->w.files, (unsigned long long)s->w.objects,
+		(unsigned long long)s->w.skipped);
 	if (final)
 		fputc('\n', stderr);
 }
 
 /* A line on stderr that the progress line does not overwrite. */
-static void complain(struct scan *s, const char *path, const char *why)
+static void complain(void *ctx, const char *path, const char *why)
 {
+	struct scan *s = ctx;
+
 	fprintf(stderr, "%suie ref scan: %s: %s\n", s->progress ? "\r\033[K" : "", path, why);
 }
 
-static void emit(struct scan *s, const char *path, const char *role, const struct uie_digest *d)
+static void emit(void *ctx, const char *path, const char *role, const struct uie_digest *d)
 {
+	struct scan *s = ctx;
+
+	s->last = *d;
+	s->last_script = !strcmp(role, "SCRIPT");
 	if (s->json)
-		fprintf(s->out, "%s\n    {\"role\": \"%s\", \"digest\": \"sha256:", s->objects ? "," : "",
+		fprintf(s->out, "%s\n    {\"role\": \"%s\", \"digest\": \"sha256:", s->entries ? "," : "",
 			role);
 	else
 		fprintf(s->out, "role=%s digest=sha256:", role);
@@ -89,136 +95,38 @@ static void emit(struct scan *s, const char *path, const char *role, const struc
 	fprintf(s->out, s->json ? "\", \"path\": \"" : " path=");
 	put_path(s->out, path);
 	fprintf(s->out, s->json ? "\"}" : "\n");
-	s->objects++;
+	s->entries++;
 }
 
-/*
- * follow: a symlink named on the command line is scanned as its target.
- * jit: the file must be an ELF program; it gets a JIT entry too.
- */
-static void scan_file(struct scan *s, const char *path, bool follow, bool jit)
+static void found(void *ctx, const char *path, const char *role, const struct uie_digest *d)
 {
-	enum uie_scan_kind kind;
-	struct uie_digest d;
-	const char *role;
-	int fd, r;
+	emit(ctx, path, role, d);
+}
 
-	s->files++;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW))) < 0) {
-		s->unreadable++;
-		complain(s, path, strerror(errno));
+static void unreadable(void *ctx, const char *path, const char *why)
+{
+	complain(ctx, path, why);
+}
+
+static void tick(void *ctx)
+{
+	progress(ctx, false);
+}
+
+/* --jit PROGRAM: its entry, and a JIT entry for the same digest. */
+static void scan_jit(struct scan *s, const char *path)
+{
+	uint64_t before = s->w.objects, failed = s->w.unreadable_count;
+
+	uie_scan_file(&s->w, path, true);
+	if (s->w.unreadable_count != failed)
+		return; /* named already */
+	if (s->w.objects == before || s->last_script) {
+		s->w.unreadable_count++;
+		complain(s, path, "--jit needs an ELF program");
 		return;
 	}
-	r = uie_scan_measure(&s->hp.pl, UIE_HASH_SHA256, fd, path, &kind, &role, &d);
-	close(fd);
-	if (r != UIE_OK) {
-		s->unreadable++;
-		complain(s, path, uie_err_str(r));
-	} else if (kind == UIE_SCAN_OBJECT) {
-		emit(s, path, role, &d);
-		if (jit && strcmp(role, "SCRIPT") != 0)
-			emit(s, path, "JIT", &d);
-	} else if (kind == UIE_SCAN_UNUSABLE) {
-		s->skipped++; /* relocatable, malformed or without code */
-	}
-	if (jit && r == UIE_OK && (kind != UIE_SCAN_OBJECT || !strcmp(role, "SCRIPT"))) {
-		s->unreadable++;
-		complain(s, path, "--jit needs an ELF program");
-	}
-}
-
-static int by_name(const FTSENT **a, const FTSENT **b)
-{
-	return strcmp((*a)->fts_name, (*b)->fts_name);
-}
-
-static int walk(struct scan *s, char **roots)
-{
-	FTS *fts = fts_open(roots, FTS_PHYSICAL | FTS_NOCHDIR | FTS_COMFOLLOW, by_name);
-	FTSENT *e;
-	int r = UIE_OK;
-
-	if (!fts)
-		return UIE_E_IO;
-	for (;;) {
-		errno = 0;
-		if (!(e = fts_read(fts)))
-			break;
-		if (e->fts_info == FTS_F) {
-			scan_file(s, e->fts_path, e->fts_level == 0, false);
-		} else if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR || e->fts_info == FTS_NS) {
-			s->unreadable++;
-			complain(s, e->fts_path, strerror(e->fts_errno));
-		}
-		progress(s, false);
-	}
-	if (errno)
-		r = UIE_E_IO; /* fts_read ended on an error, not at the end */
-	fts_close(fts);
-	return r;
-}
-
-/* dpkg's list of a package: NAME.list, or NAME:ARCH.list for a multi-arch one. */
-static FILE *open_list(const char *name)
-{
-	char path[4096];
-	glob_t g;
-	FILE *f;
-
-	if (!name[0] || strchr(name, '/') || (size_t)snprintf(path, sizeof(path), "%s/%s.list",
-							      DPKG_INFO, name) >= sizeof(path))
-		return NULL;
-	if ((f = fopen(path, "re")) || strchr(name, ':'))
-		return f;
-	snprintf(path, sizeof(path), "%s/%s:*.list", DPKG_INFO, name);
-	if (glob(path, 0, NULL, &g) != 0)
-		return NULL;
-	f = g.gl_pathc == 1 ? fopen(g.gl_pathv[0], "re") : NULL;
-	globfree(&g);
-	return f;
-}
-
-/*
- * The regular files a package installed.  Directories and symlinks are
- * not objects (a link's target is listed itself); a listed file that is
- * gone (dpkg path-exclude, a diversion) is counted and named with -v, not
- * an error; any other failure to read one is.
- */
-static int scan_package(struct scan *s, const char *name)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f = open_list(name);
-
-	if (!f) {
-		fprintf(stderr, "uie ref scan: no installed package '%s' (no %s/%s.list)\n", name,
-			DPKG_INFO, name);
-		return UIE_E_IO;
-	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		struct stat st;
-
-		if (line[n - 1] == '\n')
-			line[--n] = '\0';
-		if (n == 0 || line[0] != '/')
-			continue;
-		if (lstat(line, &st) != 0) {
-			if (errno == ENOENT) {
-				s->missing++;
-				continue;
-			}
-			s->unreadable++;
-			complain(s, line, strerror(errno));
-			continue;
-		}
-		if (S_ISREG(st.st_mode))
-			scan_file(s, line, false, false);
-		progress(s, false);
-	}
-	free(line);
-	fclose(f);
-	return UIE_OK;
+	emit(s, path, "JIT", &s->last);
 }
 
 static int open_output(const char *out, char **tmp, FILE **f)
@@ -280,6 +188,8 @@ int uie_cmd_ref_scan(int argc, char **argv)
 		return usage(stderr);
 	if ((r = uie_host_platform_init(&s.hp)) != UIE_OK)
 		goto fail;
+	s.w = (struct uie_scan_walker){ .pl = &s.hp.pl, .alg = UIE_HASH_SHA256, .ctx = &s,
+					.found = found, .unreadable = unreadable, .tick = tick };
 	s.out = stdout;
 	if (out && (r = open_output(out, &tmp, &s.out)) != UIE_OK) {
 		s.out = NULL;
@@ -289,25 +199,27 @@ int uie_cmd_ref_scan(int argc, char **argv)
 	fputs(s.json ? "{\n  \"manifest\": \"uie reference manifest v1\",\n  \"entries\": [" :
 		       UIE_MANIFEST_BANNER "\n", s.out);
 	for (unsigned i = 0; i < npkg && r == UIE_OK; i++)
-		r = scan_package(&s, pkgs[i]);
+		if ((r = uie_scan_package(&s.w, pkgs[i])) != UIE_OK)
+			fprintf(stderr, "uie ref scan: no installed package '%s' (no "
+					"/var/lib/dpkg/info/%s.list)\n", pkgs[i], pkgs[i]);
 	for (unsigned i = 0; i < njit && r == UIE_OK; i++)
-		scan_file(&s, jits[i], true, true);
+		scan_jit(&s, jits[i]);
 	if (r == UIE_OK && optind < argc)
-		r = walk(&s, argv + optind);
+		r = uie_scan_tree(&s.w, argv + optind);
 	if (s.json)
 		fputs("\n  ]\n}\n", s.out);
 	else
-		fprintf(s.out, "# %llu objects\n", (unsigned long long)s.objects);
+		fprintf(s.out, "# %llu objects\n", (unsigned long long)s.w.objects);
 	progress(&s, true);
 	if (fflush(s.out) != 0 || ferror(s.out))
 		r = UIE_E_IO;
-	if (s.missing)
+	if (s.w.missing)
 		fprintf(stderr, "uie ref scan: %llu file(s) the packages list are not installed "
 				"(dpkg path-exclude or diversions); not an error\n",
-			(unsigned long long)s.missing);
-	if (r == UIE_OK && s.unreadable) {
+			(unsigned long long)s.w.missing);
+	if (r == UIE_OK && s.w.unreadable_count) {
 		fprintf(stderr, "uie ref scan: %llu path(s) could not be measured (named above)\n",
-			(unsigned long long)s.unreadable);
+			(unsigned long long)s.w.unreadable_count);
 		r = UIE_E_IO;
 	}
 	if (out) {
