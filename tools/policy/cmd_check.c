@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie policy check --manifest MANIFEST... TABLE|PACKAGE`: compares a
- * policy with the files on disk that its manifests name.  Each file is
- * measured again (as `uie ref scan` does) and reported when it is gone or
- * unreadable, when it changed since the manifest, or when the policy does
- * not allow what is on disk now in its role ("not covered"); and every
- * digest the policy allows that no named file has any more is reported
- * ("stale"), with the names the manifests give it.  Exit 0 when nothing
- * is reported, 1 otherwise (as diff), 2 on a bad command line.
+ * `uie policy check [--manifest MANIFEST]... [--package NAME]... TABLE|PACKAGE
+ * [PATH...]`: compares a policy with the files on disk.  Each file the
+ * manifests name is measured again (as `uie ref scan` does) and reported
+ * when it is gone or unreadable, when it changed since the manifest, or
+ * when the policy does not allow what is on disk now in its role ("not
+ * covered"); so is every other object found in the packages and under the
+ * PATHs that the policy does not allow.  Every digest the policy allows
+ * that no file checked has any more is reported ("stale"), with the names
+ * the manifests give it.  Exit 0 when nothing is reported, 1 otherwise (as
+ * diff), 2 on a bad command line.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -28,6 +30,8 @@
 #include "policy_cmds.h"
 #include "scan.h"
 #include "tablefile.h"
+
+#define MAX_PACKAGES 256
 
 /* The request a file of a manifest role is first asked about in. */
 static void primary_grant(const char *role, uint8_t *event, uint8_t *r)
@@ -83,6 +87,83 @@ static int dcmp(const void *a, const void *b)
 	return memcmp(a, b, sizeof(struct uie_digest));
 }
 
+/* What a walk over packages and PATHs needs. */
+struct walk_ctx {
+	const struct uie_policy *pol;
+	const struct uie_manifest *m;
+	char **named; /* the manifests' decoded paths, sorted */
+	struct uie_digest *seen; /* digests found (grown) */
+	size_t nseen, cap;
+	unsigned findings;
+	int err;
+};
+
+static int pcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void not_covered(const char *role, const char *path, const struct uie_digest *d)
+{
+	uint8_t ev, r;
+
+	primary_grant(role, &ev, &r);
+	printf("not-covered %s ", role);
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		/* the manifest's encoding */
+		if (*p <= 0x20 || *p >= 0x7f || strchr("%#\"\\", *p))
+			printf("%%%02X", *p);
+		else
+			putchar(*p);
+	}
+	printf(": ");
+	put_digest(d);
+	printf(" (op=%s role=%s)\n", uie_lang_event_name(ev), uie_lang_role_name(r));
+}
+
+static bool covered(const struct uie_policy *pol, const char *role, const struct uie_digest *d)
+{
+	uint8_t ev, r, dec;
+	uint16_t reason;
+
+	primary_grant(role, &ev, &r);
+	uie_policy_lookup(pol, ev, r, d->bytes, &dec, &reason);
+	return dec == UIE_ALLOW && reason == UIE_R_RULE_ALLOW;
+}
+
+static void walk_found(void *ctx, const char *path, const char *role, const struct uie_digest *d)
+{
+	struct walk_ctx *w = ctx;
+
+	if (w->nseen == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 256;
+		struct uie_digest *n = realloc(w->seen, cap * sizeof(*n));
+
+		if (!n) {
+			w->err = UIE_E_NOMEM;
+			return;
+		}
+		w->seen = n;
+		w->cap = cap;
+	}
+	w->seen[w->nseen++] = *d;
+	/* Files the manifests name are checked with their manifest role already. */
+	if (w->m->n && bsearch(&path, w->named, w->m->n, sizeof(*w->named), pcmp))
+		return;
+	if (!covered(w->pol, role, d)) {
+		not_covered(role, path, d);
+		w->findings++;
+	}
+}
+
+static void walk_unreadable(void *ctx, const char *path, const char *why)
+{
+	struct walk_ctx *w = ctx;
+
+	printf("missing FILE %s: %s\n", path, why);
+	w->findings++;
+}
+
 /* Files named by the manifests against the policy; returns the number of findings. */
 static unsigned check_files(const struct uie_platform *pl, const struct uie_policy *pol,
 			    const struct uie_manifest *m, struct uie_digest *now)
@@ -92,8 +173,6 @@ static unsigned check_files(const struct uie_platform *pl, const struct uie_poli
 	for (size_t i = 0; i < m->n; i++) {
 		const struct uie_manifest_entry *e = &m->e[i];
 		const char *why;
-		uint8_t ev, role, dec;
-		uint16_t reason;
 
 		if (measure_now(pl, pol->hash_alg, e->path, &now[i], &why) != 0) {
 			printf("missing %s %s: %s\n", e->role, e->path_enc, why);
@@ -109,26 +188,22 @@ static unsigned check_files(const struct uie_platform *pl, const struct uie_poli
 			printf("\n");
 			findings++;
 		}
-		primary_grant(e->role, &ev, &role);
-		uie_policy_lookup(pol, ev, role, now[i].bytes, &dec, &reason);
-		if (dec != UIE_ALLOW || reason != UIE_R_RULE_ALLOW) {
-			printf("not-covered %s %s: ", e->role, e->path_enc);
-			put_digest(&now[i]);
-			printf(" (op=%s role=%s)\n", uie_lang_event_name(ev), uie_lang_role_name(role));
+		if (!covered(pol, e->role, &now[i])) {
+			not_covered(e->role, e->path, &now[i]);
 			findings++;
 		}
 	}
 	return findings;
 }
 
-/* ALLOW digests of the policy that no named file has now. */
+/* ALLOW digests of the policy that no file checked (now[0..n)) has now. */
 static unsigned check_rules(const struct uie_policy *pol, const struct uie_manifest *m,
-			    struct uie_digest *now)
+			    struct uie_digest *now, size_t n)
 {
 	size_t dlen = uie_hash_len(pol->hash_alg);
 	unsigned findings = 0;
 
-	qsort(now, m->n, sizeof(*now), dcmp);
+	qsort(now, n, sizeof(*now), dcmp);
 	for (uint32_t i = 0; i < pol->nrules; i++) {
 		const uint8_t *q = pol->rules + (size_t)i * pol->rule_len;
 		struct uie_digest d = { .alg = pol->hash_alg, .len = (uint8_t)dlen };
@@ -141,7 +216,7 @@ static unsigned check_rules(const struct uie_policy *pol, const struct uie_manif
 		if (q[2] != UIE_ALLOW || (prev && !memcmp(prev + 4, q + 4, dlen) && prev[2] == UIE_ALLOW))
 			continue;
 		memcpy(d.bytes, q + 4, dlen);
-		if (bsearch(&d, now, m->n, sizeof(*now), dcmp))
+		if (bsearch(&d, now, n, sizeof(*now), dcmp))
 			continue;
 		printf("stale ");
 		put_digest(&d);
@@ -156,35 +231,83 @@ static unsigned check_rules(const struct uie_policy *pol, const struct uie_manif
 	return findings;
 }
 
+/* The packages' and PATHs' objects (a walk), then the stale digests of all checked. */
+static int check_walk(const struct uie_platform *pl, const struct uie_policy *pol,
+		      const struct uie_manifest *m, struct uie_digest *now, const char *const *pkgs,
+		      unsigned npkg, char **paths, unsigned *findings)
+{
+	struct walk_ctx w = { .pol = pol, .m = m };
+	struct uie_scan_walker sw = { .pl = pl, .alg = pol->hash_alg, .ctx = &w,
+				      .found = walk_found, .unreadable = walk_unreadable };
+	struct uie_digest *all;
+	int r = UIE_OK;
+
+	if (m->n && !(w.named = calloc(m->n, sizeof(*w.named))))
+		return UIE_E_NOMEM;
+	for (size_t i = 0; i < m->n; i++)
+		w.named[i] = m->e[i].path;
+	if (m->n)
+		qsort(w.named, m->n, sizeof(*w.named), pcmp);
+	for (unsigned i = 0; i < npkg && r == UIE_OK; i++)
+		if ((r = uie_scan_package(&sw, pkgs[i])) != UIE_OK)
+			fprintf(stderr, "uie policy check: no installed package '%s'\n", pkgs[i]);
+	if (r == UIE_OK && paths[0])
+		r = uie_scan_tree(&sw, paths);
+	if (r == UIE_OK)
+		r = w.err;
+	if (r == UIE_OK && !(all = calloc(m->n + w.nseen + 1, sizeof(*all))))
+		r = UIE_E_NOMEM;
+	if (r == UIE_OK) {
+		memcpy(all, now, m->n * sizeof(*all));
+		if (w.nseen)
+			memcpy(all + m->n, w.seen, w.nseen * sizeof(*all));
+		*findings = w.findings + check_rules(pol, m, all, m->n + w.nseen);
+		free(all);
+	}
+	free(w.named);
+	free(w.seen);
+	return r;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: uie policy check [--manifest MANIFEST]... [--package NAME]... "
+			"TABLE|PACKAGE [PATH...]\n");
+	return UIE_EXIT_USAGE;
+}
+
 int uie_cmd_policy_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "manifest", required_argument, NULL, 'm' },
+		{ "package", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uie_manifest m = { 0 };
 	struct uie_host_platform hp;
 	struct uie_digest *now = NULL;
+	const char *pkgs[MAX_PACKAGES];
 	struct uie_package pkg;
 	struct uie_policy pol;
-	unsigned findings;
-	bool is_pkg, have = false;
+	unsigned findings = 0, walked = 0, npkg = 0;
+	bool is_pkg;
 	uint8_t *buf = NULL;
 	int c, r;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
+		if (c == 'P' && npkg < MAX_PACKAGES) {
+			pkgs[npkg++] = optarg;
+			continue;
+		}
 		if (c != 'm' || uie_policy_read_manifest("uie policy check", optarg, &m) != UIE_OK) {
 			uie_manifest_fini(&m);
-			return c == 'm' ? UIE_EXIT_FAIL : UIE_EXIT_USAGE;
+			return c == 'm' ? UIE_EXIT_FAIL : usage();
 		}
-		have = true;
 	}
-	if (!have || optind != argc - 1) {
-		fprintf(stderr, "usage: uie policy check --manifest MANIFEST [--manifest MANIFEST]... "
-				"TABLE|PACKAGE\n");
+	if (optind >= argc || (!m.n && !npkg && optind == argc - 1)) {
 		uie_manifest_fini(&m);
-		return UIE_EXIT_USAGE;
+		return usage();
 	}
 	uie_manifest_sort(&m);
 	r = uie_tablefile_load_alloc(argv[optind], &buf, &pol, &pkg, &is_pkg);
@@ -192,16 +315,18 @@ int uie_cmd_policy_check(int argc, char **argv)
 		r = UIE_E_NOMEM;
 	if (r == UIE_OK && (r = uie_host_platform_init(&hp)) == UIE_OK) {
 		findings = check_files(&hp.pl, &pol, &m, now);
-		findings += check_rules(&pol, &m, now);
+		r = check_walk(&hp.pl, &pol, &m, now, pkgs, npkg, argv + optind + 1, &walked);
+		findings += walked;
 		uie_host_platform_fini(&hp);
-		fprintf(stderr, "uie policy check: %zu files, %u rules: %u finding(s)\n", m.n,
-			pol.nrules, findings);
+		if (r == UIE_OK)
+			fprintf(stderr, "uie policy check: %zu files named, %u rules: %u finding(s)\n",
+				m.n, pol.nrules, findings);
 	}
 	free(now);
 	free(buf);
 	uie_manifest_fini(&m);
 	if (r != UIE_OK) {
-		fprintf(stderr, "uie policy check: %s: %s\n", argv[optind], uie_err_str(r));
+		fprintf(stderr, "uie policy check: %s\n", uie_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
 	return findings ? UIE_EXIT_FAIL : UIE_EXIT_OK;

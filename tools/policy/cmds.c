@@ -13,7 +13,7 @@ const struct uie_cmd uie_cmds_policy[] = {
 	  "[--manifest MANIFEST]... TABLE|PACKAGE" },
 	{ "policy check", uie_cmd_policy_check,
 	  "compare a policy with the files on disk (stale digests, uncovered files)",
-	  "--manifest MANIFEST [--manifest MANIFEST]... TABLE|PACKAGE" },
+	  "[--manifest MANIFEST]... [--package NAME]... TABLE|PACKAGE [PATH...]" },
 	{ "key gen", uie_cmd_key_gen, "generate an ECDSA P-256 policy-signing key pair",
 	  "-o PRIV.pem --pub PUB.pem" },
 	{ "policy sign", uie_cmd_policy_sign, "sign a table into a bound policy package",

@@ -62,6 +62,15 @@ grep -q "no installed package 'no-such-package-uie'" "$T/err" || fail "missing p
 "$UIE" ref scan --package libc-bin > "$T/libc-bin" 2>/dev/null || fail "ref scan --package libc-bin"
 grep -q "^role=SCRIPT .* path=/usr/bin/ldd$" "$T/libc-bin" || fail "ldd (a #! script of libc-bin) not listed"
 
+note "policy check against packages and paths"
+"$UIE" ref scan --package dash -o "$T/dash.m" 2>/dev/null || fail "ref scan --package dash"
+"$UIE" policy compile "$T/dash.m" -o "$T/dash.t" 2>/dev/null || fail "compile"
+"$UIE" policy check --package dash "$T/dash.t" >"$T/out" 2>/dev/null || { cat "$T/out" >&2; fail "policy check of a fresh policy"; }
+"$UIE" policy check --package dash "$T/dash.t" "$T/tree/run.sh" >"$T/out" 2>/dev/null && fail "policy check missed a file"
+grep -q "^not-covered SCRIPT $T/tree/run.sh: sha256:" "$T/out" || { cat "$T/out" >&2; fail "uncovered script not reported"; }
+"$UIE" policy check "$T/dash.t" /bin/true >"$T/out" 2>/dev/null && fail "policy check without dash's files"
+grep -q "^stale sha256:.*no manifest names it" "$T/out" || { cat "$T/out" >&2; fail "stale digests not reported"; }
+
 note "evidence split for tpm2_checkquote"
 start_monitor "$UIE_MONITORD" "$T/sock" "builtin:$T/ak.pem" || fail "monitor did not start"
 n=0123456789abcdef0123456789abcdef
