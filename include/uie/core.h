@@ -104,7 +104,7 @@ int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_e
 /*
  * Logs a guest fast-path rejection report (reason FASTPATH_MISS, decision
  * DENY).  digest may be NULL; when given, the record's scope is RANGE for
- * role FILE and ELF otherwise.
+ * roles FILE and SCRIPT and ELF otherwise.
  */
 int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 			  const struct uie_digest *digest);

@@ -244,7 +244,9 @@ int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 	rec.event_type = UIE_LOG_FASTPATH_REJECT;
 	if (digest) {
 		rec.digest = *digest;
-		rec.scope = req->role == UIE_ROLE_FILE ? UIE_SCOPE_RANGE : UIE_SCOPE_ELF;
+		/* Files that are not ELF objects are measured by range (scripts whole). */
+		rec.scope = req->role == UIE_ROLE_FILE || req->role == UIE_ROLE_SCRIPT ?
+				    UIE_SCOPE_RANGE : UIE_SCOPE_ELF;
 	}
 	rec.mode = c->mode;
 	rec.decision = UIE_DENY;

@@ -312,6 +312,10 @@ static void test_reject_and_fastpath(void **state)
 	assert_int_equal(rec.event_type, UIE_LOG_FASTPATH_REJECT);
 	assert_int_equal(rec.reason, UIE_R_FASTPATH_MISS);
 	assert_int_equal(rec.scope, UIE_SCOPE_ELF);
+	req.event = UIE_EV_EXECVE;
+	req.role = UIE_ROLE_SCRIPT; /* a script's digest is a range digest */
+	assert_int_equal(uie_core_log_fastpath(&f->core, &req, &f->d_none), UIE_OK);
+	assert_int_equal(last_rec(f).scope, UIE_SCOPE_RANGE);
 	assert_memory_equal(f->core.policy_id, pol, 32);
 	check_log(f);
 }
