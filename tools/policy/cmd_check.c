@@ -300,7 +300,7 @@ int uie_cmd_policy_check(int argc, char **argv)
 			pkgs[npkg++] = optarg;
 			continue;
 		}
-		if (c != 'm' || uie_policy_read_manifest("uie policy check", optarg, &m) != UIE_OK) {
+		if (c != 'm' || uie_manifest_read_file("uie policy check", optarg, &m) != UIE_OK) {
 			uie_manifest_fini(&m);
 			return c == 'm' ? UIE_EXIT_FAIL : usage();
 		}

@@ -21,7 +21,6 @@
 #include "policy_cmds.h"
 #include "tablefile.h"
 
-#define MAX_MANIFEST (256u << 20)
 #define NAMES_SHOWN 3
 
 static void show_package(const struct uie_package *p)
@@ -69,27 +68,6 @@ static const char *names_of(void *ctx, const uint8_t *digest)
 	return n->buf;
 }
 
-/* Appends the manifest at path to m; says why on stderr on failure. */
-int uie_policy_read_manifest(const char *cmd, const char *path, struct uie_manifest *m)
-{
-	char why[256];
-	uint8_t *text;
-	size_t len;
-	int r;
-
-	if ((r = uie_file_read_alloc(path, MAX_MANIFEST, &text, &len)) != UIE_OK) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, path, uie_err_str(r));
-		return r;
-	}
-	r = uie_manifest_read((const char *)text, len, m, why, sizeof(why));
-	free(text);
-	if (r == UIE_E_FORMAT)
-		fprintf(stderr, "%s: %s: %s\n", cmd, path, why);
-	else if (r != UIE_OK)
-		fprintf(stderr, "%s: %s: %s\n", cmd, path, uie_err_str(r));
-	return r;
-}
-
 int uie_cmd_policy_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -107,7 +85,7 @@ int uie_cmd_policy_show(int argc, char **argv)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
-		if (c != 'm' || uie_policy_read_manifest("uie policy show", optarg, &m) != UIE_OK) {
+		if (c != 'm' || uie_manifest_read_file("uie policy show", optarg, &m) != UIE_OK) {
 			uie_manifest_fini(&m);
 			return c == 'm' ? UIE_EXIT_FAIL : UIE_EXIT_USAGE;
 		}

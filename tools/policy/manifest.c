@@ -10,10 +10,12 @@
 
 #include "uie/err.h"
 
+#include "fileio.h"
 #include "hex.h"
 #include "lang.h"
 
 #define JSON_BANNER "uie reference manifest v1"
+#define MAX_MANIFEST (256u << 20)
 
 __attribute__((format(printf, 3, 4))) static int why_set(char *why, size_t cap, const char *fmt, ...)
 {
@@ -285,4 +287,25 @@ long uie_manifest_find(const struct uie_manifest *m, const struct uie_digest *d,
 	for (k = lo; k < m->n && !memcmp(&m->e[k].digest, d, sizeof(*d)); k++)
 		(*count)++;
 	return *count ? (long)lo : -1;
+}
+
+/* Appends the manifest at path to m; says why on stderr on failure. */
+int uie_manifest_read_file(const char *cmd, const char *path, struct uie_manifest *m)
+{
+	char why[256];
+	uint8_t *text;
+	size_t len;
+	int r;
+
+	if ((r = uie_file_read_alloc(path, MAX_MANIFEST, &text, &len)) != UIE_OK) {
+		fprintf(stderr, "%s: %s: %s\n", cmd, path, uie_err_str(r));
+		return r;
+	}
+	r = uie_manifest_read((const char *)text, len, m, why, sizeof(why));
+	free(text);
+	if (r == UIE_E_FORMAT)
+		fprintf(stderr, "%s: %s: %s\n", cmd, path, why);
+	else if (r != UIE_OK)
+		fprintf(stderr, "%s: %s: %s\n", cmd, path, uie_err_str(r));
+	return r;
 }

@@ -42,6 +42,9 @@ int uie_manifest_read(const char *text, size_t len, struct uie_manifest *m, char
 
 void uie_manifest_fini(struct uie_manifest *m);
 
+/* Reads the manifest file at path (text or JSON) onto m; says why on stderr, as cmd. */
+int uie_manifest_read_file(const char *cmd, const char *path, struct uie_manifest *m);
+
 /* The text form of m (banner, one line per entry); *out malloc'ed, NUL-terminated. */
 int uie_manifest_text_alloc(const struct uie_manifest *m, char **out, size_t *len);
 

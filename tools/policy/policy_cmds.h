@@ -12,8 +12,4 @@ int uie_cmd_policy_sign(int argc, char **argv);
 int uie_cmd_policy_install(int argc, char **argv);
 int uie_cmd_status(int argc, char **argv);
 
-struct uie_manifest;
-/* Appends the manifest file at path to m (text or JSON); says why on stderr (as cmd). */
-int uie_policy_read_manifest(const char *cmd, const char *path, struct uie_manifest *m);
-
 #endif
