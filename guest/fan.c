@@ -159,7 +159,7 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
 			return FAN_ALLOW;
-	if (st.st_nlink == 0) { /* fileless */
+	if (uie_guest_fileless(m->fd, &st)) {
 		/* Asked about as anonymous memory, so the name must be taken here. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
 		n = readlink(link, what, sizeof(what) - 1);
@@ -167,7 +167,8 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, NULL, 0, 0, 0,
 				     what) ? FAN_ALLOW : FAN_DENY;
 	}
-	return uie_guest_ask(s, UIE_EV_EXECVE, role, m->pid, m->fd, &st, 0, id.size, 0, NULL) ?
+	return uie_guest_ask(s, UIE_EV_EXECVE, uie_guest_exec_role(m->fd, role), m->pid, m->fd, &st, 0,
+			     id.size, 0, NULL) ?
 		       FAN_ALLOW : FAN_DENY;
 }
 

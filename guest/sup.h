@@ -111,6 +111,12 @@ struct uie_sup {
 	uint64_t fp_epoch;     /* epoch of the hint the queued refusals were made with */
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
 	/*
+	 * Anonymous memory refused for want of a JIT rule: not named on stderr
+	 * (optional JITs such as PCRE2's fall back to an interpreter), only
+	 * counted, and the count shown when the program dies by a signal (ask.c).
+	 */
+	unsigned anon_quiet;
+	/*
 	 * Notifications are answered one at a time, except that while threads
 	 * are being stopped for one grant, others are answered (nested) so
 	 * that a thread waiting on them (vfork, an exec) can stop.
@@ -203,9 +209,18 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 		   const char *what);
 /*
  * uie_guest_ask for an open object found in the target (a mapped file):
- * one fstat; role elf_role for ELF files, FILE for others, ANON for
- * fileless objects (memfd, deleted, O_TMPFILE).
+ * one fstat; role elf_role for ELF files (MAIN instead of DSO for the
+ * target's own program), FILE for others, ANON for fileless objects
+ * (memfd, deleted, O_TMPFILE).
  */
+/*
+ * True when fd's file has no name (memfd, O_TMPFILE, deleted) and its
+ * content can still change: a memfd sealed against writes, shrinking and
+ * growing is measured by digest like a file (seals are never removed).
+ */
+bool uie_guest_fileless(int fd, const struct stat *st);
+/* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
+uint8_t uie_guest_exec_role(int fd, uint8_t role);
 bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
 		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
 /* File identity (as in requests) from an fstat. */

@@ -18,7 +18,9 @@
 /*
  * Checks that fd can be measured: a regular file opened for reading; id
  * receives its identity (as uie_host_object_open gives it).  *fileless is
- * set for files with no name left (memfd, O_TMPFILE, deleted).
+ * set for files with no name left (memfd, O_TMPFILE, deleted) whose
+ * content can change; a memfd sealed against writes, shrinking and
+ * growing is measured like a file (seals cannot be removed).
  */
 static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 {
@@ -34,7 +36,11 @@ static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || (fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY)
 		return UIE_E_IO;
-	*fileless = st.st_nlink == 0;
+	if (st.st_nlink == 0) {
+		int need = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW, seals = fcntl(fd, F_GET_SEALS);
+
+		*fileless = seals < 0 || (seals & need) != need;
+	}
 	*id = (struct uie_file_id){
 		.dev = (uint64_t)st.st_dev, .ino = (uint64_t)st.st_ino, .size = (uint64_t)st.st_size,
 		.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
@@ -67,10 +73,23 @@ static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct
 
 	if ((r = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
 		return r;
-	uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event, req->file_offset,
-			   req->length);
-	if (uie_cache_get(m->cache, &key, digest, scope))
+	/* A program (role ANON) has one digest whatever range is asked about: its exec's. */
+	if (req->role == UIE_ROLE_ANON)
+		uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), UIE_EV_EXECVE, 0,
+				   req->id.size);
+	else
+		uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event,
+				   req->file_offset, req->length);
+	if (uie_cache_get(m->cache, &key, digest, scope)) {
+		/* The entry may come from another role's request: keep uie_core_measure's rules. */
+		if ((req->role == UIE_ROLE_ANON && *scope != UIE_SCOPE_ELF) ||
+		    (req->role == UIE_ROLE_SCRIPT && *scope != UIE_SCOPE_RANGE)) {
+			memset(digest, 0, sizeof(*digest));
+			*scope = UIE_SCOPE_NONE;
+			return UIE_E_FORMAT; /* not an ELF program, or not a script */
+		}
 		return UIE_OK;
+	}
 	if ((r = uie_host_object_open(&ho, fd, false, &id2)) != UIE_OK)
 		return r;
 	if (!id_eq(&id2, &req->id)) { /* changed since the check: no version to name */
@@ -106,9 +125,10 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	int merr = UIE_OK, r;
 
 	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
-	if (m->ram && req.role != UIE_ROLE_ANON)
+	if (m->ram && (req.role != UIE_ROLE_ANON || fd >= 0))
 		return UIE_E_STATE;
-	if (req.role != UIE_ROLE_ANON)
+	/* Anonymous memory comes with its process's program, or with nothing. */
+	if (req.role != UIE_ROLE_ANON || fd >= 0)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
 	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
 			    &a->u.measure_ans);

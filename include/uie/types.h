@@ -26,7 +26,8 @@ enum uie_role {
 	UIE_ROLE_INTERP = 2, /* PT_INTERP program interpreter (ld.so) */
 	UIE_ROLE_DSO = 3,    /* file-backed ELF object mapped after exec */
 	UIE_ROLE_FILE = 4,   /* file-backed range that is not a measurable ELF object */
-	UIE_ROLE_ANON = 5,   /* anonymous or fileless memory */
+	UIE_ROLE_ANON = 5,   /* anonymous or fileless memory; in rules: JIT of a named program */
+	UIE_ROLE_SCRIPT = 6, /* a directly executed "#!" script (whole-file digest) */
 	UIE_ROLE__MAX
 };
 
