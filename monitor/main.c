@@ -29,7 +29,7 @@
 #define MAX_TRUST_KEYS UIE_HOST_MAX_KEYS
 
 struct opts {
-	const char *socket, *vtpm, *user, *group, *log_file;
+	const char *socket, *vtpm, *user, *group, *log_file, *syslog;
 	const char *keys[MAX_TRUST_KEYS];
 	unsigned nkeys;
 	bool foreground;
@@ -79,6 +79,8 @@ static void usage(FILE *f)
 		"  --foreground      do not detach\n"
 		"  --ready-fd N      write \"READY\\n\" to fd N once serving\n"
 		"  --log-file PATH   diagnostics (default stderr)\n"
+		"  --syslog PATH     datagram socket that gets one line per denial (default\n"
+		"                    " UIE_DENYLOG_DEFAULT_PATH ", where journald or a syslog daemon reads; none: off)\n"
 		"  --cpu N           run on CPU N only; interceptors follow the monitor to it, so\n"
 		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n",
 		MAX_TRUST_KEYS);
@@ -92,6 +94,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "group", required_argument, NULL, 'g' },   { "foreground", no_argument, NULL, 'f' },
 		{ "ready-fd", required_argument, NULL, 'r' }, { "log-file", required_argument, NULL, 'l' },
 		{ "cpu", required_argument, NULL, 'c' },     { "help", no_argument, NULL, 'h' },
+		{ "syslog", required_argument, NULL, 'L' },
 		{ 0 },
 	};
 	char *end;
@@ -99,7 +102,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	int c;
 
 	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1,
-			    .cpu = -1 };
+			    .cpu = -1, .syslog = UIE_DENYLOG_DEFAULT_PATH };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->socket = optarg; break;
@@ -108,6 +111,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'g': o->group = optarg; break;
 		case 'f': o->foreground = true; break;
 		case 'l': o->log_file = optarg; break;
+		case 'L': o->syslog = strcmp(optarg, "none") ? optarg : NULL; break;
 		case 'k':
 			if (o->nkeys >= MAX_TRUST_KEYS) {
 				fprintf(stderr, "uie-monitord: too many --trust-key\n");
@@ -217,6 +221,7 @@ static int run(const struct opts *o, FILE *diag)
 {
 	struct uie_host_platform hp;
 	struct uie_monitor m;
+	struct uie_denylog denylog;
 	struct uie_vtpm *tpm = NULL;
 	struct rlimit nocore = { 0, 0 };
 	uid_t uid;
@@ -255,6 +260,9 @@ static int run(const struct opts *o, FILE *diag)
 	free(sig);
 	if ((r = uie_monitor_init(&m, &hp.pl, tpm, diag)) != UIE_OK)
 		return fail(diag, "monitor core", r);
+	if ((r = uie_denylog_open(&denylog, o->syslog)) != UIE_OK)
+		return fail(diag, "--syslog", r);
+	m.denylog = &denylog;
 	if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
 		return fail(diag, o->socket, r);
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
@@ -273,7 +281,10 @@ static int run(const struct opts *o, FILE *diag)
 		close(o->ready_fd);
 	}
 	r = uie_server_run(&m, lfd, &stop_flag);
-	uie_mon_diag(&m, "stopping: %s", uie_err_str(r));
+	uie_mon_diag(&m, "stopping: %s (%llu denials sent to %s, %llu dropped)", uie_err_str(r),
+		     (unsigned long long)denylog.sent, o->syslog ? o->syslog : "no system log",
+		     (unsigned long long)denylog.dropped);
+	uie_denylog_close(&denylog);
 	close(lfd);
 	uie_monitor_fini(&m);
 	uie_vtpm_free(tpm);

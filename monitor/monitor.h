@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cache.h"
+#include "denylog.h"
 #include "genpage.h"
 #include "logstore.h"
 #include "uie/core.h"
@@ -31,6 +32,7 @@ struct uie_monitor {
 	uint64_t hint_len, hint_epoch;
 	struct uie_genpage gen;     /* policy generation page: the epoch in force (fd -1: none) */
 	FILE *diag;                /* diagnostics, may be NULL */
+	struct uie_denylog *denylog; /* borrowed; NULL: denials go to the secure log only */
 };
 
 /*
