@@ -5,16 +5,26 @@
  * a shell loop, python imports, a compile, a make; and `uie run -- true` for
  * the interceptor's start-up).  SETUP, when given, is run with /bin/sh -c
  * before every iteration, outside the timed region (e.g. `make clean`); a
- * failing SETUP stops the driver.  One "<ns> <status>" line per iteration
- * (bench_util.h): status 0, or 256 + the command's exit status, or 512 +
- * the signal that killed it.
+ * failing SETUP stops the driver.  One "<ns> <status> <cpu-ns>" line per
+ * iteration: wall time, status as in bench_util.h (0, or 256 + the command's
+ * exit status, or 512 + the signal that killed it), and the CPU time (user
+ * plus system) of the command's whole process tree, which outside load
+ * disturbs much less than the wall time.
  */
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "bench_util.h"
 
-static int run_once(char *const argv[])
+static uint64_t tv_ns(struct timeval tv)
 {
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+/* Runs argv, waits; *cpu_ns (if not NULL) gets the CPU time of its process tree. */
+static int run_once(char *const argv[], uint64_t *cpu_ns)
+{
+	struct rusage ru;
 	int st;
 	pid_t pid = fork();
 
@@ -24,9 +34,11 @@ static int run_once(char *const argv[])
 		execvp(argv[0], argv);
 		_exit(errno == EACCES || errno == EPERM ? 126 : 127);
 	}
-	while (waitpid(pid, &st, 0) < 0)
+	while (wait4(pid, &st, 0, &ru) < 0)
 		if (errno != EINTR)
 			return errno;
+	if (cpu_ns)
+		*cpu_ns = tv_ns(ru.ru_utime) + tv_ns(ru.ru_stime);
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st) ? 256 + WEXITSTATUS(st) : 0;
 	return 512 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -52,18 +64,18 @@ int main(int argc, char **argv)
 	n = bench_count(argv[optind], 10000000);
 	sh[2] = (char *)setup;
 	for (unsigned long i = 0; i < warmup + n; i++) {
-		uint64_t t0, t1;
+		uint64_t t0, t1, cpu = 0;
 		int status;
 
-		if (setup && (status = run_once(sh)) != 0) {
+		if (setup && (status = run_once(sh, NULL)) != 0) {
 			fprintf(stderr, "cmd-bench: setup '%s' failed (%d)\n", setup, status);
 			return 1;
 		}
 		t0 = bench_now_ns();
-		status = run_once(argv + optind + 1);
+		status = run_once(argv + optind + 1, &cpu);
 		t1 = bench_now_ns();
 		if (i >= warmup) {
-			bench_sample(t1 - t0, status);
+			printf("%" PRIu64 " %d %" PRIu64 "\n", t1 - t0, status, cpu);
 			fflush(stdout);
 		}
 	}
