@@ -108,9 +108,14 @@ def main():
             l1 = f.read().strip()
     except OSError:
         l0 = l1 = "?"
+    try:  # when the workloads ended, not when this summary was made
+        ended = datetime.datetime.utcfromtimestamp(
+            os.path.getmtime(os.path.join(a.samples, "loadavg.end")))
+    except OSError:
+        ended = datetime.datetime.utcnow()
     lines.append("Run of %s UTC (%s mode, %d repetition(s), interleaved), kernel %s, %d CPUs; "
                  "load average %s at the start, %s at the end. Allow list: %d ELF objects." %
-                 (datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), a.mode, a.reps,
+                 (ended.strftime("%Y-%m-%d %H:%M"), a.mode, a.reps,
                   platform.release(), os.cpu_count(), l0, l1, a.allow_list))
     lines.append("")
     lines.append("Median wall time per run in ms (p5-p95 in brackets):")
@@ -161,6 +166,17 @@ def main():
                          "minus median of `/bin/true` %.2f ms)." %
                          (NAMES[c], med[("startup", c)] - med[("startup", "native")],
                           med[("startup", c)], med[("startup", "native")]))
+    try:
+        with open(os.path.join(a.samples, "refusals.txt")) as f:
+            refused = [l.split(None, 2) for l in f if l.strip()]
+    except OSError:
+        refused = []
+    if refused:
+        lines.append("")
+        lines.append("Refused under Enforce although the workloads succeeded (a refused object is "
+                     "not loaded, which biases the comparison): " +
+                     "; ".join("%s of %s (%s times)" % (ev, path.strip(), n) for n, ev, path in refused) +
+                     ".")
     if unexpected:
         lines.append("")
         lines.append("**Failed runs (the numbers above mean nothing for them):** " + "; ".join(unexpected))
