@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "sup.h"
@@ -95,6 +96,35 @@ int uie_guest_fan_init(struct uie_sup *s)
 	free(line);
 	fclose(f);
 	return UIE_OK;
+}
+
+/*
+ * Releasing a fanotify group waits for the kernel's mark reaper to pass an
+ * SRCU grace period (fsnotify_destroy_group: about 10 ms here, most of what
+ * `uie run` cost on top of the program before).  The marks are removed
+ * first, which does not wait, so no exec anywhere can queue an event for a
+ * group that nobody reads any more; then a child that we never wait for
+ * holds the last reference and drops it, with every other descriptor
+ * closed first so that nobody waiting on our pipes waits for it.  Without
+ * a child (fork failed, or the marks could not be removed) we wait.
+ */
+void uie_guest_fan_release(struct uie_sup *s)
+{
+	pid_t pid = -1;
+
+	if (s->fan < 0)
+		return;
+	if (fanotify_mark(s->fan, FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM, 0, AT_FDCWD, NULL) == 0)
+		pid = fork();
+	if (pid == 0) {
+		if (s->fan > 0)
+			close_range(0, (unsigned)s->fan - 1, 0);
+		close_range((unsigned)s->fan + 1, ~0U, 0);
+		close(s->fan);
+		_exit(0);
+	}
+	close(s->fan);
+	s->fan = -1;
 }
 
 bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev)

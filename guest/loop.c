@@ -351,8 +351,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pidfd);
 	close(s->listener);
-	if (s->fan >= 0)
-		close(s->fan);
+	uie_guest_fan_release(s);
 	uie_guest_fastpath_flush(s);
 	uie_guest_disconnect(s);
 	free_sup(s);

@@ -246,6 +246,8 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 
 /* ---- fan.c: fanotify exec watch ---- */
 int uie_guest_fan_init(struct uie_sup *s);
+/* Closes s->fan (if open) without waiting for the kernel to tear the group down. */
+void uie_guest_fan_release(struct uie_sup *s);
 bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev);
 /* Registers tid's execve; opens of the files in allowed need no second request. */
 void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_ids *allowed);

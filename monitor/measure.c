@@ -7,8 +7,10 @@
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fdpass.h"
 #include "host_platform.h"
@@ -112,6 +114,25 @@ static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct
 	return UIE_OK;
 }
 
+/*
+ * The name of the object behind fd, for the system log (NULL when it has
+ * none).  A deleted or fileless object's name says so: "/memfd:x (deleted)".
+ */
+static const char *object_name(int fd, char *buf, size_t size)
+{
+	char link[32];
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, size - 1);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
 int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		    struct uie_wire_msg *a, int *afd)
 {
@@ -132,6 +153,12 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		merr = measure_fd(m, &req, fd, &digest, &scope);
 	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
 			    &a->u.measure_ans);
+	if (r == UIE_OK && m->denylog && a->u.measure_ans.policy_decision == UIE_DENY) {
+		char name[4096];
+
+		uie_denylog_denial(m->denylog, &req, &a->u.measure_ans, m->core.mode,
+				   object_name(fd, name, sizeof(name)));
+	}
 	if (merr != UIE_OK)
 		uie_mon_diag(m, "measure pid %u event %u role %u: %s", req.pid, req.event, req.role,
 			     uie_err_str(merr));
@@ -169,8 +196,15 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 		r = uie_bridge_fastpath_entry_decode(buf + (size_t)i * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 						     &reps[i].req, &reps[i].digest);
 	a->u.fastpath_ans.first_seq = m->core.next_seq;
-	for (uint32_t i = 0; r == UIE_OK && i < n; i++)
+	for (uint32_t i = 0; r == UIE_OK && i < n; i++) {
+		struct uie_verdict v = { .decision = UIE_DENY, .policy_decision = UIE_DENY,
+					 .reason = UIE_R_FASTPATH_MISS, .digest = reps[i].digest,
+					 .seq = m->core.next_seq };
+
 		r = uie_core_log_fastpath(&m->core, &reps[i].req, &reps[i].digest);
+		if (r == UIE_OK) /* the guest refused it without asking: no object to name */
+			uie_denylog_denial(m->denylog, &reps[i].req, &v, m->core.mode, NULL);
+	}
 	if (r == UIE_OK)
 		a->u.fastpath_ans.count = n;
 	else

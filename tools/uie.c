@@ -16,7 +16,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: uie COMMAND [ARGS...]\n\ncommands:\n");
 	for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); a++)
 		for (const struct uie_cmd *c = areas[a]; c->name; c++)
-			fprintf(f, "  %-18s %s\n", c->name, c->summary);
+			fprintf(f, "  %-20s %s\n", c->name, c->summary);
 }
 
 /* Number of words of argv that name cmd, or 0 when it does not match. */
