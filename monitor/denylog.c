@@ -40,7 +40,7 @@ int uie_denylog_open(struct uie_denylog *dl, const char *path)
 	if (strlen(path) >= sizeof(dl->addr.sun_path))
 		return UIE_E_INVAL;
 	dl->addr.sun_family = AF_UNIX;
-	strcpy(dl->addr.sun_path, path);
+	memcpy(dl->addr.sun_path, path, strlen(path) + 1);
 	dl->addrlen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path) + 1);
 	dl->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	tzset(); /* the zone is read now: the locked monitor opens no files */

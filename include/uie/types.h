@@ -67,6 +67,22 @@ struct uie_digest {
 };
 
 /*
+ * Orders digests by algorithm, length, then bytes (the first len only), so
+ * unused bytes and padding never take part.  Return: <0, 0 or >0.
+ */
+static inline int uie_digest_cmp(const struct uie_digest *a, const struct uie_digest *b)
+{
+	if (a->alg != b->alg)
+		return a->alg < b->alg ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	for (unsigned i = 0; i < a->len && i < UIE_DIGEST_MAX; i++)
+		if (a->bytes[i] != b->bytes[i])
+			return a->bytes[i] < b->bytes[i] ? -1 : 1;
+	return 0;
+}
+
+/*
  * What the measured digest covers (log field "digest scope").
  */
 enum uie_scope {

@@ -15,11 +15,7 @@
 
 static int digest_cmp(const void *a, const void *b)
 {
-	const struct uie_digest *x = a, *y = b;
-
-	if (x->alg != y->alg)
-		return x->alg < y->alg ? -1 : 1;
-	return memcmp(x->bytes, y->bytes, x->len);
+	return uie_digest_cmp(a, b);
 }
 
 /* One "ALG:HEX" token of n bytes. */

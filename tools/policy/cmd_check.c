@@ -180,7 +180,7 @@ static unsigned check_files(const struct uie_platform *pl, const struct uie_poli
 			findings++;
 			continue;
 		}
-		if (e->digest.alg == pol->hash_alg && memcmp(&now[i], &e->digest, sizeof(now[i])) != 0) {
+		if (e->digest.alg == pol->hash_alg && uie_digest_cmp(&now[i], &e->digest) != 0) {
 			printf("changed %s %s: manifest ", e->role, e->path_enc);
 			put_digest(&e->digest);
 			printf(", on disk ");

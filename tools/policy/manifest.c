@@ -260,7 +260,7 @@ int uie_manifest_text_alloc(const struct uie_manifest *m, char **out, size_t *le
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct uie_manifest_entry *x = a, *y = b;
-	int c = memcmp(&x->digest, &y->digest, sizeof(x->digest));
+	int c = uie_digest_cmp(&x->digest, &y->digest);
 
 	return c ? c : strcmp(x->path, y->path);
 }
@@ -279,12 +279,12 @@ long uie_manifest_find(const struct uie_manifest *m, const struct uie_digest *d,
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (memcmp(&m->e[mid].digest, d, sizeof(*d)) < 0)
+		if (uie_digest_cmp(&m->e[mid].digest, d) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (k = lo; k < m->n && !memcmp(&m->e[k].digest, d, sizeof(*d)); k++)
+	for (k = lo; k < m->n && !uie_digest_cmp(&m->e[k].digest, d); k++)
 		(*count)++;
 	return *count ? (long)lo : -1;
 }
