@@ -353,8 +353,14 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	if (s->o->verbose > 1)
 		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
 			describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
-	if (objfd >= 0)
+	if (objfd >= 0) {
+		uint64_t dev, ino;
+
 		remember(s, req.id.dev, req.id.ino);
+		/* What reconciliation will see in the maps for this file, if that differs. */
+		if (uie_guest_maps_backing_id(s->kern.procmap_query, objfd, st, &dev, &ino))
+			remember(s, dev, ino);
+	}
 	return true;
 refused:
 	fprintf(stderr, "uie: denied %s of %s (pid %d): %s\n", event_name(event),

@@ -194,6 +194,13 @@ int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, bool query, uie_m
 			 void *ctx);
 /* Whether the kernel has PROCMAP_QUERY (Linux 6.11). */
 bool uie_guest_maps_query_works(void);
+/*
+ * The identity /proc/PID/maps shows for a mapping of the overlayfs file fd
+ * when it differs from fstat's (st): before Linux 6.8 the maps name the
+ * underlying file.  False for other files, and when they agree.
+ */
+bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64_t *dev,
+			       uint64_t *ino);
 /* Opens the file behind a mapping via /proc/PID/map_files. */
 int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
 
