@@ -57,6 +57,9 @@ int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struc
 	m->tpm = tpm;
 	m->diag = diag;
 	m->hint_fd = -1;
+	m->limits = (struct uie_mon_limits){ .max_object = UIE_MON_DEFAULT_MAX_OBJECT,
+					     .max_hash_ms = UIE_MON_DEFAULT_MAX_HASH_MS,
+					     .quota = UIE_MON_DEFAULT_QUOTA };
 	/* Without the page the guests keep no fast path: only speed is lost. */
 	if ((r = uie_genpage_create(&m->gen, 0)) != UIE_OK)
 		uie_mon_diag(m, "no policy generation page: %s", uie_err_str(r));
@@ -112,6 +115,49 @@ void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t 
 	uie_bridge_decode(msg, len, &q); /* only for its type and request id */
 	uie_mon_diag(m, "refused message (type %u, %zu bytes): %s", q.type, len, uie_err_str(err));
 	error_answer(&q, err, ans, anslen);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c)
+{
+	c->tokens = m->limits.quota;
+	c->refilled_ms = now_ms();
+}
+
+int uie_mon_quota_take(struct uie_monitor *m, uint64_t n)
+{
+	struct uie_mon_client *c = m->client;
+	uint64_t t, add;
+
+	if (!c || !m->limits.quota)
+		return UIE_OK;
+	t = now_ms();
+	if (t > c->refilled_ms) {
+		add = (t - c->refilled_ms) * m->limits.quota / 1000;
+		if (add) { /* keep the remainder of a partial millisecond's worth for later */
+			c->tokens = c->tokens + add > m->limits.quota ? m->limits.quota : c->tokens + add;
+			c->refilled_ms = t;
+		}
+	}
+	if (n > c->tokens)
+		return UIE_E_QUOTA;
+	c->tokens -= n;
+	return UIE_OK;
+}
+
+void uie_monitor_handle_for(struct uie_monitor *m, struct uie_mon_client *c, const uint8_t *msg,
+			    size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd)
+{
+	m->client = c;
+	uie_monitor_handle(m, msg, len, fd, ans, anslen, ansfd);
+	m->client = NULL;
 }
 
 void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,

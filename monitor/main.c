@@ -35,6 +35,8 @@ struct opts {
 	bool foreground;
 	int ready_fd;
 	int cpu; /* -1: no pinning */
+	struct uie_server_limits conn;
+	struct uie_mon_limits req;
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -80,8 +82,34 @@ static void usage(FILE *f)
 		"  --ready-fd N      write \"READY\\n\" to fd N once serving\n"
 		"  --log-file PATH   diagnostics (default stderr)\n"
 		"  --cpu N           run on CPU N only; interceptors follow the monitor to it, so\n"
-		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n",
-		MAX_TRUST_KEYS);
+		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n"
+		"limits (docs/DESIGN.md, \"Fair service\"; 0 = none where marked *):\n"
+		"  --max-clients N              connections at once (default %u)\n"
+		"  --max-clients-per-process N  connections of one process (default %u)\n"
+		"  --max-object-size BYTES      * largest object measured (default %llu)\n"
+		"  --max-hash-ms MS             * measuring time of one request (default %u)\n"
+		"  --client-quota N             * records one connection may cause per second,\n"
+		"                               at least %u (default %u)\n",
+		MAX_TRUST_KEYS, UIE_SERVER_DEFAULT_MAX_CLIENTS, UIE_SERVER_DEFAULT_PER_PROCESS,
+		UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS, UIE_BRIDGE_FASTPATH_MAX,
+		UIE_MON_DEFAULT_QUOTA);
+}
+
+/* Parses a limit option's decimal value in [min, max] (0 always passes when zero_ok). */
+static bool parse_limit(const char *name, const char *arg, unsigned long long min,
+			unsigned long long max, bool zero_ok, unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' ||
+	    ((*out < min || *out > max) && !(zero_ok && *out == 0))) {
+		fprintf(stderr, "uie-monitord: bad --%s '%s' (%llu to %llu%s)\n", name, arg, min, max,
+			zero_ok ? ", or 0 for no limit" : "");
+		return false;
+	}
+	return true;
 }
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -92,14 +120,23 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "group", required_argument, NULL, 'g' },   { "foreground", no_argument, NULL, 'f' },
 		{ "ready-fd", required_argument, NULL, 'r' }, { "log-file", required_argument, NULL, 'l' },
 		{ "cpu", required_argument, NULL, 'c' },     { "help", no_argument, NULL, 'h' },
+		{ "max-clients", required_argument, NULL, 'M' },
+		{ "max-clients-per-process", required_argument, NULL, 'P' },
+		{ "max-object-size", required_argument, NULL, 'O' },
+		{ "max-hash-ms", required_argument, NULL, 'T' },
+		{ "client-quota", required_argument, NULL, 'Q' },
 		{ 0 },
 	};
+	unsigned long long u;
 	char *end;
 	long v;
 	int c;
 
 	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1,
-			    .cpu = -1 };
+			    .cpu = -1,
+			    .conn = { UIE_SERVER_DEFAULT_MAX_CLIENTS, UIE_SERVER_DEFAULT_PER_PROCESS },
+			    .req = { UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS,
+				     UIE_MON_DEFAULT_QUOTA } };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->socket = optarg; break;
@@ -132,6 +169,33 @@ static int parse(int argc, char **argv, struct opts *o)
 				return 2;
 			}
 			o->cpu = (int)v;
+			break;
+		case 'M':
+			if (!parse_limit("max-clients", optarg, 1, UIE_SERVER_CLIENTS_CAP, false, &u))
+				return 2;
+			o->conn.max_clients = (unsigned)u;
+			break;
+		case 'P':
+			if (!parse_limit("max-clients-per-process", optarg, 1, UIE_SERVER_CLIENTS_CAP,
+					 false, &u))
+				return 2;
+			o->conn.max_per_process = (unsigned)u;
+			break;
+		case 'O':
+			if (!parse_limit("max-object-size", optarg, 4096, UINT64_MAX, true, &u))
+				return 2;
+			o->req.max_object = u;
+			break;
+		case 'T':
+			if (!parse_limit("max-hash-ms", optarg, 1, 3600000, true, &u))
+				return 2;
+			o->req.max_hash_ms = (uint32_t)u;
+			break;
+		case 'Q': /* a full fast-path batch must fit in the bucket */
+			if (!parse_limit("client-quota", optarg, UIE_BRIDGE_FASTPATH_MAX, UINT32_MAX, true,
+					 &u))
+				return 2;
+			o->req.quota = (uint32_t)u;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -217,6 +281,7 @@ static int run(const struct opts *o, FILE *diag)
 {
 	struct uie_host_platform hp;
 	struct uie_monitor m;
+	struct uie_server_limits conn;
 	struct uie_vtpm *tpm = NULL;
 	struct rlimit nocore = { 0, 0 };
 	uid_t uid;
@@ -255,6 +320,10 @@ static int run(const struct opts *o, FILE *diag)
 	free(sig);
 	if ((r = uie_monitor_init(&m, &hp.pl, tpm, diag)) != UIE_OK)
 		return fail(diag, "monitor core", r);
+	m.limits = o->req;
+	conn = o->conn;
+	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
+		return fail(diag, "connection limits", r);
 	if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
 		return fail(diag, o->socket, r);
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
@@ -272,7 +341,7 @@ static int run(const struct opts *o, FILE *diag)
 			return fail(diag, "--ready-fd", UIE_E_SYS);
 		close(o->ready_fd);
 	}
-	r = uie_server_run(&m, lfd, &stop_flag);
+	r = uie_server_run(&m, &conn, lfd, &stop_flag);
 	uie_mon_diag(&m, "stopping: %s", uie_err_str(r));
 	close(lfd);
 	uie_monitor_fini(&m);

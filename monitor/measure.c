@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "fdpass.h"
 #include "host_platform.h"
@@ -49,6 +50,57 @@ static bool id_eq(const struct uie_file_id *a, const struct uie_file_id *b)
 	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * An object whose reads fail with UIE_E_LIMIT once the request's hashing
+ * time is used up (the core reads in chunks of 16 KiB, so the check costs
+ * one clock read per chunk).
+ */
+struct timed_object {
+	struct uie_object obj;
+	const struct uie_object *inner;
+	uint64_t deadline_ms;
+	bool expired;
+};
+
+static int timed_read(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	struct timed_object *t = ctx;
+
+	if (now_ms() > t->deadline_ms) {
+		t->expired = true;
+		return UIE_E_LIMIT;
+	}
+	return t->inner->read(t->inner->ctx, off, buf, len);
+}
+
+/* Measures obj within the hashing time limit (as uie_core_measure). */
+static int measure_timed(struct uie_monitor *m, const struct uie_req *req,
+			 const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope)
+{
+	struct timed_object t = { .inner = obj };
+	int r;
+
+	if (!m->limits.max_hash_ms || obj->map)
+		return uie_core_measure(&m->core, req, obj, digest, scope);
+	t.deadline_ms = now_ms() + m->limits.max_hash_ms;
+	t.obj = (struct uie_object){ .ctx = &t, .size = obj->size, .read = timed_read };
+	r = uie_core_measure(&m->core, req, &t.obj, digest, scope);
+	if (t.expired) {
+		uie_mon_diag(m, "measuring %llu bytes took over --max-hash-ms %u: refused",
+			     (unsigned long long)obj->size, m->limits.max_hash_ms);
+		r = UIE_E_LIMIT;
+	}
+	return r;
+}
+
 /*
  * Measures the object for req (filling req->id), through the cache.
  * Returns the measurement result that uie_core_decide expects; *scope
@@ -67,6 +119,12 @@ static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct
 
 	if ((r = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
 		return r;
+	if (m->limits.max_object && req->id.size > m->limits.max_object) {
+		uie_mon_diag(m, "object of %llu bytes over --max-object-size %llu: refused",
+			     (unsigned long long)req->id.size,
+			     (unsigned long long)m->limits.max_object);
+		return UIE_E_LIMIT;
+	}
 	uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event, req->file_offset,
 			   req->length);
 	if (uie_cache_get(m->cache, &key, digest, scope))
@@ -77,7 +135,7 @@ static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct
 		uie_host_object_close(&ho);
 		return UIE_E_IO;
 	}
-	r = uie_core_measure(&m->core, req, &ho.obj, digest, scope);
+	r = measure_timed(m, req, &ho.obj, digest, scope);
 	uie_host_object_close(&ho);
 	if (r != UIE_OK)
 		return r;
@@ -105,6 +163,11 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	uint8_t scope = UIE_SCOPE_NONE;
 	int merr = UIE_OK, r;
 
+	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK) {
+		uie_mon_diag(m, "measure pid %u: client quota of %u records/s used up: refused, not logged",
+			     req.pid, m->limits.quota);
+		return r;
+	}
 	if (req.role != UIE_ROLE_ANON)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
 	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
@@ -145,6 +208,8 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 	for (uint32_t i = 0; r == UIE_OK && i < n; i++)
 		r = uie_bridge_fastpath_entry_decode(buf + (size_t)i * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 						     &reps[i].req, &reps[i].digest);
+	if (r == UIE_OK) /* the whole batch or nothing */
+		r = uie_mon_quota_take(m, n);
 	a->u.fastpath_ans.first_seq = m->core.next_seq;
 	for (uint32_t i = 0; r == UIE_OK && i < n; i++)
 		r = uie_core_log_fastpath(&m->core, &reps[i].req, &reps[i].digest);

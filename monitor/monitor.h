@@ -19,6 +19,29 @@
 
 struct uie_vtpm;
 
+/*
+ * Per-request limits (uie-monitord options; docs/DESIGN.md "Fair service").
+ * Zero means no limit.
+ */
+struct uie_mon_limits {
+	uint64_t max_object;  /* bytes of one measured object (--max-object-size) */
+	uint32_t max_hash_ms; /* measuring time of one request (--max-hash-ms) */
+	uint32_t quota;       /* records a client may cause per second (--client-quota) */
+};
+
+#define UIE_MON_DEFAULT_MAX_OBJECT (512ull << 20)
+#define UIE_MON_DEFAULT_MAX_HASH_MS 2000u
+#define UIE_MON_DEFAULT_QUOTA 100000u
+
+/*
+ * One connection's quota: a token bucket holding at most one second of
+ * records, refilled at `quota` per second.
+ */
+struct uie_mon_client {
+	uint64_t tokens;
+	uint64_t refilled_ms;
+};
+
 struct uie_monitor {
 	const struct uie_platform *pl;
 	struct uie_vtpm *tpm;      /* borrowed; NULL: export and pubkey fail */
@@ -31,6 +54,8 @@ struct uie_monitor {
 	uint64_t hint_len, hint_epoch;
 	struct uie_genpage gen;     /* policy generation page: the epoch in force (fd -1: none) */
 	FILE *diag;                /* diagnostics, may be NULL */
+	struct uie_mon_limits limits;
+	struct uie_mon_client *client; /* the client being served (quota), NULL: none */
 };
 
 /*
@@ -49,6 +74,19 @@ void uie_monitor_fini(struct uie_monitor *m);
  */
 void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
 			size_t *anslen, int *ansfd);
+
+/* uie_monitor_handle on behalf of client c, whose quota it charges (NULL: none). */
+void uie_monitor_handle_for(struct uie_monitor *m, struct uie_mon_client *c, const uint8_t *msg,
+			    size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd);
+
+/* A fresh client: a full bucket. */
+void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c);
+
+/*
+ * Takes n records from the quota of the client being served.
+ * Return: UIE_OK (also when no client or no quota), UIE_E_QUOTA (nothing taken).
+ */
+int uie_mon_quota_take(struct uie_monitor *m, uint64_t n);
 
 /*
  * Writes the error answer (status err) to a message that could not be

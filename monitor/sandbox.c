@@ -70,6 +70,7 @@ static const int allowed[] = {
 	SYS_munmap, SYS_mremap, SYS_brk, SYS_madvise,
 	SYS_poll, SYS_ppoll, SYS_select, SYS_pselect6,
 	SYS_accept, SYS_accept4, SYS_recvmsg, SYS_sendmsg, SYS_recvfrom, SYS_sendto, SYS_shutdown,
+	SYS_getsockopt, /* SO_PEERCRED of a new connection (server.c) */
 	SYS_rt_sigreturn, SYS_rt_sigprocmask, SYS_clock_gettime, SYS_gettimeofday,
 	SYS_getpid, SYS_gettid, SYS_getrandom, SYS_futex, SYS_exit, SYS_exit_group,
 };

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -77,7 +79,7 @@ int uie_server_listen(const char *path, gid_t gid, int *lfd)
 	r = bind(s, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
 	if (r != 0 || chown(path, (uid_t)-1, gid) != 0 || chmod(path, 0660) != 0 ||
-	    listen(s, UIE_SERVER_MAX_CLIENTS) != 0) {
+	    listen(s, UIE_SERVER_BACKLOG) != 0) {
 		close(s);
 		return UIE_E_SYS;
 	}
@@ -85,76 +87,143 @@ int uie_server_listen(const char *path, gid_t gid, int *lfd)
 	return UIE_OK;
 }
 
-static void accept_client(const struct uie_monitor *m, int lfd, int *clients, unsigned *n)
+/* One connection. */
+struct client {
+	int fd;
+	pid_t pid; /* the peer process at connect time (SO_PEERCRED) */
+	struct uie_mon_client quota;
+};
+
+int uie_server_limits_apply(struct uie_server_limits *lim, const struct uie_monitor *m)
 {
+	struct rlimit rl;
+	rlim_t want;
+
+	if (lim->max_clients == 0 || lim->max_clients > UIE_SERVER_CLIENTS_CAP ||
+	    lim->max_per_process == 0)
+		return UIE_E_INVAL;
+	/* Room for every client, a descriptor in flight each way, and the monitor's own. */
+	want = (rlim_t)lim->max_clients + 64;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return UIE_E_SYS;
+	if (rl.rlim_cur < want) {
+		rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			return UIE_E_SYS;
+	}
+	if (rl.rlim_cur < want) {
+		uie_mon_diag(m, "descriptor limit %llu: --max-clients lowered from %u to %llu",
+			     (unsigned long long)rl.rlim_cur, lim->max_clients,
+			     (unsigned long long)(rl.rlim_cur - 64));
+		if (rl.rlim_cur <= 64)
+			return UIE_E_LIMIT;
+		lim->max_clients = (unsigned)(rl.rlim_cur - 64);
+	}
+	return UIE_OK;
+}
+
+/*
+ * Accepts one connection unless the table is full or its process already
+ * holds max_per_process connections: one process (or a few) holding
+ * connections open cannot lock every other client out.
+ */
+static void accept_client(const struct uie_monitor *m, const struct uie_server_limits *lim,
+			  int lfd, struct client *clients, unsigned *n)
+{
+	struct ucred cred = { .pid = 0 };
+	socklen_t cl = sizeof(cred);
+	unsigned same = 0;
 	int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 	if (c < 0)
 		return;
-	if (*n >= UIE_SERVER_MAX_CLIENTS) {
-		uie_mon_diag(m, "client limit reached, connection refused");
+	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &cl) != 0)
+		cred.pid = 0;
+	for (unsigned i = 0; i < *n && cred.pid > 0; i++)
+		same += clients[i].pid == cred.pid;
+	if (*n >= lim->max_clients) {
+		uie_mon_diag(m, "connection of pid %d refused: --max-clients %u reached", (int)cred.pid,
+			     lim->max_clients);
 		close(c);
 		return;
 	}
-	clients[(*n)++] = c;
+	if (same >= lim->max_per_process) {
+		uie_mon_diag(m, "connection of pid %d refused: it holds --max-clients-per-process %u",
+			     (int)cred.pid, lim->max_per_process);
+		close(c);
+		return;
+	}
+	clients[*n].fd = c;
+	clients[*n].pid = cred.pid;
+	uie_mon_client_init(m, &clients[*n].quota);
+	(*n)++;
 }
 
 /* Receives one message from c and answers it; false when c must be dropped. */
-static bool serve_one(struct uie_monitor *m, int c)
+static bool serve_one(struct uie_monitor *m, struct client *cl)
 {
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	size_t len = 0, anslen = 0;
 	int fd = -1, ansfd = -1, r;
 
-	r = uie_bridge_recv(c, msg, &len, &fd, -1);
+	r = uie_bridge_recv(cl->fd, msg, &len, &fd, -1);
 	if (r == UIE_E_PEER || r == UIE_E_SYS)
 		return false;
 	if (r == UIE_OK)
-		uie_monitor_handle(m, msg, len, fd, ans, &anslen, &ansfd);
+		uie_monitor_handle_for(m, &cl->quota, msg, len, fd, ans, &anslen, &ansfd);
 	else
 		uie_monitor_refuse(m, msg, len, r, ans, &anslen);
-	r = uie_bridge_send(c, ans, anslen, ansfd);
+	r = uie_bridge_send(cl->fd, ans, anslen, ansfd);
 	if (ansfd >= 0)
 		close(ansfd);
 	return r == UIE_OK;
 }
 
-int uie_server_run(struct uie_monitor *m, int lfd, volatile sig_atomic_t *stop)
+int uie_server_run(struct uie_monitor *m, const struct uie_server_limits *lim, int lfd,
+		   volatile sig_atomic_t *stop)
 {
-	struct pollfd pfd[1 + UIE_SERVER_MAX_CLIENTS];
-	int clients[UIE_SERVER_MAX_CLIENTS];
+	struct pollfd *pfd = calloc(1 + (size_t)lim->max_clients, sizeof(*pfd));
+	struct client *clients = calloc(lim->max_clients, sizeof(*clients));
 	unsigned n = 0;
+	int r = UIE_OK;
 
+	if (!pfd || !clients) {
+		free(pfd);
+		free(clients);
+		return UIE_E_NOMEM;
+	}
 	while (!*stop) {
 		unsigned live = n;
-		int r;
 
 		pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
 		for (unsigned i = 0; i < n; i++)
-			pfd[1 + i] = (struct pollfd){ .fd = clients[i], .events = POLLIN };
-		r = poll(pfd, 1 + n, -1);
-		if (r < 0) {
+			pfd[1 + i] = (struct pollfd){ .fd = clients[i].fd, .events = POLLIN };
+		if (poll(pfd, 1 + n, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return UIE_E_SYS;
+			r = UIE_E_SYS;
+			break;
 		}
+		/* One message per ready client per round: a busy client cannot starve the others. */
 		for (unsigned i = 0; i < live; i++) {
 			if (!pfd[1 + i].revents)
 				continue;
-			if ((pfd[1 + i].revents & POLLIN) && serve_one(m, clients[i]))
+			if ((pfd[1 + i].revents & POLLIN) && serve_one(m, &clients[i]))
 				continue;
-			close(clients[i]);
-			clients[i] = -1;
+			close(clients[i].fd);
+			clients[i].fd = -1;
 		}
 		/* Compact the table, keeping order (earlier clients served first). */
 		n = 0;
 		for (unsigned i = 0; i < live; i++)
-			if (clients[i] >= 0)
+			if (clients[i].fd >= 0)
 				clients[n++] = clients[i];
 		if (pfd[0].revents & POLLIN)
-			accept_client(m, lfd, clients, &n);
+			accept_client(m, lim, lfd, clients, &n);
 	}
 	for (unsigned i = 0; i < n; i++)
-		close(clients[i]);
-	return UIE_OK;
+		close(clients[i].fd);
+	free(pfd);
+	free(clients);
+	return r;
 }

@@ -28,6 +28,7 @@ static const char *const err_names[] = {
 	[-UIE_E_SYS] = "system call failed",
 	[-UIE_E_REPLAY] = "log replay diverged",
 	[-UIE_E_NONCE] = "nonce mismatch",
+	[-UIE_E_QUOTA] = "client quota exceeded",
 };
 
 const char *uie_err_str(int err)

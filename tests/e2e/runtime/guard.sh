@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# The monitor serves only interceptors, and serves them fairly (issue 11,
+# points 3 and 4):
+#  - a process inside a supervised tree cannot reach the monitor at all, so
+#    it forges no report and sends no control request; nothing is logged;
+#  - a connection's records per second are bounded (--client-quota);
+#  - 64+ idle connections do not stop the monitor serving another client,
+#    and one process cannot hold more than --max-clients-per-process;
+#  - an object over --max-object-size, or one that takes over --max-hash-ms
+#    to measure, is refused (logged DENY, reason MEASURE_FAIL) with a
+#    diagnostic naming the limit, and other clients are served.
+# Needs BRIDGE_CLIENT (tests/e2e/runtime/bridge_client) besides lib.sh's.
+. "$(dirname "$0")/lib.sh"
+[ -n "${BRIDGE_CLIENT:-}" ] || fail "BRIDGE_CLIENT not set"
+C=$BRIDGE_CLIENT
+
+# fastpath_records: how many FASTPATH_MISS (reason 9) records the log holds.
+fastpath_records() {
+	"$UIE" evidence export --socket "$SOCK" --nonce 0011223344556677 -o "$T/ae" \
+		--cel "$T/cel.json" >/dev/null 2>&1 || fail "evidence export"
+	python3 -c '
+import json, sys
+recs = [e["content"] for e in json.load(open(sys.argv[1])) if e.get("content_type") == "uie_log_record"]
+print(sum(1 for r in recs if r["reason"] == 9))' "$T/cel.json"
+}
+
+note "forged reports and control requests from inside a tree"
+start_runtime_monitor --client-quota 4096
+run_uie -- "$C" "$SOCK" fastpath 1000
+expect_out "connect=-23" "forger inside the tree"
+expect_out "errno=13" "forger inside the tree (EACCES)"
+run_uie -- "$C" "$SOCK" status
+expect_out "connect=-23" "status from inside the tree"
+run_uie -- "$C" "$SOCK" install /bin/true
+expect_out "connect=-23" "install from inside the tree"
+[ "$(fastpath_records)" = 0 ] || fail "a report from inside the tree was logged"
+# The same forger outside any tree reaches the monitor (so the check above can fail) ...
+out=$("$C" "$SOCK" fastpath 1000)
+expect_kv "forger outside" report_status 0 "$out"
+[ "$(fastpath_records)" = 1000 ] || fail "reports from outside not logged"
+# ... but no more than its quota per second: a second full batch at once is refused whole.
+out=$("$C" "$SOCK" fastpath 8192)
+expect_kv "over quota" report_status_last -26 "$out"
+[ "$(fastpath_records)" -lt $((1000 + 8192)) ] || fail "quota did not hold"
+grep -q "client quota exceeded" "$T/monitord.log" || fail "no quota diagnostic"
+stop_monitor
+
+note "connection flood"
+start_runtime_monitor
+holders=
+for i in 1 2 3 4 5; do
+	"$C" "$SOCK" hold 15 60 >"$T/hold$i" &
+	holders="$holders $!"
+done
+"$C" "$SOCK" hold 20 60 >"$T/hold6" &
+holders="$holders $!"
+for i in 1 2 3 4 5 6; do
+	for _ in $(seq 300); do grep -q kept= "$T/hold$i" && break; sleep 0.1; done
+	grep -q "others_served=1" "$T/hold$i" || { cat "$T/hold$i" >&2; fail "holder $i: others not served"; }
+done
+for i in 1 2 3 4 5; do
+	grep -q "kept=15" "$T/hold$i" || { cat "$T/hold$i" >&2; fail "holder $i lost connections"; }
+done
+# 16 a process: its first connection and 15 more; the other 5 are refused.
+grep -q "kept=15" "$T/hold6" || { cat "$T/hold6" >&2; fail "per-process limit did not hold"; }
+grep -q "max-clients-per-process 16" "$T/monitord.log" || fail "no per-process diagnostic"
+out=$("$C" "$SOCK" status)
+expect_kv "served with 96 connections held" status 0 "$out"
+# shellcheck disable=SC2086
+kill $holders 2>/dev/null
+# shellcheck disable=SC2086
+wait $holders 2>/dev/null
+stop_monitor
+
+note "total connection limit"
+start_runtime_monitor --max-clients 8
+"$C" "$SOCK" hold 12 2 >"$T/hold" || fail "holder"
+grep -q "kept=7" "$T/hold" || { cat "$T/hold" >&2; fail "--max-clients 8 did not hold"; }
+grep -q "max-clients 8 reached" "$T/monitord.log" || fail "no --max-clients diagnostic"
+out=$("$C" "$SOCK" status)
+expect_kv "served once the holder left" status 0 "$out"
+stop_monitor
+
+note "oversized object and hashing time"
+start_runtime_monitor --max-object-size 65536 --max-hash-ms 1
+head -c 100000 /dev/urandom >"$T/big"
+out=$("$C" "$SOCK" measure mmap file "$T/big" 0 100000)
+expect_kv "oversized object answered" status 0 "$out"
+expect_kv "oversized object: MEASURE_FAIL" reason 7 "$out"
+expect_kv "oversized object denied by policy" policy_decision 0 "$out"
+grep -q "over --max-object-size 65536" "$T/monitord.log" || fail "no size diagnostic"
+out=$("$C" "$SOCK" status)
+expect_kv "served after the oversized object" status 0 "$out"
+stop_monitor
+# 64 MiB take longer than 1 ms to hash on any machine (about 30 ms at 2 GB/s).
+start_runtime_monitor --max-hash-ms 1
+truncate -s 64M "$T/slow"
+out=$("$C" "$SOCK" measure mmap file "$T/slow" 0 67108864)
+expect_kv "slow object: MEASURE_FAIL" reason 7 "$out"
+grep -q "took over --max-hash-ms 1" "$T/monitord.log" || fail "no hashing time diagnostic"
+out=$("$C" "$SOCK" measure execve main /bin/true)
+expect_kv "small object still measured" reason 4 "$out"
+stop_monitor
+echo PASS
