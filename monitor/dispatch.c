@@ -28,6 +28,7 @@ static const struct mon_entry mon_table[] = {
 	{ UIE_MSG_FASTPATH_REQ, "fastpath", uie_mon_fastpath },
 	{ UIE_MSG_PUBKEY_REQ, "pubkey", uie_mon_pubkey },
 	{ UIE_MSG_GEN_REQ, "generation", uie_mon_gen },
+	{ UIE_MSG_VIOLATION_REQ, "violation", uie_mon_violation },
 };
 
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)

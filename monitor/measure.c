@@ -179,6 +179,43 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 }
 
 /*
+ * Logs a write violation reported by an interceptor, with the file's
+ * identity and digest as they are now (an ELF object digest, or the range
+ * digest of the whole file): the verifier then names what ran instead of
+ * what was approved.  A file that cannot be measured is logged without a
+ * digest: the violation is recorded all the same.
+ */
+int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		      struct uie_wire_msg *a, int *afd)
+{
+	struct uie_req req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_DSO,
+			       .pid = q->u.violation_req.pid };
+	struct uie_digest digest = { 0 };
+	uint8_t scope = UIE_SCOPE_NONE;
+	bool fileless;
+	int merr, r;
+
+	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
+		return r;
+	if ((r = object_check(fd, &req.id, &fileless)) != UIE_OK)
+		return r; /* not a readable regular file: nothing to name */
+	req.length = req.id.size;
+	merr = fileless ? UIE_E_FORMAT : measure_fd(m, &req, fd, &digest, &scope);
+	if (merr != UIE_OK) {
+		uie_mon_diag(m, "write violation (pid %u, inode %llu): not measured: %s", req.pid,
+			     (unsigned long long)req.id.ino, uie_err_str(merr));
+		scope = UIE_SCOPE_NONE;
+	}
+	r = uie_core_log_violation(&m->core, req.pid, &req.id, scope == UIE_SCOPE_NONE ? NULL : &digest,
+				   scope, &a->u.violation_ans_seq);
+	if (r == UIE_OK)
+		uie_mon_diag(m, "write violation: inode %llu written by pid %u while mapped executable "
+			     "(record %llu)", (unsigned long long)req.id.ino, req.pid,
+			     (unsigned long long)a->u.violation_ans_seq);
+	return r;
+}
+
+/*
  * Logs a guest's batch of fast-path refusals.  Every entry is decoded and
  * checked before the first is logged, so a bad batch changes nothing.  A
  * batch refused with the hint of another epoch than the one in force is

@@ -115,6 +115,8 @@ int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		   struct uie_wire_msg *a, int *afd);
 int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		   struct uie_wire_msg *a, int *afd);
+int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		      struct uie_wire_msg *a, int *afd);
 
 /* Diagnostics line (printf-style) to m->diag, if set. */
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)

@@ -58,6 +58,11 @@ struct uie_msg_fastpath_ans {
 	uint64_t first_seq; /* record number of the first */
 };
 
+struct uie_msg_violation_req {
+	uint32_t pid;  /* the writer, 0: unknown */
+	uint8_t kind;  /* enum uie_violation_kind */
+};
+
 struct uie_msg_pubkey_ans {
 	uint16_t len;
 	uint8_t der[UIE_BRIDGE_PUBKEY_MAX];
@@ -78,6 +83,8 @@ struct uie_wire_msg {
 		struct uie_msg_fastpath_req fastpath_req;
 		struct uie_msg_fastpath_ans fastpath_ans;
 		struct uie_msg_pubkey_ans pubkey_ans;
+		struct uie_msg_violation_req violation_req;
+		uint64_t violation_ans_seq;
 	} u;
 };
 
