@@ -34,6 +34,24 @@ run_uie -- "$C" "$SOCK" status
 expect_out "connect=-23" "status from inside the tree"
 run_uie -- "$C" "$SOCK" install /bin/true
 expect_out "connect=-23" "install from inside the tree"
+# Sockets of other types cannot connect to a SEQPACKET listener (EPROTOTYPE), in or out of a tree.
+run_uie -- python3 -c '
+import socket, sys
+for ty in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
+    try:
+        socket.socket(socket.AF_UNIX, ty).connect(sys.argv[1])
+        print("CONNECTED", ty)
+    except OSError as e:
+        print("refused", e.errno)' "$SOCK"
+[ "$(echo "$OUT" | grep -c '^refused 91$')" = 2 ] || { show; fail "stream or datagram socket reached the monitor"; }
+# Nor can the tree take the interceptor's connection (pidfd_getfd: Landlock's ptrace scope).
+run_uie -- python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+pfd = os.pidfd_open(os.getppid())
+got = [fd for fd in range(64) if libc.syscall(438, pfd, fd, 0) >= 0]
+print("TOOK", got) if got else print("refused")'
+[ "$OUT" = refused ] || { show; fail "the tree took a descriptor of the interceptor"; }
 [ "$(fastpath_records)" = 0 ] || fail "a report from inside the tree was logged"
 # The same forger outside any tree reaches the monitor (so the check above can fail) ...
 out=$("$C" "$SOCK" fastpath 1000)
