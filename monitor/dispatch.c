@@ -108,6 +108,16 @@ static void error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, si
 	}
 }
 
+void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans,
+			size_t *anslen)
+{
+	a->type = q->type + 1;
+	a->request_id = q->request_id;
+	if (a->status == UIE_OK && uie_bridge_encode(a, ans, UIE_BRIDGE_MAX_MSG, anslen) == UIE_OK)
+		return;
+	error_answer(q, a->status != UIE_OK ? a->status : UIE_E_INVAL, ans, anslen);
+}
+
 void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err,
 			uint8_t *ans, size_t *anslen)
 {

@@ -23,6 +23,7 @@
 #include "server.h"
 #include "uie/err.h"
 #include "vtpm.h"
+#include "workers.h"
 
 #define DEFAULT_VTPM "builtin:/var/lib/uie/ak.pem"
 #define DEFAULT_USER "uie-monitor"
@@ -37,6 +38,7 @@ struct opts {
 	int cpu; /* -1: no pinning */
 	struct uie_server_limits conn;
 	struct uie_mon_limits req;
+	unsigned workers;
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -89,10 +91,12 @@ static void usage(FILE *f)
 		"  --max-object-size BYTES      * largest object measured (default %llu)\n"
 		"  --max-hash-ms MS             * measuring time of one request (default %u)\n"
 		"  --client-quota N             * records one connection may cause per second,\n"
-		"                               at least %u (default %u)\n",
+		"                               at least %u (default %u)\n"
+		"  --measure-workers N          threads hashing objects, so that a large object\n"
+		"                               does not hold up other clients; 0 = none (default %u)\n",
 		MAX_TRUST_KEYS, UIE_SERVER_DEFAULT_MAX_CLIENTS, UIE_SERVER_DEFAULT_PER_PROCESS,
 		UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS, UIE_BRIDGE_FASTPATH_MAX,
-		UIE_MON_DEFAULT_QUOTA);
+		UIE_MON_DEFAULT_QUOTA, UIE_WORKERS_DEFAULT);
 }
 
 /* Parses a limit option's decimal value in [min, max] (0 always passes when zero_ok). */
@@ -125,6 +129,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "max-object-size", required_argument, NULL, 'O' },
 		{ "max-hash-ms", required_argument, NULL, 'T' },
 		{ "client-quota", required_argument, NULL, 'Q' },
+		{ "measure-workers", required_argument, NULL, 'W' },
 		{ 0 },
 	};
 	unsigned long long u;
@@ -136,7 +141,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			    .cpu = -1,
 			    .conn = { UIE_SERVER_DEFAULT_MAX_CLIENTS, UIE_SERVER_DEFAULT_PER_PROCESS },
 			    .req = { UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS,
-				     UIE_MON_DEFAULT_QUOTA } };
+				     UIE_MON_DEFAULT_QUOTA },
+			    .workers = UIE_WORKERS_DEFAULT };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->socket = optarg; break;
@@ -196,6 +202,11 @@ static int parse(int argc, char **argv, struct opts *o)
 					 &u))
 				return 2;
 			o->req.quota = (uint32_t)u;
+			break;
+		case 'W':
+			if (!parse_limit("measure-workers", optarg, 0, UIE_WORKERS_MAX, false, &u))
+				return 2;
+			o->workers = (unsigned)u;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -282,6 +293,7 @@ static int run(const struct opts *o, FILE *diag)
 	struct uie_host_platform hp;
 	struct uie_monitor m;
 	struct uie_server_limits conn;
+	struct uie_workers workers = { .wake = { -1, -1 } };
 	struct uie_vtpm *tpm = NULL;
 	struct rlimit nocore = { 0, 0 };
 	uid_t uid;
@@ -332,6 +344,11 @@ static int run(const struct opts *o, FILE *diag)
 		return fail(diag, "signals", r);
 	if (geteuid() == 0 && (r = uie_sandbox_drop(uid, gid)) != UIE_OK)
 		return fail(diag, "dropping privileges", r);
+	/* After the drop (setresuid would have to reach every thread), before the filter. */
+	if (o->workers && (r = uie_workers_start(&workers, o->workers)) != UIE_OK)
+		return fail(diag, "measurement workers", r);
+	if (o->workers)
+		m.workers = &workers;
 	if ((r = uie_sandbox_lock(strncmp(o->vtpm, "swtpm:", 6) == 0)) != UIE_OK)
 		return fail(diag, "seccomp", r);
 	uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)", o->socket, (unsigned)uid,
@@ -343,6 +360,8 @@ static int run(const struct opts *o, FILE *diag)
 	}
 	r = uie_server_run(&m, &conn, lfd, &stop_flag);
 	uie_mon_diag(&m, "stopping: %s", uie_err_str(r));
+	uie_workers_stop(&workers);
+	m.workers = NULL;
 	close(lfd);
 	uie_monitor_fini(&m);
 	uie_vtpm_free(tpm);

@@ -7,6 +7,7 @@
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -14,6 +15,7 @@
 #include "fdpass.h"
 #include "host_platform.h"
 #include "monitor.h"
+#include "workers.h"
 #include "uie/err.h"
 
 /*
@@ -44,79 +46,22 @@ static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 	return UIE_OK;
 }
 
-static bool id_eq(const struct uie_file_id *a, const struct uie_file_id *b)
-{
-	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /*
- * An object whose reads fail with UIE_E_LIMIT once the request's hashing
- * time is used up (the core reads in chunks of 16 KiB, so the check costs
- * one clock read per chunk).
+ * The first half of measuring fd for req (filling req->id): checks, the
+ * size limit and the cache.  *need_hash is set when the object must be
+ * hashed; otherwise the result is final (a cache hit, an error, or a
+ * fileless object: UIE_OK with scope NONE).
  */
-struct timed_object {
-	struct uie_object obj;
-	const struct uie_object *inner;
-	uint64_t deadline_ms;
-	bool expired;
-};
-
-static int timed_read(void *ctx, uint64_t off, void *buf, size_t len)
+static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd,
+			  struct uie_digest *digest, uint8_t *scope, bool *need_hash)
 {
-	struct timed_object *t = ctx;
-
-	if (now_ms() > t->deadline_ms) {
-		t->expired = true;
-		return UIE_E_LIMIT;
-	}
-	return t->inner->read(t->inner->ctx, off, buf, len);
-}
-
-/* Measures obj within the hashing time limit (as uie_core_measure). */
-static int measure_timed(struct uie_monitor *m, const struct uie_req *req,
-			 const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope)
-{
-	struct timed_object t = { .inner = obj };
-	int r;
-
-	if (!m->limits.max_hash_ms || obj->map)
-		return uie_core_measure(&m->core, req, obj, digest, scope);
-	t.deadline_ms = now_ms() + m->limits.max_hash_ms;
-	t.obj = (struct uie_object){ .ctx = &t, .size = obj->size, .read = timed_read };
-	r = uie_core_measure(&m->core, req, &t.obj, digest, scope);
-	if (t.expired) {
-		uie_mon_diag(m, "measuring %llu bytes took over --max-hash-ms %u: refused",
-			     (unsigned long long)obj->size, m->limits.max_hash_ms);
-		r = UIE_E_LIMIT;
-	}
-	return r;
-}
-
-/*
- * Measures the object for req (filling req->id), through the cache.
- * Returns the measurement result that uie_core_decide expects; *scope
- * stays NONE for fileless objects.  A cache hit costs one fstat: the
- * identity taken before anything is read is the one the digest must
- * belong to, and a miss checks after reading that it still is.
- */
-static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_digest *digest,
-		      uint8_t *scope)
-{
-	struct uie_host_object ho, again;
 	struct uie_cache_key key;
-	struct uie_file_id id2;
 	bool fileless;
 	int r;
 
+	*need_hash = false;
+	memset(digest, 0, sizeof(*digest));
+	*scope = UIE_SCOPE_NONE;
 	if ((r = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
 		return r;
 	if (m->limits.max_object && req->id.size > m->limits.max_object) {
@@ -127,55 +72,159 @@ static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct
 	}
 	uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event, req->file_offset,
 			   req->length);
-	if (uie_cache_get(m->cache, &key, digest, scope))
-		return UIE_OK;
-	if ((r = uie_host_object_open(&ho, fd, false, &id2)) != UIE_OK)
-		return r;
-	if (!id_eq(&id2, &req->id)) { /* changed since the check: no version to name */
-		uie_host_object_close(&ho);
-		return UIE_E_IO;
-	}
-	r = measure_timed(m, req, &ho.obj, digest, scope);
-	uie_host_object_close(&ho);
-	if (r != UIE_OK)
-		return r;
-	/* The file changed while it was read: the digest names no version of it. */
-	if (uie_host_object_open(&again, fd, false, &id2) != UIE_OK || !id_eq(&id2, &req->id)) {
-		uie_host_object_close(&again);
-		memset(digest, 0, sizeof(*digest));
-		*scope = UIE_SCOPE_NONE;
-		return UIE_E_IO;
-	}
-	uie_host_object_close(&again);
+	if (!uie_cache_get(m->cache, &key, digest, scope))
+		*need_hash = true;
+	return UIE_OK;
+}
+
+/* A job measuring fd (borrowed: the caller sets job->fd = -1 before freeing it, or owns it). */
+static void job_init(const struct uie_monitor *m, struct uie_job *job, const struct uie_req *req,
+		     int fd)
+{
+	memset(job, 0, sizeof(*job));
+	job->core = m->core;
+	job->req = *req;
+	job->fd = fd;
+	job->max_hash_ms = m->limits.max_hash_ms;
+}
+
+/* The second half, in the loop's thread: caches a digest, says which limit stopped it. */
+static int measure_finish(struct uie_monitor *m, const struct uie_job *job,
+			  struct uie_digest *digest, uint8_t *scope)
+{
+	struct uie_cache_key key;
+
+	*digest = job->digest;
+	*scope = job->scope;
+	if (job->expired)
+		uie_mon_diag(m, "measuring %llu bytes took over --max-hash-ms %u: refused",
+			     (unsigned long long)job->req.id.size, job->max_hash_ms);
+	if (job->r != UIE_OK)
+		return job->r;
+	/* Keyed by the algorithm it was measured with, even if a policy came in meanwhile. */
+	uie_cache_key_make(&key, &job->req.id, uie_core_obj_alg(&job->core), job->req.event,
+			   job->req.file_offset, job->req.length);
 	uie_cache_put(m->cache, &key, digest, *scope);
 	return UIE_OK;
+}
+
+/*
+ * Measures the object for req (filling req->id) in this thread, through
+ * the cache.  Returns the measurement result that uie_core_decide expects;
+ * *scope stays NONE for fileless objects.  A cache hit costs one fstat: the
+ * identity taken before anything is read is the one the digest must
+ * belong to, and a miss checks after reading that it still is.
+ */
+static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_digest *digest,
+		      uint8_t *scope)
+{
+	struct uie_job job;
+	bool need_hash;
+	int r;
+
+	if ((r = measure_lookup(m, req, fd, digest, scope, &need_hash)) != UIE_OK || !need_hash)
+		return r;
+	job_init(m, &job, req, fd);
+	uie_job_measure(&job);
+	return measure_finish(m, &job, digest, scope);
+}
+
+/* Decides a measured (or unmeasurable) request and logs it. */
+static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int merr,
+			  const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out)
+{
+	if (merr != UIE_OK)
+		uie_mon_diag(m, "measure pid %u event %u role %u: %s", req->pid, req->event, req->role,
+			     uie_err_str(merr));
+	return uie_core_decide(&m->core, req, merr, scope == UIE_SCOPE_NONE ? NULL : digest, scope,
+			       out);
+}
+
+static void req_from_msg(const struct uie_msg_measure_req *mq, struct uie_req *req)
+{
+	*req = (struct uie_req){
+		.event = mq->event, .role = mq->role, .pid = mq->pid,
+		.vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
+	};
+}
+
+static int quota_measure(struct uie_monitor *m, const struct uie_req *req)
+{
+	int r = uie_mon_quota_take(m, 1);
+
+	if (r != UIE_OK)
+		uie_mon_diag(m, "measure pid %u: client quota of %u records/s used up: refused, not logged",
+			     req->pid, m->limits.quota);
+	return r;
 }
 
 int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		    struct uie_wire_msg *a, int *afd)
 {
-	const struct uie_msg_measure_req *mq = &q->u.measure_req;
-	struct uie_req req = {
-		.event = mq->event, .role = mq->role, .pid = mq->pid,
-		.vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
-	};
+	struct uie_req req;
 	struct uie_digest digest = { 0 };
 	uint8_t scope = UIE_SCOPE_NONE;
 	int merr = UIE_OK, r;
 
-	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK) {
-		uie_mon_diag(m, "measure pid %u: client quota of %u records/s used up: refused, not logged",
-			     req.pid, m->limits.quota);
+	req_from_msg(&q->u.measure_req, &req);
+	if ((r = quota_measure(m, &req)) != UIE_OK)
 		return r;
-	}
 	if (req.role != UIE_ROLE_ANON)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
-	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
-			    &a->u.measure_ans);
-	if (merr != UIE_OK)
-		uie_mon_diag(m, "measure pid %u event %u role %u: %s", req.pid, req.event, req.role,
-			     uie_err_str(merr));
-	return r;
+	return measure_decide(m, &req, merr, &digest, scope, &a->u.measure_ans);
+}
+
+struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_client *c,
+					 const uint8_t *msg, size_t len, int fd, uint8_t *ans,
+					 size_t *anslen, int *ansfd)
+{
+	struct uie_wire_msg q, a = { 0 };
+	struct uie_digest digest;
+	struct uie_job *job;
+	struct uie_req req;
+	uint8_t scope;
+	bool need_hash = false;
+	int merr;
+
+	/* Only a MEASURE of a file can take long; everything else is answered at once. */
+	if (!m->workers || fd < 0 || uie_bridge_decode(msg, len, &q) != UIE_OK ||
+	    q.type != UIE_MSG_MEASURE_REQ || uie_bridge_fd_rule(&q) != UIE_FD_ONE) {
+		uie_monitor_handle_for(m, c, msg, len, fd, ans, anslen, ansfd);
+		return NULL;
+	}
+	*ansfd = -1;
+	m->client = c;
+	req_from_msg(&q.u.measure_req, &req);
+	a.status = quota_measure(m, &req);
+	m->client = NULL;
+	if (a.status == UIE_OK) {
+		merr = measure_lookup(m, &req, fd, &digest, &scope, &need_hash);
+		if (need_hash && (job = malloc(sizeof(*job))) != NULL) {
+			job_init(m, job, &req, fd); /* the job owns fd from here */
+			job->request_id = q.request_id;
+			return job;
+		}
+		if (need_hash) /* no memory for a job: measure here */
+			merr = measure_fd(m, &req, fd, &digest, &scope);
+		a.status = measure_decide(m, &req, merr, &digest, scope, &a.u.measure_ans);
+	}
+	close(fd);
+	uie_monitor_answer(&q, &a, ans, anslen);
+	return NULL;
+}
+
+void uie_monitor_handle_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
+			       size_t *anslen)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = job->request_id };
+	struct uie_wire_msg a = { 0 };
+	struct uie_digest digest;
+	uint8_t scope;
+	int merr;
+
+	merr = measure_finish(m, job, &digest, &scope);
+	a.status = measure_decide(m, &job->req, merr, &digest, scope, &a.u.measure_ans);
+	uie_monitor_answer(&q, &a, ans, anslen);
 }
 
 /*

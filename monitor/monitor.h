@@ -18,6 +18,8 @@
 #include "wire.h"
 
 struct uie_vtpm;
+struct uie_workers;
+struct uie_job;
 
 /*
  * Per-request limits (uie-monitord options; docs/DESIGN.md "Fair service").
@@ -56,6 +58,7 @@ struct uie_monitor {
 	FILE *diag;                /* diagnostics, may be NULL */
 	struct uie_mon_limits limits;
 	struct uie_mon_client *client; /* the client being served (quota), NULL: none */
+	struct uie_workers *workers;   /* measurement threads (borrowed), NULL: measure in the loop */
 };
 
 /*
@@ -78,6 +81,28 @@ void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, i
 /* uie_monitor_handle on behalf of client c, whose quota it charges (NULL: none). */
 void uie_monitor_handle_for(struct uie_monitor *m, struct uie_mon_client *c, const uint8_t *msg,
 			    size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd);
+
+/*
+ * As uie_monitor_handle_for, except that a MEASURE whose object must be
+ * hashed (a cache miss) is not answered: it returns the job (owning the
+ * descriptor) for uie_workers_submit, and uie_monitor_handle_finish
+ * answers it once a worker is done.  Without m->workers it never returns
+ * a job.  NULL: the answer is in ans.
+ */
+struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_client *c,
+					 const uint8_t *msg, size_t len, int fd, uint8_t *ans,
+					 size_t *anslen, int *ansfd);
+/* Decides, logs and answers a finished job (the caller frees it). */
+void uie_monitor_handle_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
+			       size_t *anslen);
+
+/*
+ * Encodes the answer a to request q (its type and request id are set
+ * here): a itself when a->status is UIE_OK and it encodes, else the error
+ * answer.
+ */
+void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans,
+			size_t *anslen);
 
 /* A fresh client: a full bucket. */
 void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c);

@@ -143,7 +143,8 @@ int uie_sandbox_lock(bool net)
 	fp.len = (unsigned short)n;
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		return UIE_E_SYS;
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp) != 0)
+	/* TSYNC: the measurement workers (workers.c), started before, get the filter too. */
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &fp) != 0)
 		return UIE_E_SYS;
 	return UIE_OK;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fdpass.h"
+#include "workers.h"
 #include "uie/err.h"
 
 /*
@@ -90,7 +91,9 @@ int uie_server_listen(const char *path, gid_t gid, int *lfd)
 /* One connection. */
 struct client {
 	int fd;
-	pid_t pid; /* the peer process at connect time (SO_PEERCRED) */
+	pid_t pid;   /* the peer process at connect time (SO_PEERCRED) */
+	uint64_t id; /* unique for the monitor's life: a finished job finds its client by it */
+	bool busy;   /* a worker measures for it: its next message waits */
 	struct uie_mon_client quota;
 };
 
@@ -130,6 +133,7 @@ int uie_server_limits_apply(struct uie_server_limits *lim, const struct uie_moni
 static void accept_client(const struct uie_monitor *m, const struct uie_server_limits *lim,
 			  int lfd, struct client *clients, unsigned *n)
 {
+	static uint64_t next_id;
 	struct ucred cred = { .pid = 0 };
 	socklen_t cl = sizeof(cred);
 	unsigned same = 0;
@@ -155,34 +159,73 @@ static void accept_client(const struct uie_monitor *m, const struct uie_server_l
 	}
 	clients[*n].fd = c;
 	clients[*n].pid = cred.pid;
+	clients[*n].id = ++next_id;
+	clients[*n].busy = false;
 	uie_mon_client_init(m, &clients[*n].quota);
 	(*n)++;
 }
 
-/* Receives one message from c and answers it; false when c must be dropped. */
+/*
+ * Receives one message from c and answers it, or hands its measurement to
+ * a worker (c is then busy until it is answered); false when c must be
+ * dropped.
+ */
 static bool serve_one(struct uie_monitor *m, struct client *cl)
 {
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	size_t len = 0, anslen = 0;
+	struct uie_job *job = NULL;
 	int fd = -1, ansfd = -1, r;
 
 	r = uie_bridge_recv(cl->fd, msg, &len, &fd, -1);
 	if (r == UIE_E_PEER || r == UIE_E_SYS)
 		return false;
 	if (r == UIE_OK)
-		uie_monitor_handle_for(m, &cl->quota, msg, len, fd, ans, &anslen, &ansfd);
+		job = uie_monitor_handle_start(m, &cl->quota, msg, len, fd, ans, &anslen, &ansfd);
 	else
 		uie_monitor_refuse(m, msg, len, r, ans, &anslen);
+	if (job) {
+		job->conn = cl->id;
+		cl->busy = true;
+		uie_workers_submit(m->workers, job);
+		return true;
+	}
 	r = uie_bridge_send(cl->fd, ans, anslen, ansfd);
 	if (ansfd >= 0)
 		close(ansfd);
 	return r == UIE_OK;
 }
 
+/* Answers the jobs the workers finished; a client gone meanwhile is skipped. */
+static void finish_jobs(struct uie_monitor *m, struct client *clients, unsigned n)
+{
+	struct uie_job *job = uie_workers_collect(m->workers), *next;
+
+	for (; job; job = next) {
+		uint8_t ans[UIE_BRIDGE_MAX_MSG];
+		size_t anslen = 0;
+		unsigned i;
+
+		next = job->next;
+		for (i = 0; i < n && clients[i].id != job->conn; i++)
+			;
+		/* Decided and logged even for a client that left: the grant was asked for. */
+		uie_monitor_handle_finish(m, job, ans, &anslen);
+		if (i < n && clients[i].fd >= 0) {
+			clients[i].busy = false;
+			if (uie_bridge_send(clients[i].fd, ans, anslen, -1) != UIE_OK) {
+				close(clients[i].fd);
+				clients[i].fd = -1;
+			}
+		}
+		uie_job_free(job);
+	}
+}
+
 int uie_server_run(struct uie_monitor *m, const struct uie_server_limits *lim, int lfd,
 		   volatile sig_atomic_t *stop)
 {
-	struct pollfd *pfd = calloc(1 + (size_t)lim->max_clients, sizeof(*pfd));
+	struct pollfd *pfd = calloc(2 + (size_t)lim->max_clients, sizeof(*pfd));
 	struct client *clients = calloc(lim->max_clients, sizeof(*clients));
 	unsigned n = 0;
 	int r = UIE_OK;
@@ -196,9 +239,12 @@ int uie_server_run(struct uie_monitor *m, const struct uie_server_limits *lim, i
 		unsigned live = n;
 
 		pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = m->workers ? m->workers->wake[0] : -1, .events = POLLIN };
+		/* A busy client's next message waits in its socket until its answer is out. */
 		for (unsigned i = 0; i < n; i++)
-			pfd[1 + i] = (struct pollfd){ .fd = clients[i].fd, .events = POLLIN };
-		if (poll(pfd, 1 + n, -1) < 0) {
+			pfd[2 + i] = (struct pollfd){ .fd = clients[i].fd,
+						      .events = clients[i].busy ? 0 : POLLIN };
+		if (poll(pfd, 2 + n, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			r = UIE_E_SYS;
@@ -206,13 +252,15 @@ int uie_server_run(struct uie_monitor *m, const struct uie_server_limits *lim, i
 		}
 		/* One message per ready client per round: a busy client cannot starve the others. */
 		for (unsigned i = 0; i < live; i++) {
-			if (!pfd[1 + i].revents)
+			if (!pfd[2 + i].revents)
 				continue;
-			if ((pfd[1 + i].revents & POLLIN) && serve_one(m, &clients[i]))
+			if ((pfd[2 + i].revents & POLLIN) && serve_one(m, &clients[i]))
 				continue;
 			close(clients[i].fd);
 			clients[i].fd = -1;
 		}
+		if (pfd[1].revents & POLLIN)
+			finish_jobs(m, clients, live);
 		/* Compact the table, keeping order (earlier clients served first). */
 		n = 0;
 		for (unsigned i = 0; i < live; i++)

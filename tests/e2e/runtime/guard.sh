@@ -120,4 +120,27 @@ grep -q "took over --max-hash-ms 1" "$T/monitord.log" || fail "no hashing time d
 out=$("$C" "$SOCK" measure execve main /bin/true)
 expect_kv "small object still measured" reason 4 "$out"
 stop_monitor
+
+# Records are numbered when they are logged, after measuring: a request served while the large
+# object is being hashed gets the lower number.  Without workers (the control) it waits.
+note "a large object does not hold up other clients (measurement workers)"
+truncate -s 512M "$T/huge"
+for w in 2 0; do
+	start_runtime_monitor --max-hash-ms 0 --measure-workers $w
+	"$C" "$SOCK" measure mmap file "$T/huge" 0 536870912 >"$T/huge.out" &
+	hp=$!
+	sleep 0.5
+	small=$("$C" "$SOCK" measure execve main /bin/true)
+	wait $hp
+	s_seq=$(kv_field seq "$small")
+	b_seq=$(kv_field seq "$(cat "$T/huge.out")")
+	[ -n "$s_seq" ] && [ -n "$b_seq" ] || fail "no record numbers ($small / $(cat "$T/huge.out"))"
+	note "workers $w: small object record $s_seq, large object record $b_seq"
+	if [ $w != 0 ]; then
+		[ "$s_seq" -lt "$b_seq" ] || fail "with $w workers the small object waited for the large one"
+	else
+		[ "$s_seq" -gt "$b_seq" ] || fail "control: without workers the small object did not wait"
+	fi
+	stop_monitor
+done
 echo PASS

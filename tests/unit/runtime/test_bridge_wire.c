@@ -420,7 +420,8 @@ static void test_doc_vectors(void **state)
 {
 	static const char *const *const want[] = { &vec_status_req, &vec_measure_req, &vec_measure_ans,
 						    &vec_error_ans, &vec_export_req, &vec_fastpath_req,
-						    &vec_fastpath_entry, &vec_fastpath_ans, &vec_gen_req,
+						    &vec_fastpath_entry, &vec_fastpath_ans,
+						    &vec_violation_req, &vec_violation_ans, &vec_gen_req,
 						    &vec_gen_ans };
 	static char doc[65536], block[2048];
 	FILE *f = fopen(doc_path, "r");
