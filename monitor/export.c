@@ -2,7 +2,7 @@
 /*
  * EXPORT and PUBKEY handlers: AE = {Nonce || IE || Quote} over the log
  * records since the requested one, with a quote over the current PCR 16.
- * The monitor is single-threaded, so the log, vPCR16 and the quote cannot
+ * Only the loop's thread touches them (workers only hash), so the log, vPCR16 and the quote cannot
  * move apart between the three reads.
  */
 #include <stdlib.h>

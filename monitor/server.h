@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The monitor's socket: listening, and the single-threaded poll() loop. */
+/* The monitor's socket: listening, and the poll() loop (measurements may go to workers). */
 #ifndef UIE_MONITOR_SERVER_H
 #define UIE_MONITOR_SERVER_H
 
