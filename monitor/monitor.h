@@ -20,6 +20,7 @@
 struct uie_vtpm;
 struct uie_workers;
 struct uie_job;
+struct uie_export_job;
 
 /*
  * Per-request limits (uie-monitord options; docs/DESIGN.md "Fair service").
@@ -95,6 +96,21 @@ struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_c
 /* Decides, logs and answers a finished job (the caller frees it). */
 void uie_monitor_handle_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
 			       size_t *anslen);
+
+/*
+ * Exports in pieces (monitor/export.c): uie_monitor_is_export tells an
+ * EXPORT_REQ (without a descriptor); uie_monitor_export_start takes the
+ * snapshot and returns the job, or NULL with the error answer in ans;
+ * uie_monitor_export_step writes up to max records and, once all are
+ * written (or on an error), puts the answer in ans and its memfd in *ansfd
+ * and returns true (the caller then frees the job).
+ */
+bool uie_monitor_is_export(const uint8_t *msg, size_t len, int fd);
+struct uie_export_job *uie_monitor_export_start(struct uie_monitor *m, const uint8_t *msg,
+						size_t len, int fd, uint8_t *ans, size_t *anslen);
+bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max,
+			     uint8_t *ans, size_t *anslen, int *ansfd);
+void uie_export_job_free(struct uie_export_job *x);
 
 /*
  * Encodes the answer a to request q (its type and request id are set

@@ -93,9 +93,21 @@ struct client {
 	int fd;
 	pid_t pid;   /* the peer process at connect time (SO_PEERCRED) */
 	uint64_t id; /* unique for the monitor's life: a finished job finds its client by it */
-	bool busy;   /* a worker measures for it: its next message waits */
+	bool busy;   /* a worker measures for it, or its export is being written: its next message waits */
+	struct uie_export_job *export; /* owned; NULL: none */
 	struct uie_mon_client quota;
 };
+
+/* Records an export writes out per round of the loop (3 MiB): decisions go on in between. */
+#define EXPORT_CHUNK 16384
+
+static void drop_client(struct client *cl)
+{
+	close(cl->fd);
+	cl->fd = -1;
+	uie_export_job_free(cl->export);
+	cl->export = NULL;
+}
 
 int uie_server_limits_apply(struct uie_server_limits *lim, const struct uie_monitor *m)
 {
@@ -161,6 +173,7 @@ static void accept_client(const struct uie_monitor *m, const struct uie_server_l
 	clients[*n].pid = cred.pid;
 	clients[*n].id = ++next_id;
 	clients[*n].busy = false;
+	clients[*n].export = NULL;
 	uie_mon_client_init(m, &clients[*n].quota);
 	(*n)++;
 }
@@ -180,9 +193,15 @@ static bool serve_one(struct uie_monitor *m, struct client *cl)
 	r = uie_bridge_recv(cl->fd, msg, &len, &fd, -1);
 	if (r == UIE_E_PEER || r == UIE_E_SYS)
 		return false;
-	if (r == UIE_OK)
+	if (r == UIE_OK && uie_monitor_is_export(msg, len, fd)) {
+		cl->export = uie_monitor_export_start(m, msg, len, fd, ans, &anslen);
+		if (cl->export) {
+			cl->busy = true;
+			return true;
+		}
+	} else if (r == UIE_OK) {
 		job = uie_monitor_handle_start(m, &cl->quota, msg, len, fd, ans, &anslen, &ansfd);
-	else
+	} else
 		uie_monitor_refuse(m, msg, len, r, ans, &anslen);
 	if (job) {
 		job->conn = cl->id;
@@ -213,12 +232,31 @@ static void finish_jobs(struct uie_monitor *m, struct client *clients, unsigned 
 		uie_monitor_handle_finish(m, job, ans, &anslen);
 		if (i < n && clients[i].fd >= 0) {
 			clients[i].busy = false;
-			if (uie_bridge_send(clients[i].fd, ans, anslen, -1) != UIE_OK) {
-				close(clients[i].fd);
-				clients[i].fd = -1;
-			}
+			if (uie_bridge_send(clients[i].fd, ans, anslen, -1) != UIE_OK)
+				drop_client(&clients[i]);
 		}
 		uie_job_free(job);
+	}
+}
+
+/* Writes the next piece of every export under way; answers those that are complete. */
+static void step_exports(struct uie_monitor *m, struct client *clients, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t ans[UIE_BRIDGE_MAX_MSG];
+		size_t anslen = 0;
+		int ansfd = -1;
+
+		if (clients[i].fd < 0 || !clients[i].export ||
+		    !uie_monitor_export_step(m, clients[i].export, EXPORT_CHUNK, ans, &anslen, &ansfd))
+			continue;
+		uie_export_job_free(clients[i].export);
+		clients[i].export = NULL;
+		clients[i].busy = false;
+		if (uie_bridge_send(clients[i].fd, ans, anslen, ansfd) != UIE_OK)
+			drop_client(&clients[i]);
+		if (ansfd >= 0)
+			close(ansfd);
 	}
 }
 
@@ -237,14 +275,18 @@ int uie_server_run(struct uie_monitor *m, const struct uie_server_limits *lim, i
 	}
 	while (!*stop) {
 		unsigned live = n;
+		bool exporting = false;
 
 		pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = m->workers ? m->workers->wake[0] : -1, .events = POLLIN };
 		/* A busy client's next message waits in its socket until its answer is out. */
-		for (unsigned i = 0; i < n; i++)
+		for (unsigned i = 0; i < n; i++) {
 			pfd[2 + i] = (struct pollfd){ .fd = clients[i].fd,
 						      .events = clients[i].busy ? 0 : POLLIN };
-		if (poll(pfd, 2 + n, -1) < 0) {
+			exporting |= clients[i].export != NULL;
+		}
+		/* While an export is being written, only look whether anyone else is waiting. */
+		if (poll(pfd, 2 + n, exporting ? 0 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			r = UIE_E_SYS;
@@ -256,11 +298,12 @@ int uie_server_run(struct uie_monitor *m, const struct uie_server_limits *lim, i
 				continue;
 			if ((pfd[2 + i].revents & POLLIN) && serve_one(m, &clients[i]))
 				continue;
-			close(clients[i].fd);
-			clients[i].fd = -1;
+			drop_client(&clients[i]);
 		}
 		if (pfd[1].revents & POLLIN)
 			finish_jobs(m, clients, live);
+		if (exporting)
+			step_exports(m, clients, live);
 		/* Compact the table, keeping order (earlier clients served first). */
 		n = 0;
 		for (unsigned i = 0; i < live; i++)
@@ -270,7 +313,7 @@ int uie_server_run(struct uie_monitor *m, const struct uie_server_limits *lim, i
 			accept_client(m, lim, lfd, clients, &n);
 	}
 	for (unsigned i = 0; i < n; i++)
-		close(clients[i].fd);
+		drop_client(&clients[i]);
 	free(pfd);
 	free(clients);
 	return r;

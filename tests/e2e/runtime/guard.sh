@@ -143,4 +143,21 @@ for w in 2 0; do
 	fi
 	stop_monitor
 done
+
+# An export is written out in pieces between other requests: records logged meanwhile do not
+# spoil it (it covers the records up to its quote, and verifies).
+note "an export while the log grows"
+start_runtime_monitor --client-quota 0
+out=$("$C" "$SOCK" fastpath 200000)
+expect_kv "200000 records" report_status 0 "$out"
+"$UIE" evidence export --socket "$SOCK" --nonce 00112233 -o "$T/big.ae" --pubkey-out "$T/ak.pub" \
+	>/dev/null 2>"$T/export.err" &
+ep=$!
+for _ in 1 2 3 4 5; do "$C" "$SOCK" fastpath 4096 >/dev/null; done
+out=$("$C" "$SOCK" status)
+expect_kv "served during the export" status 0 "$out"
+wait $ep || { cat "$T/export.err" >&2; fail "export"; }
+"$UIE" verify "$T/big.ae" --nonce 00112233 --ak-pub "$T/ak.pub" >"$T/big.out" 2>&1 ||
+	{ cat "$T/big.out" >&2; fail "the export made while the log grew does not verify"; }
+stop_monitor
 echo PASS
