@@ -93,6 +93,7 @@ struct uie_sup {
 	uint64_t fp_oldest_ms; /* CLOCK_MONOTONIC ms when fp_reports[0] was queued */
 	uint64_t fp_epoch;     /* epoch of the hint the queued refusals were made with */
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
+	bool watch_warned; /* a file could not be watched for writes (said once) */
 	/*
 	 * Notifications are answered one at a time, except that while threads
 	 * are being stopped for one grant, others are answered (nested) so

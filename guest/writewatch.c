@@ -20,9 +20,11 @@
  * files on file systems that refuse marks (docs/THREAT-MODEL.md).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/fanotify.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -33,9 +35,13 @@
 
 void uie_guest_watch_add(struct uie_sup *s, int objfd)
 {
-	/* A file system without fsnotify support refuses: its writes go unseen (documented). */
-	if (s->fan >= 0)
-		fanotify_mark(s->fan, FAN_MARK_ADD, FAN_MODIFY, objfd, NULL);
+	if (s->fan < 0 || fanotify_mark(s->fan, FAN_MARK_ADD, FAN_MODIFY, objfd, NULL) == 0)
+		return;
+	/* Out of marks (fs.fanotify.max_user_marks), or a file system without fsnotify. */
+	if (!s->watch_warned)
+		fprintf(stderr, "uie: cannot watch an approved file for writes (%s); writes to it "
+			"go unseen\n", strerror(errno));
+	s->watch_warned = true;
 }
 
 struct live {

@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "fdpass.h"
 #include "host_platform.h"
@@ -77,7 +76,7 @@ static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd,
 	return UIE_OK;
 }
 
-/* A job measuring fd (borrowed: the caller sets job->fd = -1 before freeing it, or owns it). */
+/* A job measuring fd: on the stack it borrows fd; a job from malloc owns it (uie_job_free). */
 static void job_init(const struct uie_monitor *m, struct uie_job *job, const struct uie_req *req,
 		     int fd)
 {

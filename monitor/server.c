@@ -117,8 +117,11 @@ int uie_server_limits_apply(struct uie_server_limits *lim, const struct uie_moni
 	if (lim->max_clients == 0 || lim->max_clients > UIE_SERVER_CLIENTS_CAP ||
 	    lim->max_per_process == 0)
 		return UIE_E_INVAL;
-	/* Room for every client, a descriptor in flight each way, and the monitor's own. */
-	want = (rlim_t)lim->max_clients + 64;
+	/*
+	 * Room for every client and one more descriptor each (the object a worker measures for
+	 * it, or its export's memfd), and the monitor's own.
+	 */
+	want = 2 * (rlim_t)lim->max_clients + 64;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 		return UIE_E_SYS;
 	if (rl.rlim_cur < want) {
@@ -127,12 +130,12 @@ int uie_server_limits_apply(struct uie_server_limits *lim, const struct uie_moni
 			return UIE_E_SYS;
 	}
 	if (rl.rlim_cur < want) {
+		if (rl.rlim_cur < 66)
+			return UIE_E_LIMIT;
 		uie_mon_diag(m, "descriptor limit %llu: --max-clients lowered from %u to %llu",
 			     (unsigned long long)rl.rlim_cur, lim->max_clients,
-			     (unsigned long long)(rl.rlim_cur - 64));
-		if (rl.rlim_cur <= 64)
-			return UIE_E_LIMIT;
-		lim->max_clients = (unsigned)(rl.rlim_cur - 64);
+			     (unsigned long long)((rl.rlim_cur - 64) / 2));
+		lim->max_clients = (unsigned)((rl.rlim_cur - 64) / 2);
 	}
 	return UIE_OK;
 }
