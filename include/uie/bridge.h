@@ -39,8 +39,9 @@ enum uie_bridge_msg {
 	UIE_MSG_PUBKEY_ANS = 15,
 	UIE_MSG_GEN_REQ = 16,     /* -> the policy generation page (sealed memfd, read-only) */
 	UIE_MSG_GEN_ANS = 17,
-	UIE_MSG_VIOLATION_REQ = 18, /* the file (fd) of an approved executable mapping was written */
-	UIE_MSG_VIOLATION_ANS = 19,
+	/* 18-21: CHECKPOINT and MEASURE_VM on other branches */
+	UIE_MSG_VIOLATION_REQ = 22, /* the file (fd) of an approved executable mapping was written */
+	UIE_MSG_VIOLATION_ANS = 23,
 	UIE_MSG__MAX
 };
 

@@ -93,7 +93,8 @@ enum uie_reason {
 	UIE_R_POLICY_REJECTED = 11,
 	UIE_R_MONITOR_START = 12,
 	UIE_R_RACE = 13,           /* check-then-use race detected */
-	UIE_R_WRITE_VIOLATION = 14, /* the file of a live approved executable mapping was written */
+	/* 14: POLICY_RESTORED on the mon-durable branch */
+	UIE_R_WRITE_VIOLATION = 15, /* the file of a live approved executable mapping was written */
 	UIE_R__MAX
 };
 

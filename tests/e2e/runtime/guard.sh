@@ -59,7 +59,7 @@ expect_kv "forger outside" report_status 0 "$out"
 [ "$(fastpath_records)" = 1000 ] || fail "reports from outside not logged"
 # ... but no more than its quota per second: a second full batch at once is refused whole.
 out=$("$C" "$SOCK" fastpath 8192)
-expect_kv "over quota" report_status_last -26 "$out"
+expect_kv "over quota" report_status_last -29 "$out"
 [ "$(fastpath_records)" -lt $((1000 + 8192)) ] || fail "quota did not hold"
 grep -q "client quota exceeded" "$T/monitord.log" || fail "no quota diagnostic"
 stop_monitor

@@ -25,14 +25,14 @@ static const char v4_hex[] =
 static const char v4_lrh_hex[] = "b68331f0f45a13543421e3d5ea60babfe9ffdf3ef61a8e870149aeae04b3347d";
 static const char v5_pcr_hex[] = "ac31a88f675746bf3fed2dd62534cc27cda6e2653a3ec7c56387533879302e4a";
 
-/* V7 (docs/FORMATS.md 3.5): a WRITE_VIOLATION record. */
-static const char v7_hex[] =
-	"09000000000000001000000014000000030000000000000000000b00f7100000"
+/* V20 (docs/FORMATS.md 3.5): a WRITE_VIOLATION record. */
+static const char v20_hex[] =
+	"09000000000000001000000016000000030000000000000000000b00f7100000"
 	"030800000000000087d6120000000000d000000000000000ffc9c471fe9c9717"
 	"00cac471fe9c9717000000000000000000000000000000000000000000000000"
 	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-	"0000000000000000000000000000000002000e0001000000d9c9062f3241d0b3"
-	"05f14d95b6f2e270d81717a0563554c259ee6618174a65ef";
+	"0000000000000000000000000000000002000f0001000000a5a3de3449d75d90"
+	"722761f81118e7a95c8fab0d87bc4e49f2a9a737c5ac011a";
 
 static void v4_record(struct uie_log_record *r)
 {
@@ -70,7 +70,7 @@ static void test_vectors(void **state)
 	assert_memory_equal(rec.lrh, lrh, 32);
 	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
 	assert_memory_equal(&back, &rec, sizeof(rec));
-	/* V7: a write violation */
+	/* V20: a write violation */
 	memset(&rec, 0, sizeof(rec));
 	rec.seq = 9;
 	rec.pcr_index = UIE_LOG_PCR_INDEX;
@@ -87,7 +87,7 @@ static void test_vectors(void **state)
 	rec.decision = UIE_DENY;
 	rec.reason = UIE_R_WRITE_VIOLATION;
 	rec.scope = UIE_SCOPE_ELF;
-	assert_int_equal(tc_hex(v7_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
+	assert_int_equal(tc_hex(v20_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
 	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
 	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
 	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);

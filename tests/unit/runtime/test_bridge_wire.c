@@ -87,6 +87,8 @@ static void test_roundtrip_all_types(void **state)
 		uint8_t buf[UIE_BRIDGE_MAX_MSG], again[UIE_BRIDGE_MAX_MSG];
 		size_t len, len2;
 
+		if (!uie_bridge_is_request(t % 2 ? t - 1 : t))
+			continue; /* numbers other branches use */
 		assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_OK);
 		assert_int_equal(uie_bridge_decode(buf, len, &back), UIE_OK);
 		assert_int_equal(back.type, t);
@@ -138,9 +140,9 @@ static const char *const vec_gen_ans =
 	"55494542010011002800000005000000000000000000000000100000000000000200000000000000";
 
 static const char *const vec_violation_req =
-	"554945420100120018000000" "0b000000" "f710000001000000";
+	"554945420100160018000000" "0b000000" "f710000001000000";
 static const char *const vec_violation_ans =
-	"554945420100130020000000" "0b000000" "00000000" "00000000" "6300000000000000";
+	"554945420100170020000000" "0b000000" "00000000" "00000000" "6300000000000000";
 
 static void check_vector(const char *hex, const struct uie_wire_msg *m)
 {
