@@ -105,15 +105,44 @@ void uie_guest_disconnect(struct uie_sup *s)
 	s->fp_ok = false;
 }
 
+/*
+ * The run of the monitor behind a fresh connection must be the one this
+ * tree started under: false (and other_boot set for good) when it is not,
+ * or when it cannot be asked.
+ */
+static bool same_run(struct uie_sup *s)
+{
+	struct uie_status st;
+
+	if (uie_bridge_status(s->bridge, &st) != UIE_OK)
+		return false;
+	if (!s->have_boot) {
+		memcpy(s->boot_id, st.boot_id, sizeof(s->boot_id));
+		s->have_boot = true;
+		return true;
+	}
+	if (memcmp(s->boot_id, st.boot_id, sizeof(s->boot_id)) == 0)
+		return true;
+	s->other_boot = true;
+	fprintf(stderr, "uie: the monitor was restarted (now run %llu) while this tree ran: "
+		"every later grant of this tree is refused; start it again\n",
+		(unsigned long long)st.boot);
+	return false;
+}
+
 /* Connects, then fetches the generation page and hint (the fast path, when enabled). */
 static void connect_monitor(struct uie_sup *s)
 {
 	int r;
 
-	if (s->bridge >= 0)
+	if (s->bridge >= 0 || s->other_boot)
 		return;
 	if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK) {
 		s->bridge = -1;
+		return;
+	}
+	if (!same_run(s)) {
+		uie_guest_disconnect(s);
 		return;
 	}
 	if (!s->o->fast_path)
@@ -249,7 +278,8 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 		req.id = uie_guest_file_id(st);
 	connect_monitor(s);
 	if (s->bridge < 0) {
-		snprintf(why, sizeof(why), "monitor unreachable");
+		snprintf(why, sizeof(why), s->other_boot ? "the monitor restarted since this tree started"
+							 : "monitor unreachable");
 		goto refused;
 	}
 	if (fast_refusal(s, &req, objfd)) {
@@ -264,7 +294,7 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 		goto refused;
 	}
 	r = uie_bridge_measure(s->bridge, &req, objfd, &v);
-	if (r == UIE_E_PEER || r == UIE_E_SYS)
+	if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)
 		uie_guest_disconnect(s); /* unusable; the next request reconnects */
 	if (r != UIE_OK) {
 		snprintf(why, sizeof(why), "monitor %s (%s)", r == UIE_E_PEER ? "unreachable" : "error",

@@ -119,7 +119,7 @@ static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, cons
 		}
 		if (name[0] == '\0')
 			break;
-		if (uie_guest_open_as(c->n->pid, c->pidfd, AT_FDCWD, name, false, &next) != UIE_OK) {
+		if (uie_guest_open_as(c, AT_FDCWD, name, false, &next) != UIE_OK) {
 			err = errno ? errno : ENOENT;
 			break;
 		}
@@ -163,10 +163,10 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 			uie_guest_deny(r, ENOENT);
 			return;
 		}
-		fd = (int)syscall(SYS_pidfd_getfd, c->pidfd, dirfd, 0);
+		fd = uie_guest_call_getfd(c, dirfd);
 		snprintf(what, sizeof(what), "fd %d", dirfd);
 	} else {
-		if (uie_guest_open_as(n->pid, c->pidfd, dirfd, path, flags & AT_SYMLINK_NOFOLLOW, &fd) !=
+		if (uie_guest_open_as(c, dirfd, path, flags & AT_SYMLINK_NOFOLLOW, &fd) !=
 		    UIE_OK)
 			fd = -1;
 		snprintf(what, sizeof(what), "%s", path);

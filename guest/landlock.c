@@ -8,6 +8,10 @@
  * stays writable.  Landlock also forbids the tree to mount a second procfs
  * elsewhere.  The price: the tree cannot write /proc/self/oom_score_adj,
  * /proc/sys and the like (docs/THREAT-MODEL.md).
+ *
+ * Every Landlock ruleset refuses renames and links across directories
+ * unless it handles LANDLOCK_ACCESS_FS_REFER (ABI 2, Linux 5.19) and
+ * allows it; where the kernel has it, it is allowed wherever writes are.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,14 +25,17 @@
 #include "sup.h"
 #include "uie/err.h"
 
-static int add_rule(int ruleset, int dirfd, const char *name)
+static int add_rule(int ruleset, uint64_t access, int dirfd, const char *name)
 {
-	struct landlock_path_beneath_attr pb = { .allowed_access = LANDLOCK_ACCESS_FS_WRITE_FILE };
+	struct landlock_path_beneath_attr pb = { .allowed_access = access };
 	int fd = openat(dirfd, name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
 	int r = UIE_OK;
 
 	if (fd < 0)
 		return UIE_OK; /* vanished, or a dangling symlink: nothing to allow */
+	if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+		pb.allowed_access &= ~(uint64_t)LANDLOCK_ACCESS_FS_REFER; /* a directory right */
 	pb.parent_fd = fd;
 	if (syscall(__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) != 0 &&
 	    errno != EINVAL) /* symlinks and special files cannot carry rules */
@@ -37,9 +44,10 @@ static int add_rule(int ruleset, int dirfd, const char *name)
 	return r;
 }
 
-int uie_guest_landlock_apply(void)
+int uie_guest_landlock_apply(int abi)
 {
-	struct landlock_ruleset_attr ra = { .handled_access_fs = LANDLOCK_ACCESS_FS_WRITE_FILE };
+	uint64_t access = LANDLOCK_ACCESS_FS_WRITE_FILE | (abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0);
+	struct landlock_ruleset_attr ra = { .handled_access_fs = access };
 	struct dirent *de;
 	DIR *root;
 	int rs, r = UIE_OK;
@@ -56,7 +64,7 @@ int uie_guest_landlock_apply(void)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 		    !strcmp(de->d_name, "proc"))
 			continue;
-		r = add_rule(rs, dirfd(root), de->d_name);
+		r = add_rule(rs, access, dirfd(root), de->d_name);
 	}
 	closedir(root);
 	if (r == UIE_OK && syscall(__NR_landlock_restrict_self, rs, 0) != 0)

@@ -96,13 +96,46 @@ static void dispatch(struct uie_sup *s, struct uie_call *c, struct seccomp_notif
 	}
 }
 
+/*
+ * A pidfd for the caller, and (for grants) its process and thread count.
+ * Before Linux 6.9 only a process has a pidfd: the thread's process comes
+ * from /proc/TID/status, and the notification still pending afterwards
+ * proves the thread (so its TID) was alive all along; descriptors fetched
+ * through the process pidfd are checked against the thread's
+ * (uie_guest_call_getfd).
+ */
+static int open_caller(struct uie_sup *s, struct uie_call *c, unsigned *threads)
+{
+	const struct seccomp_notif *n = c->n;
+	bool grant = n->data.nr != __NR_execve && n->data.nr != __NR_execveat;
+	pid_t tgid;
+
+	c->thread_pidfd = s->kern.pidfd_thread;
+	if (c->thread_pidfd) {
+		c->pidfd = (int)syscall(SYS_pidfd_open, n->pid, PIDFD_THREAD);
+		if (c->pidfd < 0)
+			return UIE_E_SYS;
+		return grant ? uie_guest_task_info(n->pid, s->kern.pidfd_get_info ? c->pidfd : -1,
+						   &c->tgid, threads)
+			     : UIE_OK;
+	}
+	if (uie_guest_task_info(n->pid, -1, &tgid, threads) != UIE_OK)
+		return UIE_E_SYS;
+	c->pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+	if (c->pidfd < 0 || !uie_guest_id_valid(s, n->id))
+		return UIE_E_SYS;
+	if (grant)
+		c->tgid = tgid;
+	return UIE_OK;
+}
+
 void uie_guest_serve_one(struct uie_sup *s)
 {
 	unsigned d = s->depth;
 	struct seccomp_notif *n = s->nbuf[d];
 	struct seccomp_notif_resp *r = s->rbuf[d];
 	struct uie_freeze *frz = &s->frz[d];
-	struct uie_call c = { .n = n };
+	struct uie_call c = { .n = n, .pidfd = -1 };
 	bool frozen = false;
 	unsigned threads = 0;
 
@@ -112,12 +145,8 @@ void uie_guest_serve_one(struct uie_sup *s)
 	memset(r, 0, s->sizes.seccomp_notif_resp);
 	r->id = n->id;
 	uie_guest_deny(r, EACCES);
-	c.pidfd = (int)syscall(SYS_pidfd_open, n->pid, PIDFD_THREAD);
-	if (c.pidfd < 0)
+	if (open_caller(s, &c, &threads) != UIE_OK)
 		goto send; /* the thread is gone */
-	if (n->data.nr != __NR_execve && n->data.nr != __NR_execveat &&
-	    uie_guest_task_info(n->pid, c.pidfd, &c.tgid, &threads) != UIE_OK)
-		goto send;
 	s->depth++;
 	if (threads > 1 && racy_grant(n)) {
 		int e = uie_guest_freeze(s, frz, c.tgid, n->pid);
@@ -296,16 +325,20 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	if (o->fanotify && uie_guest_fan_init(s) != UIE_OK && o->verbose)
 		fprintf(stderr, "uie: no fanotify exec watch (%s); execve is checked by path\n",
 			strerror(errno));
-	r = uie_guest_spawn(argv, &child, &pidfd, &s->listener);
+	r = uie_guest_kernel_probe(&s->kern, o->verbose);
+	if (r == UIE_OK)
+		r = uie_guest_spawn(argv, s->kern.landlock_abi, &child, &pidfd, &s->listener);
 	if (r != UIE_OK) {
 		if (s->fan >= 0)
 			close(s->fan);
 		free_sup(s);
 		return r;
 	}
-	/* Several-fold faster round trips; older kernels lack it (not a safety issue). */
-	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags) != 0 && o->verbose)
-		fprintf(stderr, "uie: no synchronous wake-up on this kernel\n");
+	/* Several-fold faster round trips; Linux 6.6 and later (not a safety issue). */
+	if (s->kern.sync_wake_up)
+		s->kern.sync_wake_up = ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags) == 0;
+	if (!s->kern.sync_wake_up && o->verbose)
+		fprintf(stderr, "uie: no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux 6.6): slower round trips\n");
 	sigfd = setup_signals(&old);
 	r = supervise(s, child, pidfd, sigfd, argv[0], status);
 	if (sigfd >= 0)

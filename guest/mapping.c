@@ -43,7 +43,7 @@ void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct secco
 		}
 		return;
 	}
-	obj = (int)syscall(SYS_pidfd_getfd, c->pidfd, fd, 0);
+	obj = uie_guest_call_getfd(c, fd);
 	if (obj < 0) {
 		uie_guest_deny(r, errno == EBADF ? EBADF : EACCES);
 		return;
@@ -98,7 +98,7 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 		return;
 	}
 	sp.hi = addr + ((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
-	if (uie_guest_maps_range(n->pid, sp.lo, sp.hi, collect, &sp) != UIE_OK) {
+	if (uie_guest_maps_range(n->pid, sp.lo, sp.hi, s->kern.procmap_query, collect, &sp) != UIE_OK) {
 		fprintf(stderr, "uie: denied mprotect at %#llx (pid %d): cannot read its mappings\n",
 			(unsigned long long)addr, (int)n->pid);
 		return;

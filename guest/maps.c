@@ -211,19 +211,35 @@ static int in_range(void *ctx, const struct uie_map *m)
 	return rc->fn(rc->ctx, m);
 }
 
-int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, uie_map_fn fn, void *ctx)
+int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, bool query, uie_map_fn fn,
+			 void *ctx)
 {
 	struct range_ctx rc = { lo, hi, fn, ctx };
 	char path[64];
-	int fd, r;
+	int fd, r = UIE_E_VERSION;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tgid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return UIE_E_SYS;
-	r = query_range(fd, lo, hi, fn, ctx);
-	close(fd);
+	if (query) {
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)tgid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return UIE_E_SYS;
+		r = query_range(fd, lo, hi, fn, ctx);
+		close(fd);
+	}
 	if (r == UIE_E_VERSION) /* an older kernel: read the text */
 		r = uie_guest_maps_each(tgid, in_range, &rc);
 	return r;
+}
+
+bool uie_guest_maps_query_works(void)
+{
+	struct uie_procmap_query q = { .size = sizeof(q), .query_flags = UIE_PMQ_COVERING_OR_NEXT };
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = ioctl(fd, UIE_PROCMAP_QUERY, &q) == 0;
+	close(fd);
+	return ok;
 }

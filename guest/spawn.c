@@ -65,9 +65,9 @@ static int recv_fd(int sock, int *fd)
 }
 
 /* In the child: never returns. */
-static void child(int sock, pid_t parent, char *const argv[])
+static void child(int sock, pid_t parent, int landlock_abi, char *const argv[])
 {
-	int listener, r;
+	int listener;
 
 	/* Die with the supervisor; fail-closed does not depend on it (see THREAT-MODEL). */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
@@ -79,12 +79,12 @@ static void child(int sock, pid_t parent, char *const argv[])
 		_exit(127);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		_exit(127);
-	if ((r = uie_guest_landlock_apply()) != UIE_OK) {
+	if (uie_guest_landlock_apply(landlock_abi) != UIE_OK) {
 		fprintf(stderr, "uie: cannot restrict /proc writes with Landlock: %s\n",
 			strerror(errno));
 		_exit(127);
 	}
-	if ((r = uie_guest_filter_install(&listener)) != UIE_OK) {
+	if (uie_guest_filter_install(&listener) != UIE_OK) {
 		fprintf(stderr, "uie: cannot install the seccomp filter: %s\n", strerror(errno));
 		_exit(127);
 	}
@@ -97,7 +97,7 @@ static void child(int sock, pid_t parent, char *const argv[])
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-int uie_guest_spawn(char *const argv[], pid_t *pid, int *pidfd, int *listener)
+int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd, int *listener)
 {
 	int sv[2], r;
 	pid_t parent = getpid(), c;
@@ -115,7 +115,7 @@ int uie_guest_spawn(char *const argv[], pid_t *pid, int *pidfd, int *listener)
 	}
 	if (c == 0) {
 		close(sv[0]);
-		child(sv[1], parent, argv);
+		child(sv[1], parent, landlock_abi, argv);
 	}
 	close(sv[1]);
 	r = recv_fd(sv[0], listener);

@@ -65,9 +65,26 @@ struct uie_pending_exec {
 	struct uie_exec_ids allowed;
 };
 
+/* Kernel features with fallbacks, probed once at start-up (kernel.c). */
+struct uie_kernel {
+	bool pidfd_thread;   /* PIDFD_THREAD, Linux 6.9 */
+	bool sync_wake_up;   /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, Linux 6.6 (tried on the listener) */
+	bool procmap_query;  /* PROCMAP_QUERY, Linux 6.11 */
+	bool pidfd_get_info; /* PIDFD_GET_INFO, Linux 6.13 */
+	int landlock_abi;    /* 1 (Linux 5.13) or more; 2 (5.19) adds LANDLOCK_ACCESS_FS_REFER */
+};
+
 struct uie_sup {
 	const struct uie_guest_opts *o;
+	struct uie_kernel kern;
 	int bridge;    /* monitor connection, -1 while down */
+	/*
+	 * The monitor run (STATUS boot_id) this tree started under: a
+	 * reconnection that finds another run refuses every later grant
+	 * (docs/DESIGN.md, "Restart").
+	 */
+	bool have_boot, other_boot;
+	uint8_t boot_id[UIE_BRIDGE_BOOT_ID_LEN];
 	int followed;  /* connection whose CPU affinity was followed (loop.c) */
 	int listener;  /* seccomp notification fd */
 	int fan;       /* fanotify group, -1 without */
@@ -112,29 +129,45 @@ struct uie_sup {
 /* A seccomp notification being answered. */
 struct uie_call {
 	const struct seccomp_notif *n;
-	int pidfd;    /* of the calling thread (PIDFD_THREAD) */
+	int pidfd;    /* of the calling thread (PIDFD_THREAD), else of its process */
+	bool thread_pidfd; /* pidfd names the thread itself */
 	pid_t tgid;   /* its process (grants only; else 0) */
 };
+
+/* ---- kernel.c: features of the running kernel ---- */
+/*
+ * Probes once; prints (verbose) what falls back.  Return: UIE_OK, or
+ * UIE_E_VERSION after naming on stderr a feature nothing replaces.
+ */
+int uie_guest_kernel_probe(struct uie_kernel *k, int verbose);
+/*
+ * Duplicates the caller's descriptor fd (pidfd_getfd); through a process
+ * pidfd only when the calling thread's fd names the same open file.
+ * Return: the new descriptor, or -1 with errno set.
+ */
+int uie_guest_call_getfd(const struct uie_call *c, int fd);
 
 /* ---- filter.c: the BPF program and its installation (in the child) ---- */
 int uie_guest_filter_install(int *listener);
 
 /* ---- landlock.c: no open-for-write below /proc in the tree (child) ---- */
-int uie_guest_landlock_apply(void);
+int uie_guest_landlock_apply(int abi);
 
 /* ---- spawn.c: fork the child, receive its listener ---- */
-int uie_guest_spawn(char *const argv[], pid_t *pid, int *pidfd, int *listener);
+int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd, int *listener);
 
 /* ---- tmem.c: reading the target ---- */
 /* Reads a NUL-terminated string at addr of tid into buf (cap bytes). */
 int uie_guest_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
-/* Opens path as tid would see it (dirfd in tid's table, or AT_FDCWD). */
-int uie_guest_open_as(pid_t tid, int pidfd, int dirfd, const char *path, bool nofollow, int *fd);
+/* Opens path as the caller would see it (dirfd in its table, or AT_FDCWD). */
+int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, bool nofollow, int *fd);
 /*
  * Thread group and number of threads of tid: through its pidfd (-1: none)
  * where the kernel allows, else from /proc/TID/status.
  */
 int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads);
+/* Whether the kernel has PIDFD_GET_INFO (Linux 6.13). */
+bool uie_guest_pidfd_info_works(void);
 /* Opens a path found inside the target's files (PT_INTERP, #!) from its root. */
 int uie_guest_open_in_root(pid_t tid, const char *path, int *fd);
 
@@ -150,9 +183,12 @@ typedef int (*uie_map_fn)(void *ctx, const struct uie_map *m);
 int uie_guest_maps_each(pid_t tgid, uie_map_fn fn, void *ctx);
 /*
  * Calls fn, in address order, for every mapping that overlaps [lo, hi);
- * asks the kernel for just those (PROCMAP_QUERY) where it can.
+ * asks the kernel for just those (PROCMAP_QUERY) when query is set.
  */
-int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, uie_map_fn fn, void *ctx);
+int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, bool query, uie_map_fn fn,
+			 void *ctx);
+/* Whether the kernel has PROCMAP_QUERY (Linux 6.11). */
+bool uie_guest_maps_query_works(void);
 /* Opens the file behind a mapping via /proc/PID/map_files. */
 int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
 

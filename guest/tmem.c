@@ -74,8 +74,9 @@ static int open_beneath(int base, const char *path, bool nofollow, uint64_t reso
 	return UIE_OK;
 }
 
-int uie_guest_open_as(pid_t tid, int pidfd, int dirfd, const char *path, bool nofollow, int *fd)
+int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, bool nofollow, int *fd)
 {
+	pid_t tid = c->n->pid;
 	char base[64];
 	int bfd, r;
 
@@ -103,7 +104,7 @@ int uie_guest_open_as(pid_t tid, int pidfd, int dirfd, const char *path, bool no
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)tid);
 		bfd = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	} else {
-		bfd = (int)syscall(SYS_pidfd_getfd, pidfd, dirfd, 0);
+		bfd = uie_guest_call_getfd(c, dirfd);
 	}
 	if (bfd < 0)
 		return UIE_E_SYS;
@@ -197,6 +198,19 @@ static int task_info_pidfd(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads,
 	*tgid = (pid_t)info.tgid;
 	*threads = (unsigned)(st.st_nlink - 2);
 	return UIE_OK;
+}
+
+bool uie_guest_pidfd_info_works(void)
+{
+	struct uie_pidfd_info info = { .mask = UIE_PIDFD_INFO_PID };
+	int fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = ioctl(fd, UIE_PIDFD_GET_INFO, &info) == 0 && info.pid == (uint32_t)getpid();
+	close(fd);
+	return ok;
 }
 
 int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads)

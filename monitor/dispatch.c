@@ -28,6 +28,8 @@ static const struct mon_entry mon_table[] = {
 	{ UIE_MSG_FASTPATH_REQ, "fastpath", uie_mon_fastpath },
 	{ UIE_MSG_PUBKEY_REQ, "pubkey", uie_mon_pubkey },
 	{ UIE_MSG_GEN_REQ, "generation", uie_mon_gen },
+	{ UIE_MSG_CHECKPOINT_REQ, "checkpoint", uie_mon_checkpoint },
+	{ UIE_MSG_MEASURE_VM_REQ, "measure-vm", uie_mon_measure_vm },
 	{ UIE_MSG_VIOLATION_REQ, "violation", uie_mon_violation },
 };
 
@@ -45,47 +47,6 @@ void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', m->diag);
 	fflush(m->diag);
-}
-
-int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
-		     FILE *diag)
-{
-	struct uie_log_sink sink;
-	int r;
-
-	memset(m, 0, sizeof(*m));
-	m->pl = pl;
-	m->tpm = tpm;
-	m->diag = diag;
-	m->hint_fd = -1;
-	m->limits = (struct uie_mon_limits){ .max_object = UIE_MON_DEFAULT_MAX_OBJECT,
-					     .max_hash_ms = UIE_MON_DEFAULT_MAX_HASH_MS,
-					     .quota = UIE_MON_DEFAULT_QUOTA };
-	/* Without the page the guests keep no fast path: only speed is lost. */
-	if ((r = uie_genpage_create(&m->gen, 0)) != UIE_OK)
-		uie_mon_diag(m, "no policy generation page: %s", uie_err_str(r));
-	m->cache = malloc(sizeof(*m->cache));
-	if (!m->cache)
-		return UIE_E_NOMEM;
-	uie_cache_init(m->cache);
-	uie_logstore_init(&m->log, pl, tpm, 0);
-	sink = uie_logstore_sink(&m->log);
-	if ((r = uie_core_init(&m->core, pl, &sink, UIE_HASH_SHA256)) != UIE_OK)
-		uie_monitor_fini(m);
-	return r;
-}
-
-void uie_monitor_fini(struct uie_monitor *m)
-{
-	if (m->hint_fd >= 0)
-		close(m->hint_fd);
-	uie_genpage_destroy(&m->gen);
-	free(m->cache);
-	free(m->pkg);
-	uie_logstore_fini(&m->log);
-	memset(m, 0, sizeof(*m));
-	m->hint_fd = -1;
-	m->gen.fd = -1;
 }
 
 static const struct mon_entry *lookup(uint16_t type)

@@ -54,7 +54,8 @@ static int export_begin(struct uie_monitor *m, const struct uie_msg_export_req *
 	*out = NULL;
 	if (!m->tpm)
 		return UIE_E_STATE;
-	if (e->since_seq > total)
+	/* Records before a checkpoint left memory: they are in the log file (FORMATS.md 3.8). */
+	if (e->since_seq > total || e->since_seq < m->log.base)
 		return UIE_E_RANGE;
 	if (!(x = calloc(1, sizeof(*x))))
 		return UIE_E_NOMEM;
@@ -202,5 +203,21 @@ int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	memcpy(a->u.pubkey_ans.der, der, len);
 	a->u.pubkey_ans.len = (uint16_t)len;
 	free(der);
+	return UIE_OK;
+}
+
+int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		       struct uie_wire_msg *a, int *afd)
+{
+	const struct uie_msg_checkpoint_req *c = &q->u.checkpoint_req;
+	int r;
+
+	(void)fd;
+	(void)afd;
+	r = uie_logstore_checkpoint(&m->log, c->seq, c->pcr);
+	uie_mon_diag(m, "checkpoint at record %llu: %s", (unsigned long long)c->seq, uie_err_str(r));
+	if (r != UIE_OK)
+		return r;
+	a->u.checkpoint_base = m->log.base;
 	return UIE_OK;
 }

@@ -11,11 +11,11 @@
 
 #include "fdpass.h"
 #include "monitor.h"
+#include "state.h"
 #include "uie/err.h"
 #include "uie/package.h"
 
-/* Replaces the published hint with the installed package's (or none). */
-static void publish_hint(struct uie_monitor *m)
+void uie_mon_publish_hint(struct uie_monitor *m)
 {
 	const uint8_t *hint;
 	size_t hlen;
@@ -49,11 +49,17 @@ int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	if ((r = uie_memfd_read_alloc(fd, len, UIE_PACKAGE_MAX_LEN, &buf)) != UIE_OK)
 		return r;
 	res = uie_package_install(&m->core, buf, (size_t)len, uie_logstore_pcr_at, &m->log);
+	if (res == UIE_OK && m->state && (r = uie_mon_state_sync_policy(m->state)) != UIE_OK)
+		uie_mon_diag(m, "log not synced after the install: %s", uie_err_str(r));
+	if (res == UIE_OK && m->state && (r = uie_mon_state_persist(m->state, buf, (size_t)len)) != UIE_OK)
+		/* In force now, but a restart would refuse to start: status reports it. */
+		uie_mon_diag(m, "installed package not persisted: %s; a restart will refuse to start "
+			     "until it is installed again", uie_err_str(r));
 	if (res == UIE_OK) {
 		free(m->pkg); /* the core no longer references the old table */
 		m->pkg = buf;
 		m->pkg_len = (size_t)len;
-		publish_hint(m);
+		uie_mon_publish_hint(m);
 		/* Last: a guest that sees the new generation finds the new hint. */
 		uie_genpage_set(&m->gen, m->core.epoch);
 	} else {
@@ -86,7 +92,8 @@ int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 {
 	(void)q;
 	(void)fd;
-	if (m->gen.fd < 0)
+	/* VM mode: a copy of the page would not follow installs; the guest runs without fast path. */
+	if (m->gen.fd < 0 || m->ram)
 		return UIE_E_NOTFOUND;
 	*afd = fcntl(m->gen.fd, F_DUPFD_CLOEXEC, 0);
 	if (*afd < 0)

@@ -17,20 +17,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guestram.h"
 #include "host_platform.h"
 #include "monitor.h"
 #include "sandbox.h"
 #include "server.h"
 #include "uie/err.h"
+#include "vmserver.h"
 #include "vtpm.h"
 #include "workers.h"
 
 #define DEFAULT_VTPM "builtin:/var/lib/uie/ak.pem"
 #define DEFAULT_USER "uie-monitor"
+#define DEFAULT_STATE_DIR "/var/lib/uie/state"
 #define MAX_TRUST_KEYS UIE_HOST_MAX_KEYS
 
 struct opts {
 	const char *socket, *vtpm, *user, *group, *log_file;
+	struct uie_monitor_opts mon;
+	const char *vm_socket, *guest_ram; /* VM mode: both, or neither */
 	const char *keys[MAX_TRUST_KEYS];
 	unsigned nkeys;
 	bool foreground;
@@ -85,6 +90,19 @@ static void usage(FILE *f)
 		"  --log-file PATH   diagnostics (default stderr)\n"
 		"  --cpu N           run on CPU N only; interceptors follow the monitor to it, so\n"
 		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n"
+		"  --state-dir DIR   write-ahead log and installed packages; a restart restores the\n"
+		"                    policy in force (default " DEFAULT_STATE_DIR "; \"none\": memory\n"
+		"                    only, a restart comes back in bootstrap)\n"
+		"  --log-sync MODE   every record is written before its answer; it reaches the device\n"
+		"                    policy: at start and with each policy install (default; a\n"
+		"                    monitor crash loses nothing, a power loss the grants since)\n"
+		"                    always: with every record (power-loss safe; one fdatasync per\n"
+		"                    grant)   none: never\n"
+		"  --first-seen      log each (epoch, mode, event, role, digest, decision, reason)\n"
+		"                    once and count repeats (bounded log; docs/FORMATS.md 3.7)\n"
+		"  --vm-socket PATH  VM mode: serve one guest over the stream socket its QEMU\n"
+		"                    virtio-serial chardev connects to (docs/BRIDGE.md section 11)\n"
+		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n",
 		"limits (docs/DESIGN.md, \"Fair service\"; 0 = none where marked *):\n"
 		"  --max-clients N              connections at once (default %u)\n"
 		"  --max-clients-per-process N  connections of one process (default %u)\n"
@@ -124,6 +142,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "group", required_argument, NULL, 'g' },   { "foreground", no_argument, NULL, 'f' },
 		{ "ready-fd", required_argument, NULL, 'r' }, { "log-file", required_argument, NULL, 'l' },
 		{ "cpu", required_argument, NULL, 'c' },     { "help", no_argument, NULL, 'h' },
+		{ "state-dir", required_argument, NULL, 'S' }, { "log-sync", required_argument, NULL, 'Y' },
+		{ "first-seen", no_argument, NULL, 'F' },
+		{ "vm-socket", required_argument, NULL, 'V' }, { "guest-ram", required_argument, NULL, 'R' },
 		{ "max-clients", required_argument, NULL, 'M' },
 		{ "max-clients-per-process", required_argument, NULL, 'P' },
 		{ "max-object-size", required_argument, NULL, 'O' },
@@ -138,7 +159,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	int c;
 
 	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1,
-			    .cpu = -1,
+			    .cpu = -1, .mon = { .state_dir = DEFAULT_STATE_DIR },
 			    .conn = { UIE_SERVER_DEFAULT_MAX_CLIENTS, UIE_SERVER_DEFAULT_PER_PROCESS },
 			    .req = { UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS,
 				     UIE_MON_DEFAULT_QUOTA },
@@ -151,6 +172,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'g': o->group = optarg; break;
 		case 'f': o->foreground = true; break;
 		case 'l': o->log_file = optarg; break;
+		case 'V': o->vm_socket = optarg; break;
+		case 'R': o->guest_ram = optarg; break;
 		case 'k':
 			if (o->nkeys >= MAX_TRUST_KEYS) {
 				fprintf(stderr, "uie-monitord: too many --trust-key\n");
@@ -175,6 +198,20 @@ static int parse(int argc, char **argv, struct opts *o)
 				return 2;
 			}
 			o->cpu = (int)v;
+			break;
+		case 'S': o->mon.state_dir = strcmp(optarg, "none") ? optarg : NULL; break;
+		case 'F': o->mon.first_seen = true; break;
+		case 'Y':
+			if (!strcmp(optarg, "policy"))
+				o->mon.log_sync = UIE_LOG_SYNC_POLICY;
+			else if (!strcmp(optarg, "always"))
+				o->mon.log_sync = UIE_LOG_SYNC_ALWAYS;
+			else if (!strcmp(optarg, "none"))
+				o->mon.log_sync = UIE_LOG_SYNC_NONE;
+			else {
+				fprintf(stderr, "uie-monitord: --log-sync is policy, always or none\n");
+				return 2;
+			}
 			break;
 		case 'M':
 			if (!parse_limit("max-clients", optarg, 1, UIE_SERVER_CLIENTS_CAP, false, &u))
@@ -216,6 +253,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		usage(stderr);
 		return 2;
 	}
+	if (!o->vm_socket != !o->guest_ram) {
+		fprintf(stderr, "uie-monitord: --vm-socket and --guest-ram go together\n");
+		return 2;
+	}
 	return 0;
 }
 
@@ -227,7 +268,7 @@ static void make_key_dir(const char *spec)
 
 	if (strncmp(spec, "builtin:", 8) != 0 || strlen(spec + 8) >= sizeof(dir))
 		return;
-	strcpy(dir, spec + 8);
+	memcpy(dir, spec + 8, strlen(spec + 8) + 1);
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
@@ -295,6 +336,7 @@ static int run(const struct opts *o, FILE *diag)
 	struct uie_server_limits conn;
 	struct uie_workers workers = { .wake = { -1, -1 } };
 	struct uie_vtpm *tpm = NULL;
+	struct uie_guest_ram ram = { .fd = -1 };
 	struct rlimit nocore = { 0, 0 };
 	uid_t uid;
 	gid_t gid, sock_gid;
@@ -330,14 +372,25 @@ static int run(const struct opts *o, FILE *diag)
 	free(der);
 	free(att);
 	free(sig);
-	if ((r = uie_monitor_init(&m, &hp.pl, tpm, diag)) != UIE_OK)
-		return fail(diag, "monitor core", r);
+	/* The socket first: a monitor that cannot serve leaves the state directory alone. */
+	if (o->vm_socket) {
+		/* VM mode: one guest, reached only through its port; objects read from its RAM. */
+		if ((r = uie_guest_ram_open(o->guest_ram, &ram)) != UIE_OK)
+			return fail(diag, o->guest_ram, r);
+		if ((r = uie_vmserver_listen(o->vm_socket, &lfd)) != UIE_OK)
+			return fail(diag, o->vm_socket, r);
+	} else if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK) {
+		return fail(diag, o->socket, r);
+	}
+	if ((r = uie_monitor_init_opts(&m, &hp.pl, tpm, diag, &o->mon)) != UIE_OK)
+		return fail(diag, o->mon.state_dir ? "monitor state (see above)" : "monitor core", r);
+	if (o->vm_socket)
+		m.ram = &ram;
 	m.limits = o->req;
 	conn = o->conn;
 	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
 		return fail(diag, "connection limits", r);
-	if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
-		return fail(diag, o->socket, r);
+	/* The state files stay open: the dropped user appends through these descriptors. */
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
 		return fail(diag, "daemonize", r);
 	if ((r = setup_signals()) != UIE_OK)
@@ -351,14 +404,20 @@ static int run(const struct opts *o, FILE *diag)
 		m.workers = &workers;
 	if ((r = uie_sandbox_lock(strncmp(o->vtpm, "swtpm:", 6) == 0)) != UIE_OK)
 		return fail(diag, "seccomp", r);
-	uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)", o->socket, (unsigned)uid,
-		     o->vtpm, o->nkeys);
+	if (o->vm_socket)
+		uie_mon_diag(&m, "VM mode: serving %s, guest RAM %s (%llu MiB), as uid %u (vTPM %s, %u "
+			     "trusted keys)", o->vm_socket, o->guest_ram,
+			     (unsigned long long)(ram.size >> 20), (unsigned)uid, o->vtpm, o->nkeys);
+	else
+		uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)", o->socket,
+			     (unsigned)uid, o->vtpm, o->nkeys);
 	if (o->ready_fd >= 0) {
 		if (write(o->ready_fd, "READY\n", 6) != 6)
 			return fail(diag, "--ready-fd", UIE_E_SYS);
 		close(o->ready_fd);
 	}
-	r = uie_server_run(&m, &conn, lfd, &stop_flag);
+	r = o->vm_socket ? uie_vmserver_run(&m, lfd, &stop_flag)
+			 : uie_server_run(&m, &conn, lfd, &stop_flag);
 	uie_mon_diag(&m, "stopping: %s", uie_err_str(r));
 	/*
 	 * The workers are not joined: they wait idle and end with the process.  A thread's
@@ -366,6 +425,7 @@ static int run(const struct opts *o, FILE *diag)
 	 */
 	m.workers = NULL;
 	close(lfd);
+	uie_guest_ram_close(&ram);
 	uie_monitor_fini(&m);
 	uie_vtpm_free(tpm);
 	uie_host_platform_fini(&hp);

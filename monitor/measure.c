@@ -166,6 +166,9 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	int merr = UIE_OK, r;
 
 	req_from_msg(&q->u.measure_req, &req);
+	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
+	if (m->ram && req.role != UIE_ROLE_ANON)
+		return UIE_E_STATE;
 	if ((r = quota_measure(m, &req)) != UIE_OK)
 		return r;
 	if (req.role != UIE_ROLE_ANON)
@@ -186,7 +189,7 @@ struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_c
 	int merr;
 
 	/* Only a MEASURE of a file can take long; everything else is answered at once. */
-	if (!m->workers || fd < 0 || uie_bridge_decode(msg, len, &q) != UIE_OK ||
+	if (!m->workers || m->ram || fd < 0 || uie_bridge_decode(msg, len, &q) != UIE_OK ||
 	    q.type != UIE_MSG_MEASURE_REQ || uie_bridge_fd_rule(&q) != UIE_FD_ONE) {
 		uie_monitor_handle_for(m, c, msg, len, fd, ans, anslen, ansfd);
 		return NULL;
@@ -243,6 +246,8 @@ int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int f
 	bool fileless;
 	int merr, r;
 
+	if (m->ram) /* VM mode: a descriptor would be bytes the guest chose */
+		return UIE_E_STATE;
 	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
 		return r;
 	if ((r = object_check(fd, &req.id, &fileless)) != UIE_OK)
@@ -317,5 +322,9 @@ int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	s->nrecords = m->core.next_seq;
 	memcpy(s->vpcr, m->core.vpcr, UIE_PCR_LEN);
 	memcpy(s->policy_id, m->core.policy_id, UIE_SHA256_LEN);
+	memcpy(s->boot_id, m->boot_id, sizeof(s->boot_id));
+	s->boot = m->boot;
+	s->repeats = m->log.repeats;
+	s->health = uie_mon_health(m);
 	return UIE_OK;
 }

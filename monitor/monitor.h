@@ -44,6 +44,11 @@ struct uie_mon_client {
 	uint64_t tokens;
 	uint64_t refilled_ms;
 };
+struct uie_mon_state;
+
+struct uie_guest_ram;
+
+#define UIE_MON_BOOT_ID_LEN 16
 
 struct uie_monitor {
 	const struct uie_platform *pl;
@@ -60,6 +65,29 @@ struct uie_monitor {
 	struct uie_mon_limits limits;
 	struct uie_mon_client *client; /* the client being served (quota), NULL: none */
 	struct uie_workers *workers;   /* measurement threads (borrowed), NULL: measure in the loop */
+	struct uie_mon_state *state; /* owned state directory; NULL: memory only */
+	uint64_t boot;             /* run number over the state directory (1 without) */
+	uint8_t boot_id[UIE_MON_BOOT_ID_LEN]; /* random per run, told to clients */
+	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
+	const struct uie_guest_ram *ram;
+};
+
+/*
+ * When write-ahead records are synced to the device (docs/FORMATS.md 3.6).
+ * Every record is written before its answer in all modes.
+ */
+enum uie_log_sync {
+	UIE_LOG_SYNC_POLICY = 0, /* at start and after each policy install (default) */
+	UIE_LOG_SYNC_ALWAYS = 1, /* every record, before its answer */
+	UIE_LOG_SYNC_NONE = 2,   /* never (tests, benchmarks on throwaway directories) */
+};
+
+/* Options of uie_monitor_init_opts; all zero: memory only, every grant logged. */
+struct uie_monitor_opts {
+	const char *state_dir; /* write-ahead log and packages; restart restores the policy */
+	uint8_t log_sync;      /* enum uie_log_sync: when records reach the device */
+	bool first_seen;       /* log each (epoch, mode, event, role, digest, decision, reason) once */
+	uint32_t first_seen_max; /* keys remembered (0: default) */
 };
 
 /*
@@ -68,6 +96,25 @@ struct uie_monitor {
  */
 int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
 		     FILE *diag);
+
+/*
+ * uie_monitor_init with options (o may be NULL).  With a state directory
+ * the start may restore a policy or refuse to start (a damaged log, a
+ * policy whose package is gone or fails its checks), explained on diag.
+ */
+int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl,
+			  struct uie_vtpm *tpm, FILE *diag, const struct uie_monitor_opts *o);
+
+/*
+ * Health for STATUS: UIE_OK, the log store's error (a broken vTPM, the
+ * last write-ahead failure), a failure to persist the installed package,
+ * or the vTPM's error when reading its PCR 16 fails or disagrees with the
+ * log.
+ */
+int uie_mon_health(struct uie_monitor *m);
+
+/* Publishes the installed package's Bloom hint (or none) to guests. */
+void uie_mon_publish_hint(struct uie_monitor *m);
 void uie_monitor_fini(struct uie_monitor *m);
 
 /*
@@ -142,6 +189,8 @@ typedef int (*uie_mon_handler)(struct uie_monitor *m, const struct uie_wire_msg 
 			       struct uie_wire_msg *a, int *afd);
 int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		    struct uie_wire_msg *a, int *afd);
+int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		       struct uie_wire_msg *a, int *afd);
 int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		    struct uie_wire_msg *a, int *afd);
 int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
@@ -156,6 +205,8 @@ int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		   struct uie_wire_msg *a, int *afd);
 int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		   struct uie_wire_msg *a, int *afd);
+int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		       struct uie_wire_msg *a, int *afd);
 int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		      struct uie_wire_msg *a, int *afd);
 

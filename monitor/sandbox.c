@@ -73,6 +73,10 @@ static const int allowed[] = {
 	SYS_getsockopt, /* SO_PEERCRED of a new connection (server.c) */
 	SYS_rt_sigreturn, SYS_rt_sigprocmask, SYS_clock_gettime, SYS_gettimeofday,
 	SYS_getpid, SYS_gettid, SYS_getrandom, SYS_futex, SYS_exit, SYS_exit_group,
+	/* After SIGSTOP/SIGCONT the kernel resumes an interrupted poll with it. */
+	SYS_restart_syscall,
+	/* The write-ahead log: durable appends, undoing a torn one, archiving at start. */
+	SYS_fdatasync, SYS_fsync, SYS_ftruncate,
 };
 
 

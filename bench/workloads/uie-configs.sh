@@ -18,6 +18,7 @@ uie_monitor_start() {
 	# --cpu 0: interceptors follow the monitor to its CPU, so a request does not
 	# wake an idle vCPU (docs/PERFORMANCE.md, "Where the time goes").
 	"$monitord" --foreground --cpu 0 --socket "$d/sock" --vtpm "builtin:$d/vtpm/ak.pem" \
+		--state-dir "$d/state" \
 		--trust-key "$key.pub" --log-file "$d/monitor.log" &
 	mon_pid[$d]=$!
 	for _ in $(seq 200); do

@@ -39,11 +39,16 @@ enum uie_bridge_msg {
 	UIE_MSG_PUBKEY_ANS = 15,
 	UIE_MSG_GEN_REQ = 16,     /* -> the policy generation page (sealed memfd, read-only) */
 	UIE_MSG_GEN_ANS = 17,
-	/* 18-21: CHECKPOINT and MEASURE_VM on other branches */
+	UIE_MSG_CHECKPOINT_REQ = 18, /* records [0, seq) verified, ending at pcr: drop them from memory */
+	UIE_MSG_CHECKPOINT_ANS = 19,
+	UIE_MSG_MEASURE_VM_REQ = 20, /* VM mode: request + guest-physical frame list -> verdict */
+	UIE_MSG_MEASURE_VM_ANS = 21,
 	UIE_MSG_VIOLATION_REQ = 22, /* the file (fd) of an approved executable mapping was written */
 	UIE_MSG_VIOLATION_ANS = 23,
 	UIE_MSG__MAX
 };
+
+#define UIE_BRIDGE_BOOT_ID_LEN 16
 
 struct uie_status {
 	uint8_t mode;
@@ -51,7 +56,21 @@ struct uie_status {
 	uint64_t nrecords;
 	uint8_t vpcr[UIE_PCR_LEN];
 	uint8_t policy_id[UIE_SHA256_LEN];
+	uint8_t boot_id[UIE_BRIDGE_BOOT_ID_LEN]; /* random per monitor run */
+	uint64_t boot;    /* run number (1 without a state directory) */
+	int32_t health;   /* UIE_OK, or the log store's or vTPM's failure */
+	uint64_t repeats; /* grants answered by an earlier record (first-seen mode) */
 };
+
+/*
+ * Acknowledges that a verifier holds and verified the records before seq,
+ * which end at vPCR16 pcr: the monitor checks pcr against its chain and
+ * drops them from memory (they stay in its log file).  *base receives the
+ * first record still in memory.  UIE_E_BINDING when pcr is not vPCR16
+ * after seq records; UIE_E_RANGE when seq is beyond the log or before the
+ * current checkpoint.
+ */
+int uie_bridge_checkpoint(int fd, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN], uint64_t *base);
 
 /* Client stubs: one per request.  Each returns UIE_OK or a negative error. */
 int uie_bridge_connect(const char *path, int *fd);
@@ -103,6 +122,19 @@ struct uie_fastpath_report {
 int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_report *reps,
 				   size_t n);
 
+/* VM mode (docs/BRIDGE.md section 12): the object is named by its frames. */
+#define UIE_VM_FRAME 4096
+#define UIE_VM_MAX_FRAMES 65536          /* objects up to 256 MiB */
+#define UIE_VM_FLAG_FILELESS 0x01        /* the guest's file has no name: no frames */
+
+/*
+ * Asks for a decision on req whose object (object_size bytes) lies in the
+ * guest-physical frames frames[0..nframes) (frame i holds object bytes
+ * [i*4096, (i+1)*4096)).  With UIE_VM_FLAG_FILELESS, object_size and
+ * nframes are 0.  Any failure leaves out->decision == UIE_DENY.
+ */
+int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint64_t object_size,
+			  const uint64_t *frames, size_t nframes, struct uie_verdict *out);
 /* What a VIOLATION_REQ reports. */
 enum uie_violation_kind {
 	UIE_VIOLATION_WRITE = 1, /* the file was written (or truncated) while mapped executable */

@@ -25,6 +25,13 @@
 struct uie_log_sink {
 	void *ctx;
 	int (*append)(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN], const uint8_t lrh[UIE_PCR_LEN]);
+	/*
+	 * Optional, the first-seen mode (docs/FORMATS.md 3.7): true when a
+	 * record with the same key as rec was logged before; *seq then names
+	 * it and the core logs nothing.  Asked only for exec decisions and
+	 * fast-path reports, right before their append.
+	 */
+	bool (*seen)(void *ctx, const struct uie_log_record *rec, uint64_t *seq);
 };
 
 struct uie_core {
@@ -63,6 +70,30 @@ struct uie_verdict {
  */
 int uie_core_init(struct uie_core *c, const struct uie_platform *pl, const struct uie_log_sink *sink,
 		  uint16_t obj_alg);
+
+/* The end of the log a previous run of the monitor left (docs/FORMATS.md 3.6). */
+struct uie_core_prev {
+	uint64_t boot;            /* its boot number */
+	uint64_t nrecords;        /* its number of records */
+	uint8_t pcr[UIE_PCR_LEN]; /* vPCR16 after its last record */
+};
+
+/*
+ * Like uie_core_init, but the first record is MONITOR_RESTART naming the
+ * previous log's end (digest: its last vPCR16, scope CHAIN; vaddr: its
+ * boot number; file_offset: its record count).
+ */
+int uie_core_init_restart(struct uie_core *c, const struct uie_platform *pl,
+			  const struct uie_log_sink *sink, uint16_t obj_alg,
+			  const struct uie_core_prev *prev);
+
+/*
+ * Puts back the policy that was in force when the previous run stopped
+ * (its package re-checked by uie_package_restore) and logs POLICY_RESTORE.
+ * Only as the second record of a restarted core (UIE_E_STATE otherwise).
+ */
+int uie_core_restore(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
+		     const uint8_t package_hash[UIE_SHA256_LEN]);
 
 /* Digest algorithm requests are measured with now (policy's, or bootstrap's). */
 uint16_t uie_core_obj_alg(const struct uie_core *c);

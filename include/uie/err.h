@@ -35,7 +35,9 @@ typedef enum uie_err {
 	UIE_E_SYS = -23,       /* an operating-system call failed (see errno where hosted) */
 	UIE_E_REPLAY = -24,    /* log replay diverged from the quoted state */
 	UIE_E_NONCE = -25,     /* nonce mismatch (stale or replayed evidence) */
-	/* -26..-28: NOSPACE, TIMEOUT, ACCESS on the mon-durable branch */
+	UIE_E_NOSPACE = -26,   /* no space left on the device (ENOSPC, EDQUOT) */
+	UIE_E_TIMEOUT = -27,   /* the peer did not answer in time */
+	UIE_E_ACCESS = -28,    /* permission denied (EACCES, EPERM) */
 	UIE_E_QUOTA = -29,     /* a client's quota is used up (records per second); try later */
 	UIE_E__MIN = -30       /* sentinel: one below the lowest code */
 } uie_err;

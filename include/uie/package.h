@@ -53,6 +53,19 @@ int uie_package_install(struct uie_core *c, const uint8_t *buf, size_t len,
 			int (*pcr_at)(void *ctx, uint64_t seq, uint8_t pcr[UIE_PCR_LEN]), void *pcr_ctx);
 
 /*
+ * The checks of a package persisted by a previous run of the monitor, at
+ * start: parse, package hash and epoch equal to what the previous log says
+ * was in force (want_hash, want_epoch), signature, table loads; then
+ * uie_core_restore.  The vPCR16 binding is not checked again: it named a
+ * prefix of the previous log, which the restart record links to.  Nothing
+ * is logged on failure (the monitor refuses to start).
+ * Return: UIE_OK, the parse error, UIE_E_BINDING (hash or epoch differ),
+ * UIE_E_KEY, UIE_E_SIGNATURE, the table's error, or uie_core_restore's.
+ */
+int uie_package_restore(struct uie_core *c, const uint8_t *buf, size_t len,
+			const uint8_t want_hash[UIE_SHA256_LEN], uint64_t want_epoch);
+
+/*
  * The Bloom hint of the package buf that is installed in c, when it may be
  * published to the guest (lib/core/bloom.h, uie_bloom_check_policy): a
  * missing or unusable hint never affects installation, it only disables

@@ -73,6 +73,7 @@ enum uie_scope {
 	UIE_SCOPE_ELF = 1,      /* object digest over executable PT_LOAD segments */
 	UIE_SCOPE_RANGE = 2,    /* raw file range (non-ELF, or range outside ELF code) */
 	UIE_SCOPE_PACKAGE = 3,  /* hash of a policy package */
+	UIE_SCOPE_CHAIN = 4,    /* a vPCR16 value: the end of a previous monitor's log */
 	UIE_SCOPE__MAX
 };
 
@@ -93,7 +94,7 @@ enum uie_reason {
 	UIE_R_POLICY_REJECTED = 11,
 	UIE_R_MONITOR_START = 12,
 	UIE_R_RACE = 13,           /* check-then-use race detected */
-	/* 14: POLICY_RESTORED on the mon-durable branch */
+	UIE_R_POLICY_RESTORED = 14, /* policy of the previous monitor run, re-checked at start */
 	UIE_R_WRITE_VIOLATION = 15, /* the file of a live approved executable mapping was written */
 	UIE_R__MAX
 };

@@ -9,13 +9,17 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fdpass.h"
+#include "stream.h"
 #include "uie/bridge.h"
+#include "uie/buf.h"
 #include "uie/err.h"
 #include "wire.h"
 
@@ -26,10 +30,21 @@ static _Atomic uint32_t next_request_id = 1;
 int uie_bridge_connect(const char *path, int *fd)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
 	int s;
 
 	*fd = -1;
-	if (!path || strlen(path) >= sizeof(sa.sun_path))
+	if (!path)
+		return UIE_E_INVAL;
+	/* A character device is a virtio-serial port: the byte-stream transport. */
+	if (stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
+		s = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+		if (s < 0)
+			return errno == EBUSY ? UIE_E_STATE : UIE_E_PEER;
+		*fd = s;
+		return UIE_OK;
+	}
+	if (strlen(path) >= sizeof(sa.sun_path))
 		return UIE_E_INVAL;
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
@@ -37,7 +52,8 @@ int uie_bridge_connect(const char *path, int *fd)
 		return UIE_E_SYS;
 	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
 		close(s);
-		return errno == ENOENT || errno == ECONNREFUSED ? UIE_E_PEER : UIE_E_SYS;
+		return errno == ENOENT || errno == ECONNREFUSED ? UIE_E_PEER
+		       : errno == EACCES || errno == EPERM ? UIE_E_ACCESS : UIE_E_SYS;
 	}
 	*fd = s;
 	return UIE_OK;
@@ -51,6 +67,17 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* SOCK_SEQPACKET carries messages and descriptors; anything else is a byte stream. */
+static bool is_stream(int sock)
+{
+	socklen_t l = sizeof(int);
+	int type = 0;
+
+	if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &l) != 0)
+		return errno == ENOTSOCK;
+	return type != SOCK_SEQPACKET;
+}
+
 /*
  * Sends req (with sendfd unless -1) and waits for its answer.  Answers to
  * earlier requests that timed out are skipped.  On UIE_OK the answer is in
@@ -62,6 +89,7 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 {
 	uint8_t buf[UIE_BRIDGE_MAX_MSG];
 	int64_t deadline = now_ms() + UIE_BRIDGE_TIMEOUT_MS;
+	bool stream = is_stream(sock);
 	size_t len;
 	int r, fd;
 
@@ -69,14 +97,17 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 	memset(ans, 0, sizeof(*ans));
 	req->request_id = atomic_fetch_add(&next_request_id, 1);
 	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK ||
-	    (r = uie_bridge_send(sock, buf, len, sendfd)) != UIE_OK)
+	    (r = stream ? uie_stream_send(sock, buf, len, sendfd) : uie_bridge_send(sock, buf, len, sendfd)) !=
+		    UIE_OK)
 		return r;
 	for (;;) {
 		int64_t left = deadline - now_ms();
 
 		if (left <= 0)
-			return UIE_E_PEER;
-		if ((r = uie_bridge_recv(sock, buf, &len, &fd, (int)left)) != UIE_OK)
+			return UIE_E_TIMEOUT;
+		r = stream ? uie_stream_recv(sock, buf, &len, &fd, (int)left)
+			   : uie_bridge_recv(sock, buf, &len, &fd, (int)left);
+		if (r != UIE_OK)
 			return r;
 		r = uie_bridge_decode(buf, len, ans);
 		if (r == UIE_OK && ans->request_id != req->request_id) {
@@ -229,6 +260,22 @@ int uie_bridge_status(int fd, struct uie_status *out)
 	return UIE_OK;
 }
 
+int uie_bridge_checkpoint(int fd, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN], uint64_t *base)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_CHECKPOINT_REQ }, a;
+	int r, afd;
+
+	*base = 0;
+	q.u.checkpoint_req.seq = seq;
+	memcpy(q.u.checkpoint_req.pcr, pcr, UIE_PCR_LEN);
+	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*base = a.u.checkpoint_base;
+	return UIE_OK;
+}
+
 int uie_bridge_violation(int fd, uint32_t pid, uint8_t kind, int objfd, uint64_t *seq)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_VIOLATION_REQ }, a;
@@ -309,5 +356,43 @@ int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len)
 		return UIE_E_NOMEM;
 	memcpy(*der, a.u.pubkey_ans.der, a.u.pubkey_ans.len);
 	*len = a.u.pubkey_ans.len;
+	return UIE_OK;
+}
+
+int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint64_t object_size,
+			  const uint64_t *frames, size_t nframes, struct uie_verdict *out)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ }, a;
+	uint8_t *list = NULL;
+	int r, afd, mfd = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->decision = UIE_DENY;
+	if (!req || req->role == UIE_ROLE_ANON ||
+	    nframes != ((flags & UIE_VM_FLAG_FILELESS) ? 0 : uie_bridge_vm_nframes(object_size)))
+		return UIE_E_INVAL;
+	q.u.measure_vm_req = (struct uie_msg_measure_vm_req){
+		.r = { .event = req->event, .role = req->role, .flags = flags, .pid = req->pid,
+		       .vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset },
+		.object_size = object_size,
+	};
+	if (nframes > 0) {
+		if (!(list = malloc(nframes * 8)))
+			return UIE_E_NOMEM;
+		for (size_t i = 0; i < nframes; i++)
+			uie_put_le64(list + i * 8, frames[i]);
+		r = uie_memfd_create_sealed("uie-frames", list, nframes * 8, &mfd);
+		free(list);
+		if (r != UIE_OK)
+			return r;
+	}
+	r = call(fd, &q, mfd, &a, &afd);
+	if (mfd >= 0)
+		close(mfd);
+	if (r != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*out = a.u.measure_ans;
 	return UIE_OK;
 }

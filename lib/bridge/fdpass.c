@@ -93,7 +93,7 @@ int uie_bridge_recv(int sock, uint8_t *buf, size_t *len, int *fd, int timeout_ms
 		if (r < 0)
 			return UIE_E_SYS;
 		if (r == 0)
-			return UIE_E_PEER;
+			return UIE_E_TIMEOUT;
 	}
 	mh.msg_control = ctl.buf;
 	mh.msg_controllen = sizeof(ctl.buf);

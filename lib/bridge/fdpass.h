@@ -28,7 +28,7 @@ int uie_bridge_send(int sock, const uint8_t *buf, size_t len, int fd);
  * UIE_BRIDGE_MAX_MSG fails with UIE_E_LIMIT (its descriptors closed).  On
  * those two errors *len still tells how many bytes are in buf, so that the
  * refusal can be addressed to the request id in the header.
- * Return: UIE_OK, UIE_E_PEER (closed or timed out), UIE_E_FORMAT,
+ * Return: UIE_OK, UIE_E_PEER (closed), UIE_E_TIMEOUT, UIE_E_FORMAT,
  * UIE_E_LIMIT, UIE_E_SYS.
  */
 int uie_bridge_recv(int sock, uint8_t *buf, size_t *len, int *fd, int timeout_ms);

@@ -29,7 +29,7 @@ int uie_genpage_create(struct uie_genpage *g, uint64_t gen)
 
 	g->fd = -1;
 	g->map = NULL;
-	memcpy(page, UIE_GENPAGE_MAGIC, 8);
+	memcpy(page, UIE_GENPAGE_MAGIC, 8); /* NOLINT(bugprone-not-null-terminated-result): an 8-byte magic, not a string */
 	page[8] = UIE_GENPAGE_VERSION;
 	memcpy(page + UIE_GENPAGE_GEN_OFF, &gen, sizeof(gen));
 	fd = memfd_create("uie-generation", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -88,7 +88,7 @@ static int check_layout(const uint8_t *m)
 	if ((m[8] | m[9] << 8) != UIE_GENPAGE_VERSION)
 		return UIE_E_VERSION;
 	for (size_t i = 10; i < UIE_GENPAGE_LEN; i++)
-		if (m[i] && (i < UIE_GENPAGE_GEN_OFF || i >= UIE_GENPAGE_GEN_OFF + 8))
+		if ((i < UIE_GENPAGE_GEN_OFF || i >= UIE_GENPAGE_GEN_OFF + 8) && m[i])
 			return UIE_E_FORMAT;
 	return UIE_OK;
 }

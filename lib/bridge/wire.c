@@ -22,13 +22,17 @@ static int body_len(uint16_t type)
 	case UIE_MSG_HINT_REQ: return 0;
 	case UIE_MSG_HINT_ANS: return 24;
 	case UIE_MSG_STATUS_REQ: return 0;
-	case UIE_MSG_STATUS_ANS: return 88;
+	case UIE_MSG_STATUS_ANS: return 128;
 	case UIE_MSG_FASTPATH_REQ: return 16;
 	case UIE_MSG_FASTPATH_ANS: return 16;
 	case UIE_MSG_PUBKEY_REQ: return 0;
 	case UIE_MSG_PUBKEY_ANS: return -1;
 	case UIE_MSG_GEN_REQ: return 0;
 	case UIE_MSG_GEN_ANS: return 24;
+	case UIE_MSG_CHECKPOINT_REQ: return 40;
+	case UIE_MSG_CHECKPOINT_ANS: return 16;
+	case UIE_MSG_MEASURE_VM_REQ: return 40;
+	case UIE_MSG_MEASURE_VM_ANS: return 72;
 	case UIE_MSG_VIOLATION_REQ: return 8;
 	case UIE_MSG_VIOLATION_ANS: return 16;
 	case UIE_MSG_ERROR_ANS: return 4;
@@ -51,6 +55,8 @@ enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
 		return m->u.measure_req.role == UIE_ROLE_ANON ? UIE_FD_NONE : UIE_FD_ONE;
+	case UIE_MSG_MEASURE_VM_REQ:
+		return m->u.measure_vm_req.r.flags & UIE_VM_FLAG_FILELESS ? UIE_FD_NONE : UIE_FD_ONE;
 	case UIE_MSG_INSTALL_REQ:
 	case UIE_MSG_FASTPATH_REQ:
 	case UIE_MSG_VIOLATION_REQ:
@@ -93,6 +99,21 @@ static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX && flags == 0;
 }
 
+/* Frames, object size and flags of a VM-mode request agree (docs/BRIDGE.md section 12). */
+static bool measure_vm_ok(const struct uie_msg_measure_vm_req *q)
+{
+	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) || q->r.role == UIE_ROLE_ANON)
+		return false;
+	if (q->r.flags & UIE_VM_FLAG_FILELESS)
+		return q->object_size == 0;
+	return q->object_size >= 1 && q->object_size <= (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME;
+}
+
+uint64_t uie_bridge_vm_nframes(uint64_t object_size)
+{
+	return object_size / UIE_VM_FRAME + (object_size % UIE_VM_FRAME != 0);
+}
+
 static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)
 {
 	return req_ok(req->event, req->role, 0) && req->role != UIE_ROLE_ANON &&
@@ -109,7 +130,10 @@ static bool fields_ok(const struct uie_wire_msg *m)
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
 		return req_ok(m->u.measure_req.event, m->u.measure_req.role, m->u.measure_req.flags);
+	case UIE_MSG_MEASURE_VM_REQ:
+		return measure_vm_ok(&m->u.measure_vm_req);
 	case UIE_MSG_MEASURE_ANS:
+	case UIE_MSG_MEASURE_VM_ANS:
 		return v->decision < UIE_DECISION__MAX && v->policy_decision < UIE_DECISION__MAX &&
 		       v->reason < UIE_R__MAX && v->scope < UIE_SCOPE__MAX && digest_ok(&v->digest, false);
 	case UIE_MSG_INSTALL_REQ:
@@ -129,7 +153,7 @@ static bool fields_ok(const struct uie_wire_msg *m)
 	case UIE_MSG_GEN_ANS:
 		return m->u.blob_ans.len == UIE_GENPAGE_LEN;
 	case UIE_MSG_STATUS_ANS:
-		return m->u.status_ans.mode < UIE_MODE__MAX;
+		return m->u.status_ans.mode < UIE_MODE__MAX && status_ok(m->u.status_ans.health);
 	case UIE_MSG_FASTPATH_REQ:
 		return m->u.fastpath_req.count >= 1 && m->u.fastpath_req.count <= UIE_BRIDGE_FASTPATH_MAX;
 	case UIE_MSG_FASTPATH_ANS:
@@ -166,6 +190,17 @@ static void put_file_req(struct uie_wbuf *w, const struct uie_req *r)
 	uie_wbuf_u64(w, (uint64_t)r->id.ctime_ns);
 }
 
+static void put_measure_req(struct uie_wbuf *w, const struct uie_msg_measure_req *q)
+{
+	uie_wbuf_u16(w, q->event);
+	uie_wbuf_u8(w, q->role);
+	uie_wbuf_u8(w, q->flags);
+	uie_wbuf_u32(w, q->pid);
+	uie_wbuf_u64(w, q->vaddr);
+	uie_wbuf_u64(w, q->length);
+	uie_wbuf_u64(w, q->file_offset);
+}
+
 static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 {
 	const struct uie_verdict *v = &m->u.measure_ans;
@@ -173,15 +208,14 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
-		uie_wbuf_u16(w, m->u.measure_req.event);
-		uie_wbuf_u8(w, m->u.measure_req.role);
-		uie_wbuf_u8(w, m->u.measure_req.flags);
-		uie_wbuf_u32(w, m->u.measure_req.pid);
-		uie_wbuf_u64(w, m->u.measure_req.vaddr);
-		uie_wbuf_u64(w, m->u.measure_req.length);
-		uie_wbuf_u64(w, m->u.measure_req.file_offset);
+		put_measure_req(w, &m->u.measure_req);
+		break;
+	case UIE_MSG_MEASURE_VM_REQ:
+		put_measure_req(w, &m->u.measure_vm_req.r);
+		uie_wbuf_u64(w, m->u.measure_vm_req.object_size);
 		break;
 	case UIE_MSG_MEASURE_ANS:
+	case UIE_MSG_MEASURE_VM_ANS:
 		uie_wbuf_u8(w, v->decision);
 		uie_wbuf_u8(w, v->policy_decision);
 		uie_wbuf_u16(w, v->reason);
@@ -221,6 +255,11 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 		uie_wbuf_u64(w, st->nrecords);
 		uie_wbuf_bytes(w, st->vpcr, UIE_PCR_LEN);
 		uie_wbuf_bytes(w, st->policy_id, UIE_SHA256_LEN);
+		uie_wbuf_bytes(w, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN);
+		uie_wbuf_u64(w, st->boot);
+		uie_wbuf_u32(w, (uint32_t)st->health);
+		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, st->repeats);
 		break;
 	case UIE_MSG_FASTPATH_REQ:
 		uie_wbuf_u32(w, m->u.fastpath_req.count);
@@ -230,6 +269,14 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 	case UIE_MSG_FASTPATH_ANS:
 		uie_wbuf_u32(w, m->u.fastpath_ans.count);
 		uie_wbuf_u64(w, m->u.fastpath_ans.first_seq);
+		break;
+	case UIE_MSG_CHECKPOINT_REQ:
+		uie_wbuf_u64(w, m->u.checkpoint_req.seq);
+		uie_wbuf_bytes(w, m->u.checkpoint_req.pcr, UIE_PCR_LEN);
+		break;
+	case UIE_MSG_CHECKPOINT_ANS:
+		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, m->u.checkpoint_base);
 		break;
 	case UIE_MSG_VIOLATION_REQ:
 		uie_wbuf_u32(w, m->u.violation_req.pid);
@@ -304,6 +351,17 @@ static int get_file_req(struct uie_rbuf *r, struct uie_req *q)
 	return UIE_OK;
 }
 
+static int get_measure_req(struct uie_rbuf *r, struct uie_msg_measure_req *q)
+{
+	int e;
+
+	(void)((e = uie_rbuf_u16(r, &q->event)) != UIE_OK || (e = uie_rbuf_u8(r, &q->role)) != UIE_OK ||
+	       (e = uie_rbuf_u8(r, &q->flags)) != UIE_OK || (e = uie_rbuf_u32(r, &q->pid)) != UIE_OK ||
+	       (e = uie_rbuf_u64(r, &q->vaddr)) != UIE_OK || (e = uie_rbuf_u64(r, &q->length)) != UIE_OK ||
+	       (e = uie_rbuf_u64(r, &q->file_offset)) != UIE_OK);
+	return e;
+}
+
 static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 {
 	struct uie_verdict *v = &m->u.measure_ans;
@@ -315,15 +373,13 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
-		(void)((e = uie_rbuf_u16(r, &m->u.measure_req.event)) != UIE_OK ||
-		       (e = uie_rbuf_u8(r, &m->u.measure_req.role)) != UIE_OK ||
-		       (e = uie_rbuf_u8(r, &m->u.measure_req.flags)) != UIE_OK ||
-		       (e = uie_rbuf_u32(r, &m->u.measure_req.pid)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.measure_req.vaddr)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.measure_req.length)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.measure_req.file_offset)) != UIE_OK);
-		return e;
+		return get_measure_req(r, &m->u.measure_req);
+	case UIE_MSG_MEASURE_VM_REQ:
+		if ((e = get_measure_req(r, &m->u.measure_vm_req.r)) != UIE_OK)
+			return e;
+		return uie_rbuf_u64(r, &m->u.measure_vm_req.object_size);
 	case UIE_MSG_MEASURE_ANS:
+	case UIE_MSG_MEASURE_VM_ANS:
 		(void)((e = uie_rbuf_u8(r, &v->decision)) != UIE_OK ||
 		       (e = uie_rbuf_u8(r, &v->policy_decision)) != UIE_OK ||
 		       (e = uie_rbuf_u16(r, &v->reason)) != UIE_OK || (e = uie_rbuf_u8(r, &v->scope)) != UIE_OK ||
@@ -358,7 +414,12 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 		       (e = uie_rbuf_u64(r, &st->epoch)) != UIE_OK ||
 		       (e = uie_rbuf_u64(r, &st->nrecords)) != UIE_OK ||
 		       (e = uie_rbuf_bytes(r, st->vpcr, UIE_PCR_LEN)) != UIE_OK ||
-		       (e = uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN)) != UIE_OK);
+		       (e = uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN)) != UIE_OK ||
+		       (e = uie_rbuf_bytes(r, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &st->boot)) != UIE_OK ||
+		       (e = uie_rbuf_u32(r, &res)) != UIE_OK || (e = uie_rbuf_zero(r, 4)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &st->repeats)) != UIE_OK);
+		st->health = (int32_t)res;
 		return e;
 	case UIE_MSG_FASTPATH_REQ:
 		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_req.count)) != UIE_OK ||
@@ -368,6 +429,14 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 	case UIE_MSG_FASTPATH_ANS:
 		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_ans.count)) != UIE_OK ||
 		       (e = uie_rbuf_u64(r, &m->u.fastpath_ans.first_seq)) != UIE_OK);
+		return e;
+	case UIE_MSG_CHECKPOINT_REQ:
+		(void)((e = uie_rbuf_u64(r, &m->u.checkpoint_req.seq)) != UIE_OK ||
+		       (e = uie_rbuf_bytes(r, m->u.checkpoint_req.pcr, UIE_PCR_LEN)) != UIE_OK);
+		return e;
+	case UIE_MSG_CHECKPOINT_ANS:
+		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.checkpoint_base)) != UIE_OK);
 		return e;
 	case UIE_MSG_VIOLATION_REQ:
 		(void)((e = uie_rbuf_u32(r, &m->u.violation_req.pid)) != UIE_OK ||

@@ -30,6 +30,11 @@ struct uie_msg_measure_req {
 	uint64_t vaddr, length, file_offset;
 };
 
+struct uie_msg_measure_vm_req {
+	struct uie_msg_measure_req r;
+	uint64_t object_size;
+};
+
 struct uie_msg_install_ans {
 	int32_t result; /* the monitor's verdict on the package */
 	uint8_t mode;   /* mode and epoch after the attempt */
@@ -58,6 +63,11 @@ struct uie_msg_fastpath_ans {
 	uint64_t first_seq; /* record number of the first */
 };
 
+struct uie_msg_checkpoint_req {
+	uint64_t seq;
+	uint8_t pcr[UIE_PCR_LEN];
+};
+
 struct uie_msg_violation_req {
 	uint32_t pid;  /* the writer, 0: unknown */
 	uint8_t kind;  /* enum uie_violation_kind */
@@ -74,6 +84,7 @@ struct uie_wire_msg {
 	int32_t status;      /* answers: UIE_OK or a negative uie_err */
 	union {
 		struct uie_msg_measure_req measure_req;
+		struct uie_msg_measure_vm_req measure_vm_req;
 		struct uie_verdict measure_ans;
 		uint64_t install_req_len;
 		struct uie_msg_install_ans install_ans;
@@ -83,6 +94,8 @@ struct uie_wire_msg {
 		struct uie_msg_fastpath_req fastpath_req;
 		struct uie_msg_fastpath_ans fastpath_ans;
 		struct uie_msg_pubkey_ans pubkey_ans;
+		struct uie_msg_checkpoint_req checkpoint_req;
+		uint64_t checkpoint_base; /* CHECKPOINT_ANS */
 		struct uie_msg_violation_req violation_req;
 		uint64_t violation_ans_seq;
 	} u;
@@ -99,6 +112,9 @@ int uie_bridge_fastpath_entry_encode(const struct uie_req *req, const struct uie
 				     uint8_t out[UIE_BRIDGE_FASTPATH_ENTRY_LEN]);
 int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_LEN],
 				     struct uie_req *req, struct uie_digest *digest);
+
+/* Frames a VM-mode object of object_size bytes lies in: ceil(size / 4096). */
+uint64_t uie_bridge_vm_nframes(uint64_t object_size);
 
 /* What a message must carry besides its bytes. */
 enum uie_bridge_fd_rule {

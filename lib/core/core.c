@@ -58,8 +58,10 @@ static bool digest_ok(const struct uie_digest *d)
 	return d && d->alg && d->len == uie_hash_len(d->alg);
 }
 
-int uie_core_init(struct uie_core *c, const struct uie_platform *pl, const struct uie_log_sink *sink,
-		  uint16_t obj_alg)
+/* Common start: bootstrap mode, then the first record (START or RESTART). */
+static int core_start(struct uie_core *c, const struct uie_platform *pl,
+		      const struct uie_log_sink *sink, uint16_t obj_alg,
+		      const struct uie_core_prev *prev)
 {
 	struct uie_log_record rec = { 0 };
 
@@ -76,7 +78,31 @@ int uie_core_init(struct uie_core *c, const struct uie_platform *pl, const struc
 	rec.mode = UIE_MODE_BOOTSTRAP;
 	rec.decision = UIE_ALLOW;
 	rec.reason = UIE_R_MONITOR_START;
+	if (prev) {
+		rec.event_type = UIE_LOG_MONITOR_RESTART;
+		rec.scope = UIE_SCOPE_CHAIN;
+		rec.digest.alg = UIE_LOG_HASH_ALG;
+		rec.digest.len = UIE_PCR_LEN;
+		uie_memcpy(rec.digest.bytes, prev->pcr, UIE_PCR_LEN);
+		rec.vaddr = prev->boot;
+		rec.file_offset = prev->nrecords;
+	}
 	return core_log(c, &rec, 0);
+}
+
+int uie_core_init(struct uie_core *c, const struct uie_platform *pl, const struct uie_log_sink *sink,
+		  uint16_t obj_alg)
+{
+	return core_start(c, pl, sink, obj_alg, NULL);
+}
+
+int uie_core_init_restart(struct uie_core *c, const struct uie_platform *pl,
+			  const struct uie_log_sink *sink, uint16_t obj_alg,
+			  const struct uie_core_prev *prev)
+{
+	if (!prev)
+		return UIE_E_INVAL;
+	return core_start(c, pl, sink, obj_alg, prev);
 }
 
 uint16_t uie_core_obj_alg(const struct uie_core *c)
@@ -192,7 +218,10 @@ int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_e
 	rec.mode = c->mode;
 	rec.decision = pdec;
 	rec.reason = reason;
-	if ((r = core_log(c, &rec, c->epoch)) != UIE_OK)
+	rec.epoch = c->epoch;
+	if (c->sink.seen && c->sink.seen(c->sink.ctx, &rec, &rec.seq))
+		; /* first-seen mode: the grant's record is an earlier one */
+	else if ((r = core_log(c, &rec, c->epoch)) != UIE_OK)
 		return r;
 	out->decision = c->mode == UIE_MODE_ENFORCE ? pdec : UIE_ALLOW;
 	out->policy_decision = pdec;
@@ -219,6 +248,9 @@ int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 	rec.mode = c->mode;
 	rec.decision = UIE_DENY;
 	rec.reason = UIE_R_FASTPATH_MISS;
+	rec.epoch = c->epoch;
+	if (c->sink.seen && c->sink.seen(c->sink.ctx, &rec, &rec.seq))
+		return UIE_OK;
 	return core_log(c, &rec, c->epoch);
 }
 
@@ -258,8 +290,9 @@ static void package_rec(struct uie_log_record *rec, uint16_t event, const uint8_
 	uie_memcpy(rec->digest.bytes, hash, UIE_SHA256_LEN);
 }
 
-int uie_core_install(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
-		     const uint8_t package_hash[UIE_SHA256_LEN])
+/* Swaps in a policy table and logs it as event (INSTALL or RESTORE) with reason. */
+static int policy_swap(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
+		       const uint8_t package_hash[UIE_SHA256_LEN], uint16_t event, uint16_t reason)
 {
 	struct uie_log_record rec = { 0 };
 	struct uie_policy pol;
@@ -272,10 +305,10 @@ int uie_core_install(struct uie_core *c, const uint8_t *table, size_t len, uint6
 	if (epoch <= c->epoch)
 		return UIE_E_EPOCH;
 	/* The record already states the new epoch and mode it installs. */
-	package_rec(&rec, UIE_LOG_POLICY_INSTALL, package_hash);
+	package_rec(&rec, event, package_hash);
 	rec.mode = pol.mode;
 	rec.decision = UIE_ALLOW;
-	rec.reason = UIE_R_POLICY_INSTALLED;
+	rec.reason = reason;
 	if ((r = core_log(c, &rec, epoch)) != UIE_OK)
 		return r;
 	c->policy = pol;
@@ -284,6 +317,24 @@ int uie_core_install(struct uie_core *c, const uint8_t *table, size_t len, uint6
 	c->epoch = epoch;
 	uie_memcpy(c->policy_id, package_hash, UIE_SHA256_LEN);
 	return UIE_OK;
+}
+
+int uie_core_install(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
+		     const uint8_t package_hash[UIE_SHA256_LEN])
+{
+	return policy_swap(c, table, len, epoch, package_hash, UIE_LOG_POLICY_INSTALL,
+			   UIE_R_POLICY_INSTALLED);
+}
+
+int uie_core_restore(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
+		     const uint8_t package_hash[UIE_SHA256_LEN])
+{
+	if (!c)
+		return UIE_E_INVAL;
+	if (c->next_seq != 1 || c->have_policy)
+		return UIE_E_STATE;
+	return policy_swap(c, table, len, epoch, package_hash, UIE_LOG_POLICY_RESTORE,
+			   UIE_R_POLICY_RESTORED);
 }
 
 int uie_core_log_reject(struct uie_core *c, uint64_t epoch, const uint8_t package_hash[UIE_SHA256_LEN],

@@ -314,6 +314,7 @@ int uie_elf_measure(const struct uie_platform *pl, const struct uie_object *obj,
 		    struct uie_elf_info *info, struct uie_digest *out)
 {
 	struct uie_elf_info local;
+	/* cppcheck-suppress uninitvar ; only its address is taken here, the parse fills it */
 	struct uie_elf_info *pi = info ? info : &local;
 	int r;
 

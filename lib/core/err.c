@@ -28,6 +28,9 @@ static const char *const err_names[] = {
 	[-UIE_E_SYS] = "system call failed",
 	[-UIE_E_REPLAY] = "log replay diverged",
 	[-UIE_E_NONCE] = "nonce mismatch",
+	[-UIE_E_NOSPACE] = "no space left on device",
+	[-UIE_E_TIMEOUT] = "timed out",
+	[-UIE_E_ACCESS] = "permission denied",
 	[-UIE_E_QUOTA] = "client quota exceeded",
 };
 

@@ -160,6 +160,31 @@ int uie_package_install(struct uie_core *c, const uint8_t *buf, size_t len,
 	return r;
 }
 
+int uie_package_restore(struct uie_core *c, const uint8_t *buf, size_t len,
+			const uint8_t want_hash[UIE_SHA256_LEN], uint64_t want_epoch)
+{
+	struct uie_package p;
+	struct uie_policy pol;
+	int r;
+
+	if (!c || !c->pl || !want_hash)
+		return UIE_E_INVAL;
+	if ((r = uie_package_parse(c->pl, buf, len, &p)) != UIE_OK)
+		return r;
+	if (uie_memcmp(p.package_hash, want_hash, UIE_SHA256_LEN) != 0 || p.epoch != want_epoch)
+		return UIE_E_BINDING;
+	if (!c->pl->verify)
+		return UIE_E_KEY;
+	r = c->pl->verify(c->pl->ctx, p.key_id, p.package_hash, UIE_SHA256_LEN, p.sig, p.sig_len);
+	if (r != UIE_OK)
+		return r == UIE_E_KEY ? UIE_E_KEY : UIE_E_SIGNATURE;
+	if ((r = uie_policy_load(p.table, p.table_len, &pol)) != UIE_OK)
+		return r;
+	if (pol.hash_alg != p.hash_alg)
+		return UIE_E_ALG;
+	return uie_core_restore(c, p.table, p.table_len, p.epoch, p.package_hash);
+}
+
 int uie_package_hint(const struct uie_core *c, const uint8_t *buf, size_t len, const uint8_t **hint,
 		     size_t *hint_len)
 {

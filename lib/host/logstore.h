@@ -18,15 +18,24 @@
 #include "uie/slog.h"
 
 struct uie_vtpm;
+struct uie_logfile;
+struct uie_firstseen;
 
 struct uie_logstore {
 	const struct uie_platform *pl;
 	struct uie_vtpm *tpm; /* borrowed; NULL keeps only the software chain */
-	uint8_t *recs;        /* n records of UIE_LOG_RECORD_LEN bytes */
-	uint8_t *pcrs;        /* n values: vPCR16 after record i */
-	uint64_t n, cap;
-	uint64_t max;         /* records allowed (memory bound) */
+	struct uie_logfile *file; /* borrowed write-ahead file; NULL: memory only */
+	struct uie_firstseen *fs; /* owned first-seen table; NULL: every grant logged */
+	uint8_t *recs;        /* records [base, n) of UIE_LOG_RECORD_LEN bytes */
+	uint8_t *pcrs;        /* vPCR16 after each of them */
+	uint64_t n, cap;      /* n: records logged in all; cap: room in memory */
+	uint64_t base;        /* checkpoint: records before it left memory */
+	uint8_t base_pcr[UIE_PCR_LEN]; /* vPCR16 after base records */
+	uint64_t max;         /* records allowed in memory (memory bound) */
 	bool broken;          /* a vTPM extend failed: its PCR 16 is unknown */
+	int tpm_err;          /* the error that broke it */
+	int file_err;         /* the last append's file error (UIE_OK once one succeeds) */
+	uint64_t repeats;     /* grants answered from the first-seen table */
 };
 
 /*
@@ -42,6 +51,27 @@ void uie_logstore_fini(struct uie_logstore *ls);
 struct uie_log_sink uie_logstore_sink(struct uie_logstore *ls);
 
 /*
+ * Writes every later record to lf (borrowed) before it extends the vTPM
+ * or is stored: a failed write fails the append (the core then denies).
+ */
+void uie_logstore_set_file(struct uie_logstore *ls, struct uie_logfile *lf);
+
+/*
+ * First-seen mode (docs/FORMATS.md 3.7): a grant or fast-path refusal whose
+ * key (epoch, mode, event, role, digest, decision, reason) was logged
+ * before is counted, not logged again.  At most max_keys keys (0: the
+ * default); past that every record is logged.  Return: UIE_OK, UIE_E_NOMEM.
+ */
+#define UIE_FIRSTSEEN_DEFAULT_KEYS (1u << 20)
+int uie_logstore_first_seen(struct uie_logstore *ls, uint32_t max_keys);
+
+/*
+ * Health of the store: UIE_OK, the vTPM error that broke it, or the error
+ * of the last append to the file when it failed.
+ */
+int uie_logstore_health(const struct uie_logstore *ls);
+
+/*
  * The sink's append (ctx is the store): checks that lrh is the record's
  * LRH, grows the arrays, extends the vTPM, then stores.  After a failed
  * vTPM extend every later append fails (the TPM's PCR 16 is unknown).
@@ -53,12 +83,24 @@ int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN],
 
 /*
  * vPCR16 after the first seq records (all zero for seq 0), the pcr_at of
- * uie_package_install.  Return: UIE_OK, UIE_E_RANGE (seq > count).
+ * uie_package_install.  Return: UIE_OK, UIE_E_RANGE (seq > count, or
+ * before the checkpoint).
  */
 int uie_logstore_pcr_at(void *ctx, uint64_t seq, uint8_t pcr[UIE_PCR_LEN]);
 
-/* Records [first, count) as one contiguous byte range; *n receives their number. */
+/*
+ * Records [first, count) as one contiguous byte range; *n receives their
+ * number (0 and NULL when first is before the checkpoint or past the end).
+ */
 const uint8_t *uie_logstore_records(const struct uie_logstore *ls, uint64_t first, uint64_t *n);
+
+/*
+ * Checkpoint (docs/FORMATS.md 3.8): drops records before seq from memory
+ * once a verifier acknowledged them with the vPCR16 after them.
+ * Return: UIE_OK, UIE_E_RANGE (seq past the end or before the current
+ * checkpoint), UIE_E_BINDING (pcr is not vPCR16 after seq records).
+ */
+int uie_logstore_checkpoint(struct uie_logstore *ls, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN]);
 
 uint64_t uie_logstore_count(const struct uie_logstore *ls);
 

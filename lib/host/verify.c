@@ -204,7 +204,7 @@ int uie_verify_ae(const struct uie_platform *pl, const struct uie_verify_input *
 		  struct uie_verify_report *rep)
 {
 	struct uie_verify_checkpoint cp;
-	struct uie_tpm_quote q;
+	struct uie_tpm_quote q = { 0 }; /* the parse clears it too, out of the analyzer's sight */
 	struct uie_ae ae;
 	int r, cls;
 

@@ -107,6 +107,10 @@ struct uie_verify_report {
 	uint64_t exec_records;
 	uint64_t ref_checked, unknown_denied;
 	uint64_t decisions_checked, decisions_unchecked;
+	/* Record 0 was MONITOR_RESTART: the end of the previous run's log it names. */
+	bool restarted;
+	uint64_t prev_boot, prev_records;
+	uint8_t prev_pcr[UIE_PCR_LEN];
 	/* On UIE_V_OK: what to remember for the next export. */
 	struct uie_verify_state next;
 };

@@ -136,8 +136,8 @@ static void check_fastpath(const struct uie_verify_input *in, const struct uie_l
 	}
 	if (!p || !measured(r) || r->digest.alg != p->table.hash_alg)
 		return;
-	for (uint8_t ev = UIE_EV_EXECVE; ev < UIE_EV__MAX; ev++) {
-		uie_policy_lookup(&p->table, ev, r->role, r->digest.bytes, &dec, &reason);
+	for (unsigned int ev = UIE_EV_EXECVE; ev < UIE_EV__MAX; ev++) {
+		uie_policy_lookup(&p->table, (uint8_t)ev, r->role, r->digest.bytes, &dec, &reason);
 		if (dec == UIE_ALLOW) {
 			note(f, r->seq, "fast path rejected a digest the policy of epoch %llu allows",
 			     (unsigned long long)r->epoch);
@@ -278,6 +278,41 @@ static void check_violation(const struct uie_log_record *r, struct finding *viol
 	     "by pid %u)", (unsigned long long)r->id.dev, (unsigned long long)r->id.ino, r->pid);
 }
 
+/*
+ * Start records: MONITOR_START or MONITOR_RESTART only as record 0, and
+ * POLICY_RESTORE only as record 1 after a MONITOR_RESTART (docs/FORMATS.md
+ * 3.6).  A restart's link to the previous run is reported.
+ */
+static void check_start(const struct uie_log_record *r, const struct uie_log_record *prev,
+			struct uie_verify_report *rep, struct finding *f)
+{
+	switch (r->event_type) {
+	case UIE_LOG_MONITOR_START:
+	case UIE_LOG_MONITOR_RESTART:
+		if (r->seq != 0)
+			note(f, r->seq, "a monitor start record in the middle of the log");
+		else if (r->mode != UIE_MODE_BOOTSTRAP || r->epoch != 0 || r->decision != UIE_ALLOW ||
+			 r->reason != UIE_R_MONITOR_START ||
+			 (r->event_type == UIE_LOG_MONITOR_RESTART) != (r->scope == UIE_SCOPE_CHAIN))
+			note(f, r->seq, "malformed monitor start record");
+		if (r->event_type == UIE_LOG_MONITOR_RESTART && r->seq == 0) {
+			rep->restarted = true;
+			rep->prev_boot = r->vaddr;
+			rep->prev_records = r->file_offset;
+			memcpy(rep->prev_pcr, r->digest.bytes, UIE_PCR_LEN);
+		}
+		return;
+	case UIE_LOG_POLICY_RESTORE:
+		/* prev is NULL when record 0 was verified before (an incremental export). */
+		if (r->seq != 1 || (prev && prev->event_type != UIE_LOG_MONITOR_RESTART) ||
+		    r->reason != UIE_R_POLICY_RESTORED || r->decision != UIE_ALLOW)
+			note(f, r->seq, "a policy restore that does not follow a monitor restart");
+		return;
+	default:
+		return;
+	}
+}
+
 /* Checks of one replayed record. */
 static void audit(const struct uie_verify_input *in, const struct uie_log_record *r,
 		  struct uie_verify_report *rep, struct finding *ref, struct finding *pol,
@@ -287,7 +322,7 @@ static void audit(const struct uie_verify_input *in, const struct uie_log_record
 		rep->exec_records++;
 		check_reference(in, r, rep, ref);
 		check_decision(in, r, rep, pol);
-	} else if (r->event_type == UIE_LOG_POLICY_INSTALL) {
+	} else if (r->event_type == UIE_LOG_POLICY_INSTALL || r->event_type == UIE_LOG_POLICY_RESTORE) {
 		check_install(in, r, pol);
 		memcpy(install_id, r->digest.bytes, 32);
 		*have_install = true;
@@ -325,6 +360,7 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 		    uie_log_lrh(pl, p, lrh) != UIE_OK || memcmp(lrh, r.lrh, UIE_PCR_LEN) != 0 ||
 		    uie_pcr_extend(pl, pcr, lrh) != UIE_OK)
 			return diagnose_record(pl, ae, rep);
+		check_start(&r, i ? &last : NULL, rep, &meta);
 		audit(in, &r, rep, &ref, &pol, &viol, install_id, &have_install);
 		last = r;
 	}

@@ -45,7 +45,6 @@ int uie_verify_state_load(const char *path, struct uie_verify_state *st)
 	json_error_t jerr;
 	json_t *o;
 	uint64_t ver = 0, reset = 0, restart = 0, mode = 0;
-	int r;
 
 	if (!st)
 		return UIE_E_INVAL;
@@ -56,15 +55,15 @@ int uie_verify_state_load(const char *path, struct uie_verify_state *st)
 		return errno == ENOENT ? UIE_OK : UIE_E_IO;
 	if (!(o = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr)))
 		return UIE_E_FORMAT;
-	if (!json_is_object(o) || (r = get_uint(o, "version", 255, &ver)) != UIE_OK ||
-	    ver != STATE_VERSION || (r = get_uint(o, "clock", INT64_MAX, &st->clock)) != UIE_OK ||
-	    (r = get_uint(o, "reset_count", UINT32_MAX, &reset)) != UIE_OK ||
-	    (r = get_uint(o, "restart_count", UINT32_MAX, &restart)) != UIE_OK ||
-	    (r = get_uint(o, "next_seq", INT64_MAX, &st->next_seq)) != UIE_OK ||
-	    (r = get_uint(o, "epoch", INT64_MAX, &st->epoch)) != UIE_OK ||
-	    (r = get_uint(o, "mode", UIE_MODE__MAX - 1, &mode)) != UIE_OK ||
-	    (r = hex_member(o, "pcr", st->pcr, sizeof(st->pcr))) != UIE_OK ||
-	    (r = hex_member(o, "policy_id", st->policy_id, sizeof(st->policy_id))) != UIE_OK) {
+	if (!json_is_object(o) || get_uint(o, "version", 255, &ver) != UIE_OK ||
+	    ver != STATE_VERSION || get_uint(o, "clock", INT64_MAX, &st->clock) != UIE_OK ||
+	    get_uint(o, "reset_count", UINT32_MAX, &reset) != UIE_OK ||
+	    get_uint(o, "restart_count", UINT32_MAX, &restart) != UIE_OK ||
+	    get_uint(o, "next_seq", INT64_MAX, &st->next_seq) != UIE_OK ||
+	    get_uint(o, "epoch", INT64_MAX, &st->epoch) != UIE_OK ||
+	    get_uint(o, "mode", UIE_MODE__MAX - 1, &mode) != UIE_OK ||
+	    hex_member(o, "pcr", st->pcr, sizeof(st->pcr)) != UIE_OK ||
+	    hex_member(o, "policy_id", st->policy_id, sizeof(st->policy_id)) != UIE_OK) {
 		json_decref(o);
 		memset(st, 0, sizeof(*st));
 		return UIE_E_FORMAT;

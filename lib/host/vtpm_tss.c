@@ -112,6 +112,7 @@ static int ts_quote(struct uie_vtpm *vt, const uint8_t *nonce, size_t nonce_len,
 {
 	struct tss *t = (struct tss *)vt;
 	TPM2B_DATA qd = { .size = (UINT16)nonce_len };
+	/* cppcheck-suppress legacyUninitvar ; cppcheck 2.10 confuses the member .scheme with the variable */
 	TPMT_SIG_SCHEME scheme = { .scheme = TPM2_ALG_NULL }; /* the key's own: ECDSA/SHA-256 */
 	TPM2B_ATTEST *quoted = NULL;
 	TPMT_SIGNATURE *signature = NULL;

@@ -30,14 +30,14 @@ e2e_cleanup() {
 }
 
 # start_monitor MONITORD SOCKET VTPM [more uie-monitord options]: a monitor in
-# the foreground, diagnostics in $T/monitord.log, waited for until it writes
-# READY on its --ready-fd.  Returns 1 (after showing the log) when it does not.
+# the foreground, diagnostics in $T/monitord.log, state (write-ahead log,
+# packages) in $T/state, waited for until it writes READY on its --ready-fd.  Returns 1 (after showing the log) when it does not.
 start_monitor() {
 	local monitord=$1 sock=$2 vtpm=$3
 	shift 3
 	rm -f "$T/ready"
 	"$monitord" --socket "$sock" --vtpm "$vtpm" --foreground --ready-fd 3 \
-		--log-file "$T/monitord.log" "$@" 3>"$T/ready" &
+		--log-file "$T/monitord.log" --state-dir "$T/state" "$@" 3>"$T/ready" &
 	MON_PID=$!
 	for _ in $(seq 100); do
 		grep -q READY "$T/ready" 2>/dev/null && return 0

@@ -204,6 +204,12 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 		printf("  reference: not checked (no --reference)\n");
 	printf("  decisions: %llu checked against the policy, %llu in epochs without a --policy\n",
 	       (unsigned long long)rep->decisions_checked, (unsigned long long)rep->decisions_unchecked);
+	if (rep->restarted) {
+		uie_hex_encode(pcr, rep->prev_pcr, UIE_PCR_LEN);
+		printf("  restart:   this monitor run continues run %llu, whose log ended after %llu "
+		       "records at vPCR16 %s\n", (unsigned long long)rep->prev_boot,
+		       (unsigned long long)rep->prev_records, pcr);
+	}
 }
 
 static int print_json(const struct uie_verify_report *rep, const struct verify_opts *o)

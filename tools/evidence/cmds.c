@@ -7,6 +7,8 @@
 
 const struct uie_cmd uie_cmds_evidence[] = {
 	{ "evidence export", uie_cmd_evidence_export, "ask the monitor for attestation evidence (AE)" },
+	{ "evidence checkpoint", uie_cmd_evidence_checkpoint,
+	  "acknowledge verified records: the monitor drops them from memory" },
 	{ "verify", uie_cmd_verify, "verify an AE: quote, replay, reference values, policy, clock" },
 	{ NULL, NULL, NULL },
 };

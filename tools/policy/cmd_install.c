@@ -98,6 +98,14 @@ int uie_cmd_status(int argc, char **argv)
 	hex(st.vpcr, sizeof(st.vpcr));
 	printf("\npolicy: ");
 	hex(st.policy_id, sizeof(st.policy_id));
-	printf("\n");
+	printf("\nboot: %llu ", (unsigned long long)st.boot);
+	hex(st.boot_id, sizeof(st.boot_id));
+	printf("\nrepeats: %llu\nhealth: %s\n", (unsigned long long)st.repeats,
+	       st.health == UIE_OK ? "ok" : uie_err_str(st.health));
+	if (st.health != UIE_OK) {
+		fprintf(stderr, "uie status: monitor at %s is unhealthy: %s (grants fail closed; "
+			"see its diagnostics log)\n", sock, uie_err_str(st.health));
+		return UIE_EXIT_FAIL;
+	}
 	return UIE_EXIT_OK;
 }

@@ -32,7 +32,7 @@ static void show_package(const struct uie_package *p)
 int uie_cmd_policy_show(int argc, char **argv)
 {
 	struct uie_host_platform hp;
-	struct uie_package pkg;
+	struct uie_package pkg = { 0 };
 	struct uie_policy pol;
 	const uint8_t *table;
 	uint8_t *buf;

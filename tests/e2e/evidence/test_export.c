@@ -52,8 +52,8 @@ static int setup(void **state)
 	if (f->mon < 0)
 		return -1;
 	if (f->mon == 0) {
-		char *argv[] = { (char *)monitord, "--socket", f->sock, "--vtpm", vtpm, "--foreground",
-				 "--ready-fd", "3", geteuid() == 0 ? "--user" : NULL, "root", NULL };
+		char *argv[] = { (char *)monitord, "--socket", f->sock, "--vtpm", vtpm, "--state-dir",
+				 "none", "--foreground", "--ready-fd", "3", geteuid() == 0 ? "--user" : NULL, "root", NULL };
 
 		close(pp[0]);
 		if (dup2(pp[1], 3) != 3)

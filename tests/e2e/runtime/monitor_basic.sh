@@ -95,7 +95,7 @@ stop_monitor || fail "monitor exit status $?"
 # a socket directory others can write to is refused
 mkdir -m 0777 "$T/open"
 chmod 0777 "$T/open"
-if "$MONITORD" --socket "$T/open/monitor.sock" --vtpm "builtin:$T/ak.pem" --foreground \
+if "$MONITORD" --socket "$T/open/monitor.sock" --vtpm "builtin:$T/ak.pem" --state-dir none --foreground \
 	2>"$T/open.err"; then
 	fail "monitor started in a world-writable directory"
 fi

@@ -40,7 +40,7 @@ static int setup(void **state)
 {
 	static struct fx f;
 	struct uie_policy_rule rules[3] = { 0 };
-	struct uie_log_sink sink;
+	struct uie_log_sink sink = { 0 };
 
 	memset(&f, 0, sizeof(f));
 	if (uie_host_platform_init(&hp) != UIE_OK)

@@ -314,6 +314,18 @@ int ev_log_init(struct ev_log *l, struct uie_vtpm *tpm)
 	return uie_core_init(&l->core, &l->hp.pl, &sink, UIE_HASH_SHA256);
 }
 
+int ev_log_init_restart(struct ev_log *l, struct uie_vtpm *tpm, const struct uie_core_prev *prev)
+{
+	struct uie_log_sink sink = { .ctx = l, .append = sink_append };
+	int r;
+
+	memset(l, 0, sizeof(*l));
+	l->tpm = tpm;
+	if ((r = uie_host_platform_init(&l->hp)) != UIE_OK)
+		return r;
+	return uie_core_init_restart(&l->core, &l->hp.pl, &sink, UIE_HASH_SHA256, prev);
+}
+
 void ev_log_fini(struct ev_log *l)
 {
 	free(l->recs);

@@ -65,6 +65,8 @@ struct ev_log {
 void ev_digest(char c, struct uie_digest *d);
 
 int ev_log_init(struct ev_log *l, struct uie_vtpm *tpm);
+/* The same for a monitor that restarted after the run prev describes (MONITOR_RESTART first). */
+int ev_log_init_restart(struct ev_log *l, struct uie_vtpm *tpm, const struct uie_core_prev *prev);
 void ev_log_fini(struct ev_log *l);
 /*
  * The standard scenario: bootstrap decisions on A (main) and B (interp),

@@ -471,6 +471,58 @@ static void test_state_file(void **state)
 	free(p);
 }
 
+/*
+ * A restarted monitor's log (MONITOR_RESTART, POLICY_RESTORE of the
+ * first run's policy, decisions) verifies and names the run it continues;
+ * a restart record anywhere but record 0 is refused.
+ */
+static void test_restart(void **state)
+{
+	struct fx *f = *state;
+	struct uie_core_prev prev = { .boot = 1, .nrecords = f->log.n };
+	struct uie_verify_report rep;
+	struct uie_log_record r = { 0 };
+	struct uie_vtpm *tpm2;
+	struct ev_log l2;
+	uint8_t *ae, rec[UIE_LOG_RECORD_LEN];
+	size_t len;
+
+	memcpy(prev.pcr, f->log.core.vpcr, UIE_PCR_LEN);
+	assert_int_equal(uie_vtpm_builtin_open(f->key, &tpm2), UIE_OK); /* a reset: PCR 16 zero */
+	assert_int_equal(ev_log_init_restart(&l2, tpm2, &prev), UIE_OK);
+	assert_int_equal(uie_core_restore(&l2.core, f->log.table, f->log.table_len, 1, f->log.pkg_hash),
+			 UIE_OK);
+	assert_int_equal(uie_core_restore(&l2.core, f->log.table, f->log.table_len, 2, f->log.pkg_hash),
+			 UIE_E_STATE);
+	assert_int_equal(ev_log_mmap(&l2, 'C'), UIE_OK);
+	assert_int_equal(ev_log_mmap(&l2, 'D'), UIE_OK);
+	assert_int_equal(ev_export(&l2, tpm2, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
+	assert_true(rep.restarted);
+	assert_int_equal(rep.prev_boot, 1);
+	assert_int_equal(rep.prev_records, f->log.n);
+	assert_memory_equal(rep.prev_pcr, f->log.core.vpcr, UIE_PCR_LEN);
+	assert_int_equal(rep.decisions_checked, 2);
+	free(ae);
+	/* A MONITOR_RESTART in the middle, chained and quoted like any record. */
+	r.seq = l2.n;
+	r.pcr_index = UIE_LOG_PCR_INDEX;
+	r.event_type = UIE_LOG_MONITOR_RESTART;
+	r.decision = UIE_ALLOW;
+	r.reason = UIE_R_MONITOR_START;
+	r.scope = UIE_SCOPE_CHAIN;
+	r.digest.alg = UIE_HASH_SHA256;
+	r.digest.len = UIE_SHA256_LEN;
+	assert_int_equal(uie_log_encode(&l2.hp.pl, &r, rec), UIE_OK);
+	assert_int_equal(l2.core.sink.append(l2.core.sink.ctx, rec, r.lrh), UIE_OK);
+	assert_int_equal(ev_export(&l2, tpm2, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	assert_int_equal(verify(f, ae, len, &rep), UIE_V_METADATA);
+	assert_non_null(strstr(rep.reason, "monitor start record in the middle"));
+	free(ae);
+	ev_log_fini(&l2);
+	uie_vtpm_free(tpm2);
+}
+
 static void test_refset(void **state)
 {
 	struct uie_refset s;
@@ -519,6 +571,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_incremental, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
 		cmocka_unit_test(test_refset),
 	};
 

@@ -34,7 +34,7 @@ static int sink_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN], const u
 
 void pt_core_init(struct pt_core *pc)
 {
-	struct uie_log_sink sink;
+	struct uie_log_sink sink = { 0 };
 
 	memset(pc, 0, sizeof(*pc));
 	assert_int_equal(uie_host_platform_init(&pc->hp), UIE_OK);

@@ -266,6 +266,22 @@ static void test_no_monitor(void **state)
 	assert_int_equal(s, -1);
 }
 
+/* A peer that stays silent is a timeout, not "peer failed"; one that hung up is. */
+static void test_timeout_named(void **state)
+{
+	uint8_t buf[UIE_BRIDGE_MAX_MSG];
+	size_t len;
+	int sv[2], fd;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	assert_int_equal(uie_bridge_recv(sv[0], buf, &len, &fd, 50), UIE_E_TIMEOUT);
+	assert_string_equal(uie_err_str(UIE_E_TIMEOUT), "timed out");
+	close(sv[1]);
+	assert_int_equal(uie_bridge_recv(sv[0], buf, &len, &fd, 50), UIE_E_PEER);
+	close(sv[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_report_burst),
 		cmocka_unit_test(test_report_failures),
 		cmocka_unit_test(test_no_monitor),
+		cmocka_unit_test(test_timeout_named),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -23,7 +23,13 @@ static struct uie_wire_msg example(uint16_t type)
 	case UIE_MSG_MEASURE_REQ:
 		m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 77, 1, 2, 3 };
 		break;
+	case UIE_MSG_MEASURE_VM_REQ:
+		m.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 77,
+								      1, 2, 3 };
+		m.u.measure_vm_req.object_size = 8193;
+		break;
 	case UIE_MSG_MEASURE_ANS:
+	case UIE_MSG_MEASURE_VM_ANS:
 		m.u.measure_ans.decision = UIE_ALLOW;
 		m.u.measure_ans.reason = UIE_R_BOOTSTRAP;
 		m.u.measure_ans.scope = UIE_SCOPE_ELF;
@@ -56,6 +62,17 @@ static struct uie_wire_msg example(uint16_t type)
 		m.u.status_ans.nrecords = 1000;
 		memset(m.u.status_ans.vpcr, 0x11, UIE_PCR_LEN);
 		memset(m.u.status_ans.policy_id, 0x22, UIE_SHA256_LEN);
+		memset(m.u.status_ans.boot_id, 0x33, UIE_BRIDGE_BOOT_ID_LEN);
+		m.u.status_ans.boot = 4;
+		m.u.status_ans.health = UIE_E_NOSPACE;
+		m.u.status_ans.repeats = 1u << 20;
+		break;
+	case UIE_MSG_CHECKPOINT_REQ:
+		m.u.checkpoint_req.seq = 17;
+		memset(m.u.checkpoint_req.pcr, 0x44, UIE_PCR_LEN);
+		break;
+	case UIE_MSG_CHECKPOINT_ANS:
+		m.u.checkpoint_base = 17;
 		break;
 	case UIE_MSG_FASTPATH_REQ:
 		m.u.fastpath_req = (struct uie_msg_fastpath_req){ UIE_BRIDGE_FASTPATH_MAX, 7 };
@@ -381,6 +398,9 @@ static void test_encode_refuses_bad_fields(void **state)
 	m = example(UIE_MSG_STATUS_ANS);
 	m.status = 5;
 	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
+	m = example(UIE_MSG_STATUS_ANS);
+	m.u.status_ans.health = 1; /* health is UIE_OK or an error */
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
 	m = example(UIE_MSG_MEASURE_REQ);
 	assert_int_equal(uie_bridge_encode(&m, buf, 20, &len), UIE_E_OVERFLOW);
 	m.type = 40;
@@ -437,6 +457,8 @@ static void test_doc_vectors(void **state)
 	doc[n] = '\0';
 	p = strstr(doc, "## 10. Test vectors");
 	assert_non_null(p);
+	if (strstr(p + 1, "\n## "))
+		strstr(p + 1, "\n## ")[1] = '\0'; /* later sections have their own vectors */
 	while ((p = strstr(p, "```\n")) != NULL) {
 		char *end = strstr(p + 4, "```");
 		size_t bl = 0;

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * uie-init: PID 1 of a guest in VM mode.  It starts the relay to the
+ * monitor outside the VM (guest/vmrelay.h), waits until it serves, then
+ * starts the real init under the interceptor (`uie run`), so the guest's
+ * whole user space runs supervised from its first exec (measured in
+ * bootstrap until a policy is installed).  Nothing else is started
+ * unsupervised: no relay, no init.  As PID 1 it reaps every orphan; once
+ * the supervised tree is gone (the init and every process left behind) it
+ * stops the relay and exits, or powers off with --poweroff.
+ *
+ * If the interceptor dies, the processes it supervised live on but every
+ * exec, executable mmap and mprotect they try fails (the seccomp listener
+ * is gone): fail closed.  uie-init does not restart it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "uie/bridge.h"
+#include "uie/err.h"
+#include "vmrelay.h"
+
+#define READY_MS 30000
+
+static volatile sig_atomic_t relay_stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	relay_stop = 1;
+}
+
+static void say(const char *what, const char *detail)
+{
+	fprintf(stderr, "uie-init: %s (%s)\n", what, detail);
+}
+
+/* Starts the relay in a child; returns its pid once it serves, or -1. */
+static pid_t start_relay(struct uie_vmrelay_opts *o)
+{
+	struct pollfd p;
+	char buf[8] = { 0 };
+	int pfd[2];
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct sigaction sa = { .sa_handler = on_term };
+
+		close(pfd[0]);
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTERM, &sa, NULL);
+		signal(SIGPIPE, SIG_IGN);
+		o->ready_fd = pfd[1];
+		_exit(uie_vmrelay_run(o, &relay_stop) == UIE_OK ? 0 : 1);
+	}
+	close(pfd[1]);
+	p = (struct pollfd){ .fd = pfd[0], .events = POLLIN };
+	if (pid < 0 || poll(&p, 1, READY_MS) != 1 || read(pfd[0], buf, 6) != 6 ||
+	    memcmp(buf, "READY\n", 6) != 0) {
+		close(pfd[0]);
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		return -1;
+	}
+	close(pfd[0]);
+	return pid;
+}
+
+/* True when a user-space process other than us and the relay exists (kernel threads have no cmdline). */
+static bool others_alive(pid_t relay)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d)) != NULL) {
+		char path[300], c;
+		long pid = strtol(e->d_name, NULL, 10);
+		FILE *f;
+
+		if (pid <= 0 || pid == getpid() || pid == relay)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		if (!(f = fopen(path, "re")))
+			continue;
+		found = fread(&c, 1, 1, f) == 1;
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: uie-init [--port DEV] [--socket PATH] [--uie PATH] [--poweroff] [-v]\n"
+		   "                -- INIT [ARGS...]\n"
+		   "  --port DEV    virtio-serial port to the monitor (default %s)\n"
+		   "  --socket PATH local bridge socket served to the guest (default %s)\n"
+		   "  --uie PATH    the uie command (default: uie from PATH)\n"
+		   "  --poweroff    power off when the supervised tree is gone (PID 1 of the VM)\n",
+		UIE_VMRELAY_DEFAULT_PORT, UIE_BRIDGE_DEFAULT_PATH);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "port", required_argument, NULL, 'p' }, { "socket", required_argument, NULL, 's' },
+		{ "uie", required_argument, NULL, 'u' },  { "poweroff", no_argument, NULL, 'P' },
+		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct uie_vmrelay_opts o = { .port = UIE_VMRELAY_DEFAULT_PORT,
+				      .socket = UIE_BRIDGE_DEFAULT_PATH, .ready_fd = -1 };
+	const char *uie = "uie";
+	bool poweroff = false, sup_done = false;
+	int c, status = 0, rc = 1;
+	pid_t relay, sup;
+
+	while ((c = getopt_long(argc, argv, "+v", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p': o.port = optarg; break;
+		case 's': o.socket = optarg; break;
+		case 'u': uie = optarg; break;
+		case 'P': poweroff = true; break;
+		case 'v': o.verbose = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (getpid() != 1)
+		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); /* orphans come to us, as to PID 1 */
+	if (access("/proc/self", F_OK) != 0)
+		mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if ((relay = start_relay(&o)) < 0) {
+		/* No monitor, no user space: nothing may run unmeasured. */
+		say("the relay to the monitor did not start; not starting init", o.port);
+		goto out;
+	}
+	sup = fork();
+	if (sup == 0) {
+		char **av = calloc((size_t)(argc - optind) + 6, sizeof(char *));
+		int k = 0;
+
+		if (!av)
+			_exit(127);
+		av[k++] = (char *)"uie";
+		av[k++] = (char *)"run";
+		av[k++] = (char *)"--socket";
+		av[k++] = (char *)o.socket;
+		av[k++] = (char *)"--";
+		for (int i = optind; i < argc; i++)
+			av[k++] = argv[i];
+		execvp(uie, av);
+		_exit(127);
+	}
+	if (sup < 0) {
+		say("fork", strerror(errno));
+		goto stop;
+	}
+	for (;;) {
+		int st;
+		pid_t pid = waitpid(-1, &st, 0);
+
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		if (pid == relay) {
+			say("the relay ended: every request is now refused", "fail closed");
+			relay = -1;
+		}
+		if (pid == sup) {
+			sup_done = true;
+			status = st;
+		}
+		if (sup_done && !others_alive(relay))
+			break;
+	}
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+stop:
+	if (relay > 0) {
+		kill(relay, SIGTERM);
+		waitpid(relay, NULL, 0);
+	}
+out:
+	if (poweroff) {
+		sync();
+		reboot(RB_POWER_OFF);
+	}
+	return rc;
+}

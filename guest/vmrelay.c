@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "vmrelay.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fdpass.h"
+#include "stream.h"
+#include "uie/bridge.h"
+#include "uie/buf.h"
+#include "uie/err.h"
+#include "vmpin.h"
+#include "wire.h"
+
+#define RELAY_MAX_CLIENTS 64
+#define RELAY_TIMEOUT_MS 10000
+
+struct relay {
+	const struct uie_vmrelay_opts *o;
+	int port, pagemap;
+	uint32_t next_id;
+};
+
+static void say(const struct relay *rl, const char *what, int r)
+{
+	if (rl->o->verbose)
+		fprintf(stderr, "uie-vmrelay: %s: %s\n", what, uie_err_str(r));
+}
+
+static int listen_local(const char *path, int *lfd)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(sa.sun_path)];
+	char *slash;
+	int s;
+
+	*lfd = -1;
+	if (!path || path[0] != '/' || strlen(path) >= sizeof(sa.sun_path))
+		return UIE_E_INVAL;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	memcpy(dir, path, strlen(path) + 1);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0750);
+	}
+	unlink(path);
+	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return UIE_E_SYS;
+	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) != 0 || chmod(path, 0660) != 0 ||
+	    listen(s, RELAY_MAX_CLIENTS) != 0) {
+		close(s);
+		return UIE_E_SYS;
+	}
+	*lfd = s;
+	return UIE_OK;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Forwards one encoded request (with its payload descriptor) over the port
+ * under a relay request id, and waits for the answer with that id; the
+ * answer gets the client's id back.  Answers to requests that timed out
+ * earlier are skipped.
+ */
+static int forward(struct relay *rl, uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *alen,
+		   int *afd)
+{
+	/* Top bit set: never an id of the client stubs (uie_bridge_measure_vm) on the same port. */
+	uint32_t cid = uie_le32(msg + 12), rid = 0x80000000u | rl->next_id++;
+	int64_t deadline = now_ms() + RELAY_TIMEOUT_MS;
+	int r;
+
+	*afd = -1;
+	uie_put_le32(msg + 12, rid);
+	if ((r = uie_stream_send(rl->port, msg, len, fd)) != UIE_OK)
+		return r;
+	for (;;) {
+		int64_t left = deadline - now_ms();
+
+		if (left <= 0)
+			return UIE_E_PEER;
+		if ((r = uie_stream_recv(rl->port, ans, alen, afd, (int)left)) != UIE_OK)
+			return r;
+		if (*alen >= UIE_BRIDGE_HDR_LEN && uie_le32(ans + 12) == rid) {
+			uie_put_le32(ans + 12, cid);
+			return UIE_OK;
+		}
+		if (*afd >= 0)
+			close(*afd);
+		*afd = -1;
+	}
+}
+
+/* The answer to q that the relay gives itself: an error, never a grant. */
+static void refuse(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *alen)
+{
+	struct uie_wire_msg a = { .request_id = q->request_id, .status = err };
+
+	a.type = uie_bridge_is_request(q->type) ? q->type + 1 : UIE_MSG_ERROR_ANS;
+	if (err >= 0 || err <= UIE_E__MIN)
+		a.status = UIE_E_PEER;
+	if (uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen) != UIE_OK) {
+		a.type = UIE_MSG_ERROR_ANS;
+		uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen);
+	}
+}
+
+/* MEASURE_REQ with the object's descriptor: pinned, named by its frames, asked as MEASURE_VM_REQ. */
+static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, uint8_t *ans,
+		   size_t *alen)
+{
+	const struct uie_msg_measure_req *mq = &q->u.measure_req;
+	struct uie_req req = { .event = mq->event, .role = mq->role, .pid = mq->pid,
+			       .vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset };
+	struct uie_wire_msg a = { .type = UIE_MSG_MEASURE_ANS, .request_id = q->request_id };
+	struct uie_vmpin pin;
+	int r;
+
+	if ((r = uie_vmpin_object(rl->pagemap, objfd, &pin)) != UIE_OK) {
+		say(rl, "pinning an object", r);
+		return r;
+	}
+	r = uie_bridge_measure_vm(rl->port, &req, pin.fileless ? UIE_VM_FLAG_FILELESS : 0, pin.size,
+				  pin.frames, pin.nframes, &a.u.measure_ans);
+	uie_vmpin_release(&pin); /* only now: the monitor has read the frames */
+	if (r != UIE_OK)
+		return r;
+	return uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen);
+}
+
+/* Serves one message of client c; false when c is gone. */
+static bool serve_one(struct relay *rl, int c)
+{
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
+	size_t len = 0, alen = 0;
+	int fd = -1, afd = -1, r;
+	struct uie_wire_msg q;
+
+	r = uie_bridge_recv(c, msg, &len, &fd, -1);
+	if (r == UIE_E_PEER || r == UIE_E_SYS)
+		return false;
+	if (r == UIE_OK)
+		r = uie_bridge_decode(msg, len, &q);
+	else
+		uie_bridge_decode(msg, len, &q);
+	if (r == UIE_OK && q.type == UIE_MSG_MEASURE_REQ && q.u.measure_req.role != UIE_ROLE_ANON)
+		r = fd >= 0 ? measure(rl, &q, fd, ans, &alen) : UIE_E_FORMAT;
+	else if (r == UIE_OK)
+		r = forward(rl, msg, len, fd, ans, &alen, &afd);
+	if (fd >= 0)
+		close(fd);
+	if (r != UIE_OK) {
+		say(rl, "request refused", r);
+		refuse(&q, r, ans, &alen);
+	}
+	r = uie_bridge_send(c, ans, alen, afd);
+	if (afd >= 0)
+		close(afd);
+	return r == UIE_OK;
+}
+
+static int serve(struct relay *rl, int lfd, volatile sig_atomic_t *stop)
+{
+	struct pollfd pfd[1 + RELAY_MAX_CLIENTS];
+	int clients[RELAY_MAX_CLIENTS];
+	unsigned n = 0;
+
+	while (!*stop) {
+		unsigned live = n;
+		int r;
+
+		pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		for (unsigned i = 0; i < n; i++)
+			pfd[1 + i] = (struct pollfd){ .fd = clients[i], .events = POLLIN };
+		r = poll(pfd, 1 + n, -1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return UIE_E_SYS;
+		for (unsigned i = 0; i < live; i++) {
+			if (!pfd[1 + i].revents)
+				continue;
+			if ((pfd[1 + i].revents & POLLIN) && serve_one(rl, clients[i]))
+				continue;
+			close(clients[i]);
+			clients[i] = -1;
+		}
+		n = 0;
+		for (unsigned i = 0; i < live; i++)
+			if (clients[i] >= 0)
+				clients[n++] = clients[i];
+		if (pfd[0].revents & POLLIN) {
+			int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+
+			if (c >= 0 && n < RELAY_MAX_CLIENTS)
+				clients[n++] = c;
+			else if (c >= 0)
+				close(c);
+		}
+	}
+	for (unsigned i = 0; i < n; i++)
+		close(clients[i]);
+	return UIE_OK;
+}
+
+int uie_vmrelay_run(const struct uie_vmrelay_opts *o, volatile sig_atomic_t *stop)
+{
+	struct relay rl = { .o = o, .port = -1, .pagemap = -1, .next_id = 1 };
+	int lfd = -1, r;
+
+	if ((r = uie_bridge_connect(o->port, &rl.port)) != UIE_OK) {
+		fprintf(stderr, "uie-vmrelay: %s: %s\n", o->port, uie_err_str(r));
+		return r;
+	}
+	rl.pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (rl.pagemap < 0) {
+		fprintf(stderr, "uie-vmrelay: /proc/self/pagemap: %s\n", strerror(errno));
+		close(rl.port);
+		return UIE_E_SYS;
+	}
+	if ((r = listen_local(o->socket, &lfd)) != UIE_OK) {
+		fprintf(stderr, "uie-vmrelay: %s: %s\n", o->socket, uie_err_str(r));
+		close(rl.pagemap);
+		close(rl.port);
+		return r;
+	}
+	if (o->ready_fd >= 0) {
+		if (write(o->ready_fd, "READY\n", 6) != 6)
+			r = UIE_E_SYS;
+		close(o->ready_fd);
+	}
+	if (r == UIE_OK)
+		r = serve(&rl, lfd, stop);
+	close(lfd);
+	close(rl.pagemap);
+	close(rl.port);
+	return r;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * uie-vmrelay: serves the guest's local bridge socket and forwards to the
+ * monitor outside the VM over a virtio-serial port (guest/vmrelay.h).
+ * uie-init runs the same relay; this program is for guests whose init is
+ * not replaced, and for tests.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "uie/bridge.h"
+#include "uie/err.h"
+#include "vmrelay.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "port", required_argument, NULL, 'p' },   { "socket", required_argument, NULL, 's' },
+		{ "ready-fd", required_argument, NULL, 'r' }, { "verbose", no_argument, NULL, 'v' },
+		{ 0 },
+	};
+	struct uie_vmrelay_opts o = { .port = UIE_VMRELAY_DEFAULT_PORT,
+				      .socket = UIE_BRIDGE_DEFAULT_PATH, .ready_fd = -1 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "v", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p': o.port = optarg; break;
+		case 's': o.socket = optarg; break;
+		case 'r': o.ready_fd = atoi(optarg); break;
+		case 'v': o.verbose = 1; break;
+		default:
+			fprintf(stderr, "usage: uie-vmrelay [--port DEV] [--socket PATH] [--ready-fd N] [-v]\n");
+			return 2;
+		}
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	return uie_vmrelay_run(&o, &stop_flag) == UIE_OK ? 0 : 1;
+}

@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# The monitor stays up and never fails open (issue 11, points 1, 2, 5):
+#  - SIGSTOP then SIGCONT: it keeps serving (its seccomp filter allows
+#    restart_syscall);
+#  - SIGKILL and restart over the same state directory: the policy in force
+#    comes back (ENFORCE, same epoch), what was refused stays refused, a
+#    tree that ran under the killed monitor gets no more grants, and the
+#    new run's evidence verifies and names the run it continues;
+#  - a damaged log stops the start with an error naming the place;
+#  - a full disk: grants fail closed naming ENOSPC, status is unhealthy,
+#    and once space is back nothing granted is missing from the log.
+. "$(dirname "$0")/lib.sh"
+P=$PROGS
+LIB=$P/libuiegood.so
+
+status_field() { "$UIE" status --socket "$SOCK" 2>/dev/null | awk -v k="$1:" '$1 == k { print $2 }'; }
+
+note "stop and continue"
+start_runtime_monitor
+kill -STOP "$MON_PID"
+sleep 0.5
+kill -CONT "$MON_PID"
+sleep 0.5
+kill -0 "$MON_PID" 2>/dev/null || fail "monitor died after SIGSTOP/SIGCONT"
+"$UIE" status --socket "$SOCK" >/dev/null || fail "no status after SIGCONT"
+run_uie -- /usr/bin/true
+expect_rc 0 "grant after SIGCONT"
+"$UIE_MONITORD" --socket "$T/other.sock" --vtpm "builtin:$T/ak2.pem" --foreground \
+	--state-dir "$T/state" --log-file "$T/other.log" && fail "two monitors on one state directory"
+grep -q "in use by another monitor" "$T/other.log" || fail "no diagnostic for a state directory in use"
+stop_monitor || fail "monitor exit status $? after SIGSTOP/SIGCONT"
+
+note "kill and restart under ENFORCE"
+rm -rf "$T/state"
+gen_key
+start_runtime_monitor --trust-key "$T/pub.pem"
+install_policy enforce "$P/late" /usr/bin/true "$LIB"
+epoch=$(status_field epoch)
+run_uie -- "$P/dso" "$P/libuieevil.so"
+[ "$RC" = 0 ] && fail "unlisted program allowed before the restart"
+refused_rc=$RC
+# A tree started under run 1; it asks for its grants only after the restart.
+rm -f "$T/go" "$T/result"
+"$UIE" run --socket "$SOCK" -- "$P/late" "$T/go" "$T/result" "$LIB" /usr/bin/true \
+	>"$T/late.out" 2>"$T/late.err" &
+UPID=$!
+sleep 0.5
+kill -KILL "$MON_PID"; wait "$MON_PID" 2>/dev/null; MON_PID=
+start_runtime_monitor --trust-key "$T/pub.pem" || fail "restart"
+[ "$(status_field mode)" = ENFORCE ] || fail "restarted in $(status_field mode), not ENFORCE"
+[ "$(status_field epoch)" = "$epoch" ] || fail "restarted at epoch $(status_field epoch), not $epoch"
+[ "$(status_field boot)" = 2 ] || fail "restart is not run 2"
+grep -q "run 2 continues run 1" "$T/monitord.log" || fail "restart not in the diagnostics"
+run_uie -- "$P/dso" "$P/libuieevil.so"
+[ "$RC" = "$refused_rc" ] || { show; fail "refused before the restart, rc $RC after"; }
+run_uie -- /usr/bin/true
+expect_rc 0 "listed program after the restart"
+touch "$T/go"
+wait "$UPID"
+for _ in $(seq 200); do [ -s "$T/result" ] && break; sleep 0.05; done
+res=$(cat "$T/result" 2>/dev/null)
+[ "$res" = "mmap=EACCES exec=EACCES" ] || { cat "$T/late.err" >&2; fail "old tree after restart: '$res'"; }
+grep -q "monitor was restarted" "$T/late.err" || { cat "$T/late.err" >&2; fail "no restart diagnostic"; }
+"$UIE" evidence export --socket "$SOCK" --nonce 0a0b0c0d0e0f1011 -o "$T/ae" --pubkey-out "$T/ak.pub" \
+	>/dev/null 2>&1 || fail "evidence export after restart"
+"$UIE" verify "$T/ae" --nonce 0a0b0c0d0e0f1011 --ak-pub "$T/ak.pub" --policy "$T/pkg" >"$T/verify" 2>&1 ||
+	{ cat "$T/verify" >&2; fail "evidence after restart does not verify"; }
+grep -q "continues run 1" "$T/verify" || { cat "$T/verify" >&2; fail "verifier does not show the restart"; }
+stop_monitor || fail "monitor exit status $?"
+
+note "a policy that fails its checks again stops the start"
+if start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" 2>/dev/null; then
+	fail "restarted without the key that signed the policy in force"
+fi
+MON_PID=
+grep -q "fails its checks again: unknown or unusable key; refusing to start in bootstrap" \
+	"$T/monitord.log" || { tail -3 "$T/monitord.log" >&2; fail "no diagnostic for the untrusted package"; }
+mv "$T/state/packages.2" "$T/packages.2"
+if start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" --trust-key "$T/pub.pem" 2>/dev/null; then
+	fail "restarted without the package of the policy in force"
+fi
+MON_PID=
+grep -q "packages.2: the package of the policy in force (epoch $epoch) is not there" \
+	"$T/monitord.log" || fail "no diagnostic for the missing package"
+mv "$T/packages.2" "$T/state/packages.2"
+ls "$T/state" | grep -q '^log.3' && fail "a refused start left a run behind"
+start_runtime_monitor --trust-key "$T/pub.pem" || fail "second restart"
+[ "$(status_field mode)/$(status_field epoch)/$(status_field boot)" = "ENFORCE/$epoch/3" ] ||
+	fail "second restart: $(status_field mode)/$(status_field epoch)/$(status_field boot)"
+stop_monitor || fail "monitor exit status $?"
+
+note "a damaged log stops the start"
+cp "$T/state/log.3" "$T/log.3.good"
+truncate -s -100 "$T/state/log.3"
+if start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" --trust-key "$T/pub.pem" 2>/dev/null; then
+	fail "monitor started over a truncated log"
+fi
+MON_PID=
+grep -q "log.3: damaged at byte .*input truncated" "$T/monitord.log" || fail "no diagnostic naming the damage"
+[ -e "$T/state/log.4" ] && fail "a new run was started over a damaged log"
+cp "$T/log.3.good" "$T/state/log.3"
+printf '\x01' | dd of="$T/state/log.3" bs=1 seek=$((80 + 184 + 60)) conv=notrunc 2>/dev/null
+start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" --trust-key "$T/pub.pem" 2>/dev/null &&
+	fail "monitor started over a modified log"
+MON_PID=
+grep -q "log.3: damaged at byte 264 (record 1): log replay diverged" "$T/monitord.log" ||
+	fail "no diagnostic naming the modified record"
+
+note "full disk"
+rm -rf "$T/state"
+mkdir "$T/small"
+mount -t tmpfs -o size=64k tmpfs "$T/small" || fail "tmpfs"
+start_runtime_monitor --state-dir "$T/small/state"
+run_uie -- /usr/bin/true
+expect_rc 0 "grant with space"
+dd if=/dev/zero of="$T/small/fill" bs=4k 2>/dev/null
+# tmpfs refuses a write only when it needs a new page: the log's last page fills first.
+for _ in $(seq 60); do
+	run_uie -- /usr/bin/true
+	[ "$RC" = 0 ] || break
+done
+[ "$RC" = 0 ] && fail "grants still allowed with the log's disk full"
+expect_err "no space left on device" "full disk"
+before=$(status_field records)
+run_uie -- /usr/bin/true
+[ "$RC" = 0 ] && fail "grant allowed with the log's disk full"
+"$UIE" status --socket "$SOCK" >"$T/st" 2>"$T/st.err" && fail "status healthy with the disk full"
+grep -q "unhealthy: no space left on device" "$T/st.err" || { cat "$T/st.err" >&2; fail "status names no cause"; }
+[ "$(status_field records)" = "$before" ] || fail "records grew while nothing could be written"
+rm -f "$T/small/fill"
+run_uie -- /usr/bin/true
+expect_rc 0 "grant once space is back"
+"$UIE" status --socket "$SOCK" >/dev/null || fail "status unhealthy once space is back"
+n=$(status_field records)
+stop_monitor || fail "monitor exit status $?"
+size=$(stat -c %s "$T/small/state/log.1")
+[ "$size" = $((80 + 184 * n)) ] || fail "log.1 holds $(( (size - 80) / 184 )) records, the monitor logged $n"
+start_runtime_monitor --state-dir "$T/small/state" || fail "restart after a full disk"
+stop_monitor
+umount "$T/small"
+note "checkpoint after an acknowledged export"
+start_runtime_monitor --state-dir "$T/cp"
+run_uie -- /usr/bin/true
+"$UIE" evidence export --socket "$SOCK" --nonce 01 -o "$T/ae1" --pubkey-out "$T/ak1.pub" \
+	>/dev/null 2>&1 || fail "export before the checkpoint"
+"$UIE" verify "$T/ae1" --nonce 01 --ak-pub "$T/ak1.pub" --state "$T/vstate" >/dev/null ||
+	fail "first export does not verify"
+k=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["next_seq"])' "$T/vstate")
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["pcr"]="00"*32; json.dump(s,open(sys.argv[2],"w"))' \
+	"$T/vstate" "$T/forged"
+"$UIE" evidence checkpoint --socket "$SOCK" --state "$T/forged" 2>"$T/cp.err" &&
+	fail "checkpoint with a vPCR16 not of this log accepted"
+grep -q "binding" "$T/cp.err" || { cat "$T/cp.err" >&2; fail "forged checkpoint: no clear error"; }
+"$UIE" evidence checkpoint --socket "$SOCK" --state "$T/vstate" | grep -q "checkpoint at record $k" ||
+	fail "checkpoint refused"
+run_uie -- /usr/bin/true
+expect_rc 0 "grant after the checkpoint"
+"$UIE" evidence export --socket "$SOCK" --nonce 02 -o "$T/ae2" >/dev/null 2>&1 &&
+	fail "records before the checkpoint still exported"
+"$UIE" evidence export --socket "$SOCK" --nonce 03 --since "$k" -o "$T/ae3" >/dev/null 2>&1 ||
+	fail "export from the checkpoint"
+"$UIE" verify "$T/ae3" --nonce 03 --ak-pub "$T/ak1.pub" --state "$T/vstate" >"$T/v3" 2>&1 ||
+	{ cat "$T/v3" >&2; fail "export from the checkpoint does not verify"; }
+n=$(status_field records)
+stop_monitor || fail "monitor exit status $?"
+size=$(stat -c %s "$T/cp/log.1")
+[ "$size" = $((80 + 184 * n)) ] || fail "the log file lost records the checkpoint dropped from memory"
+echo PASS

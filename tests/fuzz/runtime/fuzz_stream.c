@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * libFuzzer target: the byte-stream framing of docs/BRIDGE.md section 11
+ * and the VM-mode monitor behind it (section 12).  The input is a stream:
+ * frames are split off it until one does not parse (where a receiver ends
+ * the connection).  An accepted header must re-encode to the same bytes;
+ * every accepted frame's message, with its payload as a sealed memfd as
+ * uie_stream_recv hands it over, goes to a monitor in VM mode over a small
+ * guest RAM file and must get exactly one answer that decodes.  The input
+ * is also read as a frame list for MEASURE_VM_REQ.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fdpass.h"
+#include "guestram.h"
+#include "host_platform.h"
+#include "monitor.h"
+#include "stream.h"
+#include "uie/err.h"
+#include "wire.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define RAM_LEN (2u << 20)
+
+static void serve(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd)
+{
+	uint8_t ans[UIE_BRIDGE_MAX_MSG];
+	struct uie_wire_msg a;
+	size_t alen;
+	int afd;
+
+	uie_monitor_handle(m, msg, len, fd, ans, &alen, &afd);
+	if (afd >= 0)
+		close(afd);
+	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.type % 2 != 1)
+		abort();
+}
+
+/* The input as a frame list naming an object of up to 8 frames. */
+static void as_frame_list(struct uie_monitor *m, const uint8_t *data, size_t size)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ };
+	uint8_t msg[UIE_BRIDGE_MAX_MSG];
+	size_t n = size / 8, len;
+	int fd;
+
+	if (n == 0 || n > 8)
+		return;
+	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ .event = UIE_EV_MMAP_EXEC,
+							     .role = UIE_ROLE_DSO, .length = 4096 };
+	q.u.measure_vm_req.object_size = n * UIE_VM_FRAME - (data[0] & 0xff);
+	if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK ||
+	    uie_memfd_create_sealed("frames", data, n * 8, &fd) != UIE_OK)
+		abort();
+	serve(m, msg, len, fd);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct uie_host_platform hp;
+	static struct uie_monitor m;
+	static struct uie_guest_ram ram;
+	static int ready;
+	const uint8_t *p = data, *msg, *payload;
+	size_t left = size, used;
+	struct uie_stream_hdr h;
+
+	if (!ready) {
+		char path[] = "/tmp/uie-fuzz-ram-XXXXXX";
+		int fd = mkstemp(path);
+		uint8_t page[UIE_VM_FRAME];
+
+		if (fd < 0 || uie_host_platform_init(&hp) != UIE_OK ||
+		    uie_monitor_init(&m, &hp.pl, NULL, NULL) != UIE_OK)
+			abort();
+		/* RAM with a little structure: an ELF magic at the start of every page */
+		memset(page, 0x90, sizeof(page));
+		memcpy(page, "\x7f" "ELF\x02\x01\x01", 7);
+		for (size_t off = 0; off < RAM_LEN; off += sizeof(page))
+			if (pwrite(fd, page, sizeof(page), (off_t)off) != (ssize_t)sizeof(page))
+				abort();
+		if (uie_guest_ram_open(path, &ram) != UIE_OK)
+			abort();
+		close(fd);
+		unlink(path);
+		m.ram = &ram;
+		m.log.max = 1u << 16; /* keep memory bounded */
+		ready = 1;
+	}
+	while (uie_stream_frame_split(p, left, &h, &msg, &payload, &used) == UIE_OK) {
+		uint8_t again[UIE_STREAM_HDR_LEN];
+		int fd = -1;
+
+		if (uie_stream_hdr_encode(&h, again) != UIE_OK || memcmp(again, p, sizeof(again)) != 0)
+			abort();
+		if (h.payload_len > 0 &&
+		    uie_memfd_create_sealed("payload", payload, h.payload_len, &fd) != UIE_OK)
+			abort();
+		serve(&m, msg, h.msg_len, fd);
+		p += used;
+		left -= used;
+	}
+	as_frame_list(&m, data, size);
+	return 0;
+}

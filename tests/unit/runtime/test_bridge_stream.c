@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Bridge over a byte stream (docs/BRIDGE.md sections 11 and 12): frame
+ * header codec, frame splitting, send/receive over a stream socket with the
+ * payload turned back into a sealed memfd, malformed frames ending the
+ * stream, the MEASURE_VM_REQ message and the documents' vectors.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fdpass.h"
+#include "stream.h"
+#include "tcommon.h"
+#include "uie/buf.h"
+#include "uie/err.h"
+#include "wire.h"
+
+static const char *vec_status_frame =
+	"5549454610000000000000005549454201000a001000000001000000";
+static const char *vec_measure_vm_req =
+	"5549454201001400380000004433221101000100921000000000400000000000012000000000000000000000"
+	"000000000120000000000000";
+static const char *vec_measure_vm_frame =
+	"5549454638000000180000005549454201001400380000004433221101000100921000000000400000000000"
+	"012000000000000000000000000000000120000000000000004023010000000000500000000000000000f03f"
+	"00000000";
+
+static struct uie_wire_msg vm_req(void)
+{
+	struct uie_wire_msg m = { .type = UIE_MSG_MEASURE_VM_REQ, .request_id = 0x11223344 };
+
+	m.u.measure_vm_req.r = (struct uie_msg_measure_req){ .event = UIE_EV_EXECVE,
+							     .role = UIE_ROLE_MAIN, .pid = 4242,
+							     .vaddr = 0x400000, .length = 0x2001 };
+	m.u.measure_vm_req.object_size = 0x2001;
+	return m;
+}
+
+static void test_hdr(void **state)
+{
+	struct uie_stream_hdr h = { 16, 0 }, back;
+	uint8_t b[UIE_STREAM_HDR_LEN], want[64];
+
+	(void)state;
+	assert_int_equal(uie_stream_hdr_encode(&h, b), UIE_OK);
+	tc_hex(vec_status_frame, want, sizeof(want));
+	assert_memory_equal(b, want, sizeof(b));
+	assert_int_equal(uie_stream_hdr_decode(b, &back), UIE_OK);
+	assert_int_equal(back.msg_len, 16);
+	assert_int_equal(back.payload_len, 0);
+	/* lengths out of range, both ways */
+	h.msg_len = 15;
+	assert_int_equal(uie_stream_hdr_encode(&h, b), UIE_E_INVAL);
+	h = (struct uie_stream_hdr){ UIE_BRIDGE_MAX_MSG + 1, 0 };
+	assert_int_equal(uie_stream_hdr_encode(&h, b), UIE_E_INVAL);
+	h = (struct uie_stream_hdr){ 16, UIE_STREAM_MAX_PAYLOAD + 1 };
+	assert_int_equal(uie_stream_hdr_encode(&h, b), UIE_E_INVAL);
+	memcpy(b, want, sizeof(b));
+	b[4] = 15;
+	assert_int_equal(uie_stream_hdr_decode(b, &back), UIE_E_LIMIT);
+	assert_int_equal(back.msg_len, 0);
+	memcpy(b, want, sizeof(b));
+	b[5] = 0x10; /* 4112 */
+	assert_int_equal(uie_stream_hdr_decode(b, &back), UIE_E_LIMIT);
+	memcpy(b, want, sizeof(b));
+	b[11] = 0x04; /* payload 64 MiB + ... */
+	b[8] = 1;
+	assert_int_equal(uie_stream_hdr_decode(b, &back), UIE_E_LIMIT);
+	memcpy(b, want, sizeof(b));
+	b[3] = 0x42; /* a bridge header where a frame header belongs */
+	assert_int_equal(uie_stream_hdr_decode(b, &back), UIE_E_FORMAT);
+}
+
+static void test_split(void **state)
+{
+	uint8_t f[256];
+	size_t n = tc_hex(vec_measure_vm_frame, f, sizeof(f)), used;
+	const uint8_t *msg, *payload;
+	struct uie_stream_hdr h;
+	struct uie_wire_msg m;
+
+	(void)state;
+	assert_int_equal(uie_stream_frame_split(f, n, &h, &msg, &payload, &used), UIE_OK);
+	assert_int_equal(used, n);
+	assert_int_equal(h.msg_len, 56);
+	assert_int_equal(h.payload_len, 24);
+	assert_int_equal(uie_bridge_decode(msg, h.msg_len, &m), UIE_OK);
+	assert_int_equal(m.type, UIE_MSG_MEASURE_VM_REQ);
+	assert_int_equal(uie_le64(payload + 16), 0x3ff00000);
+	/* every proper prefix needs more bytes */
+	for (size_t k = 0; k < n; k++)
+		assert_int_equal(uie_stream_frame_split(f, k, &h, &msg, &payload, &used), UIE_E_TRUNCATED);
+	assert_null(msg);
+	assert_int_equal(used, 0);
+}
+
+static void test_measure_vm_msg(void **state)
+{
+	struct uie_wire_msg m = vm_req(), back;
+	uint8_t buf[UIE_BRIDGE_MAX_MSG], want[128];
+	size_t len, wl = tc_hex(vec_measure_vm_req, want, sizeof(want));
+
+	(void)state;
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_OK);
+	assert_int_equal(len, wl);
+	assert_memory_equal(buf, want, len);
+	assert_int_equal(uie_bridge_decode(want, wl, &back), UIE_OK);
+	assert_int_equal(back.u.measure_vm_req.object_size, 0x2001);
+	assert_int_equal(uie_bridge_fd_rule(&back), UIE_FD_ONE);
+	assert_int_equal(uie_bridge_vm_nframes(0x2001), 3);
+	assert_int_equal(uie_bridge_vm_nframes(0x2000), 2);
+	/* fileless: no frames, size 0 */
+	m.u.measure_vm_req.r.flags = UIE_VM_FLAG_FILELESS;
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
+	m.u.measure_vm_req.object_size = 0;
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_OK);
+	assert_int_equal(uie_bridge_decode(buf, len, &back), UIE_OK);
+	assert_int_equal(uie_bridge_fd_rule(&back), UIE_FD_NONE);
+	/* hostile: size 0 with frames, unknown flag, role ANON, object over the frame cap */
+	m = vm_req();
+	m.u.measure_vm_req.object_size = 0;
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
+	memcpy(buf, want, wl);
+	buf[19] = 0x02;
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	memcpy(buf, want, wl);
+	buf[18] = UIE_ROLE_ANON;
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	memcpy(buf, want, wl);
+	uie_put_le64(buf + 48, (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME + 1);
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	assert_int_equal(uie_bridge_decode(want, wl - 1, &back), UIE_E_TRUNCATED);
+}
+
+/* A message with a payload crosses as bytes and comes out as a sealed memfd. */
+static void test_send_recv(void **state)
+{
+	struct uie_wire_msg m = vm_req();
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], got[UIE_BRIDGE_MAX_MSG], frame[256], list[24], back[24];
+	size_t len, glen, fl = tc_hex(vec_measure_vm_frame, frame, sizeof(frame));
+	int sv[2], mfd, rfd;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	memcpy(list, frame + UIE_STREAM_HDR_LEN + 56, sizeof(list));
+	assert_int_equal(uie_bridge_encode(&m, msg, sizeof(msg), &len), UIE_OK);
+	assert_int_equal(uie_memfd_create_sealed("t", list, sizeof(list), &mfd), UIE_OK);
+	assert_int_equal(uie_stream_send(sv[0], msg, len, mfd), UIE_OK);
+	close(mfd);
+	/* the bytes on the stream are the documented frame */
+	assert_int_equal(read(sv[1], got, fl), (ssize_t)fl);
+	assert_memory_equal(got, frame, fl);
+	assert_int_equal(write(sv[0], frame, fl), (ssize_t)fl);
+	assert_int_equal(uie_stream_recv(sv[1], got, &glen, &rfd, 1000), UIE_OK);
+	assert_int_equal(glen, len);
+	assert_memory_equal(got, msg, len);
+	assert_true(rfd >= 0);
+	assert_int_equal(uie_memfd_check(rfd, sizeof(list)), UIE_OK);
+	assert_int_equal(pread(rfd, back, sizeof(back), 0), (ssize_t)sizeof(back));
+	assert_memory_equal(back, list, sizeof(list));
+	close(rfd);
+	/* no payload: no descriptor */
+	assert_int_equal(uie_stream_send(sv[0], msg, len, -1), UIE_OK);
+	assert_int_equal(uie_stream_recv(sv[1], got, &glen, &rfd, 1000), UIE_OK);
+	assert_int_equal(rfd, -1);
+	/* nothing to read within the timeout */
+	assert_int_equal(uie_stream_recv(sv[1], got, &glen, &rfd, 10), UIE_E_PEER);
+	/* a bad header ends the stream: the receiver reports it, reads no further */
+	frame[0] ^= 0xff;
+	assert_int_equal(write(sv[0], frame, fl), (ssize_t)fl);
+	assert_int_equal(uie_stream_recv(sv[1], got, &glen, &rfd, 1000), UIE_E_FORMAT);
+	assert_int_equal(glen, 0);
+	assert_int_equal(rfd, -1);
+	close(sv[0]);
+	close(sv[1]);
+	/* a frame cut short by the peer closing */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	frame[0] ^= 0xff;
+	assert_int_equal(write(sv[0], frame, fl - 1), (ssize_t)(fl - 1));
+	close(sv[0]);
+	assert_int_equal(uie_stream_recv(sv[1], got, &glen, &rfd, 1000), UIE_E_PEER);
+	assert_int_equal(rfd, -1);
+	close(sv[1]);
+}
+
+/* The vectors printed in docs/BRIDGE.md sections 11 and 12, in order. */
+static const char *doc_path;
+
+static void test_doc_vectors(void **state)
+{
+	static const char *const *const want[] = { &vec_status_frame, &vec_measure_vm_req,
+						    &vec_measure_vm_frame };
+	static char doc[65536], block[2048];
+	FILE *f = fopen(doc_path, "r");
+	size_t n, nblocks = 0;
+	char *p;
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	p = strstr(doc, "## 11. ");
+	assert_non_null(p);
+	while ((p = strstr(p, "```\n")) != NULL) {
+		char *end = strstr(p + 4, "```");
+		size_t bl = 0;
+
+		assert_non_null(end);
+		for (char *c = p + 4; c < end; c++)
+			if (*c != '\n')
+				block[bl++] = *c;
+		block[bl] = '\0';
+		assert_true(nblocks < sizeof(want) / sizeof(want[0]));
+		assert_string_equal(block, *want[nblocks]);
+		nblocks++;
+		p = end + 3;
+	}
+	assert_int_equal(nblocks, sizeof(want) / sizeof(want[0]));
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hdr),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_measure_vm_msg),
+		cmocka_unit_test(test_send_recv),
+		cmocka_unit_test(test_doc_vectors),
+	};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s BRIDGE.md\n", argv[0]);
+		return 2;
+	}
+	doc_path = argv[1];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The write-ahead log file and first-seen mode (docs/FORMATS.md 3.6, 3.7):
+ * vector V7 parsed and reproduced by a restarted core, every damage an
+ * error naming its place, first-seen logging each key once.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fileio.h"
+#include "host_platform.h"
+#include "logfile.h"
+#include "logstore.h"
+#include "tcommon.h"
+#include "uie/err.h"
+
+/* V7: the log file of run 2, whose run 1 ended after its MONITOR_START (V6). */
+static const char v7_hex[] =
+	"5549454c4f4730310100b8000000000002000000000000000001020304050607"
+	"08090a0b0c0d0e0f000000000000000000000000000000000000000000000000"
+	"0000000000000000000000000000000000000000000000001000000014000000"
+	"000000000000000000000b000000000000000000000000000000000000000000"
+	"0000000000000000000000000000000000000000000000000100000000000000"
+	"00000000000000000100000000000000d1512dc611f34fa484c86334ace72fe8"
+	"5ec507b3dda840b68d3d35d6c6b1a94600000000000000000000000000000000"
+	"00010c000400000060b4ad25ad935fffaaa58b828605a5b57b93ce7d42eeb0ab"
+	"84a0467ad6add566";
+static const char v6_pcr_hex[] = "d1512dc611f34fa484c86334ace72fe85ec507b3dda840b68d3d35d6c6b1a946";
+static const char v7_pcr_hex[] = "4b480e58a79df1b32f578e76ca82369ffeaf10f81247f1d47f33c75e03ee6bda";
+
+#define V7_LEN (UIE_LOGFILE_HDR_LEN + UIE_LOG_RECORD_LEN)
+
+static struct uie_host_platform hp;
+
+static int setup(void **state)
+{
+	(void)state;
+	return uie_host_platform_init(&hp) == UIE_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	uie_host_platform_fini(&hp);
+	return 0;
+}
+
+static void test_v7_parse(void **state)
+{
+	uint8_t f[V7_LEN], pcr[UIE_PCR_LEN];
+	struct uie_logfile_info info;
+
+	(void)state;
+	assert_int_equal(tc_hex(v7_hex, f, sizeof(f)), V7_LEN);
+	tc_hex(v7_pcr_hex, pcr, sizeof(pcr));
+	assert_int_equal(uie_logfile_parse(&hp.pl, f, sizeof(f), &info), UIE_OK);
+	assert_int_equal(info.hdr.boot, 2);
+	assert_int_equal(info.hdr.boot_id[15], 15);
+	assert_int_equal(info.nrecords, 1);
+	assert_memory_equal(info.end_pcr, pcr, UIE_PCR_LEN);
+	assert_false(info.have_policy);
+	/* Only the header: a run that logged nothing yet. */
+	assert_int_equal(uie_logfile_parse(&hp.pl, f, UIE_LOGFILE_HDR_LEN, &info), UIE_OK);
+	assert_int_equal(info.nrecords, 0);
+}
+
+/* A restarted core over a store with a file writes exactly V7. */
+static void test_v7_written(void **state)
+{
+	char dir[] = "/tmp/uie-logfile-XXXXXX", path[128];
+	struct uie_logfile_hdr hdr = { .boot = 2 };
+	struct uie_core_prev prev = { .boot = 1, .nrecords = 1 };
+	struct uie_logfile lf;
+	struct uie_logstore ls;
+	struct uie_log_sink sink;
+	struct uie_core core;
+	uint8_t want[V7_LEN], *got;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/log.2", dir);
+	for (int i = 0; i < UIE_BOOT_ID_LEN; i++)
+		hdr.boot_id[i] = (uint8_t)i;
+	tc_hex(v6_pcr_hex, prev.pcr, sizeof(prev.pcr));
+	tc_hex(v7_hex, want, sizeof(want));
+	assert_int_equal(uie_logfile_create(path, &hdr, true, &lf), UIE_OK);
+	assert_int_equal(uie_logfile_create(path, &hdr, true, &(struct uie_logfile){ 0 }), UIE_E_STATE);
+	uie_logstore_init(&ls, &hp.pl, NULL, 0);
+	uie_logstore_set_file(&ls, &lf);
+	sink = uie_logstore_sink(&ls);
+	assert_int_equal(uie_core_init_restart(&core, &hp.pl, &sink, UIE_HASH_SHA256, &prev), UIE_OK);
+	assert_int_equal(uie_file_read_alloc(path, 1 << 20, &got, &len), UIE_OK);
+	assert_int_equal(len, V7_LEN);
+	assert_memory_equal(got, want, V7_LEN);
+	free(got);
+	uie_logstore_fini(&ls);
+	uie_logfile_close(&lf);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void expect_damage(const uint8_t *f, size_t len, int err, uint64_t off, const char *what)
+{
+	struct uie_logfile_info info;
+	int r = uie_logfile_parse(&hp.pl, f, len, &info);
+
+	if (r != err || info.bad_offset != off)
+		fail_msg("%s: got %d (%s) at %llu, want %d at %llu", what, r, uie_err_str(r),
+			 (unsigned long long)info.bad_offset, err, (unsigned long long)off);
+}
+
+static void test_damage(void **state)
+{
+	uint8_t good[V7_LEN], bad[V7_LEN];
+
+	(void)state;
+	tc_hex(v7_hex, good, sizeof(good));
+	for (size_t n = 0; n < UIE_LOGFILE_HDR_LEN; n++) {
+		struct uie_logfile_info info;
+
+		assert_int_equal(uie_logfile_parse(&hp.pl, good, n, &info), UIE_E_TRUNCATED);
+	}
+	for (size_t n = UIE_LOGFILE_HDR_LEN + 1; n < V7_LEN; n++)
+		expect_damage(good, n, UIE_E_TRUNCATED, UIE_LOGFILE_HDR_LEN, "partial record");
+#define MUT(off, val, err, at, what)                        \
+	do {                                                \
+		memcpy(bad, good, sizeof(good));            \
+		bad[off] = (val);                           \
+		expect_damage(bad, sizeof(bad), err, at, what); \
+	} while (0)
+	MUT(0, 'X', UIE_E_FORMAT, 8, "magic");
+	MUT(8, 2, UIE_E_VERSION, 12, "version");
+	MUT(10, 0xb9, UIE_E_FORMAT, 12, "record length");
+	MUT(12, 2, UIE_E_FORMAT, UIE_LOGFILE_HDR_LEN, "unknown flag");
+	MUT(16, 0, UIE_E_FORMAT, UIE_LOGFILE_HDR_LEN, "boot 0");
+	MUT(40, 1, UIE_E_REPLAY, UIE_LOGFILE_HDR_LEN, "first_seq 1 over record 0");
+	MUT(48, 1, UIE_E_FORMAT, UIE_LOGFILE_HDR_LEN, "start vPCR16 not zero at record 0");
+	MUT(UIE_LOGFILE_HDR_LEN + 60, 1, UIE_E_REPLAY, UIE_LOGFILE_HDR_LEN, "modified record");
+	MUT(UIE_LOGFILE_HDR_LEN + 12, 99, UIE_E_FORMAT, UIE_LOGFILE_HDR_LEN, "unknown event");
+	MUT(UIE_LOGFILE_HDR_LEN + 183, 0, UIE_E_REPLAY, UIE_LOGFILE_HDR_LEN, "modified LRH");
+#undef MUT
+}
+
+static void decide(struct uie_core *c, uint16_t event, uint8_t dig, uint32_t pid,
+		   struct uie_verdict *v)
+{
+	struct uie_req req = { .event = event, .role = UIE_ROLE_DSO, .pid = pid, .length = 4096 };
+	struct uie_digest d = { .alg = UIE_HASH_SHA256, .len = UIE_SHA256_LEN };
+
+	memset(d.bytes, dig, UIE_SHA256_LEN);
+	assert_int_equal(uie_core_decide(c, &req, UIE_OK, &d, UIE_SCOPE_ELF, v), UIE_OK);
+	assert_int_equal(v->decision, UIE_ALLOW);
+}
+
+/* Each key once; repeats answer with the first record's number; past the cap all are logged. */
+static void test_first_seen(void **state)
+{
+	struct uie_logstore ls;
+	struct uie_log_sink sink;
+	struct uie_core core;
+	struct uie_verdict a, b;
+
+	(void)state;
+	uie_logstore_init(&ls, &hp.pl, NULL, 0);
+	assert_int_equal(uie_logstore_first_seen(&ls, 3), UIE_OK);
+	sink = uie_logstore_sink(&ls);
+	assert_int_equal(uie_core_init(&core, &hp.pl, &sink, UIE_HASH_SHA256), UIE_OK);
+	decide(&core, UIE_EV_MMAP_EXEC, 1, 100, &a);
+	decide(&core, UIE_EV_MMAP_EXEC, 1, 200, &b); /* another process: same key */
+	assert_int_equal(a.seq, 1);
+	assert_int_equal(b.seq, 1);
+	assert_int_equal(uie_logstore_count(&ls), 2);
+	assert_int_equal(core.next_seq, 2);
+	assert_int_equal(ls.repeats, 1);
+	decide(&core, UIE_EV_EXECVE, 1, 100, &a);  /* another event: a new key */
+	decide(&core, UIE_EV_MMAP_EXEC, 2, 100, &b); /* another digest: a new key */
+	assert_int_equal(a.seq, 2);
+	assert_int_equal(b.seq, 3);
+	/* Three keys remembered: a fourth is logged every time. */
+	decide(&core, UIE_EV_MMAP_EXEC, 3, 100, &a);
+	decide(&core, UIE_EV_MMAP_EXEC, 3, 100, &b);
+	assert_int_equal(a.seq, 4);
+	assert_int_equal(b.seq, 5);
+	decide(&core, UIE_EV_MMAP_EXEC, 2, 300, &b);
+	assert_int_equal(b.seq, 3);
+	assert_int_equal(ls.repeats, 2);
+	assert_int_equal(uie_logstore_count(&ls), core.next_seq);
+	uie_logstore_fini(&ls);
+}
+
+/* Checkpoints drop acknowledged records from memory; the chain goes on from them. */
+static void test_checkpoint(void **state)
+{
+	struct uie_logstore ls;
+	struct uie_log_sink sink;
+	struct uie_core core;
+	struct uie_verdict v;
+	uint8_t pcr5[UIE_PCR_LEN], pcr[UIE_PCR_LEN], bad[UIE_PCR_LEN] = { 0 };
+	const uint8_t *recs;
+	uint64_t n;
+
+	(void)state;
+	uie_logstore_init(&ls, &hp.pl, NULL, 0);
+	sink = uie_logstore_sink(&ls);
+	assert_int_equal(uie_core_init(&core, &hp.pl, &sink, UIE_HASH_SHA256), UIE_OK);
+	for (uint32_t i = 0; i < 2000; i++)
+		decide(&core, UIE_EV_MMAP_EXEC, (uint8_t)i, i, &v);
+	assert_int_equal(uie_logstore_count(&ls), 2001);
+	assert_int_equal(uie_logstore_pcr_at(&ls, 5, pcr5), UIE_OK);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 5, bad), UIE_E_BINDING);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 2002, pcr5), UIE_E_RANGE);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 5, pcr5), UIE_OK);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 4, pcr5), UIE_E_RANGE);
+	assert_null(uie_logstore_records(&ls, 4, &n));
+	assert_int_equal(n, 0);
+	assert_int_equal(uie_logstore_pcr_at(&ls, 4, pcr), UIE_E_RANGE);
+	assert_int_equal(uie_logstore_pcr_at(&ls, 5, pcr), UIE_OK);
+	assert_memory_equal(pcr, pcr5, UIE_PCR_LEN);
+	/* The records kept still replay from the checkpoint to the core's vPCR16. */
+	recs = uie_logstore_records(&ls, 5, &n);
+	assert_int_equal(n, 1996);
+	assert_int_equal(uie_log_replay(&hp.pl, recs, n * UIE_LOG_RECORD_LEN, 5, pcr, &n), UIE_OK);
+	assert_memory_equal(pcr, core.vpcr, UIE_PCR_LEN);
+	/* Nearly all acknowledged: the memory shrinks, and logging goes on. */
+	assert_int_equal(uie_logstore_pcr_at(&ls, 2000, pcr), UIE_OK);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 2000, pcr), UIE_OK);
+	assert_int_equal(ls.cap, 1024);
+	decide(&core, UIE_EV_EXECVE, 7, 1, &v);
+	assert_int_equal(v.seq, 2001);
+	recs = uie_logstore_records(&ls, 2000, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(uie_log_replay(&hp.pl, recs, n * UIE_LOG_RECORD_LEN, 2000, pcr, &n), UIE_OK);
+	assert_memory_equal(pcr, core.vpcr, UIE_PCR_LEN);
+	uie_logstore_fini(&ls);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_v7_parse),
+		cmocka_unit_test(test_v7_written),
+		cmocka_unit_test(test_damage),
+		cmocka_unit_test(test_first_seen),
+		cmocka_unit_test(test_checkpoint),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

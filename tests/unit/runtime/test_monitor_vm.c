@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * VM mode of the monitor (docs/BRIDGE.md section 12): objects named by
+ * guest-physical frames in a guest-RAM file.  A real ELF scattered over
+ * frames of a fake RAM file measures to the digest process mode gives the
+ * same file; frames outside RAM are refused with nothing logged; content
+ * changed in place is measured again (no cache); the stream server ends a
+ * connection on a malformed frame without changing state.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fdpass.h"
+#include "guestram.h"
+#include "host_platform.h"
+#include "monitor.h"
+#include "stream.h"
+#include "uie/buf.h"
+#include "uie/err.h"
+#include "uie/measure.h"
+#include "vmserver.h"
+#include "vtpm.h"
+
+#define RAM_SIZE (16u << 20)
+#define SLOTS 3000 /* frames available from 2 MiB up; 37 is prime to it */
+
+struct fixture {
+	struct uie_host_platform hp;
+	struct uie_vtpm *tpm;
+	struct uie_monitor m;
+	struct uie_guest_ram ram;
+	char dir[64], ram_path[128];
+	int ram_wfd;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	char spec[128];
+
+	assert_non_null(f);
+	strcpy(f->dir, "/tmp/uie-monitor-vm-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	assert_int_equal(uie_host_platform_init(&f->hp), UIE_OK);
+	snprintf(spec, sizeof(spec), "builtin:%s/ak.pem", f->dir);
+	assert_int_equal(uie_vtpm_open(spec, &f->tpm), UIE_OK);
+	assert_int_equal(uie_monitor_init(&f->m, &f->hp.pl, f->tpm, NULL), UIE_OK);
+	snprintf(f->ram_path, sizeof(f->ram_path), "%s/ram", f->dir);
+	f->ram_wfd = open(f->ram_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	assert_true(f->ram_wfd >= 0);
+	assert_int_equal(ftruncate(f->ram_wfd, RAM_SIZE), 0);
+	assert_int_equal(uie_guest_ram_open(f->ram_path, &f->ram), UIE_OK);
+	assert_int_equal(f->ram.size, RAM_SIZE);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	uie_guest_ram_close(&f->ram);
+	close(f->ram_wfd);
+	uie_monitor_fini(&f->m);
+	uie_vtpm_free(f->tpm);
+	uie_host_platform_fini(&f->hp);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+static uint64_t slot_gpa(size_t i, size_t salt)
+{
+	return (2ull << 20) + (uint64_t)(((i + salt) * 37) % SLOTS) * UIE_VM_FRAME;
+}
+
+/* Copies the file at path into scattered frames of the RAM file; returns its size. */
+static uint64_t scatter(struct fixture *f, const char *path, size_t salt, uint64_t *frames,
+			size_t cap, size_t *n)
+{
+	uint8_t page[UIE_VM_FRAME];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	*n = (size_t)uie_bridge_vm_nframes((uint64_t)st.st_size);
+	assert_true(*n <= cap && *n <= SLOTS);
+	for (size_t i = 0; i < *n; i++) {
+		ssize_t got = pread(fd, page, sizeof(page), (off_t)(i * UIE_VM_FRAME));
+
+		assert_true(got > 0);
+		/* the rest of the last frame holds whatever the guest had there */
+		memset(page + got, 0xa5, sizeof(page) - (size_t)got);
+		frames[i] = slot_gpa(i, salt);
+		assert_int_equal(pwrite(f->ram_wfd, page, sizeof(page), (off_t)frames[i]),
+				 (ssize_t)sizeof(page));
+	}
+	close(fd);
+	return (uint64_t)st.st_size;
+}
+
+/* Sends q (with fd) through the monitor; returns the decoded answer. */
+static struct uie_wire_msg call(struct fixture *f, struct uie_wire_msg *q, int fd)
+{
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
+	struct uie_wire_msg a;
+	size_t len, alen;
+	int afd;
+
+	q->request_id = 99;
+	assert_int_equal(uie_bridge_encode(q, msg, sizeof(msg), &len), UIE_OK);
+	uie_monitor_handle(&f->m, msg, len, fd, ans, &alen, &afd);
+	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
+	assert_int_equal(a.type, q->type + 1);
+	if (afd >= 0)
+		close(afd);
+	return a;
+}
+
+static struct uie_wire_msg measure_vm(struct fixture *f, uint16_t event, uint8_t role, uint64_t off,
+				      uint64_t len, uint64_t size, const uint64_t *frames, size_t n)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ };
+	uint8_t *list = malloc(n * 8 + 1);
+	int mfd;
+
+	assert_non_null(list);
+	for (size_t i = 0; i < n; i++)
+		uie_put_le64(list + i * 8, frames[i]);
+	assert_int_equal(uie_memfd_create_sealed("frames", list, n * 8, &mfd), UIE_OK);
+	free(list);
+	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off };
+	q.u.measure_vm_req.object_size = size;
+	return call(f, &q, mfd);
+}
+
+static struct uie_wire_msg measure_fd(struct fixture *f, uint16_t event, uint8_t role, uint64_t off,
+				      uint64_t len, const char *path)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ };
+
+	q.u.measure_req = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off };
+	return call(f, &q, open(path, O_RDONLY | O_CLOEXEC));
+}
+
+/* An executable segment's range of the ELF at path, as the measurer sees it. */
+static void exec_range(struct fixture *f, const char *path, uint64_t *off, uint64_t *len)
+{
+	struct uie_host_object ho;
+	struct uie_elf_info info;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	assert_int_equal(uie_host_object_open(&ho, fd, false, NULL), UIE_OK);
+	assert_int_equal(uie_elf_parse(&ho.obj, &info), UIE_OK);
+	assert_true(info.nexec >= 1);
+	*off = info.exec[0].range_off;
+	*len = info.exec[0].range_len;
+	uie_host_object_close(&ho);
+	close(fd);
+	(void)f;
+}
+
+static void same_digest(struct fixture *f, uint16_t event, uint8_t role, const char *path,
+			uint64_t off, uint64_t len, size_t salt)
+{
+	static uint64_t frames[SLOTS];
+	struct uie_wire_msg p, v;
+	uint64_t size;
+	size_t n;
+
+	f->m.ram = NULL;
+	p = measure_fd(f, event, role, off, len, path);
+	assert_int_equal(p.status, UIE_OK);
+	f->m.ram = &f->ram;
+	size = scatter(f, path, salt, frames, SLOTS, &n);
+	v = measure_vm(f, event, role, off, len, size, frames, n);
+	assert_int_equal(v.status, UIE_OK);
+	assert_int_equal(v.u.measure_ans.scope, p.u.measure_ans.scope);
+	assert_int_equal(v.u.measure_ans.reason, p.u.measure_ans.reason);
+	assert_int_equal(v.u.measure_ans.decision, p.u.measure_ans.decision);
+	assert_int_equal(v.u.measure_ans.digest.len, UIE_SHA256_LEN);
+	assert_memory_equal(&v.u.measure_ans.digest, &p.u.measure_ans.digest,
+			    sizeof(v.u.measure_ans.digest));
+	assert_int_equal(v.u.measure_ans.seq, p.u.measure_ans.seq + 1);
+}
+
+static void test_digest_equals_process_mode(void **state)
+{
+	struct fixture *f = *state;
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	uint64_t off, len;
+
+	same_digest(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, "/bin/ls", 0, 0, 0);
+	exec_range(f, libc, &off, &len);
+	same_digest(f, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, libc, off, len, 11);
+	/* a script: the whole file as a raw range */
+	same_digest(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, "/bin/gunzip", 0, 0, 5);
+}
+
+static void test_frames_outside_ram_refused(void **state)
+{
+	struct fixture *f = *state;
+	static uint64_t frames[SLOTS];
+	uint64_t size, seq;
+	struct uie_wire_msg a;
+	size_t n;
+	const uint64_t bad[] = { RAM_SIZE, RAM_SIZE - 2048, 0xA0000, 0xFF000, 0x7ffff000ull << 20,
+				 slot_gpa(0, 0) + 8 };
+
+	f->m.ram = &f->ram;
+	size = scatter(f, "/bin/true", 0, frames, SLOTS, &n);
+	seq = f->m.core.next_seq;
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		uint64_t keep = frames[n / 2];
+
+		frames[n / 2] = bad[k];
+		a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size, frames, n);
+		assert_int_equal(a.status, UIE_E_RANGE);
+		frames[n / 2] = keep;
+	}
+	/* a list shorter or longer than object_size implies */
+	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size, frames, n - 1);
+	assert_int_equal(a.status, UIE_E_FORMAT);
+	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size + UIE_VM_FRAME, frames, n);
+	assert_int_equal(a.status, UIE_E_FORMAT);
+	assert_int_equal(f->m.core.next_seq, seq); /* nothing logged */
+	/* the frames in RAM are fine */
+	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size, frames, n);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(f->m.core.next_seq, seq + 1);
+}
+
+/* The same frames and size with other bytes in them: another digest, never a cached one. */
+static void test_changed_content_measured_again(void **state)
+{
+	struct fixture *f = *state;
+	static uint64_t frames[SLOTS];
+	struct uie_wire_msg a, b;
+	uint64_t size, off, len;
+	uint8_t byte;
+	size_t n;
+
+	f->m.ram = &f->ram;
+	size = scatter(f, "/bin/true", 3, frames, SLOTS, &n);
+	exec_range(f, "/bin/true", &off, &len);
+	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size, frames, n);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(pread(f->ram_wfd, &byte, 1, (off_t)(frames[(off + 100) / UIE_VM_FRAME] +
+							     (off + 100) % UIE_VM_FRAME)), 1);
+	byte ^= 0xff;
+	assert_int_equal(pwrite(f->ram_wfd, &byte, 1, (off_t)(frames[(off + 100) / UIE_VM_FRAME] +
+							      (off + 100) % UIE_VM_FRAME)), 1);
+	b = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size, frames, n);
+	assert_int_equal(b.status, UIE_OK);
+	assert_memory_not_equal(b.u.measure_ans.digest.bytes, a.u.measure_ans.digest.bytes,
+				UIE_SHA256_LEN);
+}
+
+static void test_mode_rules(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_GEN_REQ }, a;
+	uint64_t frames[1] = { slot_gpa(0, 0) }, seq = f->m.core.next_seq;
+
+	/* process mode has no guest RAM */
+	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, 100, frames, 1);
+	assert_int_equal(a.status, UIE_E_STATE);
+	f->m.ram = &f->ram;
+	/* VM mode takes no object descriptor, and no generation page leaves */
+	a = measure_fd(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, "/bin/true");
+	assert_int_equal(a.status, UIE_E_STATE);
+	a = call(f, &q, -1);
+	assert_int_equal(a.status, UIE_E_NOTFOUND);
+	assert_int_equal(f->m.core.next_seq, seq);
+	/* fileless: decided without reading guest RAM */
+	q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_VM_REQ };
+	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN,
+							     UIE_VM_FLAG_FILELESS, 1, 0, 0, 0 };
+	a = call(f, &q, -1);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(a.u.measure_ans.reason, UIE_R_FILELESS);
+	assert_int_equal(a.u.measure_ans.policy_decision, UIE_DENY);
+	assert_int_equal(a.u.measure_ans.scope, UIE_SCOPE_NONE);
+	/* anonymous memory is still asked with MEASURE_REQ and no descriptor */
+	q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_REQ };
+	q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, 0, 1,
+							0x1000, 0x1000, 0 };
+	a = call(f, &q, -1);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(a.u.measure_ans.reason, UIE_R_ANON_EXEC);
+}
+
+static void test_vmserver_frames(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_STATUS_REQ, .request_id = 5 }, a;
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
+	size_t len, alen;
+	uint64_t seq = f->m.core.next_seq;
+	int sv[2], afd;
+
+	f->m.ram = &f->ram;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
+	assert_int_equal(uie_stream_send(sv[0], msg, len, -1), UIE_OK);
+	assert_int_equal(uie_vmserver_serve_one(&f->m, sv[1]), UIE_OK);
+	assert_int_equal(uie_stream_recv(sv[0], ans, &alen, &afd, 5000), UIE_OK);
+	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
+	assert_int_equal(a.type, UIE_MSG_STATUS_ANS);
+	assert_int_equal(a.u.status_ans.nrecords, seq);
+	/* a well-framed but malformed message: error answer, the stream goes on */
+	msg[4] = 9;
+	assert_int_equal(uie_stream_send(sv[0], msg, len, -1), UIE_OK);
+	assert_int_equal(uie_vmserver_serve_one(&f->m, sv[1]), UIE_OK);
+	assert_int_equal(uie_stream_recv(sv[0], ans, &alen, &afd, 5000), UIE_OK);
+	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
+	assert_int_equal(a.status, UIE_E_VERSION);
+	/* a frame that does not parse ends the connection, with no answer and no record */
+	assert_int_equal(write(sv[0], "garbage-garbage-garbage", 23), 23);
+	assert_int_equal(uie_vmserver_serve_one(&f->m, sv[1]), UIE_E_PEER);
+	assert_int_equal(f->m.core.next_seq, seq);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_digest_equals_process_mode, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frames_outside_ram_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_changed_content_measured_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mode_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vmserver_frames, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * guest/vmpin.c on the host: a file's page-cache pages pinned and named by
+ * frame (root only: pagemap hides frame numbers from others; the test
+ * skips otherwise), and the objects that cannot be named.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "uie/bridge.h"
+#include "uie/err.h"
+#include "vmpin.h"
+
+static int pagemap = -1;
+
+static void test_pin_file(void **state)
+{
+	int fd = open("/bin/ls", O_RDONLY | O_CLOEXEC);
+	struct uie_vmpin p;
+	off_t size = lseek(fd, 0, SEEK_END);
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(uie_vmpin_object(pagemap, fd, &p), UIE_OK);
+	assert_false(p.fileless);
+	assert_int_equal(p.size, (uint64_t)size);
+	assert_int_equal(p.nframes, ((uint64_t)size + UIE_VM_FRAME - 1) / UIE_VM_FRAME);
+	for (size_t i = 0; i < p.nframes; i++) {
+		assert_int_not_equal(p.frames[i], 0);
+		assert_int_equal(p.frames[i] % UIE_VM_FRAME, 0);
+		for (size_t j = 0; j < i; j++)
+			assert_int_not_equal(p.frames[j], p.frames[i]); /* distinct pages */
+	}
+	uie_vmpin_release(&p);
+	assert_null(p.frames);
+	uie_vmpin_release(&p); /* twice is harmless */
+	close(fd);
+}
+
+static void test_unnameable(void **state)
+{
+	struct uie_vmpin p;
+	int fd, mfd;
+
+	(void)state;
+	/* a file with no name: no frames, the monitor decides FILELESS */
+	mfd = memfd_create("anon", MFD_CLOEXEC);
+	assert_true(mfd >= 0);
+	assert_int_equal(write(mfd, "\x7f" "ELF", 4), 4);
+	assert_int_equal(uie_vmpin_object(pagemap, mfd, &p), UIE_OK);
+	assert_true(p.fileless);
+	assert_int_equal(p.nframes, 0);
+	close(mfd);
+	/* not a regular file */
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_int_equal(uie_vmpin_object(pagemap, fd, &p), UIE_E_FORMAT);
+	close(fd);
+	/* opened for writing only: cannot be mapped for reading */
+	{
+		char path[] = "/tmp/uie-vmpin-XXXXXX";
+		int w = mkstemp(path);
+
+		assert_true(w >= 0);
+		assert_int_equal(write(w, "x", 1), 1);
+		close(w);
+		w = open(path, O_WRONLY | O_CLOEXEC);
+		assert_int_equal(uie_vmpin_object(pagemap, w, &p), UIE_E_IO);
+		/* an empty file: nothing to name */
+		assert_int_equal(ftruncate(w, 0), 0);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		assert_int_equal(uie_vmpin_object(pagemap, fd, &p), UIE_E_RANGE);
+		close(fd);
+		close(w);
+		unlink(path);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pin_file),
+		cmocka_unit_test(test_unnameable),
+	};
+
+	pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (pagemap < 0)
+		return 77;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

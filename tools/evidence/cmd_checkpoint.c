@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `uie evidence checkpoint --state FILE`: tells the monitor that the
+ * verifier whose state is FILE (written by `uie verify --state` after it
+ * accepted an export) holds the records it verified, so the monitor may
+ * drop them from memory (docs/FORMATS.md 3.8).  The monitor accepts only
+ * the vPCR16 its own chain has after that many records.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "evidence_cmds.h"
+#include "uie/bridge.h"
+#include "uie/err.h"
+#include "verify.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: uie evidence checkpoint [--socket PATH] --state FILE\n");
+}
+
+int uie_cmd_evidence_checkpoint(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "socket", required_argument, NULL, 'S' }, { "state", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },       { NULL, 0, NULL, 0 },
+	};
+	const char *sock = UIE_BRIDGE_DEFAULT_PATH, *state = NULL;
+	struct uie_verify_state st;
+	uint64_t base = 0;
+	int c, fd, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'S': sock = optarg; break;
+		case 's': state = optarg; break;
+		case 'h': usage(stdout); return UIE_EXIT_OK;
+		default: usage(stderr); return UIE_EXIT_USAGE;
+		}
+	}
+	if (!state || optind != argc) {
+		usage(stderr);
+		return UIE_EXIT_USAGE;
+	}
+	if ((r = uie_verify_state_load(state, &st)) != UIE_OK || !st.valid) {
+		fprintf(stderr, "uie evidence checkpoint: %s: %s\n", state,
+			r != UIE_OK ? uie_err_str(r) : "no verified export yet");
+		return UIE_EXIT_FAIL;
+	}
+	if ((r = uie_bridge_connect(sock, &fd)) == UIE_OK) {
+		r = uie_bridge_checkpoint(fd, st.next_seq, st.pcr, &base);
+		close(fd);
+	}
+	if (r != UIE_OK) {
+		fprintf(stderr, "uie evidence checkpoint: monitor at %s: %s%s\n", sock, uie_err_str(r),
+			r == UIE_E_BINDING ? " (the state is not of this monitor's log)" : "");
+		return UIE_EXIT_FAIL;
+	}
+	printf("checkpoint at record %llu: earlier records left the monitor's memory\n",
+	       (unsigned long long)base);
+	return UIE_EXIT_OK;
+}
