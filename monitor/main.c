@@ -102,7 +102,7 @@ static void usage(FILE *f)
 		"                    once and count repeats (bounded log; docs/FORMATS.md 3.7)\n"
 		"  --vm-socket PATH  VM mode: serve one guest over the stream socket its QEMU\n"
 		"                    virtio-serial chardev connects to (docs/BRIDGE.md section 11)\n"
-		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n",
+		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n"
 		"limits (docs/DESIGN.md, \"Fair service\"; 0 = none where marked *):\n"
 		"  --max-clients N              connections at once (default %u)\n"
 		"  --max-clients-per-process N  connections of one process (default %u)\n"

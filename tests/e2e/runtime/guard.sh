@@ -111,25 +111,29 @@ grep -q "over --max-object-size 65536" "$T/monitord.log" || fail "no size diagno
 out=$("$C" "$SOCK" status)
 expect_kv "served after the oversized object" status 0 "$out"
 stop_monitor
-# 64 MiB take longer than 1 ms to hash on any machine (about 30 ms at 2 GB/s).
-start_runtime_monitor --max-hash-ms 1
-truncate -s 64M "$T/slow"
-out=$("$C" "$SOCK" measure mmap file "$T/slow" 0 67108864)
+# 256 MiB take longer than 20 ms to hash on any machine (over 100 ms at 2 GB/s).
+start_runtime_monitor --max-hash-ms 20
+truncate -s 256M "$T/slow"
+out=$("$C" "$SOCK" measure mmap file "$T/slow" 0 268435456)
 expect_kv "slow object: MEASURE_FAIL" reason 7 "$out"
-grep -q "took over --max-hash-ms 1" "$T/monitord.log" || fail "no hashing time diagnostic"
-out=$("$C" "$SOCK" measure execve main /bin/true)
-expect_kv "small object still measured" reason 4 "$out"
+grep -q "took over --max-hash-ms 20" "$T/monitord.log" || fail "no hashing time diagnostic"
+out=$("$C" "$SOCK" status)
+expect_kv "served after the slow object" status 0 "$out"
+rm -f "$T/slow"
 stop_monitor
 
 # Records are numbered when they are logged, after measuring: a request served while the large
-# object is being hashed gets the lower number.  Without workers (the control) it waits.
+# object is being hashed gets the lower number.  Without workers (the control) it waits.  The
+# small request is sent once the monitor has read 16 MiB of the large object (its rchar).
 note "a large object does not hold up other clients (measurement workers)"
-truncate -s 512M "$T/huge"
+truncate -s 1G "$T/huge"
+rchar() { awk '/^rchar:/ { print $2 }' "/proc/$MON_PID/io"; }
 for w in 2 0; do
-	start_runtime_monitor --max-hash-ms 0 --measure-workers $w
-	"$C" "$SOCK" measure mmap file "$T/huge" 0 536870912 >"$T/huge.out" &
+	start_runtime_monitor --max-hash-ms 0 --max-object-size 0 --measure-workers $w
+	base=$(rchar)
+	"$C" "$SOCK" measure mmap file "$T/huge" 0 1073741824 >"$T/huge.out" &
 	hp=$!
-	sleep 0.5
+	for _ in $(seq 3000); do [ $(($(rchar) - base)) -gt 16777216 ] && break; sleep 0.02; done
 	small=$("$C" "$SOCK" measure execve main /bin/true)
 	wait $hp
 	s_seq=$(kv_field seq "$small")
@@ -143,6 +147,7 @@ for w in 2 0; do
 	fi
 	stop_monitor
 done
+rm -f "$T/huge"
 
 # An export is written out in pieces between other requests: records logged meanwhile do not
 # spoil it (it covers the records up to its quote, and verifies).

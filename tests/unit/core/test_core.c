@@ -377,8 +377,7 @@ static void test_reason_names(void **state)
 {
 	(void)state;
 	for (uint16_t r = UIE_R_RULE_ALLOW; r < UIE_R__MAX; r++)
-		if (r != 14) /* POLICY_RESTORED, defined on the mon-durable branch */
-			assert_string_not_equal(uie_reason_str(r), "unknown reason");
+		assert_string_not_equal(uie_reason_str(r), "unknown reason");
 	assert_string_equal(uie_reason_str(0), "unknown reason");
 	assert_string_equal(uie_reason_str(UIE_R__MAX), "unknown reason");
 	assert_string_equal(uie_reason_str(0xffff), "unknown reason");

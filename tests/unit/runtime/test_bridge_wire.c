@@ -104,8 +104,6 @@ static void test_roundtrip_all_types(void **state)
 		uint8_t buf[UIE_BRIDGE_MAX_MSG], again[UIE_BRIDGE_MAX_MSG];
 		size_t len, len2;
 
-		if (!uie_bridge_is_request(t % 2 ? t - 1 : t))
-			continue; /* numbers other branches use */
 		assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_OK);
 		assert_int_equal(uie_bridge_decode(buf, len, &back), UIE_OK);
 		assert_int_equal(back.type, t);
