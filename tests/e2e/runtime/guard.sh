@@ -124,14 +124,25 @@ stop_monitor
 
 # Records are numbered when they are logged, after measuring: a request served while the large
 # object is being hashed gets the lower number.  Without workers (the control) it waits.  The
-# small request is sent once the monitor has read 16 MiB of the large object (its rchar).
+# small request is sent once the monitor has read 16 MiB of the large object (its rchar).  The
+# large object is sized to take about 2 s to hash here, well within the clients' 10 s timeout.
 note "a large object does not hold up other clients (measurement workers)"
-truncate -s 1G "$T/huge"
+truncate -s 64M "$T/huge"
+start_runtime_monitor --max-hash-ms 0
+t0=$(date +%s%N)
+"$C" "$SOCK" measure mmap file "$T/huge" 0 67108864 >/dev/null
+ms=$(( ($(date +%s%N) - t0) / 1000000 + 1 ))
+stop_monitor
+mib=$(( 64 * 2000 / ms ))
+[ $mib -lt 128 ] && mib=128
+[ $mib -gt 2048 ] && mib=2048
+note "64 MiB hashed in $ms ms: the large object has $mib MiB"
+truncate -s ${mib}M "$T/huge"
 rchar() { awk '/^rchar:/ { print $2 }' "/proc/$MON_PID/io"; }
 for w in 2 0; do
 	start_runtime_monitor --max-hash-ms 0 --max-object-size 0 --measure-workers $w
 	base=$(rchar)
-	"$C" "$SOCK" measure mmap file "$T/huge" 0 1073741824 >"$T/huge.out" &
+	"$C" "$SOCK" measure mmap file "$T/huge" 0 $((mib << 20)) >"$T/huge.out" &
 	hp=$!
 	for _ in $(seq 3000); do [ $(($(rchar) - base)) -gt 16777216 ] && break; sleep 0.02; done
 	small=$("$C" "$SOCK" measure execve main /bin/true)
