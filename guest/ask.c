@@ -309,6 +309,12 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			 uie_reason_str(v.reason), (unsigned long long)v.seq);
 		goto refused;
 	}
+	if (objfd >= 0 && uie_guest_open_for_writing(objfd)) {
+		snprintf(why, sizeof(why), "the file is open for writing, so its code could change once "
+			 "mapped (the monitor's record %llu stands for a grant that did not happen)",
+			 (unsigned long long)v.seq);
+		goto refused;
+	}
 	if (s->o->verbose > 1)
 		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
 			describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);

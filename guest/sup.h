@@ -248,6 +248,13 @@ void uie_guest_fan_handle(struct uie_sup *s);
 struct fanotify_event_metadata;
 /* Watches objfd's file, just approved, for writes (no-op without fanotify). */
 void uie_guest_watch_add(struct uie_sup *s, int objfd);
+/*
+ * True when some process has objfd's file open for writing now (a write
+ * descriptor or a shared writable mapping): no read lease can be taken.
+ * False also when that cannot be told (no CAP_LEASE and not the owner, a
+ * file system without leases).
+ */
+bool uie_guest_open_for_writing(int objfd);
 /* Handles a FAN_MODIFY event: a violation when the file is still mapped executable. */
 void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metadata *m);
 

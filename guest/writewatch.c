@@ -44,6 +44,24 @@ void uie_guest_watch_add(struct uie_sup *s, int objfd)
 	s->watch_warned = true;
 }
 
+bool uie_guest_open_for_writing(int objfd)
+{
+	char link[48];
+	bool writers;
+	int fd;
+
+	/* Our own read-only open: the lease belongs to it, not to the target's descriptor. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", objfd);
+	fd = open(link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	writers = fcntl(fd, F_SETLEASE, F_RDLCK) != 0 && errno == EAGAIN;
+	if (!writers)
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+	close(fd);
+	return writers;
+}
+
 struct live {
 	dev_t dev;
 	ino_t ino;

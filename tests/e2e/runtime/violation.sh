@@ -3,7 +3,9 @@
 # Writing the file of a live approved executable mapping (issue 11, point 6):
 # the interceptor sees the write (fanotify FAN_MODIFY), the monitor logs a
 # WRITE_VIOLATION record, and `uie verify` refuses the evidence (exit 22).
-# A write to an approved file nobody maps any more is no violation.
+# A write to an approved file nobody maps any more is no violation.  A file
+# open for writing at the time of the grant (a descriptor or a shared
+# writable mapping, which raise no event later) is not mapped at all.
 . "$(dirname "$0")/lib.sh"
 P=$PROGS
 
@@ -65,4 +67,31 @@ wait $upid
 grep -q "write violation" "$T/monitord.log" && { cat "$T/monitord.log" >&2; fail "violation without a mapping"; }
 rc=$(verify_rc unmapped)
 [ "$rc" = 0 ] || { cat "$T/unmapped.out" >&2; fail "evidence without a violation: exit $rc"; }
+
+note "a file open for writing is not mapped executable"
+cp "$P/libuiegood.so" "$T/lib3.so"
+for how in descriptor mapping; do
+	rm -f "$T/held"
+	python3 -c '
+import mmap, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR)
+if sys.argv[2] == "mapping":
+    m = mmap.mmap(fd, 4096, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    os.close(fd)  # only the shared writable mapping keeps the file open for writing
+open(sys.argv[3], "w").close()
+time.sleep(30)' "$T/lib3.so" $how "$T/held" &
+	wp=$!
+	wait_file "$T/held" || fail "writer ($how) did not start"
+	rm -f "$T/ready" "$T/go"
+	touch "$T/go"
+	run_uie -- "$P/mapwait" "$T/lib3.so" "$T/ready" "$T/go"
+	kill $wp; wait $wp 2>/dev/null
+	expect_rc 1 "mapped while open for writing ($how)"
+	expect_err "denied mmap of $T/lib3.so.*open for writing" "open writer ($how)"
+done
+# The writer gone, the same file is mapped (so the refusal above was the writer's doing).
+rm -f "$T/ready" "$T/go"
+touch "$T/go"
+run_uie -- "$P/mapwait" "$T/lib3.so" "$T/ready" "$T/go"
+expect_rc 0 "mapped once the writer is gone"
 echo PASS
