@@ -28,16 +28,65 @@ static const char *event_name(uint16_t ev)
 	}
 }
 
-/* Role of an open object: FILE unless it starts with the ELF magic; ANON if fileless. */
-static uint8_t role_of(int fd, const struct stat *st, uint8_t elf_role)
+/* True when st is the file pid runs as its main program (/proc/PID/exe). */
+static bool is_program_of(pid_t pid, const struct stat *st)
+{
+	char link[48];
+	struct stat exe;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	return stat(link, &exe) == 0 && exe.st_dev == st->st_dev && exe.st_ino == st->st_ino;
+}
+
+/*
+ * Role of an open object: FILE unless it starts with the ELF magic; ANON
+ * if fileless.  An ELF object mapped as a DSO by the process that runs it
+ * as its program (node maps parts of its own binary) is its MAIN.
+ */
+static uint8_t role_of(pid_t pid, int fd, const struct stat *st, uint8_t elf_role)
 {
 	unsigned char m[4];
 
-	if (st->st_nlink == 0)
+	if (uie_guest_fileless(fd, st))
 		return UIE_ROLE_ANON;
-	if (pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && !memcmp(m, "\177ELF", 4))
-		return elf_role;
-	return UIE_ROLE_FILE;
+	if (pread(fd, m, sizeof(m), 0) != (ssize_t)sizeof(m) || memcmp(m, "\177ELF", 4) != 0)
+		return UIE_ROLE_FILE;
+	if (elf_role == UIE_ROLE_DSO && is_program_of(pid, st))
+		return UIE_ROLE_MAIN;
+	return elf_role;
+}
+
+bool uie_guest_fileless(int fd, const struct stat *st)
+{
+	int need = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW, seals;
+
+	if (st->st_nlink != 0)
+		return false;
+	seals = fcntl(fd, F_GET_SEALS);
+	return seals < 0 || (seals & need) != need;
+}
+
+uint8_t uie_guest_exec_role(int fd, uint8_t role)
+{
+	char m[2];
+
+	return pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && m[0] == '#' && m[1] == '!' ?
+		       UIE_ROLE_SCRIPT : role;
+}
+
+/*
+ * The main program of pid, for a request about its anonymous memory (JIT
+ * rules name it), or -1: none for execve (the program is being replaced),
+ * or when it cannot be opened (then no JIT rule can match: refused).
+ */
+static int program_of(pid_t pid, uint16_t event)
+{
+	char link[48];
+
+	if (event == UIE_EV_EXECVE)
+		return -1;
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	return open(link, O_RDONLY | O_CLOEXEC);
 }
 
 static unsigned slot_of(uint64_t dev, uint64_t ino)
@@ -272,7 +321,7 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			       .file_offset = off };
 	struct uie_verdict v;
 	char name[512], why[160];
-	int r;
+	int r, progfd = -1;
 
 	if (objfd >= 0)
 		req.id = uie_guest_file_id(st);
@@ -293,7 +342,11 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			 (unsigned long long)uie_fastpath_epoch(&s->fp));
 		goto refused;
 	}
-	r = uie_bridge_measure(s->bridge, &req, objfd, &v);
+	if (req.role == UIE_ROLE_ANON)
+		progfd = program_of(pid, event);
+	r = uie_bridge_measure(s->bridge, &req, req.role == UIE_ROLE_ANON ? progfd : objfd, &v);
+	if (progfd >= 0)
+		close(progfd);
 	if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)
 		uie_guest_disconnect(s); /* unusable; the next request reconnects */
 	if (r != UIE_OK) {
@@ -305,6 +358,11 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	if (s->fp_ok && objfd >= 0 && v.policy_decision != UIE_ALLOW)
 		uie_fastpath_learn(&s->fp, &req, &v.digest);
 	if (v.decision != UIE_ALLOW) {
+		if (req.role == UIE_ROLE_ANON && v.reason == UIE_R_ANON_EXEC && event != UIE_EV_EXECVE &&
+		    !s->o->verbose) {
+			s->anon_quiet++;
+			return false;
+		}
 		snprintf(why, sizeof(why), "refused by the monitor: %s (record %llu)",
 			 uie_reason_str(v.reason), (unsigned long long)v.seq);
 		goto refused;
@@ -318,8 +376,15 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	if (s->o->verbose > 1)
 		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
 			describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
-	if (objfd >= 0 && remember(s, req.id.dev, req.id.ino))
-		uie_guest_watch_add(s, objfd);
+	if (objfd >= 0) {
+		uint64_t dev, ino;
+
+		if (remember(s, req.id.dev, req.id.ino))
+			uie_guest_watch_add(s, objfd);
+		/* What reconciliation will see in the maps for this file, if that differs. */
+		if (uie_guest_maps_backing_id(s->kern.procmap_query, objfd, st, &dev, &ino))
+			remember(s, dev, ino);
+	}
 	return true;
 refused:
 	fprintf(stderr, "uie: denied %s of %s (pid %d): %s\n", event_name(event),
@@ -339,7 +404,7 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 			event_name(event), describe(what, fd, name, sizeof(name)), (int)pid);
 		return false;
 	}
-	role = role_of(fd, &st, elf_role);
+	role = role_of(pid, fd, &st, elf_role);
 	if (role == UIE_ROLE_ANON)
 		return uie_guest_ask(s, event, role, pid, -1, NULL, vaddr, length, off,
 				     what ? what : "fileless memory");

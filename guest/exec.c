@@ -45,11 +45,11 @@ static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const 
 	}
 	if (!S_ISREG(st->st_mode))
 		return false;
-	if (st->st_nlink == 0) /* fileless */
+	if (uie_guest_fileless(fd, st))
 		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, NULL, 0, 0, 0,
 				     what);
-	if (!uie_guest_ask(s, UIE_EV_EXECVE, role, c->n->pid, fd, st, 0, (uint64_t)st->st_size, 0,
-			   what))
+	if (!uie_guest_ask(s, UIE_EV_EXECVE, uie_guest_exec_role(fd, role), c->n->pid, fd, st, 0,
+			   (uint64_t)st->st_size, 0, what))
 		return false;
 	if (ids->n < UIE_EXEC_IDS)
 		ids->id[ids->n++] = uie_guest_file_id(st);
@@ -182,7 +182,7 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		return;
 	}
 	watched = uie_guest_fan_covers(s, st.st_dev);
-	if (st.st_nlink == 0) { /* fileless */
+	if (uie_guest_fileless(fd, &st)) {
 		ok = uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, n->pid, -1, NULL, 0, 0, 0, what);
 	} else if (ask_file(s, c, fd, &st, UIE_ROLE_MAIN, what, &ids)) {
 		err = check_chain(s, c, fd, what, watched, &ids);

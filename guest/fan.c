@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/fanotify.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "sup.h"
@@ -97,6 +98,35 @@ int uie_guest_fan_init(struct uie_sup *s)
 	return UIE_OK;
 }
 
+/*
+ * Releasing a fanotify group waits for the kernel's mark reaper to pass an
+ * SRCU grace period (fsnotify_destroy_group: about 10 ms here, most of what
+ * `uie run` cost on top of the program before).  The marks are removed
+ * first, which does not wait, so no exec anywhere can queue an event for a
+ * group that nobody reads any more; then a child that we never wait for
+ * holds the last reference and drops it, with every other descriptor
+ * closed first so that nobody waiting on our pipes waits for it.  Without
+ * a child (fork failed, or the marks could not be removed) we wait.
+ */
+void uie_guest_fan_release(struct uie_sup *s)
+{
+	pid_t pid = -1;
+
+	if (s->fan < 0)
+		return;
+	if (fanotify_mark(s->fan, FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM, 0, AT_FDCWD, NULL) == 0)
+		pid = fork();
+	if (pid == 0) {
+		if (s->fan > 0)
+			close_range(0, (unsigned)s->fan - 1, 0);
+		close_range((unsigned)s->fan + 1, ~0U, 0);
+		close(s->fan);
+		_exit(0);
+	}
+	close(s->fan);
+	s->fan = -1;
+}
+
 bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev)
 {
 	if (s->fan < 0)
@@ -159,7 +189,7 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
 			return FAN_ALLOW;
-	if (st.st_nlink == 0) { /* fileless */
+	if (uie_guest_fileless(m->fd, &st)) {
 		/* Asked about as anonymous memory, so the name must be taken here. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
 		n = readlink(link, what, sizeof(what) - 1);
@@ -167,7 +197,8 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, NULL, 0, 0, 0,
 				     what) ? FAN_ALLOW : FAN_DENY;
 	}
-	return uie_guest_ask(s, UIE_EV_EXECVE, role, m->pid, m->fd, &st, 0, id.size, 0, NULL) ?
+	return uie_guest_ask(s, UIE_EV_EXECVE, uie_guest_exec_role(m->fd, role), m->pid, m->fd, &st, 0,
+			     id.size, 0, NULL) ?
 		       FAN_ALLOW : FAN_DENY;
 }
 

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <linux/kcmp.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +81,15 @@ int uie_guest_kernel_probe(struct uie_kernel *k, int verbose)
 	r = require(dup >= 0, "pidfd_getfd (Linux 5.6)");
 	if (r == UIE_OK)
 		r = require(syscall(SYS_kcmp, getpid(), getpid(), KCMP_FILE, self, dup) == 0,
-			    "kcmp (CONFIG_KCMP, Linux 5.12; Debian builds it)");
+			    "kcmp (CONFIG_KCMP; Debian's kernels have it)");
+	if (r == UIE_OK) {
+		struct open_how how = { .flags = O_PATH | O_CLOEXEC };
+		int root = (int)syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof(how));
+
+		r = require(root >= 0, "openat2 (Linux 5.6)");
+		if (root >= 0)
+			close(root);
+	}
 	if (dup >= 0)
 		close(dup);
 	close(self);

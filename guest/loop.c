@@ -341,13 +341,17 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 		fprintf(stderr, "uie: no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux 6.6): slower round trips\n");
 	sigfd = setup_signals(&old);
 	r = supervise(s, child, pidfd, sigfd, argv[0], status);
+	/* A program whose JIT is not optional dies of the refusal (node: SIGTRAP): say why. */
+	if (s->anon_quiet && *status > 128)
+		fprintf(stderr, "uie: %u request(s) to make anonymous memory executable were refused: "
+			"no JIT rule names the program (uie run -v names them; uie ref scan --jit "
+			"PROGRAM adds one)\n", s->anon_quiet);
 	if (sigfd >= 0)
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pidfd);
 	close(s->listener);
-	if (s->fan >= 0)
-		close(s->fan);
+	uie_guest_fan_release(s);
 	uie_guest_fastpath_flush(s);
 	uie_guest_disconnect(s);
 	free_sup(s);

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "sup.h"
@@ -98,7 +101,7 @@ static int parse_line(const char *line, size_t len, struct uie_map *m)
 
 int uie_guest_maps_each(pid_t tgid, uie_map_fn fn, void *ctx)
 {
-	static char buf[MAPS_BUF]; /* the supervisor is single-threaded */
+	char buf[MAPS_BUF]; /* on the stack: a walk's callback may walk again (backing_id) */
 	char path[64];
 	size_t have = 0;
 	int fd, r = UIE_OK;
@@ -242,4 +245,45 @@ bool uie_guest_maps_query_works(void)
 	ok = ioctl(fd, UIE_PROCMAP_QUERY, &q) == 0;
 	close(fd);
 	return ok;
+}
+
+struct found {
+	uint64_t dev, ino;
+	bool any;
+};
+
+static int take(void *ctx, const struct uie_map *m)
+{
+	struct found *f = ctx;
+
+	if (!f->any) {
+		f->dev = makedev(m->dev_major, m->dev_minor);
+		f->ino = m->ino;
+		f->any = true;
+	}
+	return UIE_OK;
+}
+
+#define OVERLAYFS_MAGIC 0x794c7630
+
+bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64_t *dev,
+			       uint64_t *ino)
+{
+	struct found f = { 0, 0, false };
+	struct statfs sf;
+	void *p;
+
+	if (fstatfs(fd, &sf) != 0 || sf.f_type != OVERLAYFS_MAGIC || st->st_size == 0)
+		return false;
+	p = mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return false;
+	uie_guest_maps_range(getpid(), (uint64_t)(uintptr_t)p, (uint64_t)(uintptr_t)p + 1, query,
+			     take, &f);
+	munmap(p, 1);
+	if (!f.any || (f.dev == st->st_dev && f.ino == st->st_ino))
+		return false;
+	*dev = f.dev;
+	*ino = f.ino;
+	return true;
 }

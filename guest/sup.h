@@ -112,6 +112,12 @@ struct uie_sup {
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
 	bool watch_warned; /* a file could not be watched for writes (said once) */
 	/*
+	 * Anonymous memory refused for want of a JIT rule: not named on stderr
+	 * (optional JITs such as PCRE2's fall back to an interpreter), only
+	 * counted, and the count shown when the program dies by a signal (ask.c).
+	 */
+	unsigned anon_quiet;
+	/*
 	 * Notifications are answered one at a time, except that while threads
 	 * are being stopped for one grant, others are answered (nested) so
 	 * that a thread waiting on them (vfork, an exec) can stop.
@@ -189,6 +195,13 @@ int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, bool query, uie_m
 			 void *ctx);
 /* Whether the kernel has PROCMAP_QUERY (Linux 6.11). */
 bool uie_guest_maps_query_works(void);
+/*
+ * The identity /proc/PID/maps shows for a mapping of the overlayfs file fd
+ * when it differs from fstat's (st): before Linux 6.8 the maps name the
+ * underlying file.  False for other files, and when they agree.
+ */
+bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64_t *dev,
+			       uint64_t *ino);
 /* Opens the file behind a mapping via /proc/PID/map_files. */
 int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
 
@@ -204,9 +217,18 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 		   const char *what);
 /*
  * uie_guest_ask for an open object found in the target (a mapped file):
- * one fstat; role elf_role for ELF files, FILE for others, ANON for
- * fileless objects (memfd, deleted, O_TMPFILE).
+ * one fstat; role elf_role for ELF files (MAIN instead of DSO for the
+ * target's own program), FILE for others, ANON for fileless objects
+ * (memfd, deleted, O_TMPFILE).
  */
+/*
+ * True when fd's file has no name (memfd, O_TMPFILE, deleted) and its
+ * content can still change: a memfd sealed against writes, shrinking and
+ * growing is measured by digest like a file (seals are never removed).
+ */
+bool uie_guest_fileless(int fd, const struct stat *st);
+/* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
+uint8_t uie_guest_exec_role(int fd, uint8_t role);
 bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
 		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
 /* File identity (as in requests) from an fstat. */
@@ -239,6 +261,8 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 
 /* ---- fan.c: fanotify exec watch ---- */
 int uie_guest_fan_init(struct uie_sup *s);
+/* Closes s->fan (if open) without waiting for the kernel to tear the group down. */
+void uie_guest_fan_release(struct uie_sup *s);
 bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev);
 /* Registers tid's execve; opens of the files in allowed need no second request. */
 void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_ids *allowed);

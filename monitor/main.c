@@ -33,7 +33,7 @@
 #define MAX_TRUST_KEYS UIE_HOST_MAX_KEYS
 
 struct opts {
-	const char *socket, *vtpm, *user, *group, *log_file;
+	const char *socket, *vtpm, *user, *group, *log_file, *syslog;
 	struct uie_monitor_opts mon;
 	const char *vm_socket, *guest_ram; /* VM mode: both, or neither */
 	const char *keys[MAX_TRUST_KEYS];
@@ -88,6 +88,8 @@ static void usage(FILE *f)
 		"  --foreground      do not detach\n"
 		"  --ready-fd N      write \"READY\\n\" to fd N once serving\n"
 		"  --log-file PATH   diagnostics (default stderr)\n"
+		"  --syslog PATH     datagram socket that gets one line per denial (default\n"
+		"                    " UIE_DENYLOG_DEFAULT_PATH ", where journald or a syslog daemon reads; none: off)\n"
 		"  --cpu N           run on CPU N only; interceptors follow the monitor to it, so\n"
 		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n"
 		"  --state-dir DIR   write-ahead log and installed packages; a restart restores the\n"
@@ -145,6 +147,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "state-dir", required_argument, NULL, 'S' }, { "log-sync", required_argument, NULL, 'Y' },
 		{ "first-seen", no_argument, NULL, 'F' },
 		{ "vm-socket", required_argument, NULL, 'V' }, { "guest-ram", required_argument, NULL, 'R' },
+		{ "syslog", required_argument, NULL, 'L' },
 		{ "max-clients", required_argument, NULL, 'M' },
 		{ "max-clients-per-process", required_argument, NULL, 'P' },
 		{ "max-object-size", required_argument, NULL, 'O' },
@@ -159,7 +162,8 @@ static int parse(int argc, char **argv, struct opts *o)
 	int c;
 
 	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1,
-			    .cpu = -1, .mon = { .state_dir = DEFAULT_STATE_DIR },
+			    .cpu = -1, .syslog = UIE_DENYLOG_DEFAULT_PATH,
+			    .mon = { .state_dir = DEFAULT_STATE_DIR },
 			    .conn = { UIE_SERVER_DEFAULT_MAX_CLIENTS, UIE_SERVER_DEFAULT_PER_PROCESS },
 			    .req = { UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS,
 				     UIE_MON_DEFAULT_QUOTA },
@@ -174,6 +178,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'l': o->log_file = optarg; break;
 		case 'V': o->vm_socket = optarg; break;
 		case 'R': o->guest_ram = optarg; break;
+		case 'L': o->syslog = strcmp(optarg, "none") ? optarg : NULL; break;
 		case 'k':
 			if (o->nkeys >= MAX_TRUST_KEYS) {
 				fprintf(stderr, "uie-monitord: too many --trust-key\n");
@@ -335,6 +340,7 @@ static int run(const struct opts *o, FILE *diag)
 	struct uie_monitor m;
 	struct uie_server_limits conn;
 	struct uie_workers workers = { .wake = { -1, -1 } };
+	struct uie_denylog denylog;
 	struct uie_vtpm *tpm = NULL;
 	struct uie_guest_ram ram = { .fd = -1 };
 	struct rlimit nocore = { 0, 0 };
@@ -390,6 +396,9 @@ static int run(const struct opts *o, FILE *diag)
 	conn = o->conn;
 	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
 		return fail(diag, "connection limits", r);
+	if ((r = uie_denylog_open(&denylog, o->syslog)) != UIE_OK)
+		return fail(diag, "--syslog", r);
+	m.denylog = &denylog;
 	/* The state files stay open: the dropped user appends through these descriptors. */
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
 		return fail(diag, "daemonize", r);
@@ -418,7 +427,10 @@ static int run(const struct opts *o, FILE *diag)
 	}
 	r = o->vm_socket ? uie_vmserver_run(&m, lfd, &stop_flag)
 			 : uie_server_run(&m, &conn, lfd, &stop_flag);
-	uie_mon_diag(&m, "stopping: %s", uie_err_str(r));
+	uie_mon_diag(&m, "stopping: %s (%llu denials sent to %s, %llu dropped)", uie_err_str(r),
+		     (unsigned long long)denylog.sent, o->syslog ? o->syslog : "no system log",
+		     (unsigned long long)denylog.dropped);
+	uie_denylog_close(&denylog);
 	/*
 	 * The workers are not joined: they wait idle and end with the process.  A thread's
 	 * exit makes calls the filter refuses in sanitizer builds (sigaltstack).

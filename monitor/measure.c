@@ -7,9 +7,10 @@
  */
 #include <fcntl.h>
 #include <stdlib.h>
-#include <unistd.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fdpass.h"
 #include "host_platform.h"
@@ -20,7 +21,9 @@
 /*
  * Checks that fd can be measured: a regular file opened for reading; id
  * receives its identity (as uie_host_object_open gives it).  *fileless is
- * set for files with no name left (memfd, O_TMPFILE, deleted).
+ * set for files with no name left (memfd, O_TMPFILE, deleted) whose
+ * content can change; a memfd sealed against writes, shrinking and
+ * growing is measured like a file (seals cannot be removed).
  */
 static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 {
@@ -36,13 +39,27 @@ static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || (fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY)
 		return UIE_E_IO;
-	*fileless = st.st_nlink == 0;
+	if (st.st_nlink == 0) {
+		int need = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW, seals = fcntl(fd, F_GET_SEALS);
+
+		*fileless = seals < 0 || (seals & need) != need;
+	}
 	*id = (struct uie_file_id){
 		.dev = (uint64_t)st.st_dev, .ino = (uint64_t)st.st_ino, .size = (uint64_t)st.st_size,
 		.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
 		.ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
 	};
 	return UIE_OK;
+}
+
+/* The cache key of req: a program (role ANON) has one digest whatever range is asked about. */
+static void cache_key(const struct uie_core *c, const struct uie_req *req, struct uie_cache_key *key)
+{
+	if (req->role == UIE_ROLE_ANON)
+		uie_cache_key_make(key, &req->id, uie_core_obj_alg(c), UIE_EV_EXECVE, 0, req->id.size);
+	else
+		uie_cache_key_make(key, &req->id, uie_core_obj_alg(c), req->event, req->file_offset,
+				   req->length);
 }
 
 /*
@@ -69,10 +86,18 @@ static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd,
 			     (unsigned long long)m->limits.max_object);
 		return UIE_E_LIMIT;
 	}
-	uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event, req->file_offset,
-			   req->length);
-	if (!uie_cache_get(m->cache, &key, digest, scope))
+	cache_key(&m->core, req, &key);
+	if (!uie_cache_get(m->cache, &key, digest, scope)) {
 		*need_hash = true;
+		return UIE_OK;
+	}
+	/* The entry may come from another role's request: keep uie_core_measure's rules. */
+	if ((req->role == UIE_ROLE_ANON && *scope != UIE_SCOPE_ELF) ||
+	    (req->role == UIE_ROLE_SCRIPT && *scope != UIE_SCOPE_RANGE)) {
+		memset(digest, 0, sizeof(*digest));
+		*scope = UIE_SCOPE_NONE;
+		return UIE_E_FORMAT; /* not an ELF program, or not a script */
+	}
 	return UIE_OK;
 }
 
@@ -101,8 +126,7 @@ static int measure_finish(struct uie_monitor *m, const struct uie_job *job,
 	if (job->r != UIE_OK)
 		return job->r;
 	/* Keyed by the algorithm it was measured with, even if a policy came in meanwhile. */
-	uie_cache_key_make(&key, &job->req.id, uie_core_obj_alg(&job->core), job->req.event,
-			   job->req.file_offset, job->req.length);
+	cache_key(&job->core, &job->req, &key);
 	uie_cache_put(m->cache, &key, digest, *scope);
 	return UIE_OK;
 }
@@ -128,15 +152,41 @@ static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct
 	return measure_finish(m, &job, digest, scope);
 }
 
-/* Decides a measured (or unmeasurable) request and logs it. */
-static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int merr,
+/*
+ * The name of the object behind fd, for the system log (NULL when it has
+ * none).  A deleted or fileless object's name says so: "/memfd:x (deleted)".
+ */
+static const char *object_name(int fd, char *buf, size_t size)
+{
+	char link[32];
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, size - 1);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Decides a measured (or unmeasurable) request, logs it, and names a denial in the system log. */
+static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int fd, int merr,
 			  const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out)
 {
+	int r = uie_core_decide(&m->core, req, merr, scope == UIE_SCOPE_NONE ? NULL : digest, scope,
+				out);
+
+	if (r == UIE_OK && m->denylog && out->policy_decision == UIE_DENY) {
+		char name[4096];
+
+		uie_denylog_denial(m->denylog, req, out, m->core.mode, object_name(fd, name, sizeof(name)));
+	}
 	if (merr != UIE_OK)
 		uie_mon_diag(m, "measure pid %u event %u role %u: %s", req->pid, req->event, req->role,
 			     uie_err_str(merr));
-	return uie_core_decide(&m->core, req, merr, scope == UIE_SCOPE_NONE ? NULL : digest, scope,
-			       out);
+	return r;
 }
 
 static void req_from_msg(const struct uie_msg_measure_req *mq, struct uie_req *req)
@@ -167,13 +217,14 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 
 	req_from_msg(&q->u.measure_req, &req);
 	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
-	if (m->ram && req.role != UIE_ROLE_ANON)
+	if (m->ram && (req.role != UIE_ROLE_ANON || fd >= 0))
 		return UIE_E_STATE;
 	if ((r = quota_measure(m, &req)) != UIE_OK)
 		return r;
-	if (req.role != UIE_ROLE_ANON)
+	/* Anonymous memory comes with its process's program, or with nothing. */
+	if (req.role != UIE_ROLE_ANON || fd >= 0)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
-	return measure_decide(m, &req, merr, &digest, scope, &a->u.measure_ans);
+	return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
 }
 
 struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_client *c,
@@ -208,7 +259,7 @@ struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_c
 		}
 		if (need_hash) /* no memory for a job: measure here */
 			merr = measure_fd(m, &req, fd, &digest, &scope);
-		a.status = measure_decide(m, &req, merr, &digest, scope, &a.u.measure_ans);
+		a.status = measure_decide(m, &req, fd, merr, &digest, scope, &a.u.measure_ans);
 	}
 	close(fd);
 	uie_monitor_answer(&q, &a, ans, anslen);
@@ -225,7 +276,7 @@ void uie_monitor_handle_finish(struct uie_monitor *m, struct uie_job *job, uint8
 	int merr;
 
 	merr = measure_finish(m, job, &digest, &scope);
-	a.status = measure_decide(m, &job->req, merr, &digest, scope, &a.u.measure_ans);
+	a.status = measure_decide(m, &job->req, job->fd, merr, &digest, scope, &a.u.measure_ans);
 	uie_monitor_answer(&q, &a, ans, anslen);
 }
 
@@ -301,8 +352,15 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 	if (r == UIE_OK) /* the whole batch or nothing */
 		r = uie_mon_quota_take(m, n);
 	a->u.fastpath_ans.first_seq = m->core.next_seq;
-	for (uint32_t i = 0; r == UIE_OK && i < n; i++)
+	for (uint32_t i = 0; r == UIE_OK && i < n; i++) {
+		struct uie_verdict v = { .decision = UIE_DENY, .policy_decision = UIE_DENY,
+					 .reason = UIE_R_FASTPATH_MISS, .digest = reps[i].digest,
+					 .seq = m->core.next_seq };
+
 		r = uie_core_log_fastpath(&m->core, &reps[i].req, &reps[i].digest);
+		if (r == UIE_OK) /* the guest refused it without asking: no object to name */
+			uie_denylog_denial(m->denylog, &reps[i].req, &v, m->core.mode, NULL);
+	}
 	if (r == UIE_OK)
 		a->u.fastpath_ans.count = n;
 	else

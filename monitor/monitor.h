@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cache.h"
+#include "denylog.h"
 #include "genpage.h"
 #include "logstore.h"
 #include "uie/core.h"
@@ -70,6 +71,7 @@ struct uie_monitor {
 	uint8_t boot_id[UIE_MON_BOOT_ID_LEN]; /* random per run, told to clients */
 	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
 	const struct uie_guest_ram *ram;
+	struct uie_denylog *denylog; /* borrowed; NULL: denials go to the secure log only */
 };
 
 /*

@@ -67,6 +67,7 @@ int uie_sandbox_drop(uid_t uid, gid_t gid)
 static const int allowed[] = {
 	SYS_read, SYS_write, SYS_writev, SYS_readv, SYS_pread64, SYS_lseek, SYS_close,
 	SYS_fstat, SYS_newfstatat, SYS_statx, SYS_fcntl, SYS_memfd_create,
+	SYS_readlink, SYS_readlinkat, /* an object's name for the system log, from /proc/self/fd */
 	SYS_munmap, SYS_mremap, SYS_brk, SYS_madvise,
 	SYS_poll, SYS_ppoll, SYS_select, SYS_pselect6,
 	SYS_accept, SYS_accept4, SYS_recvmsg, SYS_sendmsg, SYS_recvfrom, SYS_sendto, SYS_shutdown,

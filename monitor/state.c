@@ -43,7 +43,7 @@ static int open_dir(struct uie_monitor *m, const char *dir)
 
 	/* One missing parent (the default's /var/lib/uie) is made too. */
 	if (strlen(dir) < sizeof(parent)) {
-		strcpy(parent, dir);
+		memcpy(parent, dir, strlen(dir) + 1);
 		slash = strrchr(parent, '/');
 		if (slash && slash != parent) {
 			*slash = '\0';

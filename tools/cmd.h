@@ -7,6 +7,8 @@ struct uie_cmd {
 	const char *name;   /* "run", "verify", "policy compile", ... */
 	int (*fn)(int argc, char **argv); /* argv[0] is the subcommand name */
 	const char *summary;
+	/* Synopsis after "uie NAME" printed for --help; NULL: the command prints its own help. */
+	const char *usage;
 };
 
 /* Each area's table, terminated by an entry with name NULL. */

@@ -16,7 +16,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: uie COMMAND [ARGS...]\n\ncommands:\n");
 	for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); a++)
 		for (const struct uie_cmd *c = areas[a]; c->name; c++)
-			fprintf(f, "  %-18s %s\n", c->name, c->summary);
+			fprintf(f, "  %-20s %s\n", c->name, c->summary);
 }
 
 /* Number of words of argv that name cmd, or 0 when it does not match. */
@@ -32,17 +32,47 @@ static int match(const struct uie_cmd *c, int argc, char **argv)
 	return 2;
 }
 
+/*
+ * --help and --version the same way for every subcommand: anywhere before
+ * "--" (for `run`, only before PROGRAM: only as its first argument, since
+ * what follows may be the program's own options).  --help is left to the
+ * commands that print their own; --version is answered here.
+ */
+static int common_option(const struct uie_cmd *c, int argc, char **argv)
+{
+	int last = strcmp(c->name, "run") == 0 ? (argc > 1 ? 1 : 0) : argc - 1;
+
+	for (int i = 1; i <= last && strcmp(argv[i], "--") != 0; i++) {
+		if (!strcmp(argv[i], "--version")) {
+			printf("uie %s\n", UIE_TOOL_VERSION);
+			return UIE_EXIT_OK;
+		}
+		if (c->usage && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
+			printf("usage: uie %s %s\n\n%s\n", c->name, c->usage, c->summary);
+			return UIE_EXIT_OK;
+		}
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? UIE_EXIT_USAGE : UIE_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("uie %s\n", UIE_TOOL_VERSION);
+		return UIE_EXIT_OK;
+	}
 	for (int words = 2; words >= 1; words--)
 		for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); a++)
 			for (const struct uie_cmd *c = areas[a]; c->name; c++)
-				if (match(c, argc - 1, argv + 1) == words)
-					return c->fn(argc - words, argv + words);
+				if (match(c, argc - 1, argv + 1) == words) {
+					int r = common_option(c, argc - words, argv + words);
+
+					return r >= 0 ? r : c->fn(argc - words, argv + words);
+				}
 	fprintf(stderr, "uie: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return UIE_EXIT_USAGE;

@@ -76,8 +76,9 @@ int uie_bridge_checkpoint(int fd, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN], 
 int uie_bridge_connect(const char *path, int *fd);
 
 /*
- * Asks for a decision on req; objfd is the object's open file (-1 for
- * anonymous memory).  Any failure (including a dead monitor) returns an
+ * Asks for a decision on req; objfd is the object's open file.  For
+ * anonymous memory (role ANON) it is the process's main program, whose
+ * digest JIT rules name, or -1 when there is none to give.  Any failure (including a dead monitor) returns an
  * error and leaves out->decision == UIE_DENY.
  */
 int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out);

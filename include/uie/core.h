@@ -105,7 +105,10 @@ uint16_t uie_core_obj_alg(const struct uie_core *c);
  * [file_offset, file_offset+length) lies in its executable ranges
  * (uie_elf_covers); otherwise the range digest of that range (scope
  * RANGE).  Any other object gets the range digest of that range, or of the
- * whole file for EXECVE (a script).  ANON requests are UIE_E_INVAL.  Pure
+ * whole file for EXECVE (a script).  Role SCRIPT needs EXECVE and a
+ * non-ELF object; role ANON (anonymous memory going executable) names the
+ * process's main program as obj, which must be ELF and gets its object
+ * digest; else UIE_E_FORMAT.  Pure
  * with respect to core state (the host may cache the result by file
  * identity and algorithm).
  */
@@ -117,7 +120,9 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
  * `measure_err` is the result of measuring (UIE_OK, or the error which
  * makes the policy result DENY with reason MEASURE_FAIL); anonymous and
  * fileless requests pass scope UIE_SCOPE_NONE and a NULL digest (policy
- * result DENY, reason ANON_EXEC for role ANON, FILELESS otherwise).
+ * result DENY, reason ANON_EXEC for role ANON, FILELESS otherwise).  Role
+ * ANON with its program's digest is allowed only by an ALLOW rule for
+ * (event, ANON, that digest); anything else is DENY, ANON_EXEC.
  * Bootstrap: policy result ALLOW, reason BOOTSTRAP, for measured requests.
  * The record's decision is the policy result; out->decision equals it in
  * ENFORCE and is ALLOW in BOOTSTRAP and MEASURE (docs/FORMATS.md 3.4).
@@ -130,7 +135,7 @@ int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_e
 /*
  * Logs a guest fast-path rejection report (reason FASTPATH_MISS, decision
  * DENY).  digest may be NULL; when given, the record's scope is RANGE for
- * role FILE and ELF otherwise.
+ * roles FILE and SCRIPT and ELF otherwise.
  */
 int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 			  const struct uie_digest *digest);

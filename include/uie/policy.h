@@ -14,7 +14,7 @@
 #include "uie/types.h"
 
 #define UIE_POLICY_MAGIC "UIEPOLT1" /* 8 bytes */
-#define UIE_POLICY_VERSION 1
+#define UIE_POLICY_VERSION 2 /* 1: no SCRIPT role, ANON rules never consulted */
 #define UIE_POLICY_MAX_RULES (1u << 22)
 
 struct uie_policy {

@@ -26,7 +26,8 @@ enum uie_role {
 	UIE_ROLE_INTERP = 2, /* PT_INTERP program interpreter (ld.so) */
 	UIE_ROLE_DSO = 3,    /* file-backed ELF object mapped after exec */
 	UIE_ROLE_FILE = 4,   /* file-backed range that is not a measurable ELF object */
-	UIE_ROLE_ANON = 5,   /* anonymous or fileless memory */
+	UIE_ROLE_ANON = 5,   /* anonymous or fileless memory; in rules: JIT of a named program */
+	UIE_ROLE_SCRIPT = 6, /* a directly executed "#!" script (whole-file digest) */
 	UIE_ROLE__MAX
 };
 
@@ -64,6 +65,22 @@ struct uie_digest {
 	uint8_t len;
 	uint8_t bytes[UIE_DIGEST_MAX];
 };
+
+/*
+ * Orders digests by algorithm, length, then bytes (the first len only), so
+ * unused bytes and padding never take part.  Return: <0, 0 or >0.
+ */
+static inline int uie_digest_cmp(const struct uie_digest *a, const struct uie_digest *b)
+{
+	if (a->alg != b->alg)
+		return a->alg < b->alg ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	for (unsigned i = 0; i < a->len && i < UIE_DIGEST_MAX; i++)
+		if (a->bytes[i] != b->bytes[i])
+			return a->bytes[i] < b->bytes[i] ? -1 : 1;
+	return 0;
+}
 
 /*
  * What the measured digest covers (log field "digest scope").

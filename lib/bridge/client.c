@@ -137,10 +137,11 @@ int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_
 
 	memset(out, 0, sizeof(*out));
 	out->decision = UIE_DENY;
-	if (!req || (req->role == UIE_ROLE_ANON) != (objfd < 0))
+	if (!req || (req->role != UIE_ROLE_ANON && objfd < 0))
 		return UIE_E_INVAL;
 	q.u.measure_req = (struct uie_msg_measure_req){
 		.event = req->event, .role = req->role, .pid = req->pid,
+		.flags = req->role == UIE_ROLE_ANON && objfd >= 0 ? UIE_BRIDGE_REQ_PROGRAM : 0,
 		.vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset,
 	};
 	if ((r = call(fd, &q, objfd, &a, &afd)) != UIE_OK)

@@ -54,7 +54,9 @@ enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 {
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
-		return m->u.measure_req.role == UIE_ROLE_ANON ? UIE_FD_NONE : UIE_FD_ONE;
+		return m->u.measure_req.role == UIE_ROLE_ANON &&
+				       !(m->u.measure_req.flags & UIE_BRIDGE_REQ_PROGRAM) ?
+			       UIE_FD_NONE : UIE_FD_ONE;
 	case UIE_MSG_MEASURE_VM_REQ:
 		return m->u.measure_vm_req.r.flags & UIE_VM_FLAG_FILELESS ? UIE_FD_NONE : UIE_FD_ONE;
 	case UIE_MSG_INSTALL_REQ:
@@ -96,7 +98,8 @@ static bool digest_ok(const struct uie_digest *d, bool required)
 
 static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 {
-	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX && flags == 0;
+	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX &&
+	       (flags == 0 || (flags == UIE_BRIDGE_REQ_PROGRAM && role == UIE_ROLE_ANON));
 }
 
 /* Frames, object size and flags of a VM-mode request agree (docs/BRIDGE.md section 12). */

@@ -22,10 +22,13 @@
 /* Largest payload passed in a memfd (evidence of a long log, packages). */
 #define UIE_BRIDGE_MAX_BLOB (1ull << 32)
 
+/* MEASURE_REQ flag: the descriptor is the process's main program (role ANON: JIT rules). */
+#define UIE_BRIDGE_REQ_PROGRAM 0x01
+
 struct uie_msg_measure_req {
 	uint16_t event;
 	uint8_t role;
-	uint8_t flags; /* must be zero in version 1 */
+	uint8_t flags; /* 0, or UIE_BRIDGE_REQ_PROGRAM with role ANON */
 	uint32_t pid;
 	uint64_t vaddr, length, file_offset;
 };

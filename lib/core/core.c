@@ -137,11 +137,15 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
 		uie_memset(digest, 0, sizeof(*digest));
 	if (scope)
 		*scope = UIE_SCOPE_NONE;
-	if (!c || !req_ok(req) || !obj || !digest || !scope || req->role == UIE_ROLE_ANON)
+	if (!c || !req_ok(req) || !obj || !digest || !scope)
 		return UIE_E_INVAL;
 	alg = uie_core_obj_alg(c);
 	if ((r = is_elf(obj, &elf)) != UIE_OK)
 		return r;
+	/* A script is a whole non-ELF file run by execve; a program (ANON's object) is ELF. */
+	if ((req->role == UIE_ROLE_SCRIPT && (elf || req->event != UIE_EV_EXECVE)) ||
+	    (req->role == UIE_ROLE_ANON && !elf))
+		return UIE_E_FORMAT;
 	if (!elf) {
 		/* An exec'd non-ELF file (a script) is measured whole. */
 		if (req->event == UIE_EV_EXECVE)
@@ -154,7 +158,8 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
 	}
 	if ((r = uie_elf_parse(obj, &info)) != UIE_OK)
 		return r;
-	if (req->event == UIE_EV_EXECVE || uie_elf_covers(&info, req->file_offset, req->length)) {
+	if (req->event == UIE_EV_EXECVE || req->role == UIE_ROLE_ANON ||
+	    uie_elf_covers(&info, req->file_offset, req->length)) {
 		r = uie_elf_digest(c->pl, obj, alg, &info, digest);
 		if (r == UIE_OK)
 			*scope = UIE_SCOPE_ELF;
@@ -166,16 +171,39 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
 	return r;
 }
 
+/*
+ * Anonymous memory going executable: allowed only by an ALLOW rule for
+ * (event, ANON, digest of the process's main program), never by the
+ * default action, a missing program or bootstrap (docs/FORMATS.md 3.4).
+ */
+static void evaluate_jit(const struct uie_core *c, const struct uie_req *req, int measure_err,
+			 const struct uie_digest *digest, uint8_t scope, uint8_t *decision,
+			 uint16_t *reason)
+{
+	uint8_t d;
+	uint16_t why;
+
+	*reason = UIE_R_ANON_EXEC;
+	if (measure_err != UIE_OK || scope != UIE_SCOPE_ELF || !c->have_policy ||
+	    digest->alg != c->policy.hash_alg)
+		return;
+	uie_policy_lookup(&c->policy, (uint8_t)req->event, req->role, digest->bytes, &d, &why);
+	if (d == UIE_ALLOW && why == UIE_R_RULE_ALLOW) {
+		*decision = UIE_ALLOW;
+		*reason = UIE_R_RULE_ALLOW;
+	}
+}
+
 /* What the policy (or its absence) says about a well-formed request. */
 static void evaluate(const struct uie_core *c, const struct uie_req *req, int measure_err,
 		     const struct uie_digest *digest, uint8_t scope, uint8_t *decision,
 		     uint16_t *reason)
 {
 	*decision = UIE_DENY;
-	if (measure_err != UIE_OK)
+	if (req->role == UIE_ROLE_ANON)
+		evaluate_jit(c, req, measure_err, digest, scope, decision, reason);
+	else if (measure_err != UIE_OK)
 		*reason = UIE_R_MEASURE_FAIL;
-	else if (req->role == UIE_ROLE_ANON)
-		*reason = UIE_R_ANON_EXEC;
 	else if (scope == UIE_SCOPE_NONE)
 		*reason = UIE_R_FILELESS;
 	else if (!c->have_policy) {
@@ -204,8 +232,10 @@ int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_e
 	uie_memset(out, 0, sizeof(*out)); /* decision DENY */
 	if (!c || !req_ok(req) || measure_err > 0)
 		return UIE_E_INVAL;
-	measured = measure_err == UIE_OK && req->role != UIE_ROLE_ANON && scope != UIE_SCOPE_NONE;
+	measured = measure_err == UIE_OK && scope != UIE_SCOPE_NONE;
 	if (measured && (scope != UIE_SCOPE_ELF && scope != UIE_SCOPE_RANGE))
+		return UIE_E_INVAL;
+	if (measured && req->role == UIE_ROLE_ANON && scope != UIE_SCOPE_ELF)
 		return UIE_E_INVAL;
 	if (measured && !digest_ok(digest))
 		return UIE_E_INVAL;
@@ -243,7 +273,9 @@ int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 	rec.event_type = UIE_LOG_FASTPATH_REJECT;
 	if (digest) {
 		rec.digest = *digest;
-		rec.scope = req->role == UIE_ROLE_FILE ? UIE_SCOPE_RANGE : UIE_SCOPE_ELF;
+		/* Files that are not ELF objects are measured by range (scripts whole). */
+		rec.scope = req->role == UIE_ROLE_FILE || req->role == UIE_ROLE_SCRIPT ?
+				    UIE_SCOPE_RANGE : UIE_SCOPE_ELF;
 	}
 	rec.mode = c->mode;
 	rec.decision = UIE_DENY;

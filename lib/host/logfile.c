@@ -217,7 +217,7 @@ void uie_logfile_close(struct uie_logfile *lf)
 
 void uie_pkgfile_hdr(uint64_t boot, uint8_t out[UIE_PKGFILE_HDR_LEN])
 {
-	memcpy(out, UIE_PKGFILE_MAGIC, 8);
+	memcpy(out, UIE_PKGFILE_MAGIC, 8); /* NOLINT(bugprone-not-null-terminated-result): an 8-byte magic, not a string */
 	uie_put_le64(out + 8, boot);
 }
 

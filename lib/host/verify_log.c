@@ -83,6 +83,11 @@ static void check_decision(const struct uie_verify_input *in, const struct uie_l
 	case UIE_R_RULE_ALLOW:
 	case UIE_R_RULE_DENY:
 	case UIE_R_DEFAULT:
+		/* Anonymous memory is allowed by a JIT rule or denied as ANON_EXEC, nothing else. */
+		if (r->role == UIE_ROLE_ANON && r->reason != UIE_R_RULE_ALLOW) {
+			note(f, r->seq, "anonymous memory recorded with reason %u", r->reason);
+			return;
+		}
 		break;
 	default:
 		note(f, r->seq, "reason %u is not a decision reason", r->reason);

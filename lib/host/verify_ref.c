@@ -2,8 +2,10 @@
 /*
  * Reference values for the verifier: the digests of a reference manifest
  * (`uie ref scan` lines "role=R digest=ALG:HEX path=P", or bare
- * "ALG:HEX ..." lines; '#' comments), kept sorted for lookup.
+ * "ALG:HEX ..." lines; '#' comments), or of its JSON form (`uie ref scan
+ * --json`: the "digest" of every entry), kept sorted for lookup.
  */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,11 +15,7 @@
 
 static int digest_cmp(const void *a, const void *b)
 {
-	const struct uie_digest *x = a, *y = b;
-
-	if (x->alg != y->alg)
-		return x->alg < y->alg ? -1 : 1;
-	return memcmp(x->bytes, y->bytes, x->len);
+	return uie_digest_cmp(a, b);
 }
 
 /* One "ALG:HEX" token of n bytes. */
@@ -79,6 +77,41 @@ static int push(struct uie_refset *s, const struct uie_digest *d)
 	return UIE_OK;
 }
 
+/* The JSON manifest: *line is the 1-based entry at fault (0: the document). */
+static int parse_json(const char *text, size_t len, struct uie_refset *out, size_t *line)
+{
+	json_error_t jerr;
+	json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr), *ents;
+	int r = UIE_OK;
+
+	if (!o)
+		return UIE_E_FORMAT;
+	ents = json_object_get(o, "entries");
+	if (!json_is_string(json_object_get(o, "manifest")) || !json_is_array(ents))
+		r = UIE_E_FORMAT;
+	for (size_t i = 0; r == UIE_OK && i < json_array_size(ents); i++) {
+		json_t *d = json_object_get(json_array_get(ents, i), "digest");
+		struct uie_digest dg;
+
+		*line = i + 1;
+		if (!json_is_string(d))
+			r = UIE_E_FORMAT;
+		else if ((r = parse_token(json_string_value(d), json_string_length(d), &dg)) == UIE_OK)
+			r = push(out, &dg);
+	}
+	json_decref(o);
+	return r;
+}
+
+static bool is_json(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	return i < len && text[i] == '{';
+}
+
 int uie_refset_parse(const char *text, size_t len, struct uie_refset *out, size_t *line)
 {
 	size_t pos = 0, ln = 0;
@@ -91,6 +124,10 @@ int uie_refset_parse(const char *text, size_t len, struct uie_refset *out, size_
 	memset(out, 0, sizeof(*out));
 	if (!text && len)
 		return UIE_E_INVAL;
+	if (is_json(text, len)) {
+		r = parse_json(text, len, out, &ln);
+		pos = len; /* the loop below is for the text form */
+	}
 	while (pos < len && r == UIE_OK) {
 		const char *l = text + pos, *nl = memchr(l, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - l) : len - pos, t = 0;

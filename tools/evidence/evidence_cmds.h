@@ -6,5 +6,6 @@
 int uie_cmd_evidence_export(int argc, char **argv);
 int uie_cmd_verify(int argc, char **argv);
 int uie_cmd_evidence_checkpoint(int argc, char **argv);
+int uie_cmd_evidence_split(int argc, char **argv);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `uie policy compile [--mode enforce|measure] [--default deny|allow] INPUT -o TABLE`
- * INPUT is policy text (docs/POLICY.md) or a reference manifest; the
- * options set mode and default for a manifest and override the text's.
+ * INPUT is policy text (docs/POLICY.md) or a reference manifest (text or
+ * JSON, as `uie ref scan` writes either); the options set mode and default
+ * for a manifest and override the text's.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "cmd.h"
 #include "lang.h"
 #include "fileio.h"
+#include "manifest.h"
 #include "policy_cmds.h"
 
 #define MAX_INPUT (256u << 20)
@@ -69,6 +71,28 @@ int uie_cmd_policy_compile(int argc, char **argv)
 	if ((r = uie_file_read_alloc(argv[optind], MAX_INPUT, &text, &len)) != UIE_OK) {
 		fprintf(stderr, "uie policy compile: %s: %s\n", argv[optind], uie_err_str(r));
 		return UIE_EXIT_FAIL;
+	}
+	if (uie_manifest_is_json((const char *)text, len)) {
+		/* The JSON form of a manifest: compiled through its text form. */
+		struct uie_manifest m = { 0 };
+		char why[256], *mt;
+		size_t ml;
+
+		r = uie_manifest_read((const char *)text, len, &m, why, sizeof(why));
+		free(text);
+		if (r == UIE_E_FORMAT) {
+			fprintf(stderr, "%s: error: %s\n", argv[optind], why);
+			return UIE_EXIT_FAIL;
+		}
+		if (r == UIE_OK)
+			r = uie_manifest_text_alloc(&m, &mt, &ml);
+		uie_manifest_fini(&m);
+		if (r != UIE_OK) {
+			fprintf(stderr, "uie policy compile: %s: %s\n", argv[optind], uie_err_str(r));
+			return UIE_EXIT_FAIL;
+		}
+		text = (uint8_t *)mt;
+		len = ml;
 	}
 	if (uie_lang_is_manifest((const char *)text, len))
 		r = uie_lang_parse_manifest((const char *)text, len,

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `uie policy show TABLE|PACKAGE`: a compiled table (or a package's) as policy text. */
+/*
+ * `uie policy show [--manifest MANIFEST]... TABLE|PACKAGE`: a compiled table
+ * (or a package's) as policy text; with manifests, each rule names the
+ * paths that have its digest in a comment (tables store digests only).
+ */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +17,11 @@
 #include "host_platform.h"
 #include "lang.h"
 #include "fileio.h"
+#include "manifest.h"
 #include "policy_cmds.h"
+#include "tablefile.h"
+
+#define NAMES_SHOWN 3
 
 static void show_package(const struct uie_package *p)
 {
@@ -29,48 +38,77 @@ static void show_package(const struct uie_package *p)
 	printf("\n");
 }
 
+struct namer {
+	const struct uie_manifest *m;
+	uint16_t alg;
+	char buf[1024];
+};
+
+/* The paths of a digest: the first few, and how many more. */
+static const char *names_of(void *ctx, const uint8_t *digest)
+{
+	struct namer *n = ctx;
+	struct uie_digest d = { .alg = n->alg, .len = (uint8_t)uie_hash_len(n->alg) };
+	size_t count, w = 0;
+	long first;
+
+	memcpy(d.bytes, digest, d.len);
+	if ((first = uie_manifest_find(n->m, &d, &count)) < 0)
+		return "(not in the manifests)";
+	n->buf[0] = '\0';
+	for (size_t i = 0; i < count && i < NAMES_SHOWN; i++) {
+		const char *p = n->m->e[(size_t)first + i].path_enc;
+
+		w += (size_t)snprintf(n->buf + w, sizeof(n->buf) - w, "%s%s", i ? " " : "", p);
+		if (w >= sizeof(n->buf))
+			break;
+	}
+	if (count > NAMES_SHOWN && w < sizeof(n->buf))
+		snprintf(n->buf + w, sizeof(n->buf) - w, " (+%zu more)", count - NAMES_SHOWN);
+	return n->buf;
+}
+
 int uie_cmd_policy_show(int argc, char **argv)
 {
-	struct uie_host_platform hp;
-	struct uie_package pkg = { 0 };
+	static const struct option opts[] = {
+		{ "manifest", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uie_manifest m = { 0 };
+	struct uie_package pkg;
 	struct uie_policy pol;
-	const uint8_t *table;
+	struct namer nm;
+	bool is_pkg, named = false;
 	uint8_t *buf;
-	size_t len, tlen;
 	char name[32];
-	int r;
+	int c, r;
 
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: uie policy show TABLE|PACKAGE\n");
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
+		if (c != 'm' || uie_manifest_read_file("uie policy show", optarg, &m) != UIE_OK) {
+			uie_manifest_fini(&m);
+			return c == 'm' ? UIE_EXIT_FAIL : UIE_EXIT_USAGE;
+		}
+		named = true;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: uie policy show [--manifest MANIFEST]... TABLE|PACKAGE\n");
+		uie_manifest_fini(&m);
 		return UIE_EXIT_USAGE;
 	}
-	if ((r = uie_file_read_alloc(argv[1], UIE_PACKAGE_MAX_LEN, &buf, &len)) != UIE_OK) {
-		fprintf(stderr, "uie policy show: %s: %s\n", argv[1], uie_err_str(r));
-		return UIE_EXIT_FAIL;
-	}
-	table = buf;
-	tlen = len;
-	if (len >= 8 && !memcmp(buf, UIE_PACKAGE_MAGIC, 8)) {
-		if ((r = uie_host_platform_init(&hp)) == UIE_OK) {
-			r = uie_package_parse(&hp.pl, buf, len, &pkg);
-			uie_host_platform_fini(&hp);
-		}
-		if (r == UIE_OK) {
+	uie_manifest_sort(&m);
+	if ((r = uie_tablefile_load_alloc(argv[optind], &buf, &pol, &pkg, &is_pkg)) == UIE_OK) {
+		if (is_pkg)
 			show_package(&pkg);
-			table = pkg.table;
-			tlen = pkg.table_len;
-		}
-	}
-	if (r == UIE_OK)
-		r = uie_policy_load(table, tlen, &pol);
-	if (r == UIE_OK) {
 		/* Tables store no name: a stable placeholder so the text compiles back. */
 		snprintf(name, sizeof(name), "table-%u-rules", pol.nrules);
-		r = uie_lang_print(stdout, &pol, name);
+		nm = (struct namer){ .m = &m, .alg = pol.hash_alg };
+		r = uie_lang_print_noted(stdout, &pol, name, named ? names_of : NULL, &nm);
+		free(buf);
 	}
-	free(buf);
+	uie_manifest_fini(&m);
 	if (r != UIE_OK) {
-		fprintf(stderr, "uie policy show: %s: %s\n", argv[1], uie_err_str(r));
+		fprintf(stderr, "uie policy show: %s: %s\n", argv[optind], uie_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
 	return UIE_EXIT_OK;

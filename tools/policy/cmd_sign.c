@@ -3,7 +3,9 @@
  * `uie policy sign --key PRIV.pem --epoch N --bind-seq S --bind-pcr HEX
  *  [--bloom] [--bloom-bits B] TABLE -o PACKAGE`: the TTP endorses a
  * compiled table, bound to the vPCR16 value after the first S records of
- * the monitor's log.
+ * the monitor's log.  `--bind-from STATE` takes S and that value from the
+ * state file `uie verify --state` wrote (the log prefix the TTP verified),
+ * and the epoch, unless given, as the verified one plus one.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include "hex.h"
 #include "pkgbuild.h"
 #include "policy_cmds.h"
+#include "verify.h"
 
 #define HINT_BITS_MIN 4u
 #define HINT_BITS_MAX 1024u
@@ -28,6 +31,9 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: uie policy sign --key PRIV.pem --epoch N --bind-seq S --bind-pcr HEX "
 			"[--bloom] [--bloom-bits B] TABLE -o PACKAGE\n"
+			"       uie policy sign --key PRIV.pem --bind-from STATE [--epoch N] ... TABLE -o PACKAGE\n"
+			"  --bind-from STATE: bind to the log prefix `uie verify --state STATE` accepted;\n"
+			"                  the epoch defaults to the verified epoch + 1\n"
 			"  --bloom-bits B: bits per ALLOW digest in the hint, %u..%u (default %u, about\n"
 			"                  0.8 %% false positives; 20 gives about 0.02 %%); implies --bloom\n",
 		HINT_BITS_MIN, HINT_BITS_MAX, UIE_BLOOM_BITS_PER_ITEM);
@@ -44,8 +50,11 @@ int uie_cmd_policy_sign(int argc, char **argv)
 		{ "bloom", no_argument, NULL, 'b' },
 		{ "bloom-bits", required_argument, NULL, 'B' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "bind-from", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct uie_verify_state st;
+	const char *from = NULL;
 	struct pkg_params pp = { 0 };
 	const char *key = NULL, *out = NULL;
 	uint64_t bits;
@@ -97,9 +106,28 @@ int uie_cmd_policy_sign(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'f':
+			from = optarg;
+			break;
 		default:
 			return usage();
 		}
+	}
+	if (from && (have & 6)) {
+		fprintf(stderr, "uie policy sign: --bind-from replaces --bind-seq and --bind-pcr\n");
+		return UIE_EXIT_USAGE;
+	}
+	if (from) {
+		if ((r = uie_verify_state_load(from, &st)) != UIE_OK || !st.valid || st.next_seq == 0) {
+			fprintf(stderr, "uie policy sign: %s: %s\n", from,
+				r != UIE_OK ? uie_err_str(r) : "no verified state (run uie verify --state first)");
+			return UIE_EXIT_FAIL;
+		}
+		pp.bind_seq = st.next_seq;
+		memcpy(pp.bind_pcr, st.pcr, UIE_PCR_LEN);
+		if (!(have & 1))
+			pp.epoch = st.epoch + 1;
+		have |= 7;
 	}
 	if (!key || !out || have != 7 || optind != argc - 1)
 		return usage();

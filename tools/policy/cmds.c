@@ -6,12 +6,22 @@
 #include "policy_cmds.h"
 
 const struct uie_cmd uie_cmds_policy[] = {
-	{ "ref scan", uie_cmd_ref_scan, "measure ELF objects into a reference manifest" },
-	{ "policy compile", uie_cmd_policy_compile, "policy text or manifest -> binary table" },
-	{ "policy show", uie_cmd_policy_show, "binary table or package -> policy text" },
-	{ "key gen", uie_cmd_key_gen, "generate an ECDSA P-256 policy-signing key pair" },
-	{ "policy sign", uie_cmd_policy_sign, "sign a table into a bound policy package" },
-	{ "policy install", uie_cmd_policy_install, "send a package to the monitor" },
-	{ "status", uie_cmd_status, "the monitor's mode, epoch, record count and vPCR16" },
-	{ NULL, NULL, NULL },
+	{ "ref scan", uie_cmd_ref_scan, "measure ELF objects and #! scripts into a reference manifest",
+	  "[--package NAME]... [--jit PROGRAM]... [--json] [-o FILE] [PATH...]" },
+	{ "policy compile", uie_cmd_policy_compile, "policy text or manifest -> binary table", NULL },
+	{ "policy show", uie_cmd_policy_show, "binary table or package -> policy text",
+	  "[--manifest MANIFEST]... TABLE|PACKAGE" },
+	{ "policy check", uie_cmd_policy_check,
+	  "compare a policy with the files on disk (stale digests, uncovered files)",
+	  "[--manifest MANIFEST]... [--package NAME]... TABLE|PACKAGE [PATH...]" },
+	{ "key gen", uie_cmd_key_gen, "generate an ECDSA P-256 policy-signing key pair",
+	  "-o PRIV.pem --pub PUB.pem" },
+	{ "policy sign", uie_cmd_policy_sign, "sign a table into a bound policy package",
+	  "--key PRIV.pem --epoch N (--bind-seq S --bind-pcr HEX | --bind-from STATE) "
+	  "[--bloom] [--bloom-bits B] TABLE -o PACKAGE" },
+	{ "policy install", uie_cmd_policy_install, "send a package to the monitor",
+	  "PACKAGE [--socket PATH]" },
+	{ "status", uie_cmd_status, "the monitor's mode, epoch, record count and vPCR16",
+	  "[--socket PATH]" },
+	{ NULL, NULL, NULL, NULL },
 };

@@ -34,6 +34,8 @@ static const char *const role_names[UIE_ROLE__MAX] = {
 	[UIE_ROLE_INTERP] = "INTERP",
 	[UIE_ROLE_DSO] = "DSO",
 	[UIE_ROLE_FILE] = "FILE",
+	[UIE_ROLE_ANON] = "ANON",
+	[UIE_ROLE_SCRIPT] = "SCRIPT",
 };
 
 const char *uie_lang_event_name(uint8_t event)
@@ -248,9 +250,15 @@ static int rule_stmt(struct parse_state *st, const struct lex_line *ln)
 	rule.r.event = (uint8_t)v;
 	if ((v = lookup(role_names, UIE_ROLE__MAX, f[1])) < 0)
 		return lex_error(st->err, ln->no, val_col(f[1]),
-				 "role must be MAIN, INTERP, DSO or FILE, not '%.*s'", (int)f[1]->vlen,
-				 f[1]->val);
+				 "role must be MAIN, INTERP, DSO, FILE, SCRIPT or ANON, not '%.*s'",
+				 (int)f[1]->vlen, f[1]->val);
 	rule.r.role = (uint8_t)v;
+	/* Rules the monitor could never match are errors, not silent no-ops. */
+	if (rule.r.role == UIE_ROLE_SCRIPT && rule.r.event != UIE_EV_EXECVE)
+		return lex_error(st->err, ln->no, val_col(f[1]), "role SCRIPT needs op=EXECVE");
+	if (rule.r.role == UIE_ROLE_ANON && rule.r.event == UIE_EV_EXECVE)
+		return lex_error(st->err, ln->no, val_col(f[1]),
+				 "role ANON (a JIT rule) needs op=MMAP_EXEC or op=MPROTECT_EXEC");
 	if ((r = lex_digest(f[2], ln->no, &alg, rule.r.digest, st->err)) != UIE_OK ||
 	    (r = action_of(f[3], ln->no, &rule.r.action, st->err)) != UIE_OK)
 		return r;

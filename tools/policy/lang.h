@@ -72,6 +72,13 @@ int uie_lang_compile_alloc(const struct uie_lang_policy *p, uint8_t **out, size_
 /* Prints a loaded table in the language; compiling the text yields the same table. */
 int uie_lang_print(FILE *f, const struct uie_policy *pol, const char *name);
 
+/*
+ * The same, with a comment after each rule: what note(ctx, digest) returns
+ * for its digest (NULL: none).  The text must be a comment's: no LF.
+ */
+int uie_lang_print_noted(FILE *f, const struct uie_policy *pol, const char *name,
+			 const char *(*note)(void *ctx, const uint8_t *digest), void *ctx);
+
 /* Keyword tables shared by the parser, the printer and the manifest. */
 const char *uie_lang_event_name(uint8_t event);
 const char *uie_lang_role_name(uint8_t role);

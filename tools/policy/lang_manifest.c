@@ -13,15 +13,26 @@
 
 #include "lang_lex.h"
 
-/* Events an object of a manifest role is allowed through. */
+#define MAX_GRANTS 4
+
+/*
+ * The (event, role) pairs an object of a manifest role is allowed through
+ * (docs/POLICY.md section 2).  A main program may also be named by a "#!"
+ * line (then the kernel runs it as the interpreter) and may map its own
+ * code again; JIT names a program whose anonymous memory may become
+ * executable.
+ */
 static const struct {
-	uint8_t role;
-	uint8_t events[2];
+	const char *name;
+	struct { uint8_t event, role; } grants[MAX_GRANTS];
 } role_events[] = {
-	{ UIE_ROLE_MAIN, { UIE_EV_EXECVE, 0 } },
-	{ UIE_ROLE_INTERP, { UIE_EV_EXECVE, 0 } },
-	{ UIE_ROLE_DSO, { UIE_EV_MMAP_EXEC, UIE_EV_MPROTECT_EXEC } },
-	{ UIE_ROLE_FILE, { UIE_EV_MMAP_EXEC, UIE_EV_MPROTECT_EXEC } },
+	{ "MAIN", { { UIE_EV_EXECVE, UIE_ROLE_MAIN }, { UIE_EV_EXECVE, UIE_ROLE_INTERP },
+		    { UIE_EV_MMAP_EXEC, UIE_ROLE_MAIN }, { UIE_EV_MPROTECT_EXEC, UIE_ROLE_MAIN } } },
+	{ "INTERP", { { UIE_EV_EXECVE, UIE_ROLE_INTERP } } },
+	{ "DSO", { { UIE_EV_MMAP_EXEC, UIE_ROLE_DSO }, { UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO } } },
+	{ "FILE", { { UIE_EV_MMAP_EXEC, UIE_ROLE_FILE }, { UIE_EV_MPROTECT_EXEC, UIE_ROLE_FILE } } },
+	{ "SCRIPT", { { UIE_EV_EXECVE, UIE_ROLE_SCRIPT } } },
+	{ "JIT", { { UIE_EV_MMAP_EXEC, UIE_ROLE_ANON }, { UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON } } },
 };
 
 int uie_lang_is_manifest(const char *text, size_t len)
@@ -78,10 +89,11 @@ static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t 
 	if (!role || !digest || !path)
 		return lex_error(err, ln->no, ln->end_col, "manifest entry needs role=, digest= and path=");
 	while (ri < sizeof(role_events) / sizeof(role_events[0]) &&
-	       !lex_is(role->val, role->vlen, uie_lang_role_name(role_events[ri].role)))
+	       !lex_is(role->val, role->vlen, role_events[ri].name))
 		ri++;
 	if (ri == sizeof(role_events) / sizeof(role_events[0]))
-		return lex_error(err, ln->no, role->col + 5, "role must be MAIN, INTERP, DSO or FILE");
+		return lex_error(err, ln->no, role->col + 5,
+				 "role must be MAIN, INTERP, DSO, FILE, SCRIPT or JIT");
 	if ((r = lex_digest(digest, ln->no, &alg, rule.r.digest, err)) != UIE_OK)
 		return r;
 	if (*alg_line && alg != p->hash_alg)
@@ -91,10 +103,10 @@ static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t 
 		*alg_line = ln->no;
 		p->hash_alg = alg;
 	}
-	rule.r.role = role_events[ri].role;
 	rule.r.action = UIE_ALLOW;
-	for (int e = 0; e < 2 && role_events[ri].events[e]; e++) {
-		rule.r.event = role_events[ri].events[e];
+	for (int e = 0; e < MAX_GRANTS && role_events[ri].grants[e].event; e++) {
+		rule.r.event = role_events[ri].grants[e].event;
+		rule.r.role = role_events[ri].grants[e].role;
 		if ((r = push(p, &rule)) != UIE_OK)
 			return r == UIE_E_LIMIT ? lex_error(err, ln->no, 1, "too many entries") : r;
 	}

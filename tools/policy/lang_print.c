@@ -44,6 +44,12 @@ int uie_lang_compile_alloc(const struct uie_lang_policy *p, uint8_t **out, size_
 
 int uie_lang_print(FILE *f, const struct uie_policy *pol, const char *name)
 {
+	return uie_lang_print_noted(f, pol, name, NULL, NULL);
+}
+
+int uie_lang_print_noted(FILE *f, const struct uie_policy *pol, const char *name,
+			 const char *(*note)(void *ctx, const uint8_t *digest), void *ctx)
+{
 	size_t dlen;
 
 	if (!f || !pol || !name)
@@ -65,7 +71,12 @@ int uie_lang_print(FILE *f, const struct uie_policy *pol, const char *name)
 		fprintf(f, "op=%s role=%s digest=%s:", ev, role, uie_lang_hash_name(pol->hash_alg));
 		for (size_t k = 0; k < dlen; k++)
 			fprintf(f, "%02x", q[pol->rule_len - dlen + k]);
-		fprintf(f, " action=%s\n", q[2] == UIE_ALLOW ? "ALLOW" : "DENY");
+		fprintf(f, " action=%s", q[2] == UIE_ALLOW ? "ALLOW" : "DENY");
+		const char *n = note ? note(ctx, q + pol->rule_len - dlen) : NULL;
+
+		if (n && !strchr(n, '\n'))
+			fprintf(f, "   # %s", n);
+		fputc('\n', f);
 	}
 	return ferror(f) ? UIE_E_IO : UIE_OK;
 }

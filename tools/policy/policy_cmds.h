@@ -6,6 +6,7 @@
 int uie_cmd_ref_scan(int argc, char **argv);
 int uie_cmd_policy_compile(int argc, char **argv);
 int uie_cmd_policy_show(int argc, char **argv);
+int uie_cmd_policy_check(int argc, char **argv);
 int uie_cmd_key_gen(int argc, char **argv);
 int uie_cmd_policy_sign(int argc, char **argv);
 int uie_cmd_policy_install(int argc, char **argv);

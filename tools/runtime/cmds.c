@@ -6,6 +6,6 @@
 #include "runtime.h"
 
 const struct uie_cmd uie_cmds_runtime[] = {
-	{ "run", uie_cmd_run, "run a program under the execute-permission interceptor" },
-	{ NULL, NULL, NULL },
+	{ "run", uie_cmd_run, "run a program under the execute-permission interceptor", NULL },
+	{ NULL, NULL, NULL, NULL },
 };

@@ -24,14 +24,14 @@ start_runtime_monitor() {
 	start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" "$@" || fail "monitor did not start"
 }
 
-# script_entry FILE: a manifest line allowing the script FILE as a main executable
-# (range digest of the whole file, docs/FORMATS.md 1.6).
+# script_entry FILE: a manifest line allowing the #! script FILE (role SCRIPT:
+# range digest of the whole file, docs/FORMATS.md 1.6).
 script_entry() {
 	python3 -c '
 import hashlib, struct, sys
 d = open(sys.argv[1], "rb").read()
 h = hashlib.sha256(b"PSUIE-RNG-v1" + struct.pack("<QQ", 0, len(d)) + d).hexdigest()
-print("role=MAIN digest=sha256:%s path=%s" % (h, sys.argv[1]))' "$1"
+print("role=SCRIPT digest=sha256:%s path=%s" % (h, sys.argv[1]))' "$1"
 }
 
 # install_policy MODE FILE...: installs a signed policy allowing exactly FILE...

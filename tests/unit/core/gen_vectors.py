@@ -54,7 +54,7 @@ def range_digest(img, off, ln, alg):
 
 def policy_table(rules, alg=0x000B, mode=2, default=0):
     rules = sorted(rules, key=lambda r: (r[3], r[0], r[1], r[2]))
-    out = b"UIEPOLT1" + le("HHBBHII", 1, alg, mode, default, 0, len(rules), 0)
+    out = b"UIEPOLT1" + le("HHBBHII", 2, alg, mode, default, 0, len(rules), 0)
     for ev, role, act, dig in rules:
         out += bytes([ev, role, act, 0]) + dig
     return out

@@ -39,7 +39,7 @@ static struct uie_digest digest_of(uint8_t fill)
 static int setup(void **state)
 {
 	static struct fx f;
-	struct uie_policy_rule rules[3] = { 0 };
+	struct uie_policy_rule rules[5] = { 0 };
 	struct uie_log_sink sink = { 0 };
 
 	memset(&f, 0, sizeof(f));
@@ -51,13 +51,15 @@ static int setup(void **state)
 	/* 0x11: deny and allow rules for DSO; 0x22: allow for DSO. */
 	rules[0] = (struct uie_policy_rule){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, UIE_DENY, { 0 } };
 	rules[1] = (struct uie_policy_rule){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, UIE_ALLOW, { 0 } };
-	rules[2] = (struct uie_policy_rule){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, UIE_ALLOW, { 0 } };
-	memset(rules[0].digest, 0x11, 32);
-	memset(rules[1].digest, 0x11, 32);
-	memset(rules[2].digest, 0x22, 32);
+	/* JIT (role ANON): program 0x22 may by mprotect; program 0x11 is denied by mmap. */
+	rules[2] = (struct uie_policy_rule){ UIE_EV_MMAP_EXEC, UIE_ROLE_ANON, UIE_DENY, { 0 } };
+	rules[3] = (struct uie_policy_rule){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, UIE_ALLOW, { 0 } };
+	rules[4] = (struct uie_policy_rule){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, UIE_ALLOW, { 0 } };
+	for (int i = 0; i < 5; i++) /* canonical order: digest first */
+		memset(rules[i].digest, i < 3 ? 0x11 : 0x22, 32);
 	for (int m = 0; m < 2; m++)
 		if (uie_policy_encode(m ? UIE_MODE_ENFORCE : UIE_MODE_MEASURE, UIE_DENY,
-				      UIE_HASH_SHA256, rules, 3, f.table[m], sizeof(f.table[m]),
+				      UIE_HASH_SHA256, rules, 5, f.table[m], sizeof(f.table[m]),
 				      &f.table_len[m]) != UIE_OK)
 			return -1;
 	sink = th_sink_of(&f.sink);
@@ -213,6 +215,23 @@ static void test_modes(void **state)
 		/* Anonymous memory, failed measurement, stale algorithm. */
 		decide(f, anon, UIE_OK, NULL, UIE_SCOPE_NONE, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
 		       UIE_R_ANON_EXEC);
+		/* JIT: only an ALLOW rule for the program's digest and this event allows. */
+		anon.event = UIE_EV_MPROTECT_EXEC;
+		decide(f, anon, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_ALLOW, UIE_ALLOW,
+		       UIE_R_RULE_ALLOW);
+		assert_memory_equal(last_rec(f).digest.bytes, f->d_allow.bytes, 32);
+		decide(f, anon, UIE_OK, &f->d_none, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+		       UIE_R_ANON_EXEC);
+		decide(f, anon, UIE_E_ELF, NULL, UIE_SCOPE_NONE, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+		       UIE_R_ANON_EXEC);
+		assert_int_equal(uie_core_decide(&f->core, &anon, UIE_OK, &f->d_allow, UIE_SCOPE_RANGE,
+						 &(struct uie_verdict){ 0 }),
+				 UIE_E_INVAL);
+		anon.event = UIE_EV_MMAP_EXEC;
+		decide(f, anon, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+		       UIE_R_ANON_EXEC);
+		decide(f, anon, UIE_OK, &f->d_deny, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+		       UIE_R_ANON_EXEC);
 		decide(f, dso_req(), UIE_E_IO, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
 		       UIE_DENY, UIE_R_MEASURE_FAIL);
 		{
@@ -293,6 +312,10 @@ static void test_reject_and_fastpath(void **state)
 	assert_int_equal(rec.event_type, UIE_LOG_FASTPATH_REJECT);
 	assert_int_equal(rec.reason, UIE_R_FASTPATH_MISS);
 	assert_int_equal(rec.scope, UIE_SCOPE_ELF);
+	req.event = UIE_EV_EXECVE;
+	req.role = UIE_ROLE_SCRIPT; /* a script's digest is a range digest */
+	assert_int_equal(uie_core_log_fastpath(&f->core, &req, &f->d_none), UIE_OK);
+	assert_int_equal(last_rec(f).scope, UIE_SCOPE_RANGE);
 	assert_memory_equal(f->core.policy_id, pol, 32);
 	check_log(f);
 }
@@ -369,7 +392,30 @@ static void test_measure(void **state)
 	assert_int_equal(scope, UIE_SCOPE_NONE);
 	assert_int_equal(d.alg, 0);
 	req.role = UIE_ROLE_ANON;
-	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_INVAL);
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_ELF);
+	/* Role SCRIPT: a non-ELF file run by execve, measured whole; nothing else. */
+	req.role = UIE_ROLE_SCRIPT;
+	th_obj_init(&o, "#!/bin/sh\nexit 0\n", 17, true);
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_RANGE);
+	assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 0, 17, &want), UIE_OK);
+	assert_memory_equal(&d, &want, sizeof(d));
+	req.event = UIE_EV_MMAP_EXEC;
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_FORMAT);
+	req.event = UIE_EV_EXECVE;
+	tc_hex(th_tiny_elf_hex, img, sizeof(img));
+	th_obj_init(&o, img, sizeof(img), false);
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_FORMAT);
+	/* Role ANON: the object is the process's program, whatever range is asked about. */
+	req.role = UIE_ROLE_ANON;
+	req.event = UIE_EV_MPROTECT_EXEC;
+	req.length = 0x5000;
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_ELF);
+	assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &want), UIE_OK);
+	assert_memory_equal(&d, &want, sizeof(d));
+	th_obj_init(&o, "#!/bin/sh\nexit 0\n", 17, true);
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_FORMAT);
 }
 
 /* Every reason code a record can carry has a description; others say so. */

@@ -16,7 +16,7 @@
 
 /* Vector V3: SHA-256, ENFORCE, default DENY, four rules. */
 static const char v3_hex[] =
-	"554945504f4c543101000b000200000004000000000000000203000011111111"
+	"554945504f4c543102000b000200000004000000000000000203000011111111"
 	"1111111111111111111111111111111111111111111111111111111102030100"
 	"1111111111111111111111111111111111111111111111111111111111111111"
 	"010101003a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698"
@@ -187,8 +187,9 @@ static void test_malformed(void **state)
 	} while (0)
 	MUT(0, 'V', UIE_E_FORMAT, "bad magic");
 	MUT(7, '2', UIE_E_FORMAT, "bad magic version digit");
-	MUT(8, 2, UIE_E_VERSION, "version 2");
-	MUT(9, 1, UIE_E_VERSION, "version 257");
+	MUT(8, 1, UIE_E_VERSION, "version 1 (no SCRIPT role, ANON rules not consulted)");
+	MUT(8, 3, UIE_E_VERSION, "version 3");
+	MUT(9, 1, UIE_E_VERSION, "version 258");
 	MUT(10, 0x0A, UIE_E_ALG, "hash alg 0x000A");
 	MUT(10, 0x0C, UIE_E_TRUNCATED, "sha384 with sha256-sized rules");
 	MUT(12, 0, UIE_E_FORMAT, "mode bootstrap");
@@ -203,7 +204,7 @@ static void test_malformed(void **state)
 	MUT(24, 0, UIE_E_FORMAT, "event 0");
 	MUT(24, 4, UIE_E_FORMAT, "event 4");
 	MUT(25, 0, UIE_E_FORMAT, "role NONE");
-	MUT(25, 6, UIE_E_FORMAT, "role 6");
+	MUT(25, 7, UIE_E_FORMAT, "role 7");
 	MUT(26, 2, UIE_E_FORMAT, "action 2");
 	MUT(27, 1, UIE_E_FORMAT, "rule reserved");
 	/* Order: rule 0 (deny) and rule 1 (allow) share a digest. */

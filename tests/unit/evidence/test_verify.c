@@ -302,6 +302,64 @@ static void test_allow_policy_denies(void **state)
 	uie_vtpm_free(t2);
 }
 
+/*
+ * Record 7 (anonymous memory, denied) rewritten as a monitor might lie:
+ * with program A's digest and the given decision and reason, then quoted.
+ */
+static int anon_forged(struct fx *f, uint8_t decision, uint16_t reason, struct uie_verify_report *rep)
+{
+	struct uie_log_record r;
+	struct uie_vtpm *t2;
+	uint8_t *ae, lrh[32];
+	size_t len;
+	int cls;
+
+	assert_int_equal(uie_log_decode(rec_at(f->log.recs, 7), UIE_LOG_RECORD_LEN, &r), UIE_OK);
+	assert_int_equal(r.role, UIE_ROLE_ANON);
+	ev_digest('A', &r.digest);
+	r.scope = UIE_SCOPE_ELF;
+	r.decision = decision;
+	r.reason = reason;
+	assert_int_equal(uie_log_encode(&f->log.hp.pl, &r, rec_at(f->log.recs, 7)), UIE_OK);
+	assert_int_equal(uie_vtpm_builtin_open(f->key, &t2), UIE_OK);
+	for (size_t i = 0; i < f->log.n; i++) {
+		assert_int_equal(uie_log_lrh(&f->log.hp.pl, rec_at(f->log.recs, i), lrh), UIE_OK);
+		assert_int_equal(uie_vtpm_extend(t2, lrh), UIE_OK);
+	}
+	assert_int_equal(ev_export(&f->log, t2, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	cls = verify(f, ae, len, rep);
+	free(ae);
+	uie_vtpm_free(t2);
+	return cls;
+}
+
+/* JIT: anonymous memory is allowed only by a JIT rule (there is none for A here). */
+static void test_anon_allowed_without_rule(void **state)
+{
+	struct uie_verify_report rep;
+
+	assert_int_equal(anon_forged(*state, UIE_ALLOW, UIE_R_RULE_ALLOW, &rep), UIE_V_POLICY);
+	assert_int_equal(rep.seq, 7);
+}
+
+/* Anonymous memory is never decided by the default action, even when that denies. */
+static void test_anon_default(void **state)
+{
+	struct uie_verify_report rep;
+
+	assert_int_equal(anon_forged(*state, UIE_DENY, UIE_R_DEFAULT, &rep), UIE_V_POLICY);
+	assert_int_equal(rep.seq, 7);
+	assert_non_null(strstr(rep.reason, "anonymous memory recorded with reason 3"));
+}
+
+/* Denied anonymous memory that names its program verifies. */
+static void test_anon_with_program(void **state)
+{
+	struct uie_verify_report rep;
+
+	assert_int_equal(anon_forged(*state, UIE_DENY, UIE_R_ANON_EXEC, &rep), UIE_V_OK);
+}
+
 /* Fast-path rejections: fine for an unknown digest, a policy failure for an allowed one. */
 static void test_fastpath(void **state)
 {
@@ -549,6 +607,19 @@ static void test_refset(void **state)
 	assert_false(uie_refset_has(&s, &d));
 	uie_refset_fini(&s);
 	free(m);
+	{ /* the JSON form of `uie ref scan --json` */
+		const char *js = "{\"manifest\": \"uie reference manifest v1\", \"entries\": ["
+				 "{\"role\": \"MAIN\", \"digest\": \"sha256:65c6e4a8fdc2cd8aa2d3ea9c0fc6d29dc2fbd91fbd83fcd7c0e3a2ca7f2e0a8e\", \"path\": \"/bin/x\"}]}";
+		const char *jbad = "{\"manifest\": \"uie reference manifest v1\", \"entries\": [{\"digest\": \"sha256:00\"}]}";
+
+		assert_int_equal(uie_refset_parse(js, strlen(js), &s, &line), UIE_OK);
+		assert_int_equal(s.n, 1);
+		assert_int_equal(s.v[0].bytes[0], 0x65);
+		uie_refset_fini(&s);
+		assert_int_equal(uie_refset_parse(jbad, strlen(jbad), &s, &line), UIE_E_FORMAT);
+		assert_int_equal(line, 1);
+		assert_int_equal(uie_refset_parse("{\"entries\": 1}", 14, &s, &line), UIE_E_FORMAT);
+	}
 }
 
 int main(void)
@@ -565,6 +636,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_digest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_allow_policy_denies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anon_allowed_without_rule, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anon_default, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fastpath, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),

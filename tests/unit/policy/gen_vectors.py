@@ -36,7 +36,7 @@ def hint(alg, k, epoch, salt, nbits, digests):
 
 
 def table(mode, default, alg, rules):
-    out = b'UIEPOLT1' + struct.pack('<HHBB2xI4x', 1, alg, mode, default, len(rules))
+    out = b'UIEPOLT1' + struct.pack('<HHBB2xI4x', 2, alg, mode, default, len(rules))
     for ev, role, action, digest in rules:
         out += struct.pack('<BBBx', ev, role, action) + digest
     return out

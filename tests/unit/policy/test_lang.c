@@ -31,7 +31,9 @@ static const char good[] =
 	"op=MMAP_EXEC role=DSO digest=" D2 " action=ALLOW\n"
 	"\top=EXECVE   role=MAIN digest=" D1 " action=ALLOW\n"
 	"action=DENY op=EXECVE digest=" D2 " role=MAIN\n"
-	"op=EXECVE role=MAIN digest=" D2 " action=ALLOW\n"; /* conflicts: deny wins */
+	"op=EXECVE role=MAIN digest=" D2 " action=ALLOW\n" /* conflicts: deny wins */
+	"op=EXECVE role=SCRIPT digest=" D2 " action=ALLOW\n"
+	"op=MPROTECT_EXEC role=ANON digest=" D1 " action=ALLOW   # JIT of program D1\n";
 
 static void compile_text(const char *text, size_t len, uint8_t **table, size_t *tlen)
 {
@@ -71,7 +73,7 @@ static void test_round_trip(void **state)
 	(void)state;
 	compile_text(good, sizeof(good) - 1, &t1, &l1);
 	assert_int_equal(uie_policy_load(t1, l1, &pol), UIE_OK);
-	assert_int_equal(pol.nrules, 4);
+	assert_int_equal(pol.nrules, 6);
 	assert_int_equal(pol.mode, UIE_MODE_ENFORCE);
 	assert_int_equal(pol.default_action, UIE_DENY);
 	memset(d2, 0x22, 32);
@@ -157,8 +159,12 @@ static const struct bad bad_inputs[] = {
 	{ HDR "DEFAULT action=DENY\nop=EXECVE op=EXECVE\n", 0, 3, 11, "'op=' given twice" },
 	{ HDR "DEFAULT action=DENY\nop=EXEC role=MAIN digest=" D1 " action=ALLOW\n", 0, 3, 4,
 	  "op must be" },
-	{ HDR "DEFAULT action=DENY\nop=EXECVE role=ANON digest=" D1 " action=ALLOW\n", 0, 3, 16,
+	{ HDR "DEFAULT action=DENY\nop=EXECVE role=ANONYMOUS digest=" D1 " action=ALLOW\n", 0, 3, 16,
 	  "role must be" },
+	{ HDR "DEFAULT action=DENY\nop=EXECVE role=ANON digest=" D1 " action=ALLOW\n", 0, 3, 16,
+	  "role ANON (a JIT rule) needs op=MMAP_EXEC or op=MPROTECT_EXEC" },
+	{ HDR "DEFAULT action=DENY\nop=MMAP_EXEC role=SCRIPT digest=" D1 " action=ALLOW\n", 0, 3, 19,
+	  "role SCRIPT needs op=EXECVE" },
 	{ HDR "DEFAULT action=DENY\nop=EXECVE role=MAIN digest=md5:00 action=ALLOW\n", 0, 3, 28,
 	  "unknown digest algorithm 'md5'" },
 	{ HDR "DEFAULT action=DENY\nop=EXECVE role=MAIN digest=sha256:abcd action=ALLOW\n", 0, 3, 35,
@@ -225,7 +231,9 @@ static void test_manifest(void **state)
 		"role=MAIN digest=" D1 " path=/usr/bin/a\n"
 		"role=MAIN digest=" D1 " path=/usr/bin/hardlink%20to%20a\n" /* same object twice */
 		"role=DSO digest=" D2 " path=/lib/libx.so\n"
-		"# 3 objects\n";
+		"role=SCRIPT digest=" D2 " path=/usr/bin/ldd\n"
+		"role=JIT digest=" D1 " path=/usr/bin/a\n"
+		"# 5 objects\n";
 	struct uie_lang_policy p;
 	struct uie_lang_err err;
 	struct uie_policy pol;
@@ -238,14 +246,29 @@ static void test_manifest(void **state)
 	assert_false(uie_lang_is_manifest(good, sizeof(good) - 1));
 	assert_int_equal(uie_lang_parse_manifest(man, sizeof(man) - 1, UIE_MODE_ENFORCE, UIE_DENY, &p, &err),
 			 UIE_OK);
-	assert_int_equal(p.nrules, 3); /* EXECVE/MAIN D1, MMAP_EXEC/DSO D2, MPROTECT_EXEC/DSO D2 */
+	/* D1: EXECVE MAIN/INTERP, MMAP_EXEC MAIN, MPROTECT_EXEC MAIN, and the JIT pair (MMAP_EXEC,
+	 * MPROTECT_EXEC)/ANON; D2: (MMAP_EXEC, MPROTECT_EXEC)/DSO, EXECVE/SCRIPT. */
+	assert_int_equal(p.nrules, 9);
 	assert_int_equal(uie_lang_compile_alloc(&p, &t, &tl), UIE_OK);
 	assert_int_equal(uie_policy_load(t, tl, &pol), UIE_OK);
 	memset(d, 0x22, 32);
 	uie_policy_lookup(&pol, UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, d, &dec, &reason);
 	assert_int_equal(dec, UIE_ALLOW);
+	uie_policy_lookup(&pol, UIE_EV_EXECVE, UIE_ROLE_SCRIPT, d, &dec, &reason);
+	assert_int_equal(dec, UIE_ALLOW);
 	uie_policy_lookup(&pol, UIE_EV_EXECVE, UIE_ROLE_MAIN, d, &dec, &reason);
 	assert_int_equal(dec, UIE_DENY);
+	memset(d, 0x11, 32);
+	for (uint8_t ev = UIE_EV_MMAP_EXEC; ev <= UIE_EV_MPROTECT_EXEC; ev++) {
+		uie_policy_lookup(&pol, ev, UIE_ROLE_MAIN, d, &dec, &reason);
+		assert_int_equal(dec, UIE_ALLOW);
+		uie_policy_lookup(&pol, ev, UIE_ROLE_ANON, d, &dec, &reason);
+		assert_int_equal(dec, UIE_ALLOW);
+		uie_policy_lookup(&pol, ev, UIE_ROLE_DSO, d, &dec, &reason);
+		assert_int_equal(dec, UIE_DENY);
+	}
+	uie_policy_lookup(&pol, UIE_EV_EXECVE, UIE_ROLE_INTERP, d, &dec, &reason);
+	assert_int_equal(dec, UIE_ALLOW);
 	free(t);
 	uie_lang_policy_fini(&p);
 	assert_int_equal(uie_lang_parse_manifest(man, 10, UIE_MODE_ENFORCE, UIE_DENY, &p, &err),

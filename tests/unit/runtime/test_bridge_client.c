@@ -148,6 +148,21 @@ static void test_against_monitor(void **state)
 	assert_int_equal(v.seq, 1);
 	assert_int_equal(uie_bridge_measure(s, &anon, -1, &v), UIE_OK);
 	assert_int_equal(v.reason, UIE_R_ANON_EXEC);
+	assert_int_equal(v.scope, UIE_SCOPE_NONE);
+	/* with its program: the stub sends flag PROGRAM, the monitor measures it */
+	{
+		struct uie_digest exe_digest;
+		struct uie_verdict w;
+
+		fd = open("/bin/true", O_RDONLY | O_CLOEXEC);
+		assert_int_equal(uie_bridge_measure(s, &exe, fd, &w), UIE_OK);
+		exe_digest = w.digest;
+		assert_int_equal(uie_bridge_measure(s, &anon, fd, &v), UIE_OK);
+		close(fd);
+		assert_int_equal(v.reason, UIE_R_ANON_EXEC);
+		assert_int_equal(v.scope, UIE_SCOPE_ELF);
+		assert_memory_equal(&v.digest, &exe_digest, sizeof(exe_digest));
+	}
 	/* the stub refuses a file request without a descriptor before sending */
 	assert_int_equal(uie_bridge_measure(s, &exe, -1, &v), UIE_E_INVAL);
 	rep = (struct uie_fastpath_report){ .req = exe, .digest = d, .status = UIE_E_STATE };
@@ -163,7 +178,7 @@ static void test_against_monitor(void **state)
 	assert_int_equal(uie_bridge_pubkey_alloc(s, &der, &len), UIE_E_STATE);
 	assert_null(der);
 	assert_int_equal(uie_bridge_status(s, &st), UIE_OK);
-	assert_int_equal(st.nrecords, 5); /* start, 2 decisions, fast-path report, rejected package */
+	assert_int_equal(st.nrecords, 7); /* start, 4 decisions, fast-path report, rejected package */
 	stop_peer(s, pid);
 }
 

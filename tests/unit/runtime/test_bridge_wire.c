@@ -361,12 +361,25 @@ static void test_hostile(void **state)
 		assert_int_equal(m.type, UIE_MSG_STATUS_REQ);
 		assert_int_equal(m.request_id, 1);
 	}
-	/* field ranges: event 0 and 4, role NONE and 6, flags, reserved bytes */
+	/* field ranges: event 0 and 4, role NONE and 7, flags, reserved bytes */
 	assert_int_equal(decode_mutated(vec_measure_req, 16, 0, 0), UIE_E_FORMAT);
 	assert_int_equal(decode_mutated(vec_measure_req, 16, 4, 0), UIE_E_FORMAT);
 	assert_int_equal(decode_mutated(vec_measure_req, 18, 0, 0), UIE_E_FORMAT);
-	assert_int_equal(decode_mutated(vec_measure_req, 18, 6, 0), UIE_E_FORMAT);
-	assert_int_equal(decode_mutated(vec_measure_req, 19, 1, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_req, 18, 7, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_req, 18, 6, 0), UIE_OK); /* SCRIPT */
+	assert_int_equal(decode_mutated(vec_measure_req, 19, 1, 0), UIE_E_FORMAT); /* PROGRAM, not ANON */
+	assert_int_equal(decode_mutated(vec_measure_req, 19, 2, 0), UIE_E_FORMAT);
+	{ /* role ANON: without a descriptor, or with the program's (flag PROGRAM) */
+		uint8_t b[128];
+		size_t n = tc_hex(vec_measure_req, b, sizeof(b));
+
+		b[18] = UIE_ROLE_ANON;
+		assert_int_equal(uie_bridge_decode(b, n, &m), UIE_OK);
+		assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+		b[19] = UIE_BRIDGE_REQ_PROGRAM;
+		assert_int_equal(uie_bridge_decode(b, n, &m), UIE_OK);
+		assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_ONE);
+	}
 	assert_int_equal(decode_mutated(vec_export_req, 25, 1, 0), UIE_E_FORMAT);  /* reserved */
 	assert_int_equal(decode_mutated(vec_export_req, 24, 0, 0), UIE_E_FORMAT);  /* empty nonce */
 	assert_int_equal(decode_mutated(vec_export_req, 24, 65, 0), UIE_E_FORMAT); /* nonce > 64 */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -292,6 +293,91 @@ static void test_unmeasurable_objects(void **state)
 	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, open(path, O_RDONLY | O_CLOEXEC), 0, 0);
 	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
 	assert_int_equal(v.policy_decision, UIE_DENY);
+}
+
+static struct uie_verdict measure_anon(struct fixture *f, int progfd, uint64_t len)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
+
+	q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON,
+							UIE_BRIDGE_REQ_PROGRAM, 1234, 0x7f0000000000, len, 0 };
+	a = call(f, &q, progfd, NULL);
+	assert_int_equal(a.status, UIE_OK);
+	return a.u.measure_ans;
+}
+
+/*
+ * Anonymous memory with its process's program: the program's object digest
+ * is recorded (one cache entry whatever range is asked about, shared with
+ * the program's exec), a program that is not ELF or not measurable names
+ * none, and bootstrap still denies (JIT rules need a policy).
+ */
+static void test_anon_with_program(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_verdict exec, v;
+	char path[128];
+	unsigned first;
+	int fd = open_copy(f, "prog", "/bin/true", path), s;
+
+	assert_true(fd >= 0);
+	exec = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(fd), 0, (uint64_t)lseek(fd, 0, SEEK_END));
+	hash_begins = 0;
+	v = measure_anon(f, dup(fd), 4096);
+	first = hash_begins;
+	assert_int_equal(v.scope, UIE_SCOPE_ELF);
+	assert_memory_equal(&v.digest, &exec.digest, sizeof(v.digest));
+	assert_int_equal(v.reason, UIE_R_ANON_EXEC);
+	assert_int_equal(v.policy_decision, UIE_DENY);
+	hash_begins = 0;
+	v = measure_anon(f, dup(fd), 1 << 20); /* another range: the same entry */
+	assert_int_equal(hash_begins, first);
+	assert_memory_equal(&v.digest, &exec.digest, sizeof(v.digest));
+	/* the cached ELF digest is not a script's */
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_SCRIPT, dup(fd), 0, (uint64_t)lseek(fd, 0, SEEK_END));
+	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
+	assert_int_equal(v.scope, UIE_SCOPE_NONE);
+	close(fd);
+	/* a script as the program: nothing measured, still ANON_EXEC (never MEASURE_FAIL) */
+	s = open_copy(f, "script", "/usr/bin/ldd", path);
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_SCRIPT, dup(s), 0, (uint64_t)lseek(s, 0, SEEK_END));
+	assert_int_equal(v.scope, UIE_SCOPE_RANGE);
+	v = measure_anon(f, s, 4096);
+	assert_int_equal(v.scope, UIE_SCOPE_NONE);
+	assert_int_equal(v.reason, UIE_R_ANON_EXEC);
+	/* PROGRAM without a descriptor is out of protocol */
+	{
+		struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
+
+		q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON,
+								UIE_BRIDGE_REQ_PROGRAM, 1, 0, 4096, 0 };
+		a = call(f, &q, -1, NULL);
+		assert_true(a.status < 0);
+	}
+}
+
+/* A memfd sealed against writes, shrinking and growing is measured like a file. */
+static void test_sealed_memfd(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_verdict v, file;
+	char path[128];
+	int fd = open_copy(f, "t3", "/bin/true", path), mfd;
+	off_t size = lseek(fd, 0, SEEK_END);
+
+	file = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(fd), 0, (uint64_t)size);
+	mfd = memfd_create("sealed", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	assert_true(mfd >= 0);
+	assert_int_equal(sendfile(mfd, fd, &(off_t){ 0 }, (size_t)size), size);
+	close(fd);
+	/* write and shrink sealed, growing still possible: fileless */
+	assert_int_equal(fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK), 0);
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, dup(mfd), 0, (uint64_t)size);
+	assert_int_equal(v.reason, UIE_R_FILELESS);
+	assert_int_equal(fcntl(mfd, F_ADD_SEALS, F_SEAL_GROW), 0);
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, mfd, 0, (uint64_t)size);
+	assert_int_equal(v.scope, UIE_SCOPE_ELF);
+	assert_memory_equal(&v.digest, &file.digest, sizeof(v.digest));
 }
 
 struct snapshot {
@@ -577,6 +663,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unmeasurable_objects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_messages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_bad_packages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sealed_memfd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fastpath_reports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_hint_gen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_and_pubkey, setup, teardown),
