@@ -108,14 +108,30 @@ bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino)
 	return false;
 }
 
-/* Remembers an allowed file; when the table is full it forgets everything
- * (reconciliation then asks the monitor again: slower, never weaker). */
-static void remember(struct uie_sup *s, uint64_t dev, uint64_t ino)
+/* A slot whose approval was withdrawn: lookups probe past it, inserts do not reuse it. */
+#define FORGOTTEN UINT64_MAX
+
+void uie_guest_forget(struct uie_sup *s, uint64_t dev, uint64_t ino)
+{
+	for (unsigned i = 0, k = slot_of(dev, ino); i < UIE_SUP_APPROVED_SLOTS;
+	     i++, k = (k + 1) & (UIE_SUP_APPROVED_SLOTS - 1)) {
+		if (s->approved[k][0] == 0 && s->approved[k][1] == 0)
+			return;
+		if (s->approved[k][0] == dev && s->approved[k][1] == ino) {
+			s->approved[k][0] = s->approved[k][1] = FORGOTTEN;
+			return;
+		}
+	}
+}
+
+/* Remembers an allowed file (true when it was not yet); when the table is full it forgets
+ * everything (reconciliation then asks the monitor again: slower, never weaker). */
+static bool remember(struct uie_sup *s, uint64_t dev, uint64_t ino)
 {
 	unsigned k;
 
 	if (uie_guest_approved(s, dev, ino))
-		return;
+		return false;
 	if (s->napproved >= UIE_SUP_APPROVED_SLOTS / 2) {
 		memset(s->approved, 0, sizeof(s->approved));
 		s->napproved = 0;
@@ -126,6 +142,7 @@ static void remember(struct uie_sup *s, uint64_t dev, uint64_t ino)
 	s->approved[k][0] = dev;
 	s->approved[k][1] = ino;
 	s->napproved++;
+	return true;
 }
 
 void uie_guest_disconnect(struct uie_sup *s)
@@ -350,13 +367,20 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			 uie_reason_str(v.reason), (unsigned long long)v.seq);
 		goto refused;
 	}
+	if (objfd >= 0 && uie_guest_open_for_writing(objfd)) {
+		snprintf(why, sizeof(why), "the file is open for writing, so its code could change once "
+			 "mapped (the monitor's record %llu stands for a grant that did not happen)",
+			 (unsigned long long)v.seq);
+		goto refused;
+	}
 	if (s->o->verbose > 1)
 		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
 			describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
 	if (objfd >= 0) {
 		uint64_t dev, ino;
 
-		remember(s, req.id.dev, req.id.ino);
+		if (remember(s, req.id.dev, req.id.ino))
+			uie_guest_watch_add(s, objfd);
 		/* What reconciliation will see in the maps for this file, if that differs. */
 		if (uie_guest_maps_backing_id(s->kern.procmap_query, objfd, st, &dev, &ino))
 			remember(s, dev, ino);
@@ -385,4 +409,25 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 		return uie_guest_ask(s, event, role, pid, -1, NULL, vaddr, length, off,
 				     what ? what : "fileless memory");
 	return uie_guest_ask(s, event, role, pid, fd, &st, vaddr, length, off, what);
+}
+
+void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper)
+{
+	char name[512];
+	uint64_t seq = 0;
+	int r;
+
+	connect_monitor(s);
+	r = s->bridge < 0 ? UIE_E_PEER
+			  : uie_bridge_violation(s->bridge, (uint32_t)writer, UIE_VIOLATION_WRITE, fd, &seq);
+	if (r == UIE_E_PEER || r == UIE_E_SYS)
+		uie_guest_disconnect(s);
+	if (r == UIE_OK)
+		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d "
+			"(record %llu)\n", describe(NULL, fd, name, sizeof(name)), (int)mapper, (int)writer,
+			(unsigned long long)seq);
+	else
+		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d; "
+			"the monitor could not log it: %s\n", describe(NULL, fd, name, sizeof(name)),
+			(int)mapper, (int)writer, uie_err_str(r));
 }

@@ -224,10 +224,12 @@ void uie_guest_fan_handle(struct uie_sup *s)
 			fprintf(stderr, "uie: fanotify metadata version %u not understood\n", m->vers);
 			break;
 		}
-		if (m->fd >= 0) {
+		if (m->fd >= 0 && (m->mask & FAN_MODIFY)) /* a notification: nothing to answer */
+			uie_guest_watch_event(s, m);
+		else if (m->fd >= 0)
 			answer(s, m->fd, decide(s, m));
+		if (m->fd >= 0)
 			close(m->fd);
-		}
 	}
 	if (s->depth == 0) /* inside a freeze, the outer grant reports once it is answered */
 		uie_guest_fastpath_flush_due(s);

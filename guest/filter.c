@@ -15,7 +15,10 @@
  *     (clone with CLONE_FILES, or CLONE_VM without CLONE_VFORK, and no
  *     CLONE_THREAD) and io_uring (its requests bypass seccomp): EPERM;
  *     clone3 (flags out of reach of BPF): ENOSYS, so libc falls back to
- *     clone.  Only threads of a caller can then race its checks (freeze.c).
+ *     clone.  Only threads of a caller can then race its checks (freeze.c);
+ *   - socket(AF_UNIX, SOCK_SEQPACKET): EACCES.  The monitor listens only on
+ *     such a socket, so no process of the tree can reach it: reports and
+ *     control requests come from the interceptor alone (docs/DESIGN.md).
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -28,6 +31,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/shm.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -38,9 +42,10 @@
 #define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
 #endif
 #define X32_SYSCALL_BIT 0x40000000u
+#define SOCK_TYPE_BITS 0xfu /* the kernel's SOCK_TYPE_MASK */
 
 enum label { L_ALLOW, L_NOTIFY, L_EACCES, L_EPERM, L_ENOSYS, L_KILL, L_PROT, L_SHM, L_PERS, L_CLONE,
-	     L__MAX };
+	     L_SOCK, L__MAX };
 
 struct prog {
 	struct sock_filter ins[64];
@@ -118,6 +123,7 @@ static const struct { uint32_t nr; enum label to; } table[] = {
 	{ __NR_ptrace, L_EPERM },        { __NR_userfaultfd, L_EPERM },
 	{ __NR_modify_ldt, L_EPERM },    { __NR_io_uring_setup, L_EPERM },
 	{ __NR_clone, L_CLONE },         { __NR_clone3, L_ENOSYS },
+	{ __NR_socket, L_SOCK },
 };
 
 static int build(struct prog *p)
@@ -147,6 +153,13 @@ static int build(struct prog *p)
 	jump(p, BPF_JSET, CLONE_FILES, L_EPERM, -1);
 	jump(p, BPF_JSET, CLONE_VFORK, L_ALLOW, -1);
 	jump(p, BPF_JSET, CLONE_VM, L_EPERM, L_ALLOW);
+	/* The type argument carries SOCK_CLOEXEC and SOCK_NONBLOCK above the type bits. */
+	label(p, L_SOCK);
+	load(p, ARG_LO(0));
+	jump(p, BPF_JEQ, AF_UNIX, -1, L_ALLOW);
+	load(p, ARG_LO(1));
+	emit(p, (struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND | BPF_K, SOCK_TYPE_BITS));
+	jump(p, BPF_JEQ, SOCK_SEQPACKET, L_EACCES, L_ALLOW);
 	label(p, L_ALLOW);
 	ret(p, SECCOMP_RET_ALLOW);
 	label(p, L_NOTIFY);

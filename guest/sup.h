@@ -110,6 +110,7 @@ struct uie_sup {
 	uint64_t fp_oldest_ms; /* CLOCK_MONOTONIC ms when fp_reports[0] was queued */
 	uint64_t fp_epoch;     /* epoch of the hint the queued refusals were made with */
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
+	bool watch_warned; /* a file could not be watched for writes (said once) */
 	/*
 	 * Anonymous memory refused for want of a JIT rule: not named on stderr
 	 * (optional JITs such as PCRE2's fall back to an interpreter), only
@@ -233,6 +234,13 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 /* File identity (as in requests) from an fstat. */
 struct uie_file_id uie_guest_file_id(const struct stat *st);
 bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
+/* Withdraws the approval of (dev, ino): the next grant of it asks the monitor. */
+void uie_guest_forget(struct uie_sup *s, uint64_t dev, uint64_t ino);
+/*
+ * Has the monitor log that fd's file, mapped executable by mapper, was
+ * written by writer (0: unknown), and says so on stderr.
+ */
+void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper);
 /*
  * Sends the monitor the fast-path refusals queued so far (for the log);
  * called only after the refused calls have been answered, so that the
@@ -259,6 +267,20 @@ bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev);
 /* Registers tid's execve; opens of the files in allowed need no second request. */
 void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_ids *allowed);
 void uie_guest_fan_handle(struct uie_sup *s);
+
+/* ---- writewatch.c: writes to approved executable files (fanotify FAN_MODIFY) ---- */
+struct fanotify_event_metadata;
+/* Watches objfd's file, just approved, for writes (no-op without fanotify). */
+void uie_guest_watch_add(struct uie_sup *s, int objfd);
+/*
+ * True when some process has objfd's file open for writing now (a write
+ * descriptor or a shared writable mapping): no read lease can be taken.
+ * False also when that cannot be told (no CAP_LEASE and not the owner, a
+ * file system without leases).
+ */
+bool uie_guest_open_for_writing(int objfd);
+/* Handles a FAN_MODIFY event: a violation when the file is still mapped executable. */
+void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metadata *m);
 
 /* ---- freeze.c ---- */
 /* Stops every thread of tgid but caller, and arms caller to stop after its call. */

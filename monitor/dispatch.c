@@ -30,6 +30,7 @@ static const struct mon_entry mon_table[] = {
 	{ UIE_MSG_GEN_REQ, "generation", uie_mon_gen },
 	{ UIE_MSG_CHECKPOINT_REQ, "checkpoint", uie_mon_checkpoint },
 	{ UIE_MSG_MEASURE_VM_REQ, "measure-vm", uie_mon_measure_vm },
+	{ UIE_MSG_VIOLATION_REQ, "violation", uie_mon_violation },
 };
 
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)
@@ -68,6 +69,16 @@ static void error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, si
 	}
 }
 
+void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans,
+			size_t *anslen)
+{
+	a->type = q->type + 1;
+	a->request_id = q->request_id;
+	if (a->status == UIE_OK && uie_bridge_encode(a, ans, UIE_BRIDGE_MAX_MSG, anslen) == UIE_OK)
+		return;
+	error_answer(q, a->status != UIE_OK ? a->status : UIE_E_INVAL, ans, anslen);
+}
+
 void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err,
 			uint8_t *ans, size_t *anslen)
 {
@@ -76,6 +87,49 @@ void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t 
 	uie_bridge_decode(msg, len, &q); /* only for its type and request id */
 	uie_mon_diag(m, "refused message (type %u, %zu bytes): %s", q.type, len, uie_err_str(err));
 	error_answer(&q, err, ans, anslen);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c)
+{
+	c->tokens = m->limits.quota;
+	c->refilled_ms = now_ms();
+}
+
+int uie_mon_quota_take(struct uie_monitor *m, uint64_t n)
+{
+	struct uie_mon_client *c = m->client;
+	uint64_t t, add;
+
+	if (!c || !m->limits.quota)
+		return UIE_OK;
+	t = now_ms();
+	if (t > c->refilled_ms) {
+		add = (t - c->refilled_ms) * m->limits.quota / 1000;
+		if (add) { /* keep the remainder of a partial millisecond's worth for later */
+			c->tokens = c->tokens + add > m->limits.quota ? m->limits.quota : c->tokens + add;
+			c->refilled_ms = t;
+		}
+	}
+	if (n > c->tokens)
+		return UIE_E_QUOTA;
+	c->tokens -= n;
+	return UIE_OK;
+}
+
+void uie_monitor_handle_for(struct uie_monitor *m, struct uie_mon_client *c, const uint8_t *msg,
+			    size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd)
+{
+	m->client = c;
+	uie_monitor_handle(m, msg, len, fd, ans, anslen, ansfd);
+	m->client = NULL;
 }
 
 void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,

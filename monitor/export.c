@@ -2,11 +2,17 @@
 /*
  * EXPORT and PUBKEY handlers: AE = {Nonce || IE || Quote} over the log
  * records since the requested one, with a quote over the current PCR 16.
- * The monitor is single-threaded, so the log, vPCR16 and the quote cannot
- * move apart between the three reads.
+ * Only the loop's thread touches them (workers only hash), so the log,
+ * vPCR16 and the quote cannot move apart.
+ *
+ * An export is taken in one step (the quote, PM and vPCR16 at that
+ * moment, and the number of records they cover) and written out in
+ * pieces: records already logged never change, so the loop can go on
+ * deciding and logging between the pieces (docs/BRIDGE.md section 6).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "evidence.h"
 #include "fdpass.h"
@@ -14,25 +20,50 @@
 #include "uie/err.h"
 #include "vtpm.h"
 
-int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd)
+struct uie_export_job {
+	int memfd;
+	uint64_t next, end;  /* records still to write: [next, end) */
+	uint8_t *tail;       /* PM, vPCR16 and the quote, written last */
+	size_t tail_len;
+	uint64_t len;        /* AE bytes in all */
+	uint64_t epoch;
+	uint32_t request_id;
+};
+
+void uie_export_job_free(struct uie_export_job *x)
 {
-	const struct uie_msg_export_req *e = &q->u.export_req;
+	if (!x)
+		return;
+	if (x->memfd >= 0)
+		close(x->memfd);
+	free(x->tail);
+	free(x);
+}
+
+/* Takes the snapshot and writes the AE's head; the records follow with export_write. */
+static int export_begin(struct uie_monitor *m, const struct uie_msg_export_req *e,
+			struct uie_export_job **out)
+{
 	struct uie_ae ae = { 0 };
-	uint8_t *attest = NULL, *sig = NULL, *out = NULL;
-	size_t out_len = 0;
+	struct uie_export_job *x;
+	uint8_t *attest = NULL, *sig = NULL, *head = NULL;
+	size_t head_len = 0;
 	uint64_t total = uie_logstore_count(&m->log);
 	int r;
 
+	*out = NULL;
 	if (!m->tpm)
 		return UIE_E_STATE;
 	/* Records before a checkpoint left memory: they are in the log file (FORMATS.md 3.8). */
 	if (e->since_seq > total || e->since_seq < m->log.base)
 		return UIE_E_RANGE;
+	if (!(x = calloc(1, sizeof(*x))))
+		return UIE_E_NOMEM;
+	x->memfd = -1;
 	ae.nonce = e->nonce;
 	ae.nonce_len = e->nonce_len;
 	ae.first_seq = e->since_seq;
-	ae.records = uie_logstore_records(&m->log, e->since_seq, &ae.nrecords);
+	ae.nrecords = total - e->since_seq;
 	ae.pm.mode = m->core.mode;
 	ae.pm.epoch = m->core.epoch;
 	memcpy(ae.pm.policy_id, m->core.policy_id, sizeof(ae.pm.policy_id));
@@ -44,16 +75,114 @@ int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		goto out;
 	ae.attest = attest;
 	ae.sig = sig;
-	if ((r = uie_ae_build_alloc(&ae, &out, &out_len)) != UIE_OK ||
-	    (r = uie_memfd_create_sealed("uie-evidence", out, out_len, afd)) != UIE_OK)
+	if ((r = uie_ae_frame_alloc(&ae, &head, &head_len, &x->tail, &x->tail_len)) != UIE_OK ||
+	    (r = uie_memfd_open("uie-evidence", &x->memfd)) != UIE_OK ||
+	    (r = uie_memfd_append(x->memfd, head, head_len)) != UIE_OK)
 		goto out;
-	a->u.blob_ans.len = out_len;
-	a->u.blob_ans.epoch = m->core.epoch;
+	x->next = e->since_seq;
+	x->end = total;
+	x->len = head_len + ae.nrecords * UIE_LOG_RECORD_LEN + x->tail_len;
+	x->epoch = m->core.epoch;
 out:
 	free(attest);
 	free(sig);
-	free(out);
+	free(head);
+	if (r != UIE_OK)
+		uie_export_job_free(x);
+	else
+		*out = x;
 	return r;
+}
+
+/* Writes up to max more records; *done once all are written. */
+static int export_write(struct uie_monitor *m, struct uie_export_job *x, uint64_t max, bool *done)
+{
+	uint64_t have = 0, k = x->end - x->next < max ? x->end - x->next : max;
+	const uint8_t *p = k ? uie_logstore_records(&m->log, x->next, &have) : NULL;
+	int r;
+
+	if (k && (!p || have < k))
+		return UIE_E_STATE; /* the store no longer holds them */
+	if (k && (r = uie_memfd_append(x->memfd, p, (size_t)(k * UIE_LOG_RECORD_LEN))) != UIE_OK)
+		return r;
+	x->next += k;
+	*done = x->next == x->end;
+	return UIE_OK;
+}
+
+/* Writes the tail and seals: the answer's memfd moves to *afd. */
+static int export_end(struct uie_export_job *x, struct uie_wire_msg *a, int *afd)
+{
+	int r;
+
+	if ((r = uie_memfd_append(x->memfd, x->tail, x->tail_len)) != UIE_OK ||
+	    (r = uie_memfd_seal(x->memfd)) != UIE_OK)
+		return r;
+	a->u.blob_ans.len = x->len;
+	a->u.blob_ans.epoch = x->epoch;
+	*afd = x->memfd;
+	x->memfd = -1;
+	return UIE_OK;
+}
+
+int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		   struct uie_wire_msg *a, int *afd)
+{
+	struct uie_export_job *x;
+	bool done = false;
+	int r;
+
+	if ((r = export_begin(m, &q->u.export_req, &x)) != UIE_OK)
+		return r;
+	if ((r = export_write(m, x, UINT64_MAX, &done)) == UIE_OK)
+		r = export_end(x, a, afd);
+	uie_export_job_free(x);
+	return r;
+}
+
+struct uie_export_job *uie_monitor_export_start(struct uie_monitor *m, const uint8_t *msg,
+						size_t len, int fd, uint8_t *ans, size_t *anslen)
+{
+	struct uie_wire_msg q, a = { 0 };
+	struct uie_export_job *x = NULL;
+
+	if (uie_bridge_decode(msg, len, &q) != UIE_OK || q.type != UIE_MSG_EXPORT_REQ || fd >= 0)
+		return NULL;
+	a.status = export_begin(m, &q.u.export_req, &x);
+	if (a.status == UIE_OK) {
+		x->request_id = q.request_id;
+		return x;
+	}
+	uie_mon_diag(m, "export since record %llu: %s", (unsigned long long)q.u.export_req.since_seq,
+		     uie_err_str(a.status));
+	uie_monitor_answer(&q, &a, ans, anslen);
+	return NULL;
+}
+
+bool uie_monitor_is_export(const uint8_t *msg, size_t len, int fd)
+{
+	struct uie_wire_msg q;
+
+	return fd < 0 && uie_bridge_decode(msg, len, &q) == UIE_OK && q.type == UIE_MSG_EXPORT_REQ;
+}
+
+bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max,
+			     uint8_t *ans, size_t *anslen, int *ansfd)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ, .request_id = x->request_id };
+	struct uie_wire_msg a = { 0 };
+	bool done = false;
+
+	*ansfd = -1;
+	a.status = export_write(m, x, max, &done);
+	if (a.status == UIE_OK && !done)
+		return false;
+	if (a.status == UIE_OK)
+		a.status = export_end(x, &a, ansfd);
+	if (a.status != UIE_OK)
+		uie_mon_diag(m, "export: %s", uie_err_str(a.status));
+	uie_monitor_answer(&q, &a, ans, anslen);
+	return true;
 }
 
 int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,

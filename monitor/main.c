@@ -25,6 +25,7 @@
 #include "uie/err.h"
 #include "vmserver.h"
 #include "vtpm.h"
+#include "workers.h"
 
 #define DEFAULT_VTPM "builtin:/var/lib/uie/ak.pem"
 #define DEFAULT_USER "uie-monitor"
@@ -40,6 +41,9 @@ struct opts {
 	bool foreground;
 	int ready_fd;
 	int cpu; /* -1: no pinning */
+	struct uie_server_limits conn;
+	struct uie_mon_limits req;
+	unsigned workers;
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -100,8 +104,36 @@ static void usage(FILE *f)
 		"                    once and count repeats (bounded log; docs/FORMATS.md 3.7)\n"
 		"  --vm-socket PATH  VM mode: serve one guest over the stream socket its QEMU\n"
 		"                    virtio-serial chardev connects to (docs/BRIDGE.md section 11)\n"
-		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n",
-		MAX_TRUST_KEYS);
+		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n"
+		"limits (docs/DESIGN.md, \"Fair service\"; 0 = none where marked *):\n"
+		"  --max-clients N              connections at once (default %u)\n"
+		"  --max-clients-per-process N  connections of one process (default %u)\n"
+		"  --max-object-size BYTES      * largest object measured (default %llu)\n"
+		"  --max-hash-ms MS             * measuring time of one request (default %u)\n"
+		"  --client-quota N             * records one connection may cause per second,\n"
+		"                               at least %u (default %u)\n"
+		"  --measure-workers N          threads hashing objects, so that a large object\n"
+		"                               does not hold up other clients; 0 = none (default %u)\n",
+		MAX_TRUST_KEYS, UIE_SERVER_DEFAULT_MAX_CLIENTS, UIE_SERVER_DEFAULT_PER_PROCESS,
+		UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS, UIE_BRIDGE_FASTPATH_MAX,
+		UIE_MON_DEFAULT_QUOTA, UIE_WORKERS_DEFAULT);
+}
+
+/* Parses a limit option's decimal value in [min, max] (0 always passes when zero_ok). */
+static bool parse_limit(const char *name, const char *arg, unsigned long long min,
+			unsigned long long max, bool zero_ok, unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' ||
+	    ((*out < min || *out > max) && !(zero_ok && *out == 0))) {
+		fprintf(stderr, "uie-monitord: bad --%s '%s' (%llu to %llu%s)\n", name, arg, min, max,
+			zero_ok ? ", or 0 for no limit" : "");
+		return false;
+	}
+	return true;
 }
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -116,15 +148,26 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "first-seen", no_argument, NULL, 'F' },
 		{ "vm-socket", required_argument, NULL, 'V' }, { "guest-ram", required_argument, NULL, 'R' },
 		{ "syslog", required_argument, NULL, 'L' },
+		{ "max-clients", required_argument, NULL, 'M' },
+		{ "max-clients-per-process", required_argument, NULL, 'P' },
+		{ "max-object-size", required_argument, NULL, 'O' },
+		{ "max-hash-ms", required_argument, NULL, 'T' },
+		{ "client-quota", required_argument, NULL, 'Q' },
+		{ "measure-workers", required_argument, NULL, 'W' },
 		{ 0 },
 	};
+	unsigned long long u;
 	char *end;
 	long v;
 	int c;
 
 	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1,
 			    .cpu = -1, .syslog = UIE_DENYLOG_DEFAULT_PATH,
-			    .mon = { .state_dir = DEFAULT_STATE_DIR } };
+			    .mon = { .state_dir = DEFAULT_STATE_DIR },
+			    .conn = { UIE_SERVER_DEFAULT_MAX_CLIENTS, UIE_SERVER_DEFAULT_PER_PROCESS },
+			    .req = { UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS,
+				     UIE_MON_DEFAULT_QUOTA },
+			    .workers = UIE_WORKERS_DEFAULT };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->socket = optarg; break;
@@ -174,6 +217,38 @@ static int parse(int argc, char **argv, struct opts *o)
 				fprintf(stderr, "uie-monitord: --log-sync is policy, always or none\n");
 				return 2;
 			}
+			break;
+		case 'M':
+			if (!parse_limit("max-clients", optarg, 1, UIE_SERVER_CLIENTS_CAP, false, &u))
+				return 2;
+			o->conn.max_clients = (unsigned)u;
+			break;
+		case 'P':
+			if (!parse_limit("max-clients-per-process", optarg, 1, UIE_SERVER_CLIENTS_CAP,
+					 false, &u))
+				return 2;
+			o->conn.max_per_process = (unsigned)u;
+			break;
+		case 'O':
+			if (!parse_limit("max-object-size", optarg, 4096, UINT64_MAX, true, &u))
+				return 2;
+			o->req.max_object = u;
+			break;
+		case 'T':
+			if (!parse_limit("max-hash-ms", optarg, 1, 3600000, true, &u))
+				return 2;
+			o->req.max_hash_ms = (uint32_t)u;
+			break;
+		case 'Q': /* a full fast-path batch must fit in the bucket */
+			if (!parse_limit("client-quota", optarg, UIE_BRIDGE_FASTPATH_MAX, UINT32_MAX, true,
+					 &u))
+				return 2;
+			o->req.quota = (uint32_t)u;
+			break;
+		case 'W':
+			if (!parse_limit("measure-workers", optarg, 0, UIE_WORKERS_MAX, false, &u))
+				return 2;
+			o->workers = (unsigned)u;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -263,6 +338,8 @@ static int run(const struct opts *o, FILE *diag)
 {
 	struct uie_host_platform hp;
 	struct uie_monitor m;
+	struct uie_server_limits conn;
+	struct uie_workers workers = { .wake = { -1, -1 } };
 	struct uie_denylog denylog;
 	struct uie_vtpm *tpm = NULL;
 	struct uie_guest_ram ram = { .fd = -1 };
@@ -315,6 +392,10 @@ static int run(const struct opts *o, FILE *diag)
 		return fail(diag, o->mon.state_dir ? "monitor state (see above)" : "monitor core", r);
 	if (o->vm_socket)
 		m.ram = &ram;
+	m.limits = o->req;
+	conn = o->conn;
+	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
+		return fail(diag, "connection limits", r);
 	if ((r = uie_denylog_open(&denylog, o->syslog)) != UIE_OK)
 		return fail(diag, "--syslog", r);
 	m.denylog = &denylog;
@@ -325,6 +406,11 @@ static int run(const struct opts *o, FILE *diag)
 		return fail(diag, "signals", r);
 	if (geteuid() == 0 && (r = uie_sandbox_drop(uid, gid)) != UIE_OK)
 		return fail(diag, "dropping privileges", r);
+	/* After the drop (setresuid would have to reach every thread), before the filter. */
+	if (o->workers && (r = uie_workers_start(&workers, o->workers)) != UIE_OK)
+		return fail(diag, "measurement workers", r);
+	if (o->workers)
+		m.workers = &workers;
 	if ((r = uie_sandbox_lock(strncmp(o->vtpm, "swtpm:", 6) == 0)) != UIE_OK)
 		return fail(diag, "seccomp", r);
 	if (o->vm_socket)
@@ -339,11 +425,17 @@ static int run(const struct opts *o, FILE *diag)
 			return fail(diag, "--ready-fd", UIE_E_SYS);
 		close(o->ready_fd);
 	}
-	r = o->vm_socket ? uie_vmserver_run(&m, lfd, &stop_flag) : uie_server_run(&m, lfd, &stop_flag);
+	r = o->vm_socket ? uie_vmserver_run(&m, lfd, &stop_flag)
+			 : uie_server_run(&m, &conn, lfd, &stop_flag);
 	uie_mon_diag(&m, "stopping: %s (%llu denials sent to %s, %llu dropped)", uie_err_str(r),
 		     (unsigned long long)denylog.sent, o->syslog ? o->syslog : "no system log",
 		     (unsigned long long)denylog.dropped);
 	uie_denylog_close(&denylog);
+	/*
+	 * The workers are not joined: they wait idle and end with the process.  A thread's
+	 * exit makes calls the filter refuses in sanitizer builds (sigaltstack).
+	 */
+	m.workers = NULL;
 	close(lfd);
 	uie_guest_ram_close(&ram);
 	uie_monitor_fini(&m);

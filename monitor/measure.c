@@ -15,6 +15,7 @@
 #include "fdpass.h"
 #include "host_platform.h"
 #include "monitor.h"
+#include "workers.h"
 #include "uie/err.h"
 
 /*
@@ -51,67 +52,104 @@ static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 	return UIE_OK;
 }
 
-static bool id_eq(const struct uie_file_id *a, const struct uie_file_id *b)
+/* The cache key of req: a program (role ANON) has one digest whatever range is asked about. */
+static void cache_key(const struct uie_core *c, const struct uie_req *req, struct uie_cache_key *key)
 {
-	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+	if (req->role == UIE_ROLE_ANON)
+		uie_cache_key_make(key, &req->id, uie_core_obj_alg(c), UIE_EV_EXECVE, 0, req->id.size);
+	else
+		uie_cache_key_make(key, &req->id, uie_core_obj_alg(c), req->event, req->file_offset,
+				   req->length);
 }
 
 /*
- * Measures the object for req (filling req->id), through the cache.
- * Returns the measurement result that uie_core_decide expects; *scope
- * stays NONE for fileless objects.  A cache hit costs one fstat: the
+ * The first half of measuring fd for req (filling req->id): checks, the
+ * size limit and the cache.  *need_hash is set when the object must be
+ * hashed; otherwise the result is final (a cache hit, an error, or a
+ * fileless object: UIE_OK with scope NONE).
+ */
+static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd,
+			  struct uie_digest *digest, uint8_t *scope, bool *need_hash)
+{
+	struct uie_cache_key key;
+	bool fileless;
+	int r;
+
+	*need_hash = false;
+	memset(digest, 0, sizeof(*digest));
+	*scope = UIE_SCOPE_NONE;
+	if ((r = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
+		return r;
+	if (m->limits.max_object && req->id.size > m->limits.max_object) {
+		uie_mon_diag(m, "object of %llu bytes over --max-object-size %llu: refused",
+			     (unsigned long long)req->id.size,
+			     (unsigned long long)m->limits.max_object);
+		return UIE_E_LIMIT;
+	}
+	cache_key(&m->core, req, &key);
+	if (!uie_cache_get(m->cache, &key, digest, scope)) {
+		*need_hash = true;
+		return UIE_OK;
+	}
+	/* The entry may come from another role's request: keep uie_core_measure's rules. */
+	if ((req->role == UIE_ROLE_ANON && *scope != UIE_SCOPE_ELF) ||
+	    (req->role == UIE_ROLE_SCRIPT && *scope != UIE_SCOPE_RANGE)) {
+		memset(digest, 0, sizeof(*digest));
+		*scope = UIE_SCOPE_NONE;
+		return UIE_E_FORMAT; /* not an ELF program, or not a script */
+	}
+	return UIE_OK;
+}
+
+/* A job measuring fd: on the stack it borrows fd; a job from malloc owns it (uie_job_free). */
+static void job_init(const struct uie_monitor *m, struct uie_job *job, const struct uie_req *req,
+		     int fd)
+{
+	memset(job, 0, sizeof(*job));
+	job->core = m->core;
+	job->req = *req;
+	job->fd = fd;
+	job->max_hash_ms = m->limits.max_hash_ms;
+}
+
+/* The second half, in the loop's thread: caches a digest, says which limit stopped it. */
+static int measure_finish(struct uie_monitor *m, const struct uie_job *job,
+			  struct uie_digest *digest, uint8_t *scope)
+{
+	struct uie_cache_key key;
+
+	*digest = job->digest;
+	*scope = job->scope;
+	if (job->expired)
+		uie_mon_diag(m, "measuring %llu bytes took over --max-hash-ms %u: refused",
+			     (unsigned long long)job->req.id.size, job->max_hash_ms);
+	if (job->r != UIE_OK)
+		return job->r;
+	/* Keyed by the algorithm it was measured with, even if a policy came in meanwhile. */
+	cache_key(&job->core, &job->req, &key);
+	uie_cache_put(m->cache, &key, digest, *scope);
+	return UIE_OK;
+}
+
+/*
+ * Measures the object for req (filling req->id) in this thread, through
+ * the cache.  Returns the measurement result that uie_core_decide expects;
+ * *scope stays NONE for fileless objects.  A cache hit costs one fstat: the
  * identity taken before anything is read is the one the digest must
  * belong to, and a miss checks after reading that it still is.
  */
 static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_digest *digest,
 		      uint8_t *scope)
 {
-	struct uie_host_object ho, again;
-	struct uie_cache_key key;
-	struct uie_file_id id2;
-	bool fileless;
+	struct uie_job job;
+	bool need_hash;
 	int r;
 
-	if ((r = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
+	if ((r = measure_lookup(m, req, fd, digest, scope, &need_hash)) != UIE_OK || !need_hash)
 		return r;
-	/* A program (role ANON) has one digest whatever range is asked about: its exec's. */
-	if (req->role == UIE_ROLE_ANON)
-		uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), UIE_EV_EXECVE, 0,
-				   req->id.size);
-	else
-		uie_cache_key_make(&key, &req->id, uie_core_obj_alg(&m->core), req->event,
-				   req->file_offset, req->length);
-	if (uie_cache_get(m->cache, &key, digest, scope)) {
-		/* The entry may come from another role's request: keep uie_core_measure's rules. */
-		if ((req->role == UIE_ROLE_ANON && *scope != UIE_SCOPE_ELF) ||
-		    (req->role == UIE_ROLE_SCRIPT && *scope != UIE_SCOPE_RANGE)) {
-			memset(digest, 0, sizeof(*digest));
-			*scope = UIE_SCOPE_NONE;
-			return UIE_E_FORMAT; /* not an ELF program, or not a script */
-		}
-		return UIE_OK;
-	}
-	if ((r = uie_host_object_open(&ho, fd, false, &id2)) != UIE_OK)
-		return r;
-	if (!id_eq(&id2, &req->id)) { /* changed since the check: no version to name */
-		uie_host_object_close(&ho);
-		return UIE_E_IO;
-	}
-	r = uie_core_measure(&m->core, req, &ho.obj, digest, scope);
-	uie_host_object_close(&ho);
-	if (r != UIE_OK)
-		return r;
-	/* The file changed while it was read: the digest names no version of it. */
-	if (uie_host_object_open(&again, fd, false, &id2) != UIE_OK || !id_eq(&id2, &req->id)) {
-		uie_host_object_close(&again);
-		memset(digest, 0, sizeof(*digest));
-		*scope = UIE_SCOPE_NONE;
-		return UIE_E_IO;
-	}
-	uie_host_object_close(&again);
-	uie_cache_put(m->cache, &key, digest, *scope);
-	return UIE_OK;
+	job_init(m, &job, req, fd);
+	uie_job_measure(&job);
+	return measure_finish(m, &job, digest, scope);
 }
 
 /*
@@ -133,35 +171,151 @@ static const char *object_name(int fd, char *buf, size_t size)
 	return buf;
 }
 
-int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		    struct uie_wire_msg *a, int *afd)
+/* Decides a measured (or unmeasurable) request, logs it, and names a denial in the system log. */
+static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int fd, int merr,
+			  const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out)
 {
-	const struct uie_msg_measure_req *mq = &q->u.measure_req;
-	struct uie_req req = {
+	int r = uie_core_decide(&m->core, req, merr, scope == UIE_SCOPE_NONE ? NULL : digest, scope,
+				out);
+
+	if (r == UIE_OK && m->denylog && out->policy_decision == UIE_DENY) {
+		char name[4096];
+
+		uie_denylog_denial(m->denylog, req, out, m->core.mode, object_name(fd, name, sizeof(name)));
+	}
+	if (merr != UIE_OK)
+		uie_mon_diag(m, "measure pid %u event %u role %u: %s", req->pid, req->event, req->role,
+			     uie_err_str(merr));
+	return r;
+}
+
+static void req_from_msg(const struct uie_msg_measure_req *mq, struct uie_req *req)
+{
+	*req = (struct uie_req){
 		.event = mq->event, .role = mq->role, .pid = mq->pid,
 		.vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
 	};
+}
+
+static int quota_measure(struct uie_monitor *m, const struct uie_req *req)
+{
+	int r = uie_mon_quota_take(m, 1);
+
+	if (r != UIE_OK)
+		uie_mon_diag(m, "measure pid %u: client quota of %u records/s used up: refused, not logged",
+			     req->pid, m->limits.quota);
+	return r;
+}
+
+int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		    struct uie_wire_msg *a, int *afd)
+{
+	struct uie_req req;
 	struct uie_digest digest = { 0 };
 	uint8_t scope = UIE_SCOPE_NONE;
 	int merr = UIE_OK, r;
 
+	req_from_msg(&q->u.measure_req, &req);
 	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
 	if (m->ram && (req.role != UIE_ROLE_ANON || fd >= 0))
 		return UIE_E_STATE;
+	if ((r = quota_measure(m, &req)) != UIE_OK)
+		return r;
 	/* Anonymous memory comes with its process's program, or with nothing. */
 	if (req.role != UIE_ROLE_ANON || fd >= 0)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
-	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
-			    &a->u.measure_ans);
-	if (r == UIE_OK && m->denylog && a->u.measure_ans.policy_decision == UIE_DENY) {
-		char name[4096];
+	return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
+}
 
-		uie_denylog_denial(m->denylog, &req, &a->u.measure_ans, m->core.mode,
-				   object_name(fd, name, sizeof(name)));
+struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_client *c,
+					 const uint8_t *msg, size_t len, int fd, uint8_t *ans,
+					 size_t *anslen, int *ansfd)
+{
+	struct uie_wire_msg q, a = { 0 };
+	struct uie_digest digest;
+	struct uie_job *job;
+	struct uie_req req;
+	uint8_t scope;
+	bool need_hash = false;
+	int merr;
+
+	/* Only a MEASURE of a file can take long; everything else is answered at once. */
+	if (!m->workers || m->ram || fd < 0 || uie_bridge_decode(msg, len, &q) != UIE_OK ||
+	    q.type != UIE_MSG_MEASURE_REQ || uie_bridge_fd_rule(&q) != UIE_FD_ONE) {
+		uie_monitor_handle_for(m, c, msg, len, fd, ans, anslen, ansfd);
+		return NULL;
 	}
-	if (merr != UIE_OK)
-		uie_mon_diag(m, "measure pid %u event %u role %u: %s", req.pid, req.event, req.role,
-			     uie_err_str(merr));
+	*ansfd = -1;
+	m->client = c;
+	req_from_msg(&q.u.measure_req, &req);
+	a.status = quota_measure(m, &req);
+	m->client = NULL;
+	if (a.status == UIE_OK) {
+		merr = measure_lookup(m, &req, fd, &digest, &scope, &need_hash);
+		if (need_hash && (job = malloc(sizeof(*job))) != NULL) {
+			job_init(m, job, &req, fd); /* the job owns fd from here */
+			job->request_id = q.request_id;
+			return job;
+		}
+		if (need_hash) /* no memory for a job: measure here */
+			merr = measure_fd(m, &req, fd, &digest, &scope);
+		a.status = measure_decide(m, &req, fd, merr, &digest, scope, &a.u.measure_ans);
+	}
+	close(fd);
+	uie_monitor_answer(&q, &a, ans, anslen);
+	return NULL;
+}
+
+void uie_monitor_handle_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
+			       size_t *anslen)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = job->request_id };
+	struct uie_wire_msg a = { 0 };
+	struct uie_digest digest;
+	uint8_t scope;
+	int merr;
+
+	merr = measure_finish(m, job, &digest, &scope);
+	a.status = measure_decide(m, &job->req, job->fd, merr, &digest, scope, &a.u.measure_ans);
+	uie_monitor_answer(&q, &a, ans, anslen);
+}
+
+/*
+ * Logs a write violation reported by an interceptor, with the file's
+ * identity and digest as they are now (an ELF object digest, or the range
+ * digest of the whole file): the verifier then names what ran instead of
+ * what was approved.  A file that cannot be measured is logged without a
+ * digest: the violation is recorded all the same.
+ */
+int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		      struct uie_wire_msg *a, int *afd)
+{
+	struct uie_req req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_DSO,
+			       .pid = q->u.violation_req.pid };
+	struct uie_digest digest = { 0 };
+	uint8_t scope = UIE_SCOPE_NONE;
+	bool fileless;
+	int merr, r;
+
+	if (m->ram) /* VM mode: a descriptor would be bytes the guest chose */
+		return UIE_E_STATE;
+	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
+		return r;
+	if ((r = object_check(fd, &req.id, &fileless)) != UIE_OK)
+		return r; /* not a readable regular file: nothing to name */
+	req.length = req.id.size;
+	merr = fileless ? UIE_E_FORMAT : measure_fd(m, &req, fd, &digest, &scope);
+	if (merr != UIE_OK) {
+		uie_mon_diag(m, "write violation (pid %u, inode %llu): not measured: %s", req.pid,
+			     (unsigned long long)req.id.ino, uie_err_str(merr));
+		scope = UIE_SCOPE_NONE;
+	}
+	r = uie_core_log_violation(&m->core, req.pid, &req.id, scope == UIE_SCOPE_NONE ? NULL : &digest,
+				   scope, &a->u.violation_ans_seq);
+	if (r == UIE_OK)
+		uie_mon_diag(m, "write violation: inode %llu written by pid %u while mapped executable "
+			     "(record %llu)", (unsigned long long)req.id.ino, req.pid,
+			     (unsigned long long)a->u.violation_ans_seq);
 	return r;
 }
 
@@ -195,6 +349,8 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 	for (uint32_t i = 0; r == UIE_OK && i < n; i++)
 		r = uie_bridge_fastpath_entry_decode(buf + (size_t)i * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 						     &reps[i].req, &reps[i].digest);
+	if (r == UIE_OK) /* the whole batch or nothing */
+		r = uie_mon_quota_take(m, n);
 	a->u.fastpath_ans.first_seq = m->core.next_seq;
 	for (uint32_t i = 0; r == UIE_OK && i < n; i++) {
 		struct uie_verdict v = { .decision = UIE_DENY, .policy_decision = UIE_DENY,

@@ -19,6 +19,32 @@
 #include "wire.h"
 
 struct uie_vtpm;
+struct uie_workers;
+struct uie_job;
+struct uie_export_job;
+
+/*
+ * Per-request limits (uie-monitord options; docs/DESIGN.md "Fair service").
+ * Zero means no limit.
+ */
+struct uie_mon_limits {
+	uint64_t max_object;  /* bytes of one measured object (--max-object-size) */
+	uint32_t max_hash_ms; /* measuring time of one request (--max-hash-ms) */
+	uint32_t quota;       /* records a client may cause per second (--client-quota) */
+};
+
+#define UIE_MON_DEFAULT_MAX_OBJECT (512ull << 20)
+#define UIE_MON_DEFAULT_MAX_HASH_MS 2000u
+#define UIE_MON_DEFAULT_QUOTA 100000u
+
+/*
+ * One connection's quota: a token bucket holding at most one second of
+ * records, refilled at `quota` per second.
+ */
+struct uie_mon_client {
+	uint64_t tokens;
+	uint64_t refilled_ms;
+};
 struct uie_mon_state;
 
 struct uie_guest_ram;
@@ -37,6 +63,9 @@ struct uie_monitor {
 	uint64_t hint_len, hint_epoch;
 	struct uie_genpage gen;     /* policy generation page: the epoch in force (fd -1: none) */
 	FILE *diag;                /* diagnostics, may be NULL */
+	struct uie_mon_limits limits;
+	struct uie_mon_client *client; /* the client being served (quota), NULL: none */
+	struct uie_workers *workers;   /* measurement threads (borrowed), NULL: measure in the loop */
 	struct uie_mon_state *state; /* owned state directory; NULL: memory only */
 	uint64_t boot;             /* run number over the state directory (1 without) */
 	uint8_t boot_id[UIE_MON_BOOT_ID_LEN]; /* random per run, told to clients */
@@ -99,6 +128,56 @@ void uie_monitor_fini(struct uie_monitor *m);
 void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
 			size_t *anslen, int *ansfd);
 
+/* uie_monitor_handle on behalf of client c, whose quota it charges (NULL: none). */
+void uie_monitor_handle_for(struct uie_monitor *m, struct uie_mon_client *c, const uint8_t *msg,
+			    size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd);
+
+/*
+ * As uie_monitor_handle_for, except that a MEASURE whose object must be
+ * hashed (a cache miss) is not answered: it returns the job (owning the
+ * descriptor) for uie_workers_submit, and uie_monitor_handle_finish
+ * answers it once a worker is done.  Without m->workers it never returns
+ * a job.  NULL: the answer is in ans.
+ */
+struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_client *c,
+					 const uint8_t *msg, size_t len, int fd, uint8_t *ans,
+					 size_t *anslen, int *ansfd);
+/* Decides, logs and answers a finished job (the caller frees it). */
+void uie_monitor_handle_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
+			       size_t *anslen);
+
+/*
+ * Exports in pieces (monitor/export.c): uie_monitor_is_export tells an
+ * EXPORT_REQ (without a descriptor); uie_monitor_export_start takes the
+ * snapshot and returns the job, or NULL with the error answer in ans;
+ * uie_monitor_export_step writes up to max records and, once all are
+ * written (or on an error), puts the answer in ans and its memfd in *ansfd
+ * and returns true (the caller then frees the job).
+ */
+bool uie_monitor_is_export(const uint8_t *msg, size_t len, int fd);
+struct uie_export_job *uie_monitor_export_start(struct uie_monitor *m, const uint8_t *msg,
+						size_t len, int fd, uint8_t *ans, size_t *anslen);
+bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max,
+			     uint8_t *ans, size_t *anslen, int *ansfd);
+void uie_export_job_free(struct uie_export_job *x);
+
+/*
+ * Encodes the answer a to request q (its type and request id are set
+ * here): a itself when a->status is UIE_OK and it encodes, else the error
+ * answer.
+ */
+void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans,
+			size_t *anslen);
+
+/* A fresh client: a full bucket. */
+void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c);
+
+/*
+ * Takes n records from the quota of the client being served.
+ * Return: UIE_OK (also when no client or no quota), UIE_E_QUOTA (nothing taken).
+ */
+int uie_mon_quota_take(struct uie_monitor *m, uint64_t n);
+
 /*
  * Writes the error answer (status err) to a message that could not be
  * received whole (oversized, too many descriptors): addressed to its
@@ -130,6 +209,8 @@ int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		   struct uie_wire_msg *a, int *afd);
 int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		       struct uie_wire_msg *a, int *afd);
+int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		      struct uie_wire_msg *a, int *afd);
 
 /* Diagnostics line (printf-style) to m->diag, if set. */
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)

@@ -71,6 +71,7 @@ static const int allowed[] = {
 	SYS_munmap, SYS_mremap, SYS_brk, SYS_madvise,
 	SYS_poll, SYS_ppoll, SYS_select, SYS_pselect6,
 	SYS_accept, SYS_accept4, SYS_recvmsg, SYS_sendmsg, SYS_recvfrom, SYS_sendto, SYS_shutdown,
+	SYS_getsockopt, /* SO_PEERCRED of a new connection (server.c) */
 	SYS_rt_sigreturn, SYS_rt_sigprocmask, SYS_clock_gettime, SYS_gettimeofday,
 	SYS_getpid, SYS_gettid, SYS_getrandom, SYS_futex, SYS_exit, SYS_exit_group,
 	/* After SIGSTOP/SIGCONT the kernel resumes an interrupted poll with it. */
@@ -147,7 +148,8 @@ int uie_sandbox_lock(bool net)
 	fp.len = (unsigned short)n;
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		return UIE_E_SYS;
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp) != 0)
+	/* TSYNC: the measurement workers (workers.c), started before, get the filter too. */
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &fp) != 0)
 		return UIE_E_SYS;
 	return UIE_OK;
 }

@@ -32,6 +32,9 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl,
 	m->diag = diag;
 	m->hint_fd = -1;
 	m->boot = 1;
+	m->limits = (struct uie_mon_limits){ .max_object = UIE_MON_DEFAULT_MAX_OBJECT,
+					     .max_hash_ms = UIE_MON_DEFAULT_MAX_HASH_MS,
+					     .quota = UIE_MON_DEFAULT_QUOTA };
 	if (getrandom(m->boot_id, sizeof(m->boot_id), 0) != (ssize_t)sizeof(m->boot_id))
 		return UIE_E_SYS;
 	/* Without the page the guests keep no fast path: only speed is lost. */

@@ -43,6 +43,8 @@ enum uie_bridge_msg {
 	UIE_MSG_CHECKPOINT_ANS = 19,
 	UIE_MSG_MEASURE_VM_REQ = 20, /* VM mode: request + guest-physical frame list -> verdict */
 	UIE_MSG_MEASURE_VM_ANS = 21,
+	UIE_MSG_VIOLATION_REQ = 22, /* the file (fd) of an approved executable mapping was written */
+	UIE_MSG_VIOLATION_ANS = 23,
 	UIE_MSG__MAX
 };
 
@@ -134,6 +136,19 @@ int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_r
  */
 int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint64_t object_size,
 			  const uint64_t *frames, size_t nframes, struct uie_verdict *out);
+/* What a VIOLATION_REQ reports. */
+enum uie_violation_kind {
+	UIE_VIOLATION_WRITE = 1, /* the file was written (or truncated) while mapped executable */
+	UIE_VIOLATION__MAX
+};
+
+/*
+ * Reports that objfd's file, which backs a live approved executable
+ * mapping, was written by process pid (0: unknown).  The monitor measures
+ * the file as it is now and logs a WRITE_VIOLATION record, whose number
+ * *seq receives.  Return: UIE_OK or the transport's or monitor's error.
+ */
+int uie_bridge_violation(int fd, uint32_t pid, uint8_t kind, int objfd, uint64_t *seq);
 
 /* Attestation public key as DER SubjectPublicKeyInfo; *der owned by the caller. */
 int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len);

@@ -141,6 +141,17 @@ int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 			  const struct uie_digest *digest);
 
 /*
+ * Logs a write violation (docs/FORMATS.md 3.5): the file of a live
+ * approved executable mapping was written, by process pid (0: unknown).
+ * id is the file as the monitor found it after the write; digest (may be
+ * NULL, then scope must be UIE_SCOPE_NONE) its measurement with scope ELF
+ * or RANGE.  Decision DENY, reason WRITE_VIOLATION, role NONE.
+ * *seq receives the record number.  Return: UIE_OK, UIE_E_INVAL, the sink's error.
+ */
+int uie_core_log_violation(struct uie_core *c, uint32_t pid, const struct uie_file_id *id,
+			   const struct uie_digest *digest, uint8_t scope, uint64_t *seq);
+
+/*
  * Swaps in an already authenticated policy table (see package.h for the
  * checks that must precede it) and logs POLICY_INSTALL.  The table bytes
  * must outlive the installation.  epoch must be greater than the current.

@@ -38,7 +38,8 @@ typedef enum uie_err {
 	UIE_E_NOSPACE = -26,   /* no space left on the device (ENOSPC, EDQUOT) */
 	UIE_E_TIMEOUT = -27,   /* the peer did not answer in time */
 	UIE_E_ACCESS = -28,    /* permission denied (EACCES, EPERM) */
-	UIE_E__MIN = -29       /* sentinel: one below the lowest code */
+	UIE_E_QUOTA = -29,     /* a client's quota is used up (records per second); try later */
+	UIE_E__MIN = -30       /* sentinel: one below the lowest code */
 } uie_err;
 
 /* Short static description of an error code; never NULL. */

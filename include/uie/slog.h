@@ -29,6 +29,7 @@ enum uie_log_event {
 	UIE_LOG_FASTPATH_REJECT = 19, /* guest Bloom-hint rejection reported after the fact */
 	UIE_LOG_MONITOR_RESTART = 20, /* first record of a monitor that found a previous log */
 	UIE_LOG_POLICY_RESTORE = 21,  /* the policy in force before the restart, re-checked */
+	UIE_LOG_WRITE_VIOLATION = 22, /* the file of a live approved executable mapping was written */
 	UIE_LOG__MAX
 };
 

@@ -277,6 +277,23 @@ int uie_bridge_checkpoint(int fd, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN], 
 	return UIE_OK;
 }
 
+int uie_bridge_violation(int fd, uint32_t pid, uint8_t kind, int objfd, uint64_t *seq)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_VIOLATION_REQ }, a;
+	int r, afd;
+
+	*seq = 0;
+	if (objfd < 0)
+		return UIE_E_INVAL;
+	q.u.violation_req = (struct uie_msg_violation_req){ .pid = pid, .kind = kind };
+	if ((r = call(fd, &q, objfd, &a, &afd)) != UIE_OK)
+		return r;
+	if (a.status != UIE_OK)
+		return a.status;
+	*seq = a.u.violation_ans_seq;
+	return UIE_OK;
+}
+
 /* One FASTPATH_REQ for n <= UIE_BRIDGE_FASTPATH_MAX reports; their status is its answer. */
 static int report_batch(int fd, uint64_t epoch, struct uie_fastpath_report *reps, size_t n)
 {

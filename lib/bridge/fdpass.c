@@ -116,30 +116,44 @@ int uie_bridge_recv(int sock, uint8_t *buf, size_t *len, int *fd, int timeout_ms
 	return UIE_OK;
 }
 
-int uie_memfd_create_sealed(const char *name, const void *p, size_t len, int *fd)
+int uie_memfd_open(const char *name, int *fd)
+{
+	*fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	return *fd >= 0 ? UIE_OK : UIE_E_SYS;
+}
+
+int uie_memfd_append(int fd, const void *p, size_t len)
 {
 	const uint8_t *b = p;
 	size_t off = 0;
-	int f;
 
-	*fd = -1;
-	f = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (f < 0)
-		return UIE_E_SYS;
 	while (off < len) {
-		ssize_t n = write(f, b + off, len - off);
+		ssize_t n = write(fd, b + off, len - off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			close(f);
+		if (n <= 0)
 			return UIE_E_IO;
-		}
 		off += (size_t)n;
 	}
-	if (fcntl(f, F_ADD_SEALS, UIE_MEMFD_SEALS) != 0) {
+	return UIE_OK;
+}
+
+int uie_memfd_seal(int fd)
+{
+	return fcntl(fd, F_ADD_SEALS, UIE_MEMFD_SEALS) == 0 ? UIE_OK : UIE_E_SYS;
+}
+
+int uie_memfd_create_sealed(const char *name, const void *p, size_t len, int *fd)
+{
+	int f, r;
+
+	*fd = -1;
+	if ((r = uie_memfd_open(name, &f)) != UIE_OK)
+		return r;
+	if ((r = uie_memfd_append(f, p, len)) != UIE_OK || (r = uie_memfd_seal(f)) != UIE_OK) {
 		close(f);
-		return UIE_E_SYS;
+		return r;
 	}
 	*fd = f;
 	return UIE_OK;

@@ -40,6 +40,15 @@ int uie_bridge_recv(int sock, uint8_t *buf, size_t *len, int *fd, int timeout_ms
 int uie_memfd_create_sealed(const char *name, const void *p, size_t len, int *fd);
 
 /*
+ * The same in pieces, for payloads written over time: a new sealable
+ * memfd (*fd owned by the caller), appends, and the seals.
+ * Return: UIE_OK, UIE_E_SYS, UIE_E_IO (a short write).
+ */
+int uie_memfd_open(const char *name, int *fd);
+int uie_memfd_append(int fd, const void *p, size_t len);
+int uie_memfd_seal(int fd);
+
+/*
  * Checks that fd is a memfd carrying all of UIE_MEMFD_SEALS and exactly
  * len bytes.  Return: UIE_OK, UIE_E_FORMAT (not sealed, wrong size).
  */

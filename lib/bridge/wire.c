@@ -33,6 +33,8 @@ static int body_len(uint16_t type)
 	case UIE_MSG_CHECKPOINT_ANS: return 16;
 	case UIE_MSG_MEASURE_VM_REQ: return 40;
 	case UIE_MSG_MEASURE_VM_ANS: return 72;
+	case UIE_MSG_VIOLATION_REQ: return 8;
+	case UIE_MSG_VIOLATION_ANS: return 16;
 	case UIE_MSG_ERROR_ANS: return 4;
 	default: return -2;
 	}
@@ -59,6 +61,7 @@ enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 		return m->u.measure_vm_req.r.flags & UIE_VM_FLAG_FILELESS ? UIE_FD_NONE : UIE_FD_ONE;
 	case UIE_MSG_INSTALL_REQ:
 	case UIE_MSG_FASTPATH_REQ:
+	case UIE_MSG_VIOLATION_REQ:
 		return UIE_FD_ONE;
 	case UIE_MSG_EXPORT_ANS:
 	case UIE_MSG_HINT_ANS:
@@ -160,6 +163,8 @@ static bool fields_ok(const struct uie_wire_msg *m)
 		return m->u.fastpath_ans.count >= 1 && m->u.fastpath_ans.count <= UIE_BRIDGE_FASTPATH_MAX;
 	case UIE_MSG_PUBKEY_ANS:
 		return m->u.pubkey_ans.len >= 1 && m->u.pubkey_ans.len <= UIE_BRIDGE_PUBKEY_MAX;
+	case UIE_MSG_VIOLATION_REQ:
+		return m->u.violation_req.kind >= 1 && m->u.violation_req.kind < UIE_VIOLATION__MAX;
 	case UIE_MSG_ERROR_ANS:
 		return false; /* only ever an error (status != 0) */
 	default:
@@ -275,6 +280,15 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 	case UIE_MSG_CHECKPOINT_ANS:
 		uie_wbuf_zero(w, 4);
 		uie_wbuf_u64(w, m->u.checkpoint_base);
+		break;
+	case UIE_MSG_VIOLATION_REQ:
+		uie_wbuf_u32(w, m->u.violation_req.pid);
+		uie_wbuf_u8(w, m->u.violation_req.kind);
+		uie_wbuf_zero(w, 3);
+		break;
+	case UIE_MSG_VIOLATION_ANS:
+		uie_wbuf_zero(w, 4);
+		uie_wbuf_u64(w, m->u.violation_ans_seq);
 		break;
 	case UIE_MSG_PUBKEY_ANS:
 		uie_wbuf_u16(w, m->u.pubkey_ans.len);
@@ -426,6 +440,15 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 	case UIE_MSG_CHECKPOINT_ANS:
 		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
 		       (e = uie_rbuf_u64(r, &m->u.checkpoint_base)) != UIE_OK);
+		return e;
+	case UIE_MSG_VIOLATION_REQ:
+		(void)((e = uie_rbuf_u32(r, &m->u.violation_req.pid)) != UIE_OK ||
+		       (e = uie_rbuf_u8(r, &m->u.violation_req.kind)) != UIE_OK ||
+		       (e = uie_rbuf_zero(r, 3)) != UIE_OK);
+		return e;
+	case UIE_MSG_VIOLATION_ANS:
+		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
+		       (e = uie_rbuf_u64(r, &m->u.violation_ans_seq)) != UIE_OK);
 		return e;
 	case UIE_MSG_PUBKEY_ANS:
 		(void)((e = uie_rbuf_u16(r, &m->u.pubkey_ans.len)) != UIE_OK ||

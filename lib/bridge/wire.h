@@ -71,6 +71,11 @@ struct uie_msg_checkpoint_req {
 	uint8_t pcr[UIE_PCR_LEN];
 };
 
+struct uie_msg_violation_req {
+	uint32_t pid;  /* the writer, 0: unknown */
+	uint8_t kind;  /* enum uie_violation_kind */
+};
+
 struct uie_msg_pubkey_ans {
 	uint16_t len;
 	uint8_t der[UIE_BRIDGE_PUBKEY_MAX];
@@ -94,6 +99,8 @@ struct uie_wire_msg {
 		struct uie_msg_pubkey_ans pubkey_ans;
 		struct uie_msg_checkpoint_req checkpoint_req;
 		uint64_t checkpoint_base; /* CHECKPOINT_ANS */
+		struct uie_msg_violation_req violation_req;
+		uint64_t violation_ans_seq;
 	} u;
 };
 

@@ -286,6 +286,31 @@ int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 	return core_log(c, &rec, c->epoch);
 }
 
+int uie_core_log_violation(struct uie_core *c, uint32_t pid, const struct uie_file_id *id,
+			   const struct uie_digest *digest, uint8_t scope, uint64_t *seq)
+{
+	struct uie_log_record rec = { 0 };
+	int r;
+
+	if (!c || !id || !seq || (digest != NULL) != (scope == UIE_SCOPE_ELF || scope == UIE_SCOPE_RANGE) ||
+	    (digest && !digest_ok(digest)))
+		return UIE_E_INVAL;
+	rec.event_type = UIE_LOG_WRITE_VIOLATION;
+	rec.role = UIE_ROLE_NONE;
+	rec.pid = pid;
+	rec.id = *id;
+	if (digest) {
+		rec.digest = *digest;
+		rec.scope = scope;
+	}
+	rec.mode = c->mode;
+	rec.decision = UIE_DENY;
+	rec.reason = UIE_R_WRITE_VIOLATION;
+	if ((r = core_log(c, &rec, c->epoch)) == UIE_OK)
+		*seq = rec.seq;
+	return r;
+}
+
 /* A package-related record: the package hash is its digest. */
 static void package_rec(struct uie_log_record *rec, uint16_t event, const uint8_t hash[UIE_SHA256_LEN])
 {

@@ -31,6 +31,7 @@ static const char *const err_names[] = {
 	[-UIE_E_NOSPACE] = "no space left on device",
 	[-UIE_E_TIMEOUT] = "timed out",
 	[-UIE_E_ACCESS] = "permission denied",
+	[-UIE_E_QUOTA] = "client quota exceeded",
 };
 
 const char *uie_err_str(int err)

@@ -31,6 +31,44 @@ static int check_fields(const struct uie_ae *ae, uint64_t *rec_bytes)
 	return UIE_OK;
 }
 
+#define AE_HEAD_LEN(n) (8 + 2 + (size_t)(n) + 8 + 8 + UIE_PCR_LEN + 8)
+
+/* Everything before SL: magic .. records_len. */
+static void put_head(struct uie_wbuf *w, const struct uie_ae *ae, uint64_t rec_bytes)
+{
+	uie_wbuf_bytes(w, AE_MAGIC, 4);
+	uie_wbuf_u16(w, AE_VERSION);
+	uie_wbuf_zero(w, 2);
+	uie_wbuf_u16(w, (uint16_t)ae->nonce_len);
+	uie_wbuf_bytes(w, ae->nonce, ae->nonce_len);
+	uie_wbuf_u64(w, ae->first_seq);
+	uie_wbuf_u64(w, ae->nrecords);
+	uie_wbuf_bytes(w, ae->start_pcr, UIE_PCR_LEN);
+	uie_wbuf_u64(w, rec_bytes);
+}
+
+static size_t tail_len(const struct uie_ae *ae)
+{
+	return 4 + AE_PM_LEN + 2 + UIE_PCR_LEN + 4 + ae->attest_len + 4 + ae->sig_len;
+}
+
+/* Everything after SL: PM, vPCR16, the quote. */
+static void put_tail(struct uie_wbuf *w, const struct uie_ae *ae)
+{
+	uie_wbuf_u32(w, AE_PM_LEN);
+	uie_wbuf_u8(w, ae->pm.mode);
+	uie_wbuf_zero(w, 7);
+	uie_wbuf_u64(w, ae->pm.epoch);
+	uie_wbuf_bytes(w, ae->pm.policy_id, sizeof(ae->pm.policy_id));
+	uie_wbuf_u64(w, ae->pm.total_records);
+	uie_wbuf_u16(w, UIE_PCR_LEN);
+	uie_wbuf_bytes(w, ae->vpcr, UIE_PCR_LEN);
+	uie_wbuf_u32(w, (uint32_t)ae->attest_len);
+	uie_wbuf_bytes(w, ae->attest, ae->attest_len);
+	uie_wbuf_u32(w, (uint32_t)ae->sig_len);
+	uie_wbuf_bytes(w, ae->sig, ae->sig_len);
+}
+
 int uie_ae_build_alloc(const struct uie_ae *ae, uint8_t **out, size_t *out_len)
 {
 	uint64_t rec_bytes, total;
@@ -45,35 +83,15 @@ int uie_ae_build_alloc(const struct uie_ae *ae, uint8_t **out, size_t *out_len)
 		return UIE_E_INVAL;
 	if ((r = check_fields(ae, &rec_bytes)) != UIE_OK)
 		return r;
-	total = 8 + 2 + ae->nonce_len + 8 + 8 + UIE_PCR_LEN + 8 + 4 + AE_PM_LEN + 2 + UIE_PCR_LEN +
-		4 + ae->attest_len + 4 + ae->sig_len;
+	total = AE_HEAD_LEN(ae->nonce_len) + tail_len(ae);
 	if (!uie_add_ok(total, rec_bytes, &total) || total > SIZE_MAX)
 		return UIE_E_OVERFLOW;
 	if (!(*out = malloc((size_t)total)))
 		return UIE_E_NOMEM;
 	uie_wbuf_init(&w, *out, (size_t)total);
-	uie_wbuf_bytes(&w, AE_MAGIC, 4);
-	uie_wbuf_u16(&w, AE_VERSION);
-	uie_wbuf_zero(&w, 2);
-	uie_wbuf_u16(&w, (uint16_t)ae->nonce_len);
-	uie_wbuf_bytes(&w, ae->nonce, ae->nonce_len);
-	uie_wbuf_u64(&w, ae->first_seq);
-	uie_wbuf_u64(&w, ae->nrecords);
-	uie_wbuf_bytes(&w, ae->start_pcr, UIE_PCR_LEN);
-	uie_wbuf_u64(&w, rec_bytes);
+	put_head(&w, ae, rec_bytes);
 	uie_wbuf_bytes(&w, ae->records, (size_t)rec_bytes);
-	uie_wbuf_u32(&w, AE_PM_LEN);
-	uie_wbuf_u8(&w, ae->pm.mode);
-	uie_wbuf_zero(&w, 7);
-	uie_wbuf_u64(&w, ae->pm.epoch);
-	uie_wbuf_bytes(&w, ae->pm.policy_id, sizeof(ae->pm.policy_id));
-	uie_wbuf_u64(&w, ae->pm.total_records);
-	uie_wbuf_u16(&w, UIE_PCR_LEN);
-	uie_wbuf_bytes(&w, ae->vpcr, UIE_PCR_LEN);
-	uie_wbuf_u32(&w, (uint32_t)ae->attest_len);
-	uie_wbuf_bytes(&w, ae->attest, ae->attest_len);
-	uie_wbuf_u32(&w, (uint32_t)ae->sig_len);
-	uie_wbuf_bytes(&w, ae->sig, ae->sig_len);
+	put_tail(&w, ae);
 	if (w.err != UIE_OK || w.len != total) {
 		free(*out);
 		*out = NULL;
@@ -81,6 +99,46 @@ int uie_ae_build_alloc(const struct uie_ae *ae, uint8_t **out, size_t *out_len)
 	}
 	*out_len = w.len;
 	return UIE_OK;
+}
+
+int uie_ae_frame_alloc(const struct uie_ae *ae, uint8_t **head, size_t *head_len, uint8_t **tail,
+		       size_t *tail_out_len)
+{
+	struct uie_wbuf w;
+	uint64_t rec_bytes;
+	int r;
+
+	if (!head || !head_len || !tail || !tail_out_len)
+		return UIE_E_INVAL;
+	*head = *tail = NULL;
+	*head_len = *tail_out_len = 0;
+	if (!ae || !ae->nonce || !ae->attest || !ae->sig)
+		return UIE_E_INVAL;
+	if ((r = check_fields(ae, &rec_bytes)) != UIE_OK)
+		return r;
+	*head = malloc(AE_HEAD_LEN(ae->nonce_len));
+	*tail = malloc(tail_len(ae));
+	if (!*head || !*tail) {
+		r = UIE_E_NOMEM;
+		goto fail;
+	}
+	uie_wbuf_init(&w, *head, AE_HEAD_LEN(ae->nonce_len));
+	put_head(&w, ae, rec_bytes);
+	if ((r = w.err) != UIE_OK || (r = w.len == AE_HEAD_LEN(ae->nonce_len) ? UIE_OK : UIE_E_OVERFLOW))
+		goto fail;
+	*head_len = w.len;
+	uie_wbuf_init(&w, *tail, tail_len(ae));
+	put_tail(&w, ae);
+	if ((r = w.err) != UIE_OK || (r = w.len == tail_len(ae) ? UIE_OK : UIE_E_OVERFLOW))
+		goto fail;
+	*tail_out_len = w.len;
+	return UIE_OK;
+fail:
+	free(*head);
+	free(*tail);
+	*head = *tail = NULL;
+	*head_len = *tail_out_len = 0;
+	return r;
 }
 
 static int parse_body(struct uie_rbuf *b, struct uie_ae *ae)

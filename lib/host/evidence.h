@@ -38,6 +38,16 @@ struct uie_ae {
 /* Builds an AE; *out is malloc'ed and owned by the caller. */
 int uie_ae_build_alloc(const struct uie_ae *ae, uint8_t **out, size_t *out_len);
 
+/*
+ * The AE of ae without its records: *head (the bytes before SL, which
+ * announce ae->nrecords) and *tail (PM, vPCR16 and the quote), both
+ * malloc'ed and owned by the caller; head || records || tail is what
+ * uie_ae_build_alloc builds.  ae->records is not read.  Lets the monitor
+ * write a long log out in pieces.  Return: as uie_ae_build_alloc.
+ */
+int uie_ae_frame_alloc(const struct uie_ae *ae, uint8_t **head, size_t *head_len, uint8_t **tail,
+		       size_t *tail_len);
+
 /* Parses and bounds-checks an AE in place; clears *out first. */
 int uie_ae_parse(const uint8_t *buf, size_t len, struct uie_ae *out);
 

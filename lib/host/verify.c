@@ -34,6 +34,7 @@ static const char *const class_names[] = {
 	[UIE_V_REFERENCE] = "reference",
 	[UIE_V_POLICY] = "policy",
 	[UIE_V_CLOCK] = "clock",
+	[UIE_V_VIOLATION] = "violation",
 };
 
 const char *uie_verify_class_name(int cls)

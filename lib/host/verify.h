@@ -34,6 +34,7 @@ enum uie_verify_class {
 	UIE_V_REFERENCE = 19,  /* an executed digest is absent from the reference values */
 	UIE_V_POLICY = 20,     /* a recorded decision is not what the policy decides */
 	UIE_V_CLOCK = 21,      /* clock not safe, or reset/restart/clock went back */
+	UIE_V_VIOLATION = 22,  /* the log records a write to an approved executable mapping */
 	UIE_V_INTERNAL = 1,    /* the verifier itself failed (memory, crypto) */
 };
 

@@ -268,6 +268,22 @@ static int diagnose_end(const struct uie_platform *pl, const struct uie_ae *ae,
 }
 
 /*
+ * A write violation (docs/FORMATS.md 3.5) is valid evidence of a machine
+ * that ran bytes nobody measured: the evidence is not accepted.
+ */
+static void check_violation(const struct uie_log_record *r, struct finding *viol,
+			    struct finding *pol)
+{
+	if (r->decision != UIE_DENY || r->reason != UIE_R_WRITE_VIOLATION || r->role != UIE_ROLE_NONE) {
+		note(pol, r->seq, "write violation recorded as %s with reason %u", dec_name(r->decision),
+		     r->reason);
+		return;
+	}
+	note(viol, r->seq, "the file of an approved executable mapping was written (dev %llu inode %llu, "
+	     "by pid %u)", (unsigned long long)r->id.dev, (unsigned long long)r->id.ino, r->pid);
+}
+
+/*
  * Start records: MONITOR_START or MONITOR_RESTART only as record 0, and
  * POLICY_RESTORE only as record 1 after a MONITOR_RESTART (docs/FORMATS.md
  * 3.6).  A restart's link to the previous run is reported.
@@ -305,7 +321,7 @@ static void check_start(const struct uie_log_record *r, const struct uie_log_rec
 /* Checks of one replayed record. */
 static void audit(const struct uie_verify_input *in, const struct uie_log_record *r,
 		  struct uie_verify_report *rep, struct finding *ref, struct finding *pol,
-		  uint8_t install_id[32], bool *have_install)
+		  struct finding *viol, uint8_t install_id[32], bool *have_install)
 {
 	if (is_exec(r->event_type)) {
 		rep->exec_records++;
@@ -317,6 +333,8 @@ static void audit(const struct uie_verify_input *in, const struct uie_log_record
 		*have_install = true;
 	} else if (r->event_type == UIE_LOG_FASTPATH_REJECT) {
 		check_fastpath(in, r, pol);
+	} else if (r->event_type == UIE_LOG_WRITE_VIOLATION) {
+		check_violation(r, viol, pol);
 	}
 }
 
@@ -330,7 +348,7 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 			const struct uie_ae *ae, const struct uie_verify_checkpoint *cp,
 			struct uie_verify_report *rep)
 {
-	struct finding meta = { 0 }, ref = { 0 }, pol = { 0 };
+	struct finding meta = { 0 }, ref = { 0 }, pol = { 0 }, viol = { 0 };
 	struct uie_log_record r, last = { 0 };
 	uint8_t install_id[32], pcr[UIE_PCR_LEN], lrh[UIE_PCR_LEN];
 	bool have_install = false;
@@ -348,7 +366,7 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 		    uie_pcr_extend(pl, pcr, lrh) != UIE_OK)
 			return diagnose_record(pl, ae, rep);
 		check_start(&r, i ? &last : NULL, rep, &meta);
-		audit(in, &r, rep, &ref, &pol, install_id, &have_install);
+		audit(in, &r, rep, &ref, &pol, &viol, install_id, &have_install);
 		last = r;
 	}
 	if (checkpoint_fails(cp, ae->first_seq + ae->nrecords, pcr))
@@ -360,7 +378,8 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 	struct {
 		struct finding *f;
 		int cls;
-	} order[] = { { &meta, UIE_V_METADATA }, { &ref, UIE_V_REFERENCE }, { &pol, UIE_V_POLICY } };
+	} order[] = { { &meta, UIE_V_METADATA }, { &viol, UIE_V_VIOLATION }, { &ref, UIE_V_REFERENCE },
+		      { &pol, UIE_V_POLICY } };
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		if (order[k].f->hit)
 			return fail_seq(rep, order[k].cls, order[k].f->seq, order[k].f->what);

@@ -37,7 +37,7 @@ static void usage(FILE *f)
 		   "                  [--reference MANIFEST] [--policy PACKAGE]... [--state FILE] [--json]\n"
 		   "exit codes: 0 accepted, 1 error, 2 usage, 10 parse, 11 signature, 12 quote,\n"
 		   "  13 nonce, 14 pcr-selection, 15 pcr-digest, 16 replay, 17 continuity,\n"
-		   "  18 metadata, 19 reference, 20 policy, 21 clock\n");
+		   "  18 metadata, 19 reference, 20 policy, 21 clock, 22 violation\n");
 }
 
 static int parse(int argc, char **argv, struct verify_opts *o)

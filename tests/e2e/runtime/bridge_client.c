@@ -11,7 +11,11 @@
  *   bridge_client SOCKET pubkey OUTFILE
  *   bridge_client SOCKET hint
  *   bridge_client SOCKET hostile random|truncated|version|magic|unknown|oversized|fds|answer|empty
+ *   bridge_client SOCKET fastpath N        reports N made-up fast-path refusals (a forger)
+ *   bridge_client SOCKET hold N SECONDS    holds N idle connections, prints how many the
+ *                                          monitor kept, and sleeps before exiting
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fdpass.h"
@@ -225,6 +230,72 @@ static int cmd_hostile(int s, const char *kind)
 	return 2;
 }
 
+/* Reports n fast-path refusals of a made-up object under the epoch in force. */
+static int cmd_fastpath(int s, unsigned n)
+{
+	struct uie_fastpath_report *reps = calloc(n ? n : 1, sizeof(*reps));
+	struct uie_status st;
+	int r;
+
+	if (!reps)
+		return 1;
+	r = uie_bridge_status(s, &st);
+	for (unsigned i = 0; r == UIE_OK && i < n; i++) {
+		reps[i].req = (struct uie_req){ .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN,
+						.pid = (uint32_t)getpid(), .id = { .ino = i + 1 } };
+		reps[i].digest.alg = UIE_HASH_SHA256;
+		reps[i].digest.len = 32;
+		memset(reps[i].digest.bytes, 0x5a, 32);
+	}
+	if (r == UIE_OK)
+		r = uie_bridge_fastpath_report_all(s, st.epoch, reps, n);
+	printf("status=%d\nreport_status=%d\nreport_status_last=%d\n", r, n ? reps[0].status : 0,
+	       n ? reps[n - 1].status : 0);
+	free(reps);
+	return 0;
+}
+
+/*
+ * Opens n more connections besides s and holds them idle.  A child (another
+ * process, so not charged to this one) then asks for the status: the
+ * monitor accepts in order, so by its answer each of the n has been kept
+ * or closed.
+ */
+static int cmd_hold(const char *path, unsigned n, unsigned secs)
+{
+	int *fds = calloc(n ? n : 1, sizeof(int));
+	unsigned kept = 0;
+	int status, pending = 0;
+	pid_t pid;
+
+	if (!fds)
+		return 1;
+	for (unsigned i = 0; i < n; i++)
+		if (uie_bridge_connect(path, &fds[i]) != UIE_OK)
+			fds[i] = -1;
+	pid = fork();
+	if (pid == 0) {
+		struct uie_status st;
+		int c;
+
+		_exit(uie_bridge_connect(path, &c) == UIE_OK && uie_bridge_status(c, &st) == UIE_OK ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1;
+	for (unsigned i = 0; i < n; i++) {
+		char b;
+
+		kept += fds[i] >= 0 && recv(fds[i], &b, 1, MSG_PEEK | MSG_DONTWAIT) < 0;
+		pending |= fds[i] < 0;
+	}
+	printf("kept=%u\nconnect_failed=%d\nothers_served=%d\n", kept, pending,
+	       WEXITSTATUS(status) == 0);
+	fflush(stdout);
+	sleep(secs);
+	free(fds);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint8_t *der = NULL;
@@ -236,7 +307,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if ((r = uie_bridge_connect(argv[1], &s)) != UIE_OK) {
-		printf("connect=%d\n", r);
+		printf("connect=%d\nerrno=%d\n", r, errno);
 		return 1;
 	}
 	if (strcmp(argv[2], "status") == 0)
@@ -249,6 +320,11 @@ int main(int argc, char **argv)
 		return cmd_export(s, argv[3], argv[4], argv[5]);
 	if (strcmp(argv[2], "hostile") == 0 && argc == 4)
 		return cmd_hostile(s, argv[3]);
+	if (strcmp(argv[2], "fastpath") == 0 && argc == 4)
+		return cmd_fastpath(s, (unsigned)strtoul(argv[3], NULL, 10));
+	if (strcmp(argv[2], "hold") == 0 && argc == 5)
+		return cmd_hold(argv[1], (unsigned)strtoul(argv[3], NULL, 10),
+				(unsigned)strtoul(argv[4], NULL, 10));
 	if (strcmp(argv[2], "hint") == 0) {
 		int fd;
 

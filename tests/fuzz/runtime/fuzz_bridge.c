@@ -5,7 +5,8 @@
  * the same bytes (no two encodings of one message, nothing ignored); every
  * input must get exactly one answer that itself decodes.  The input is also
  * read as fast-path entries (the same re-encoding rule for the first) and
- * sent to the monitor as a FASTPATH_REQ memfd.
+ * sent to the monitor as a FASTPATH_REQ memfd.  A VIOLATION_REQ that decodes
+ * is served a second time with the input itself as the written file.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,6 +78,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	serve(&m, data, size, -1);
+	if (msg.type == UIE_MSG_VIOLATION_REQ && uie_bridge_fd_rule(&msg) == UIE_FD_ONE) {
+		int fd;
+
+		if (uie_memfd_create_sealed("fuzz-object", data, size, &fd) != UIE_OK)
+			abort();
+		serve(&m, data, size, fd);
+	}
 	fastpath_entries(&m, data, size);
 	return 0;
 }

@@ -320,6 +320,36 @@ static void test_reject_and_fastpath(void **state)
 	check_log(f);
 }
 
+/* A write violation: DENY, WRITE_VIOLATION, role NONE, with or without a digest. */
+static void test_violation(void **state)
+{
+	struct fx *f = *state;
+	struct uie_req req = dso_req();
+	struct uie_log_record rec;
+	uint64_t seq = 0, next = f->core.next_seq;
+
+	assert_int_equal(uie_core_log_violation(&f->core, 77, &req.id, &f->d_none, UIE_SCOPE_ELF, &seq),
+			 UIE_OK);
+	assert_int_equal(seq, next);
+	rec = last_rec(f);
+	assert_int_equal(rec.event_type, UIE_LOG_WRITE_VIOLATION);
+	assert_int_equal(rec.role, UIE_ROLE_NONE);
+	assert_int_equal(rec.decision, UIE_DENY);
+	assert_int_equal(rec.reason, UIE_R_WRITE_VIOLATION);
+	assert_int_equal(rec.pid, 77);
+	assert_int_equal(rec.id.ino, req.id.ino);
+	assert_int_equal(uie_core_log_violation(&f->core, 0, &req.id, NULL, UIE_SCOPE_NONE, &seq), UIE_OK);
+	assert_int_equal(last_rec(f).scope, UIE_SCOPE_NONE);
+	/* a digest without a scope, or a scope without a digest, changes nothing */
+	next = f->core.next_seq;
+	assert_int_equal(uie_core_log_violation(&f->core, 0, &req.id, &f->d_none, UIE_SCOPE_NONE, &seq),
+			 UIE_E_INVAL);
+	assert_int_equal(uie_core_log_violation(&f->core, 0, &req.id, NULL, UIE_SCOPE_ELF, &seq),
+			 UIE_E_INVAL);
+	assert_int_equal(f->core.next_seq, next);
+	check_log(f);
+}
+
 /* uie_core_measure picks the object digest, the range digest, or fails. */
 static void test_measure(void **state)
 {
@@ -407,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_no_state_change),
+		cmocka_unit_test(test_violation),
 		cmocka_unit_test(test_reject_and_fastpath),
 		cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_reason_names),

@@ -25,6 +25,15 @@ static const char v4_hex[] =
 static const char v4_lrh_hex[] = "b68331f0f45a13543421e3d5ea60babfe9ffdf3ef61a8e870149aeae04b3347d";
 static const char v5_pcr_hex[] = "ac31a88f675746bf3fed2dd62534cc27cda6e2653a3ec7c56387533879302e4a";
 
+/* V20 (docs/FORMATS.md 3.5): a WRITE_VIOLATION record. */
+static const char v20_hex[] =
+	"09000000000000001000000016000000030000000000000000000b00f7100000"
+	"030800000000000087d6120000000000d000000000000000ffc9c471fe9c9717"
+	"00cac471fe9c9717000000000000000000000000000000000000000000000000"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"0000000000000000000000000000000002000f0001000000a5a3de3449d75d90"
+	"722761f81118e7a95c8fab0d87bc4e49f2a9a737c5ac011a";
+
 static void v4_record(struct uie_log_record *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -61,6 +70,29 @@ static void test_vectors(void **state)
 	assert_memory_equal(rec.lrh, lrh, 32);
 	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
 	assert_memory_equal(&back, &rec, sizeof(rec));
+	/* V20: a write violation */
+	memset(&rec, 0, sizeof(rec));
+	rec.seq = 9;
+	rec.pcr_index = UIE_LOG_PCR_INDEX;
+	rec.event_type = UIE_LOG_WRITE_VIOLATION;
+	rec.epoch = 3;
+	rec.role = UIE_ROLE_NONE;
+	rec.pid = 4343;
+	rec.id = (struct uie_file_id){ 0x803, 1234567, 208, 1700000000999999999, 1700000001000000000 };
+	rec.digest.alg = UIE_HASH_SHA256;
+	rec.digest.len = 32;
+	for (int i = 0; i < 32; i++)
+		rec.digest.bytes[i] = (uint8_t)(0x20 + i);
+	rec.mode = UIE_MODE_ENFORCE;
+	rec.decision = UIE_DENY;
+	rec.reason = UIE_R_WRITE_VIOLATION;
+	rec.scope = UIE_SCOPE_ELF;
+	assert_int_equal(tc_hex(v20_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
+	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
+	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
+	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
+	assert_memory_equal(&back, &rec, sizeof(rec));
+	tc_hex(v4_lrh_hex, lrh, sizeof(lrh));
 	/* V5: the extend from an all-zero vPCR. */
 	assert_int_equal(uie_pcr_extend(&th_hp.pl, pcr, lrh), UIE_OK);
 	tc_hex(v5_pcr_hex, lrh, sizeof(lrh));

@@ -103,6 +103,29 @@ static void test_ae_vector(void **state)
 	assert_memory_equal(p.sig, sig, 2);
 }
 
+/* The frame (head, tail) with the records between is the vector, byte for byte. */
+static void test_ae_frame(void **state)
+{
+	uint8_t want[512], nonce[16], recs[UIE_LOG_RECORD_LEN], att[4], sig[2], *head, *tail;
+	size_t wl = vector(want, sizeof(want)), hl, tl;
+	struct uie_ae a;
+
+	(void)state;
+	fill_vector_ae(&a, nonce, recs, att, sig);
+	a.records = NULL; /* not read */
+	assert_int_equal(uie_ae_frame_alloc(&a, &head, &hl, &tail, &tl), UIE_OK);
+	assert_int_equal(hl + UIE_LOG_RECORD_LEN + tl, wl);
+	assert_memory_equal(head, want, hl);
+	assert_memory_equal(recs, want + hl, UIE_LOG_RECORD_LEN);
+	assert_memory_equal(tail, want + hl + UIE_LOG_RECORD_LEN, tl);
+	free(head);
+	free(tail);
+	a.sig_len = 0;
+	assert_int_equal(uie_ae_frame_alloc(&a, &head, &hl, &tail, &tl), UIE_E_LIMIT);
+	assert_null(head);
+	assert_null(tail);
+}
+
 /* Sets a little-endian field of the vector and expects err from parse. */
 static void expect_bad(size_t off, size_t width, uint64_t v, int err)
 {
@@ -292,6 +315,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ae_vector),
+		cmocka_unit_test(test_ae_frame),
 		cmocka_unit_test(test_ae_strict),
 		cmocka_unit_test(test_ae_build_limits),
 		cmocka_unit_test(test_attest_vector),

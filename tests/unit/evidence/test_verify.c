@@ -383,6 +383,27 @@ static void test_fastpath(void **state)
 	free(ae);
 }
 
+/* A write violation is sound evidence of a state the verifier does not accept. */
+static void test_violation(void **state)
+{
+	struct fx *f = *state;
+	struct uie_verify_report rep;
+	struct uie_file_id id = { .dev = 0x803, .ino = 77 };
+	struct uie_digest d;
+	uint64_t seq;
+	uint8_t *ae;
+	size_t len;
+
+	ev_digest('D', &d);
+	assert_int_equal(uie_core_log_violation(&f->log.core, 4343, &id, &d, UIE_SCOPE_ELF, &seq),
+			 UIE_OK);
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	assert_int_equal(verify(f, ae, len, &rep), UIE_V_VIOLATION);
+	assert_int_equal(rep.seq, seq);
+	assert_non_null(strstr(rep.reason, "inode 77"));
+	free(ae);
+}
+
 static void test_metadata(void **state)
 {
 	struct fx *f = *state;
@@ -619,6 +640,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_anon_default, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fastpath, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),

@@ -80,6 +80,12 @@ static struct uie_wire_msg example(uint16_t type)
 	case UIE_MSG_FASTPATH_ANS:
 		m.u.fastpath_ans = (struct uie_msg_fastpath_ans){ 3, 42 };
 		break;
+	case UIE_MSG_VIOLATION_REQ:
+		m.u.violation_req = (struct uie_msg_violation_req){ 4343, UIE_VIOLATION_WRITE };
+		break;
+	case UIE_MSG_VIOLATION_ANS:
+		m.u.violation_ans_seq = 99;
+		break;
 	case UIE_MSG_PUBKEY_ANS:
 		m.u.pubkey_ans.len = 91;
 		memset(m.u.pubkey_ans.der, 0x30, 91);
@@ -148,6 +154,11 @@ static const char *const vec_gen_req =
 static const char *const vec_gen_ans =
 	"55494542010011002800000005000000000000000000000000100000000000000200000000000000";
 
+static const char *const vec_violation_req =
+	"554945420100160018000000" "0b000000" "f710000001000000";
+static const char *const vec_violation_ans =
+	"554945420100170020000000" "0b000000" "00000000" "00000000" "6300000000000000";
+
 static void check_vector(const char *hex, const struct uie_wire_msg *m)
 {
 	uint8_t want[UIE_BRIDGE_MAX_MSG], got[UIE_BRIDGE_MAX_MSG];
@@ -208,6 +219,25 @@ static void test_vectors(void **state)
 	m.u.export_req.nonce_len = 3;
 	memcpy(m.u.export_req.nonce, "abc", 3);
 	check_vector(vec_export_req, &m);
+
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_VIOLATION_REQ;
+	m.request_id = 11;
+	m.u.violation_req = (struct uie_msg_violation_req){ .pid = 4343, .kind = UIE_VIOLATION_WRITE };
+	check_vector(vec_violation_req, &m);
+	n = tc_hex(vec_violation_req, b, sizeof(b));
+	b[20] = 0; /* kind 0 */
+	assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
+	b[20] = UIE_VIOLATION__MAX;
+	assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
+	b[20] = 1;
+	b[21] = 1; /* reserved */
+	assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
+	memset(&m, 0, sizeof(m));
+	m.type = UIE_MSG_VIOLATION_ANS;
+	m.request_id = 11;
+	m.u.violation_ans_seq = 99;
+	check_vector(vec_violation_ans, &m);
 
 	memset(&m, 0, sizeof(m));
 	m.type = UIE_MSG_FASTPATH_REQ;
@@ -423,7 +453,8 @@ static void test_doc_vectors(void **state)
 {
 	static const char *const *const want[] = { &vec_status_req, &vec_measure_req, &vec_measure_ans,
 						    &vec_error_ans, &vec_export_req, &vec_fastpath_req,
-						    &vec_fastpath_entry, &vec_fastpath_ans, &vec_gen_req,
+						    &vec_fastpath_entry, &vec_fastpath_ans,
+						    &vec_violation_req, &vec_violation_ans, &vec_gen_req,
 						    &vec_gen_ans };
 	static char doc[65536], block[2048];
 	FILE *f = fopen(doc_path, "r");

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Writes to the files of approved executable mappings (root, with the
+ * fanotify group of fan.c).  The kernel lets anyone with write access
+ * rewrite a shared object while it is mapped, and the mapping then runs
+ * the new bytes: the monitor's measurement no longer names what runs.
+ * Like IMA's "open-writers"/ToMToU violations this is detected and logged,
+ * not refused: fanotify cannot tell a write open from a read open before
+ * 6.14, and a writer may have opened the file before it was approved.
+ *
+ * Every file the monitor allows gets an inode mark for FAN_MODIFY, which
+ * the kernel raises for every write, truncate and fallocate, whoever the
+ * writer is and whenever it opened the file.  On an event we check that
+ * some process still maps the file executable; if so, the monitor logs a
+ * WRITE_VIOLATION record (the file as it is now) and the verifier refuses
+ * the evidence.  Either way the mark is removed and the approval
+ * forgotten, so that one event is handled per approval and the next grant
+ * of the file is measured, approved and watched again.  Not seen: stores
+ * through a shared writable mapping of the file (no fsnotify event), and
+ * files on file systems that refuse marks (docs/THREAT-MODEL.md).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "uie/err.h"
+
+void uie_guest_watch_add(struct uie_sup *s, int objfd)
+{
+	if (s->fan < 0 || fanotify_mark(s->fan, FAN_MARK_ADD, FAN_MODIFY, objfd, NULL) == 0)
+		return;
+	/* Out of marks (fs.fanotify.max_user_marks), or a file system without fsnotify. */
+	if (!s->watch_warned)
+		fprintf(stderr, "uie: cannot watch an approved file for writes (%s); writes to it "
+			"go unseen\n", strerror(errno));
+	s->watch_warned = true;
+}
+
+bool uie_guest_open_for_writing(int objfd)
+{
+	char link[48];
+	bool writers;
+	int fd;
+
+	/* Our own read-only open: the lease belongs to it, not to the target's descriptor. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", objfd);
+	fd = open(link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	writers = fcntl(fd, F_SETLEASE, F_RDLCK) != 0 && errno == EAGAIN;
+	if (!writers)
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+	close(fd);
+	return writers;
+}
+
+struct live {
+	dev_t dev;
+	ino_t ino;
+	pid_t pid; /* a process mapping it executable, 0: none found */
+};
+
+static int find_exec(void *ctx, const struct uie_map *m)
+{
+	struct live *l = ctx;
+
+	if (m->x && !m->special && m->ino == (uint64_t)l->ino &&
+	    makedev(m->dev_major, m->dev_minor) == l->dev)
+		return UIE_E_STATE; /* found: stop the walk */
+	return UIE_OK;
+}
+
+/* A process that maps (dev, ino) executable now, or 0. */
+static pid_t live_mapper(dev_t dev, ino_t ino)
+{
+	struct live l = { .dev = dev, .ino = ino };
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return 0;
+	while (!l.pid && (de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == getpid())
+			continue;
+		if (uie_guest_maps_each((pid_t)pid, find_exec, &l) == UIE_E_STATE)
+			l.pid = (pid_t)pid;
+	}
+	closedir(d);
+	return l.pid;
+}
+
+void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metadata *m)
+{
+	struct stat st;
+	pid_t mapper;
+
+	if (m->fd < 0 || fstat(m->fd, &st) != 0)
+		return;
+	fanotify_mark(s->fan, FAN_MARK_REMOVE, FAN_MODIFY, m->fd, NULL);
+	if (!uie_guest_approved(s, st.st_dev, st.st_ino))
+		return;
+	uie_guest_forget(s, st.st_dev, st.st_ino);
+	mapper = live_mapper(st.st_dev, st.st_ino);
+	if (mapper == 0)
+		return; /* no longer mapped: the next grant measures the new bytes */
+	uie_guest_report_violation(s, m->pid, m->fd, mapper);
+}
