@@ -62,13 +62,13 @@ static int export_begin(struct uie_monitor *m, const struct uie_msg_export_req *
 	*out = NULL;
 	if (!m->tpm)
 		return UIE_E_STATE;
+	/* Records before a checkpoint left memory: they are in the log file (FORMATS.md 3.8). */
+	if (e->since_seq > uie_logstore_count(&m->log) || e->since_seq < m->log.base)
+		return UIE_E_RANGE;
 	/* First-seen mode: the repeat counts so far go into the log the quote covers (FORMATS.md 3.7). */
 	if ((r = uie_logstore_flush_repeats(&m->log, log_repeat, m)) != UIE_OK)
 		return r;
 	total = uie_logstore_count(&m->log);
-	/* Records before a checkpoint left memory: they are in the log file (FORMATS.md 3.8). */
-	if (e->since_seq > total || e->since_seq < m->log.base)
-		return UIE_E_RANGE;
 	if (!(x = calloc(1, sizeof(*x))))
 		return UIE_E_NOMEM;
 	x->memfd = -1;
