@@ -40,6 +40,14 @@ void uie_export_job_free(struct uie_export_job *x)
 	free(x);
 }
 
+static int log_repeat(void *ctx, uint64_t seq, uint64_t count)
+{
+	struct uie_monitor *m = ctx;
+	uint64_t at;
+
+	return uie_core_log_repeat(&m->core, seq, count, &at);
+}
+
 /* Takes the snapshot and writes the AE's head; the records follow with export_write. */
 static int export_begin(struct uie_monitor *m, const struct uie_msg_export_req *e,
 			struct uie_export_job **out)
@@ -48,15 +56,19 @@ static int export_begin(struct uie_monitor *m, const struct uie_msg_export_req *
 	struct uie_export_job *x;
 	uint8_t *attest = NULL, *sig = NULL, *head = NULL;
 	size_t head_len = 0;
-	uint64_t total = uie_logstore_count(&m->log);
+	uint64_t total;
 	int r;
 
 	*out = NULL;
 	if (!m->tpm)
 		return UIE_E_STATE;
 	/* Records before a checkpoint left memory: they are in the log file (FORMATS.md 3.8). */
-	if (e->since_seq > total || e->since_seq < m->log.base)
+	if (e->since_seq > uie_logstore_count(&m->log) || e->since_seq < m->log.base)
 		return UIE_E_RANGE;
+	/* First-seen mode: the repeat counts so far go into the log the quote covers (FORMATS.md 3.7). */
+	if ((r = uie_logstore_flush_repeats(&m->log, log_repeat, m)) != UIE_OK)
+		return r;
+	total = uie_logstore_count(&m->log);
 	if (!(x = calloc(1, sizeof(*x))))
 		return UIE_E_NOMEM;
 	x->memfd = -1;

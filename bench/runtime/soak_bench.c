@@ -6,7 +6,10 @@
  * round asks for the three grants of a dynamic /usr/bin/true (main
  * executable, interpreter, libc) from a new pid.  Prints VmRSS after every
  * tenth of the run: in first-seen mode it must stay flat; with
- * --every-record it grows by a record and a vPCR16 per grant.
+ * --every-record it grows by a record and a vPCR16 per grant.  In
+ * first-seen mode every tenth also exports evidence, which logs the three
+ * keys' repeat counts (REPEAT_COUNT records, docs/FORMATS.md 3.7): the
+ * records column grows by three per tenth.
  *
  *   soak_bench [--grants N] [--every-record] [--log-sync]
  */
@@ -64,6 +67,26 @@ static void grant(struct uie_monitor *m, uint16_t event, uint8_t role, int objfd
 		fprintf(stderr, "soak_bench: grant refused: %s\n", uie_err_str(a.status));
 		exit(1);
 	}
+}
+
+/* An EXPORT of the records from since through uie_monitor_handle; exits on an error. */
+static void export(struct uie_monitor *m, uint64_t since)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ, .request_id = 1 }, a;
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
+	size_t len, alen;
+	int afd = -1;
+
+	q.u.export_req = (struct uie_msg_export_req){ .since_seq = since, .nonce_len = 1 };
+	if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK)
+		exit(1);
+	uie_monitor_handle(m, msg, len, -1, ans, &alen, &afd);
+	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.status != UIE_OK) {
+		fprintf(stderr, "soak_bench: export refused: %s\n", uie_err_str(a.status));
+		exit(1);
+	}
+	if (afd >= 0)
+		close(afd);
 }
 
 static int open_or_die(const char *path)
@@ -124,6 +147,8 @@ int main(int argc, char **argv)
 		grant(&m, UIE_EV_EXECVE, UIE_ROLE_INTERP, fds[1], pid);
 		grant(&m, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, fds[2], pid);
 		done += 3;
+		if ((done % step < 3 || done >= grants) && o.first_seen)
+			export(&m, m.core.next_seq);
 		if (done % step < 3 || done >= grants)
 			printf("%12" PRIu64 " %10ld %12" PRIu64 " %10.0f\n", done, rss_kb(), m.core.next_seq,
 			       (now_s() - t0) * 1e9 / (double)done);

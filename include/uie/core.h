@@ -152,6 +152,16 @@ int uie_core_log_violation(struct uie_core *c, uint32_t pid, const struct uie_fi
 			   const struct uie_digest *digest, uint8_t scope, uint64_t *seq);
 
 /*
+ * Logs a REPEAT_COUNT record (docs/FORMATS.md 3.7): the record number
+ * first_seq, logged earlier in this run in first-seen mode, stands for
+ * count >= 2 requests so far (itself included).  `file_offset` = first_seq,
+ * `length` = count; role NONE, no digest, decision ALLOW, reason
+ * REPEAT_COUNT.  first_seq must be an earlier record.  *seq receives the
+ * record number.  Return: UIE_OK, UIE_E_INVAL, the sink's error.
+ */
+int uie_core_log_repeat(struct uie_core *c, uint64_t first_seq, uint64_t count, uint64_t *seq);
+
+/*
  * Swaps in an already authenticated policy table (see package.h for the
  * checks that must precede it) and logs POLICY_INSTALL.  The table bytes
  * must outlive the installation.  epoch must be greater than the current.

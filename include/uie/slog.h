@@ -30,6 +30,7 @@ enum uie_log_event {
 	UIE_LOG_MONITOR_RESTART = 20, /* first record of a monitor that found a previous log */
 	UIE_LOG_POLICY_RESTORE = 21,  /* the policy in force before the restart, re-checked */
 	UIE_LOG_WRITE_VIOLATION = 22, /* the file of a live approved executable mapping was written */
+	UIE_LOG_REPEAT_COUNT = 23,    /* first-seen mode: requests an earlier record stands for */
 	UIE_LOG__MAX
 };
 

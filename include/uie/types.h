@@ -113,6 +113,7 @@ enum uie_reason {
 	UIE_R_RACE = 13,           /* check-then-use race detected */
 	UIE_R_POLICY_RESTORED = 14, /* policy of the previous monitor run, re-checked at start */
 	UIE_R_WRITE_VIOLATION = 15, /* the file of a live approved executable mapping was written */
+	UIE_R_REPEAT_COUNT = 16,   /* first-seen mode: how many requests a logged record stands for */
 	UIE_R__MAX
 };
 

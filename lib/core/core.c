@@ -311,6 +311,25 @@ int uie_core_log_violation(struct uie_core *c, uint32_t pid, const struct uie_fi
 	return r;
 }
 
+int uie_core_log_repeat(struct uie_core *c, uint64_t first_seq, uint64_t count, uint64_t *seq)
+{
+	struct uie_log_record rec = { 0 };
+	int r;
+
+	if (!c || !seq || first_seq >= c->next_seq || count < 2)
+		return UIE_E_INVAL;
+	rec.event_type = UIE_LOG_REPEAT_COUNT;
+	rec.role = UIE_ROLE_NONE;
+	rec.file_offset = first_seq;
+	rec.length = count;
+	rec.mode = c->mode;
+	rec.decision = UIE_ALLOW;
+	rec.reason = UIE_R_REPEAT_COUNT;
+	if ((r = core_log(c, &rec, c->epoch)) == UIE_OK)
+		*seq = rec.seq;
+	return r;
+}
+
 /* A package-related record: the package hash is its digest. */
 static void package_rec(struct uie_log_record *rec, uint16_t event, const uint8_t hash[UIE_SHA256_LEN])
 {

@@ -20,11 +20,13 @@ struct fs_slot {
 	uint8_t key[UIE_PCR_LEN]; /* SHA-256 of the key fields */
 	uint64_t seq;             /* the record that logged it */
 	uint64_t count;           /* grants it stands for */
+	uint64_t reported;        /* count in its last REPEAT_COUNT record (1: none yet) */
 };
 
 struct uie_firstseen {
 	struct fs_slot *slots;
 	uint32_t cap, n, max;
+	uint64_t unreported;      /* repeats since the last complete flush */
 	bool pending;             /* a key asked about is waiting for its append */
 	uint8_t pending_key[UIE_PCR_LEN];
 };
@@ -152,6 +154,7 @@ static bool fs_seen(void *ctx, const struct uie_log_record *rec, uint64_t *seq)
 	if (s->count) {
 		s->count++;
 		ls->repeats++;
+		fs->unreported++;
 		*seq = s->seq;
 		return true;
 	}
@@ -172,7 +175,30 @@ static void fs_commit(struct uie_logstore *ls, uint64_t seq)
 	memcpy(s->key, fs->pending_key, UIE_PCR_LEN);
 	s->seq = seq;
 	s->count = 1;
+	s->reported = 1;
 	fs->n++;
+}
+
+int uie_logstore_flush_repeats(struct uie_logstore *ls,
+			       int (*emit)(void *ctx, uint64_t seq, uint64_t count), void *ctx)
+{
+	struct uie_firstseen *fs = ls->fs;
+	int r;
+
+	if (!fs || fs->unreported == 0)
+		return UIE_OK;
+	/* emit appends only records without a key, so the table does not move under us. */
+	for (uint32_t i = 0; i < fs->cap; i++) {
+		struct fs_slot *s = &fs->slots[i];
+
+		if (s->count <= s->reported)
+			continue;
+		if ((r = emit(ctx, s->seq, s->count)) != UIE_OK)
+			return r;
+		s->reported = s->count;
+	}
+	fs->unreported = 0;
+	return UIE_OK;
 }
 
 /* Makes room for one more record in memory; all or nothing. */

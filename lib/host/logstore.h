@@ -66,6 +66,17 @@ void uie_logstore_set_file(struct uie_logstore *ls, struct uie_logfile *lf);
 int uie_logstore_first_seen(struct uie_logstore *ls, uint32_t max_keys);
 
 /*
+ * First-seen mode: calls emit(ctx, seq, count) for every key whose count
+ * grew since its last emit (count: requests that record seq stands for so
+ * far, itself included; only keys with repeats), in table order, and
+ * remembers the count once emit returns UIE_OK.  emit may append to the
+ * store (it logs a REPEAT_COUNT record).  Stops at emit's first error and
+ * returns it; the keys not yet emitted stay due.  UIE_OK without the mode.
+ */
+int uie_logstore_flush_repeats(struct uie_logstore *ls,
+			       int (*emit)(void *ctx, uint64_t seq, uint64_t count), void *ctx);
+
+/*
  * Health of the store: UIE_OK, the vTPM error that broke it, or the error
  * of the last append to the file when it failed.
  */

@@ -318,10 +318,42 @@ static void check_start(const struct uie_log_record *r, const struct uie_log_rec
 	}
 }
 
+/*
+ * A REPEAT_COUNT record (docs/FORMATS.md 3.7) names an earlier record
+ * (`file_offset`) and the requests it stood for so far (`length`, at least
+ * 2).  When that record is in this evidence it must be an exec decision or
+ * a fast-path refusal.
+ */
+static void check_repeat(const struct uie_ae *ae, const struct uie_log_record *r,
+			 struct uie_verify_report *rep, struct finding *f)
+{
+	struct uie_log_record first;
+	uint64_t ref = r->file_offset;
+
+	if (r->role != UIE_ROLE_NONE || r->scope != UIE_SCOPE_NONE || r->decision != UIE_ALLOW ||
+	    r->reason != UIE_R_REPEAT_COUNT || r->pid != 0 || r->vaddr != 0 || r->length < 2 ||
+	    r->id.dev || r->id.ino || r->id.size || r->id.mtime_ns || r->id.ctime_ns || ref >= r->seq) {
+		note(f, r->seq, "malformed repeat count record");
+		return;
+	}
+	rep->repeat_records++;
+	if (ref < ae->first_seq) {
+		rep->repeat_unresolved++;
+		return;
+	}
+	/* Records before r already replayed, so this one decodes. */
+	if (uie_log_decode(ae->records + (ref - ae->first_seq) * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN,
+			   &first) != UIE_OK ||
+	    (!is_exec(first.event_type) && first.event_type != UIE_LOG_FASTPATH_REJECT)) {
+		note(f, r->seq, "repeat count for record %llu, which is no decision", (unsigned long long)ref);
+		return;
+	}
+}
+
 /* Checks of one replayed record. */
-static void audit(const struct uie_verify_input *in, const struct uie_log_record *r,
+static void audit(const struct uie_verify_input *in, const struct uie_ae *ae, const struct uie_log_record *r,
 		  struct uie_verify_report *rep, struct finding *ref, struct finding *pol,
-		  struct finding *viol, uint8_t install_id[32], bool *have_install)
+		  struct finding *viol, struct finding *meta, uint8_t install_id[32], bool *have_install)
 {
 	if (is_exec(r->event_type)) {
 		rep->exec_records++;
@@ -335,6 +367,8 @@ static void audit(const struct uie_verify_input *in, const struct uie_log_record
 		check_fastpath(in, r, pol);
 	} else if (r->event_type == UIE_LOG_WRITE_VIOLATION) {
 		check_violation(r, viol, pol);
+	} else if (r->event_type == UIE_LOG_REPEAT_COUNT) {
+		check_repeat(ae, r, rep, meta);
 	}
 }
 
@@ -366,7 +400,7 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 		    uie_pcr_extend(pl, pcr, lrh) != UIE_OK)
 			return diagnose_record(pl, ae, rep);
 		check_start(&r, i ? &last : NULL, rep, &meta);
-		audit(in, &r, rep, &ref, &pol, &viol, install_id, &have_install);
+		audit(in, ae, &r, rep, &ref, &pol, &viol, &meta, install_id, &have_install);
 		last = r;
 	}
 	if (checkpoint_fails(cp, ae->first_seq + ae->nrecords, pcr))

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "evidence_cmds.h"
+#include "evidence.h"
 #include "evio.h"
 #include "hex.h"
 #include "uie/err.h"
@@ -204,6 +205,10 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 		printf("  reference: not checked (no --reference)\n");
 	printf("  decisions: %llu checked against the policy, %llu in epochs without a --policy\n",
 	       (unsigned long long)rep->decisions_checked, (unsigned long long)rep->decisions_unchecked);
+	if (rep->repeat_records)
+		printf("  repeats:   %llu repeat count records (first-seen mode), %llu of them for records "
+		       "before this evidence\n", (unsigned long long)rep->repeat_records,
+		       (unsigned long long)rep->repeat_unresolved);
 	if (rep->restarted) {
 		uie_hex_encode(pcr, rep->prev_pcr, UIE_PCR_LEN);
 		printf("  restart:   this monitor run continues run %llu, whose log ended after %llu "
@@ -212,14 +217,40 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 	}
 }
 
-static int print_json(const struct uie_verify_report *rep, const struct verify_opts *o)
+/*
+ * The REPEAT_COUNT records of accepted evidence, in log order: record
+ * (the first-seen record counted), count (requests it stands for so far)
+ * and at (the count record).  A later entry for a record supersedes.
+ */
+static json_t *repeat_counts(const uint8_t *buf, size_t len, bool accepted)
+{
+	struct uie_log_record r;
+	struct uie_ae ae;
+	json_t *a = json_array();
+
+	if (!a || !accepted || uie_ae_parse(buf, len, &ae) != UIE_OK)
+		return a;
+	for (uint64_t i = 0; i < ae.nrecords; i++)
+		if (uie_log_decode(ae.records + i * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN, &r) == UIE_OK &&
+		    r.event_type == UIE_LOG_REPEAT_COUNT &&
+		    json_array_append_new(a, json_pack("{s:I, s:I, s:I}", "record", (json_int_t)r.file_offset,
+						       "count", (json_int_t)r.length, "at",
+						       (json_int_t)r.seq)) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static int print_json(const struct uie_verify_report *rep, const struct verify_opts *o,
+		      const uint8_t *ae, size_t ae_len)
 {
 	char pcr[2 * UIE_PCR_LEN + 1];
 	json_t *j;
 
 	uie_hex_encode(pcr, rep->vpcr, UIE_PCR_LEN);
 	j = json_pack("{s:b, s:s, s:i, s:s, s:o, s:I, s:I, s:s, s:i, s:I, s:{s:I, s:I, s:I, s:i}, "
-		      "s:I, s:b, s:I, s:I, s:I, s:I}",
+		      "s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:o*}",
 		      "accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls),
 		      "exit_code", rep->cls, "reason", rep->reason, "bad_record",
 		      rep->has_seq ? json_integer((json_int_t)rep->seq) : json_null(), "first_seq",
@@ -231,7 +262,10 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 		      "reference_hits", (json_int_t)rep->ref_checked, "unknown_denied",
 		      (json_int_t)rep->unknown_denied, "decisions_checked",
 		      (json_int_t)rep->decisions_checked, "decisions_unchecked",
-		      (json_int_t)rep->decisions_unchecked);
+		      (json_int_t)rep->decisions_unchecked, "repeat_records",
+		      (json_int_t)rep->repeat_records, "repeat_unresolved",
+		      (json_int_t)rep->repeat_unresolved, "repeat_counts",
+		      repeat_counts(ae, ae_len, rep->cls == UIE_V_OK));
 	if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
 		json_decref(j);
 		return UIE_E_NOMEM;
@@ -268,7 +302,7 @@ int uie_cmd_verify(int argc, char **argv)
 		fprintf(stderr, "uie verify: saving state %s: %s\n", o.state, uie_err_str(r));
 		rc = UIE_EXIT_FAIL;
 	}
-	if (o.json ? print_json(&rep, &o) != UIE_OK : (print_human(&rep, &o), 0))
+	if (o.json ? print_json(&rep, &o, in.ae, in.ae_len) != UIE_OK : (print_human(&rep, &o), 0))
 		rc = UIE_EXIT_FAIL;
 out:
 	inputs_fini(&in);

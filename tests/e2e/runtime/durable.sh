@@ -9,7 +9,9 @@
 #    new run's evidence verifies and names the run it continues;
 #  - a damaged log stops the start with an error naming the place;
 #  - a full disk: grants fail closed naming ENOSPC, status is unhealthy,
-#    and once space is back nothing granted is missing from the log.
+#    and once space is back nothing granted is missing from the log;
+#  - first-seen mode: repeats are not logged, but every export carries the
+#    counts (REPEAT_COUNT records), which the verifier checks and reports.
 . "$(dirname "$0")/lib.sh"
 P=$PROGS
 LIB=$P/libuiegood.so
@@ -166,4 +168,60 @@ n=$(status_field records)
 stop_monitor || fail "monitor exit status $?"
 size=$(stat -c %s "$T/cp/log.1")
 [ "$size" = $((80 + 184 * n)) ] || fail "the log file lost records the checkpoint dropped from memory"
+
+note "first-seen mode: repeat counts in verified evidence"
+# counts K: each count record's record and count, and checks that the counts
+# of the records repeated add up to the monitor's STATUS repeats.
+counts() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+assert v["accepted"], v["reason"]
+last = {}
+for c in v["repeat_counts"]:
+    last[c["record"]] = c["count"]
+assert len(v["repeat_counts"]) == v["repeat_records"]
+repeats = sum(n - 1 for n in last.values())
+assert repeats == int(sys.argv[2]), (repeats, sys.argv[2], last)
+print(" ".join("%d:%d" % kv for kv in sorted(last.items())))
+PY
+}
+start_runtime_monitor --state-dir "$T/fs" --first-seen
+for _ in 1 2 3 4 5; do run_uie -- /usr/bin/true; expect_rc 0 "first-seen grant"; done
+n5=$(status_field records)
+"$UIE" evidence export --socket "$SOCK" --nonce 04 -o "$T/fs1" --pubkey-out "$T/akf.pub" \
+	>/dev/null 2>&1 || fail "first-seen export"
+"$UIE" verify "$T/fs1" --nonce 04 --ak-pub "$T/akf.pub" --state "$T/fstate" --json >"$T/fs1.json" ||
+	{ cat "$T/fs1.json" >&2; fail "first-seen evidence does not verify"; }
+c1=$(counts "$T/fs1.json" "$(status_field repeats)") || fail "counts in the first export"
+[ -n "$c1" ] || fail "no repeat counts after five runs"
+note "counts: $c1"
+for kv in $c1; do [ "${kv#*:}" = 5 ] || fail "a grant of five runs counted ${kv#*:} ($c1)"; done
+[ "$(status_field records)" = $((n5 + $(echo "$c1" | wc -w))) ] || fail "the export logged not one record per count"
+# Three more runs: the next (incremental) export carries only the new counts.
+for _ in 1 2 3; do run_uie -- /usr/bin/true; expect_rc 0 "first-seen grant"; done
+k=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["next_seq"])' "$T/fstate")
+"$UIE" evidence export --socket "$SOCK" --nonce 05 --since "$k" -o "$T/fs2" >/dev/null 2>&1 ||
+	fail "second first-seen export"
+"$UIE" verify "$T/fs2" --nonce 05 --ak-pub "$T/akf.pub" --state "$T/fstate" --json >"$T/fs2.json" ||
+	{ cat "$T/fs2.json" >&2; fail "second first-seen export does not verify"; }
+c2=$(counts "$T/fs2.json" "$(status_field repeats)") || fail "counts in the second export"
+[ "$c2" = "$(echo "$c1" | sed 's/:5/:8/g')" ] || fail "counts after eight runs: '$c2', after five: '$c1'"
+grep -q '"repeat_unresolved": '"$(echo "$c2" | wc -w)" "$T/fs2.json" || fail "incremental counts not unresolved"
+# A count modified in the evidence is refused.
+python3 - "$T/fs1" "$T/fs1.bad" <<'PY' || fail "no count record to modify"
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+# the first record whose event_type (record offset 12) is 23 and reason (146) is 16
+for off in range(0, len(b) - 184):
+    if b[off + 8] == 16 and b[off + 12] == 23 and b[off + 146] == 16 and b[off + 80] == 5:
+        b[off + 80] = 6
+        break
+else:
+    sys.exit(1)
+open(sys.argv[2], "wb").write(b)
+PY
+"$UIE" verify "$T/fs1.bad" --nonce 04 --ak-pub "$T/akf.pub" >"$T/fs1.bad.out" 2>&1
+[ $? = 16 ] || { cat "$T/fs1.bad.out" >&2; fail "a modified repeat count is not a replay failure"; }
+stop_monitor || fail "monitor exit status $?"
 echo PASS

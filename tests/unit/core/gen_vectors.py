@@ -106,6 +106,13 @@ def main():
     slrh = hashlib.sha256(sb).digest()
     print("V6 MONITOR_START LRH:", slrh.hex())
     print("V6 vPCR16 after it:", hashlib.sha256(bytes(32) + slrh).digest().hex())
+    rep = dict(seq=12, event=23, epoch=3, role=0, alg=0, pid=0, dev=0, ino=0, size=0, mtime=0,
+               ctime=0, vaddr=0, length=1000, foff=5, digest=b"", mode=2, decision=1, reason=16,
+               scope=0)
+    rb = log_body(rep)
+    rlrh = hashlib.sha256(rb).digest()
+    print("V21 REPEAT_COUNT record (%d bytes):\n%s" % (len(rb) + 32, wrap((rb + rlrh).hex())))
+    print("V21 LRH:", rlrh.hex())
 
 
 if __name__ == "__main__":

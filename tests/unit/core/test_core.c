@@ -350,6 +350,33 @@ static void test_violation(void **state)
 	check_log(f);
 }
 
+/* A repeat count names an earlier record and at least 2 requests; nothing else is logged. */
+static void test_repeat(void **state)
+{
+	struct fx *f = *state;
+	struct uie_log_record rec;
+	uint64_t seq = 0, next = f->core.next_seq;
+
+	assert_int_equal(uie_core_log_repeat(&f->core, 0, 7, &seq), UIE_OK);
+	assert_int_equal(seq, next);
+	rec = last_rec(f);
+	assert_int_equal(rec.event_type, UIE_LOG_REPEAT_COUNT);
+	assert_int_equal(rec.role, UIE_ROLE_NONE);
+	assert_int_equal(rec.scope, UIE_SCOPE_NONE);
+	assert_int_equal(rec.decision, UIE_ALLOW);
+	assert_int_equal(rec.reason, UIE_R_REPEAT_COUNT);
+	assert_int_equal(rec.file_offset, 0);
+	assert_int_equal(rec.length, 7);
+	assert_int_equal(rec.epoch, f->core.epoch);
+	assert_int_equal(rec.mode, f->core.mode);
+	next = f->core.next_seq;
+	assert_int_equal(uie_core_log_repeat(&f->core, next, 7, &seq), UIE_E_INVAL);
+	assert_int_equal(uie_core_log_repeat(&f->core, 0, 1, &seq), UIE_E_INVAL);
+	assert_int_equal(uie_core_log_repeat(&f->core, 0, 2, NULL), UIE_E_INVAL);
+	assert_int_equal(f->core.next_seq, next);
+	check_log(f);
+}
+
 /* uie_core_measure picks the object digest, the range digest, or fails. */
 static void test_measure(void **state)
 {
@@ -438,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_no_state_change),
 		cmocka_unit_test(test_violation),
+		cmocka_unit_test(test_repeat),
 		cmocka_unit_test(test_reject_and_fastpath),
 		cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_reason_names),

@@ -34,6 +34,15 @@ static const char v20_hex[] =
 	"0000000000000000000000000000000002000f0001000000a5a3de3449d75d90"
 	"722761f81118e7a95c8fab0d87bc4e49f2a9a737c5ac011a";
 
+/* V21 (docs/FORMATS.md 3.7): a REPEAT_COUNT record, computed independently by gen_vectors.py. */
+static const char v21_hex[] =
+	"0c00000000000000100000001700000003000000000000000000000000000000"
+	"0000000000000000000000000000000000000000000000000000000000000000"
+	"00000000000000000000000000000000e8030000000000000500000000000000"
+	"0000000000000000000000000000000000000000000000000000000000000000"
+	"0000000000000000000000000000000002011000000000007d8848d85dd3dc83"
+	"f9639b04412d54d66237d57dcdc09e5e5a9679f3a94e5436";
+
 static void v4_record(struct uie_log_record *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -88,6 +97,22 @@ static void test_vectors(void **state)
 	rec.reason = UIE_R_WRITE_VIOLATION;
 	rec.scope = UIE_SCOPE_ELF;
 	assert_int_equal(tc_hex(v20_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
+	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
+	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
+	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
+	assert_memory_equal(&back, &rec, sizeof(rec));
+	/* V21: record 5 stood for 1000 requests */
+	memset(&rec, 0, sizeof(rec));
+	rec.seq = 12;
+	rec.pcr_index = UIE_LOG_PCR_INDEX;
+	rec.event_type = UIE_LOG_REPEAT_COUNT;
+	rec.epoch = 3;
+	rec.length = 1000;
+	rec.file_offset = 5;
+	rec.mode = UIE_MODE_ENFORCE;
+	rec.decision = UIE_ALLOW;
+	rec.reason = UIE_R_REPEAT_COUNT;
+	assert_int_equal(tc_hex(v21_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
 	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
 	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
 	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);

@@ -404,6 +404,63 @@ static void test_violation(void **state)
 	free(ae);
 }
 
+/*
+ * Repeat counts (FORMATS.md 3.7) are accepted and counted; a modified
+ * count breaks the chain; a count for a record that is no decision is a
+ * metadata finding; one for a record before the evidence is unresolved.
+ */
+static void test_repeat_counts(void **state)
+{
+	struct fx *f = *state;
+	struct uie_verify_report rep;
+	struct uie_verify_input in;
+	struct uie_verify_state st;
+	struct uie_log_record r;
+	uint64_t seq, first = f->log.n - 2; /* a decision of the scenario */
+	uint8_t *ae, *ae2, *recs;
+	size_t len, len2;
+	struct uie_ae a;
+
+	assert_int_equal(uie_log_decode(rec_at(f->log.recs, first), UIE_LOG_RECORD_LEN, &r), UIE_OK);
+	assert_true(r.event_type == UIE_LOG_MMAP_EXEC || r.event_type == UIE_LOG_EXECVE ||
+		    r.event_type == UIE_LOG_MPROTECT_EXEC);
+	assert_int_equal(uie_core_log_repeat(&f->log.core, first, 41, &seq), UIE_OK);
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
+	assert_int_equal(rep.repeat_records, 1);
+	assert_int_equal(rep.repeat_unresolved, 0);
+	st = rep.next;
+	/* the count changed from 41 to 40: the record's LRH no longer matches */
+	assert_int_equal(uie_ae_parse(ae, len, &a), UIE_OK);
+	recs = malloc((size_t)a.nrecords * UIE_LOG_RECORD_LEN);
+	assert_non_null(recs);
+	memcpy(recs, a.records, (size_t)a.nrecords * UIE_LOG_RECORD_LEN);
+	assert_int_equal(rec_at(recs, seq)[80], 41); /* OC.length, FORMATS.md 3.1 */
+	rec_at(recs, seq)[80] = 40;
+	rebuild(ae, len, recs, a.nrecords, &ae2, &len2);
+	assert_int_equal(verify(f, ae2, len2, &rep), UIE_V_REPLAY);
+	assert_int_equal(rep.seq, seq);
+	free(ae2);
+	free(recs);
+	free(ae);
+	/* an incremental export: the count names a record verified before */
+	assert_int_equal(uie_core_log_repeat(&f->log.core, first, 50, &seq), UIE_OK);
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), st.next_seq, &ae, &len), UIE_OK);
+	input(f, &in, ae, len);
+	in.prev = &st;
+	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep), UIE_V_OK);
+	assert_int_equal(rep.repeat_records, 1);
+	assert_int_equal(rep.repeat_unresolved, 1);
+	free(ae);
+	/* a count for record 0 (MONITOR_START), quoted and chained: refused */
+	assert_int_equal(uie_core_log_repeat(&f->log.core, 0, 5, &seq), UIE_OK);
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	assert_int_equal(verify(f, ae, len, &rep), UIE_V_METADATA);
+	assert_int_equal(rep.seq, seq);
+	assert_non_null(strstr(rep.reason, "no decision"));
+	free(ae);
+}
+
 static void test_metadata(void **state)
 {
 	struct fx *f = *state;
@@ -641,6 +698,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fastpath, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_repeat_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),

@@ -197,6 +197,74 @@ static void test_first_seen(void **state)
 	uie_logstore_fini(&ls);
 }
 
+struct repeat_sink {
+	struct uie_core *core;
+	int fail_after;       /* emits that succeed before one fails (-1: never) */
+	uint64_t seq[8], count[8];
+	unsigned int n;
+};
+
+static int emit_repeat(void *ctx, uint64_t seq, uint64_t count)
+{
+	struct repeat_sink *rs = ctx;
+	uint64_t at;
+
+	if (rs->fail_after == 0)
+		return UIE_E_NOSPACE;
+	rs->fail_after--;
+	assert_true(rs->n < 8);
+	rs->seq[rs->n] = seq;
+	rs->count[rs->n++] = count;
+	return uie_core_log_repeat(rs->core, seq, count, &at);
+}
+
+/* Only keys with repeats are flushed, once per new count; a failed flush is retried whole. */
+static void test_flush_repeats(void **state)
+{
+	struct uie_logstore ls;
+	struct uie_log_sink sink;
+	struct uie_core core;
+	struct uie_verdict v;
+	struct uie_log_record rec;
+	struct repeat_sink rs = { .core = &core, .fail_after = -1 };
+	uint64_t n;
+
+	(void)state;
+	uie_logstore_init(&ls, &hp.pl, NULL, 0);
+	assert_int_equal(uie_logstore_first_seen(&ls, 0), UIE_OK);
+	sink = uie_logstore_sink(&ls);
+	assert_int_equal(uie_core_init(&core, &hp.pl, &sink, UIE_HASH_SHA256), UIE_OK);
+	for (int i = 0; i < 5; i++)
+		decide(&core, UIE_EV_MMAP_EXEC, 1, 100, &v); /* record 1, 5 requests */
+	decide(&core, UIE_EV_MMAP_EXEC, 2, 100, &v);         /* record 2, once */
+	assert_int_equal(uie_logstore_flush_repeats(&ls, emit_repeat, &rs), UIE_OK);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.seq[0], 1);
+	assert_int_equal(rs.count[0], 5);
+	assert_int_equal(uie_logstore_count(&ls), 4);
+	assert_int_equal(uie_log_decode(uie_logstore_records(&ls, 3, &n), UIE_LOG_RECORD_LEN, &rec), UIE_OK);
+	assert_int_equal(rec.event_type, UIE_LOG_REPEAT_COUNT);
+	assert_int_equal(rec.file_offset, 1);
+	assert_int_equal(rec.length, 5);
+	/* nothing new: nothing logged */
+	assert_int_equal(uie_logstore_flush_repeats(&ls, emit_repeat, &rs), UIE_OK);
+	assert_int_equal(rs.n, 1);
+	/* a repeat record is not itself a first-seen key: the next decide repeats record 1 */
+	decide(&core, UIE_EV_MMAP_EXEC, 1, 100, &v);
+	assert_int_equal(v.seq, 1);
+	decide(&core, UIE_EV_MMAP_EXEC, 2, 100, &v);
+	rs.fail_after = 1;
+	assert_int_equal(uie_logstore_flush_repeats(&ls, emit_repeat, &rs), UIE_E_NOSPACE);
+	assert_int_equal(rs.n, 2);
+	rs.fail_after = -1;
+	assert_int_equal(uie_logstore_flush_repeats(&ls, emit_repeat, &rs), UIE_OK);
+	assert_int_equal(rs.n, 3); /* only the key the failure left due */
+	assert_int_equal(rs.count[1] + rs.count[2], 6 + 2);
+	assert_true(rs.seq[1] != rs.seq[2]);
+	assert_int_equal(uie_logstore_count(&ls), core.next_seq);
+	uie_logstore_fini(&ls);
+}
+
 /* Checkpoints drop acknowledged records from memory; the chain goes on from them. */
 static void test_checkpoint(void **state)
 {
@@ -250,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_v7_written),
 		cmocka_unit_test(test_damage),
 		cmocka_unit_test(test_first_seen),
+		cmocka_unit_test(test_flush_repeats),
 		cmocka_unit_test(test_checkpoint),
 	};
 
