@@ -176,7 +176,8 @@ static int load_check(const struct uie_object *obj, const struct phdr *h, struct
 static int elf_parse(const struct uie_object *obj, struct uie_elf_info *out)
 {
 	uint8_t tab[PHDR_BATCH * PHDR_LEN];
-	uint64_t phoff, tabend, end;
+	uint64_t phoff, tabend, end, lo = 0, hi = 0, first_off = 0;
+	bool first = true, first_exec = false;
 	uint16_t phnum;
 	int r;
 
@@ -201,7 +202,22 @@ static int elf_parse(const struct uie_object *obj, struct uie_elf_info *out)
 			r = h.type == PT_LOAD ? load_check(obj, &h, out) : interp_check(obj, &h, out);
 			if (r != UIE_OK)
 				return r;
+			if (h.type != PT_LOAD)
+				continue;
+			/* The loader's first mapping: from the first PT_LOAD to the image's end. */
+			if (first) {
+				lo = page_down(h.vaddr);
+				first_off = page_down(h.offset);
+				first_exec = (h.flags & PF_X) != 0;
+				first = false;
+			}
+			if (h.vaddr + h.memsz > hi) /* no overflow: checked by load_check */
+				hi = h.vaddr + h.memsz;
 		}
+	}
+	if (first_exec) {
+		out->reserve_off = first_off;
+		out->reserve_len = page_up_cap(hi, UINT64_MAX) - lo;
 	}
 	return out->nexec ? UIE_OK : UIE_E_ELF;
 }
@@ -389,4 +405,10 @@ bool uie_elf_covers(const struct uie_elf_info *info, uint64_t off, uint64_t len)
 		}
 	}
 	return pos >= end;
+}
+
+bool uie_elf_is_reservation(const struct uie_elf_info *info, uint64_t off, uint64_t len)
+{
+	return info && info->reserve_len && len && off == info->reserve_off &&
+	       len <= info->reserve_len;
 }

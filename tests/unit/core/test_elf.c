@@ -469,6 +469,39 @@ static void test_covers(void **state)
 	}
 }
 
+/* The loader's first mapping of an object whose first PT_LOAD is executable. */
+static void test_reservation(void **state)
+{
+	static uint8_t img[0x4000];
+	struct uie_elf_info info;
+	struct th_obj o;
+	struct ph code0[2] = {
+		{ 1, 5, 0, 0, 0x1800, 0x1800, 0x1000 },          /* R+E from offset 0 */
+		{ 1, 6, 0x2c30, 0x3c30, 0x400, 0x1000, 0x1000 }, /* RW, ends at 0x4c30 */
+	};
+	struct ph ro0[2] = {
+		{ 1, 4, 0, 0, 0x1000, 0x1000, 0x1000 },          /* R from offset 0 */
+		{ 1, 5, 0x1000, 0x1000, 0x800, 0x800, 0x1000 },  /* R+E */
+	};
+
+	(void)state;
+	build(img, sizeof(img), code0, 2);
+	th_obj_init(&o, img, sizeof(img), true);
+	assert_int_equal(uie_elf_parse(&o.obj, &info), UIE_OK);
+	assert_false(uie_elf_covers(&info, 0, 0x5000)); /* the whole image is not code */
+	assert_true(uie_elf_is_reservation(&info, 0, 0x5000));
+	assert_true(uie_elf_is_reservation(&info, 0, 0x4c30)); /* length as ld.so passes it */
+	assert_false(uie_elf_is_reservation(&info, 0, 0x5001));
+	assert_false(uie_elf_is_reservation(&info, 0x1000, 0x1000)); /* not at the start */
+	assert_false(uie_elf_is_reservation(&info, 0, 0));
+	assert_false(uie_elf_is_reservation(NULL, 0, 0x1000));
+	/* First segment not executable (ld -z separate-code): no executable first mapping. */
+	build(img, sizeof(img), ro0, 2);
+	th_obj_init(&o, img, sizeof(img), true);
+	assert_int_equal(uie_elf_parse(&o.obj, &info), UIE_OK);
+	assert_false(uie_elf_is_reservation(&info, 0, 0x2000));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_segments),
 		cmocka_unit_test(test_read_failure),
 		cmocka_unit_test(test_covers),
+		cmocka_unit_test(test_reservation),
 	};
 
 	return cmocka_run_group_tests(tests, th_platform_setup, th_platform_teardown);
