@@ -35,7 +35,7 @@ for fan in "" --no-fanotify; do
 	expect_rc 0 "shared object with its code at offset 0"
 	run_uie $fan -- "$T/merged/prog"
 	expect_rc 0 "program on overlayfs"
-	run_uie $fan -vv -- "$T/merged/script"
+	run_uie $fan -- "$T/merged/script"
 	expect_rc 0 "script on overlayfs"
 	expect_out script-ran "script on overlayfs"
 done
