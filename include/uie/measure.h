@@ -37,7 +37,8 @@ struct uie_elf_info {
 	 * The loader's first mapping when the first PT_LOAD (table order) is
 	 * executable: file offset of that segment's page and the image's
 	 * page-expanded extent from it (up to the end of the last PT_LOAD in
-	 * memory); reserve_len 0 otherwise.  Not part of the object digest.
+	 * memory); reserve_len 0 otherwise.  The object digest covers the
+	 * file bytes of this range (FORMATS.md 1.3).
 	 */
 	uint64_t reserve_off, reserve_len;
 };

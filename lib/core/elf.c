@@ -286,11 +286,32 @@ static int finish(const struct uie_platform *pl, void *h, int r, uint16_t alg, s
 	return UIE_OK;
 }
 
+/*
+ * The file bytes the loader's first mapping can make executable when they
+ * are not all inside the executable ranges (FORMATS.md 1.3): [reserve_off,
+ * min(file_size, reserve_off + reserve_len)).  False when there are none
+ * (first PT_LOAD not executable, empty, or already covered).
+ */
+static bool reserve_range(const struct uie_elf_info *info, uint64_t size, uint64_t *off,
+			  uint64_t *len)
+{
+	uint64_t end;
+
+	if (!info->reserve_len || info->reserve_off >= size)
+		return false;
+	if (!uie_add_ok(info->reserve_off, info->reserve_len, &end) || end > size)
+		end = size;
+	*off = info->reserve_off;
+	*len = end - info->reserve_off;
+	return !uie_elf_covers(info, *off, *len);
+}
+
 int uie_elf_digest(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
 		   const struct uie_elf_info *info, struct uie_digest *out)
 {
 	uint8_t hdr[44];
 	struct uie_wbuf w;
+	uint64_t roff, rlen;
 	void *h;
 	int r;
 
@@ -322,6 +343,13 @@ int uie_elf_digest(const struct uie_platform *pl, const struct uie_object *obj, 
 		uie_wbuf_u64(&w, s->range_len);
 		if ((r = pl->hash.update(pl->ctx, h, hdr, w.len)) == UIE_OK)
 			r = hash_object(pl, h, obj, s->range_off, s->range_len);
+	}
+	if (r == UIE_OK && reserve_range(info, obj->size, &roff, &rlen)) {
+		uie_wbuf_init(&w, hdr, sizeof(hdr));
+		uie_wbuf_u64(&w, roff);
+		uie_wbuf_u64(&w, rlen);
+		if ((r = pl->hash.update(pl->ctx, h, hdr, w.len)) == UIE_OK)
+			r = hash_object(pl, h, obj, roff, rlen);
 	}
 	return finish(pl, h, r, alg, out);
 }
