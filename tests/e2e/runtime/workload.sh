@@ -39,6 +39,26 @@ for fan in "" --no-fanotify; do
 	expect_rc 0 "script on overlayfs"
 	expect_out script-ran "script on overlayfs"
 done
+# A copy with another byte where only the loader's first mapping makes file
+# bytes executable (past the code's pages, inside the image's extent) is
+# another object: its mapping is refused (docs/FORMATS.md 1.3).
+python3 - "$P/libuienosep.so" "$T/libcrafted.so" <<'PY' || fail "libcrafted.so: no byte to change"
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+phoff, = struct.unpack_from("<Q", d, 32); n, = struct.unpack_from("<H", d, 56)
+loads = [struct.unpack_from("<IIQQQQQ", d, phoff + 56 * i) for i in range(n)]
+loads = [l for l in loads if l[0] == 1]
+up = lambda v: -(-v // 4096) * 4096
+_, _, off, va, _, fsz, _ = loads[0]
+end = min(len(d), off // 4096 * 4096 + up(max(l[3] + l[6] for l in loads)) - va // 4096 * 4096)
+if end - 1 < up(off + fsz):
+    sys.exit(1)
+d[end - 1] ^= 0xff
+open(sys.argv[2], "wb").write(d)
+PY
+run_uie -- "$P/dlopen_n" "$P/libuiedso1.so" "$T/libcrafted.so"
+expect_rc 11 "copy of an allowed object with code at offset 0, other bytes in its first mapping"
+expect_err "denied mmap of .*libcrafted.so.*refused by the monitor" "copy with other bytes in its first mapping"
 
 # A hand-written policy (docs/POLICY.md) naming the program for op=EXECVE
 # role=MAIN only: the layer's file that overlayfs opens in its turn is the
