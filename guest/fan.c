@@ -189,6 +189,20 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
 			return FAN_ALLOW;
+	/*
+	 * overlayfs opens the layer's file for exec in its turn, right after
+	 * the overlay file: same size and times on another device.  It is still
+	 * asked about, in the role of the file exec.c found (the first is the
+	 * main program), and is not counted as an interpreter.
+	 */
+	for (unsigned i = 0; i < pe->allowed.n; i++)
+		if (pe->allowed.id[i].dev != id.dev && pe->allowed.id[i].size == id.size &&
+		    pe->allowed.id[i].mtime_ns == id.mtime_ns &&
+		    pe->allowed.id[i].ctime_ns == id.ctime_ns) {
+			role = i == 0 ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
+			pe->opens--;
+			break;
+		}
 	if (uie_guest_fileless(m->fd, &st)) {
 		/* Asked about as anonymous memory, so the name must be taken here. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);

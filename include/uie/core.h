@@ -103,7 +103,9 @@ uint16_t uie_core_obj_alg(const struct uie_core *c);
  * with the ELF magic must parse as ELF (else the parse error): it gets the
  * object digest (scope ELF) for EXECVE, and for MMAP/MPROTECT when
  * [file_offset, file_offset+length) lies in its executable ranges
- * (uie_elf_covers); otherwise the range digest of that range (scope
+ * (uie_elf_covers), or for MMAP when it is the loader's first mapping of
+ * an object whose first segment is executable (uie_elf_is_reservation);
+ * otherwise the range digest of that range (scope
  * RANGE).  Any other object gets the range digest of that range, or of the
  * whole file for EXECVE (a script).  Role SCRIPT needs EXECVE and a
  * non-ELF object; role ANON (anonymous memory going executable) names the

@@ -33,6 +33,14 @@ struct uie_elf_info {
 	struct uie_exec_seg exec[UIE_ELF_MAX_EXEC];
 	bool has_interp;
 	uint64_t interp_off, interp_len; /* PT_INTERP path in the file, without its NUL */
+	/*
+	 * The loader's first mapping when the first PT_LOAD (table order) is
+	 * executable: file offset of that segment's page and the image's
+	 * page-expanded extent from it (up to the end of the last PT_LOAD in
+	 * memory); reserve_len 0 otherwise.  The object digest covers the
+	 * file bytes of this range (FORMATS.md 1.3).
+	 */
+	uint64_t reserve_off, reserve_len;
 };
 
 /* Parses and validates an ELF64 object; clears *out first. */
@@ -61,5 +69,13 @@ int uie_range_measure(const struct uie_platform *pl, const struct uie_object *ob
  * executable ranges, each extended to the end of its last page.
  */
 bool uie_elf_covers(const struct uie_elf_info *info, uint64_t off, uint64_t len);
+
+/*
+ * True when the non-empty [off, off+len) is the loader's first mapping of
+ * the object (ld.so maps the whole image with the first segment's
+ * protection, then maps the other segments over it): off is reserve_off
+ * and len at most reserve_len.
+ */
+bool uie_elf_is_reservation(const struct uie_elf_info *info, uint64_t off, uint64_t len);
 
 #endif

@@ -159,7 +159,9 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
 	if ((r = uie_elf_parse(obj, &info)) != UIE_OK)
 		return r;
 	if (req->event == UIE_EV_EXECVE || req->role == UIE_ROLE_ANON ||
-	    uie_elf_covers(&info, req->file_offset, req->length)) {
+	    uie_elf_covers(&info, req->file_offset, req->length) ||
+	    (req->event == UIE_EV_MMAP_EXEC &&
+	     uie_elf_is_reservation(&info, req->file_offset, req->length))) {
 		r = uie_elf_digest(c->pl, obj, alg, &info, digest);
 		if (r == UIE_OK)
 			*scope = UIE_SCOPE_ELF;

@@ -176,7 +176,8 @@ static int load_check(const struct uie_object *obj, const struct phdr *h, struct
 static int elf_parse(const struct uie_object *obj, struct uie_elf_info *out)
 {
 	uint8_t tab[PHDR_BATCH * PHDR_LEN];
-	uint64_t phoff, tabend, end;
+	uint64_t phoff, tabend, end, lo = 0, hi = 0, first_off = 0;
+	bool first = true, first_exec = false;
 	uint16_t phnum;
 	int r;
 
@@ -201,7 +202,22 @@ static int elf_parse(const struct uie_object *obj, struct uie_elf_info *out)
 			r = h.type == PT_LOAD ? load_check(obj, &h, out) : interp_check(obj, &h, out);
 			if (r != UIE_OK)
 				return r;
+			if (h.type != PT_LOAD)
+				continue;
+			/* The loader's first mapping: from the first PT_LOAD to the image's end. */
+			if (first) {
+				lo = page_down(h.vaddr);
+				first_off = page_down(h.offset);
+				first_exec = (h.flags & PF_X) != 0;
+				first = false;
+			}
+			if (h.vaddr + h.memsz > hi) /* no overflow: checked by load_check */
+				hi = h.vaddr + h.memsz;
 		}
+	}
+	if (first_exec) {
+		out->reserve_off = first_off;
+		out->reserve_len = page_up_cap(hi, UINT64_MAX) - lo;
 	}
 	return out->nexec ? UIE_OK : UIE_E_ELF;
 }
@@ -270,11 +286,32 @@ static int finish(const struct uie_platform *pl, void *h, int r, uint16_t alg, s
 	return UIE_OK;
 }
 
+/*
+ * The file bytes the loader's first mapping can make executable when they
+ * are not all inside the executable ranges (FORMATS.md 1.3): [reserve_off,
+ * min(file_size, reserve_off + reserve_len)).  False when there are none
+ * (first PT_LOAD not executable, empty, or already covered).
+ */
+static bool reserve_range(const struct uie_elf_info *info, uint64_t size, uint64_t *off,
+			  uint64_t *len)
+{
+	uint64_t end;
+
+	if (!info->reserve_len || info->reserve_off >= size)
+		return false;
+	if (!uie_add_ok(info->reserve_off, info->reserve_len, &end) || end > size)
+		end = size;
+	*off = info->reserve_off;
+	*len = end - info->reserve_off;
+	return !uie_elf_covers(info, *off, *len);
+}
+
 int uie_elf_digest(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
 		   const struct uie_elf_info *info, struct uie_digest *out)
 {
 	uint8_t hdr[44];
 	struct uie_wbuf w;
+	uint64_t roff, rlen;
 	void *h;
 	int r;
 
@@ -306,6 +343,13 @@ int uie_elf_digest(const struct uie_platform *pl, const struct uie_object *obj, 
 		uie_wbuf_u64(&w, s->range_len);
 		if ((r = pl->hash.update(pl->ctx, h, hdr, w.len)) == UIE_OK)
 			r = hash_object(pl, h, obj, s->range_off, s->range_len);
+	}
+	if (r == UIE_OK && reserve_range(info, obj->size, &roff, &rlen)) {
+		uie_wbuf_init(&w, hdr, sizeof(hdr));
+		uie_wbuf_u64(&w, roff);
+		uie_wbuf_u64(&w, rlen);
+		if ((r = pl->hash.update(pl->ctx, h, hdr, w.len)) == UIE_OK)
+			r = hash_object(pl, h, obj, roff, rlen);
 	}
 	return finish(pl, h, r, alg, out);
 }
@@ -389,4 +433,10 @@ bool uie_elf_covers(const struct uie_elf_info *info, uint64_t off, uint64_t len)
 		}
 	}
 	return pos >= end;
+}
+
+bool uie_elf_is_reservation(const struct uie_elf_info *info, uint64_t off, uint64_t len)
+{
+	return info && info->reserve_len && len && off == info->reserve_off &&
+	       len <= info->reserve_len;
 }

@@ -52,6 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (s->range_len && !uie_elf_covers(&a, s->range_off, s->range_len))
 				abort();
 		}
+		/* The loader's first mapping starts at the first executable range's page. */
+		if (a.reserve_len && (a.reserve_off % UIE_MEASURE_PAGE != 0 ||
+				      !uie_elf_is_reservation(&a, a.reserve_off, a.reserve_len) ||
+				      uie_elf_is_reservation(&a, a.reserve_off, a.reserve_len + 1)))
+			abort();
 		if (a.has_interp && (a.interp_off > size || a.interp_len >= size - a.interp_off ||
 				     data[a.interp_off + a.interp_len] != 0))
 			abort();

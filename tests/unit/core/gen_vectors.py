@@ -30,20 +30,50 @@ def tiny_elf():
     return img
 
 
+def nosep_elf():
+    """ELF64 ET_DYN linked as with ld -z noseparate-code: R+X PT_LOAD from offset 0
+    (headers and code), RW PT_LOAD with 16 data bytes on the next file page; 0x1010 bytes."""
+    code = bytes.fromhex("b83c00000031ff0f05") + b"\x90" * 7  # exit(0), padded
+    ehdr = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)
+    ehdr += le("HHIQQQIHHHHHH", 3, 62, 1, 0xB0, 64, 0, 0, 64, 56, 2, 0, 0, 0)
+    text = le("IIQQQQQQ", 1, 5, 0, 0, 0, 0xC0, 0xC0, 0x1000)
+    data = le("IIQQQQQQ", 1, 6, 0x1000, 0x2000, 0x2000, 0x10, 0x20, 0x1000)
+    img = ehdr + text + data + code
+    img += bytes(0x1000 - len(img)) + bytes(range(0x10))
+    assert len(img) == 0x1010
+    return img
+
+
+def page_up(v):
+    return -(-v // PAGE) * PAGE
+
+
 def elf_digest(img, alg):
     e_type, e_machine, _, e_entry, e_phoff = struct.unpack_from("<HHIQQ", img, 16)
     phnum = struct.unpack_from("<H", img, 56)[0]
-    segs = []
+    segs, loads = [], []
     for i in range(phnum):
         t, fl, off, va, _, fsz, msz, _ = struct.unpack_from("<IIQQQQQQ", img, e_phoff + 56 * i)
+        if t == 1:
+            loads.append((off, va, msz, fl))
         if t == 1 and fl & 1:
             segs.append((off, va, fsz, msz, fl))
     h = hashlib.new(alg)
     h.update(b"PSUIE-ELF-v1" + le("HHQI", e_type, e_machine, e_entry, len(segs)))
+    covered = set()  # file pages of the executable ranges, each to its last page's end
     for off, va, fsz, msz, fl in segs:
         roff = off // PAGE * PAGE
-        rlen = min(len(img), -(-(off + fsz) // PAGE) * PAGE) - roff
+        rlen = min(len(img), page_up(off + fsz)) - roff
         h.update(le("QQQIQQ", va, msz, fsz, fl, roff, rlen) + img[roff:roff + rlen])
+        covered.update(range(roff // PAGE, page_up(roff + rlen) // PAGE))
+    off, va, _, fl = loads[0]
+    if fl & 1:  # first PT_LOAD executable: the loader's first mapping (1.3)
+        extent = page_up(max(v + m for _, v, m, _ in loads)) - va // PAGE * PAGE
+        roff = off // PAGE * PAGE
+        rlen = max(0, min(len(img), roff + extent) - roff)
+        pages = range(roff // PAGE, page_up(roff + rlen) // PAGE)
+        if rlen and not covered.issuperset(pages):
+            h.update(le("QQ", roff, rlen) + img[roff:roff + rlen])
     return h.digest()
 
 
@@ -81,6 +111,12 @@ def main():
     print("V1 tiny ELF (%d bytes):\n%s" % (len(img), wrap(img.hex())))
     print("V1 sha256:", d256.hex())
     print("V1 sha384:", elf_digest(img, "sha384").hex())
+    nosep = nosep_elf()
+    print("V1N noseparate-code ELF, bytes [0, 0xc0):\n%s" % wrap(nosep[:0xC0].hex()))
+    print("V1N sha256:", elf_digest(nosep, "sha256").hex())
+    print("V1N sha384:", elf_digest(nosep, "sha384").hex())
+    crafted = nosep[:0x1008] + b"\xcc" + nosep[0x1009:]
+    print("V1N with byte 0x1008 = cc, sha256:", elf_digest(crafted, "sha256").hex())
     print("V2 range(0x40, 0x1000) sha256:", range_digest(img, 0x40, 0x1000, "sha256").hex())
     print("V2 range(208, 5) sha256:", range_digest(img, 208, 5, "sha256").hex())
     tab = policy_table([

@@ -445,6 +445,44 @@ static void test_measure(void **state)
 	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_FORMAT);
 }
 
+/*
+ * The loader's first mapping of an object whose code starts at offset 0
+ * spans the whole image: the object digest for MMAP, a range otherwise.
+ */
+static void test_measure_reservation(void **state)
+{
+	struct fx *f = *state;
+	uint8_t img[TH_TINY_ELF_LEN];
+	struct uie_req req = dso_req();
+	struct uie_digest d, want;
+	struct th_obj o;
+	uint8_t scope;
+	uint64_t memsz = 0x3000;
+
+	tc_hex(th_tiny_elf_hex, img, sizeof(img));
+	/* p_memsz: the image spans 4 pages from vaddr 0x400000 (code at 0x4000b0), code in 1. */
+	memcpy(img + 64 + 40, &memsz, sizeof(memsz));
+	th_obj_init(&o, img, sizeof(img), false);
+	assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &want), UIE_OK);
+	req.file_offset = 0;
+	req.length = 0x4000;
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_ELF);
+	assert_memory_equal(&d, &want, sizeof(d));
+	req.length = 0x4001; /* longer than the image */
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_RANGE);
+	req.length = 0x4000;
+	req.event = UIE_EV_MPROTECT_EXEC; /* the loader does not mprotect it so */
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_RANGE);
+	/* The same bytes without the ELF magic are data: a range. */
+	req.event = UIE_EV_MMAP_EXEC;
+	img[0] = 0;
+	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
+	assert_int_equal(scope, UIE_SCOPE_RANGE);
+}
+
 /* Every reason code a record can carry has a description; others say so. */
 static void test_reason_names(void **state)
 {
@@ -468,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_repeat),
 		cmocka_unit_test(test_reject_and_fastpath),
 		cmocka_unit_test(test_measure),
+		cmocka_unit_test(test_measure_reservation),
 		cmocka_unit_test(test_reason_names),
 	};
 

@@ -69,6 +69,46 @@ static void test_vector_tiny_elf(void **state)
 	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, 0x0004, NULL, &d), UIE_E_ALG);
 }
 
+/* Vector V1N: code from offset 0, so the digest covers the loader's first mapping. */
+static void test_vector_nosep(void **state)
+{
+	static uint8_t img[0x1010];
+	struct uie_elf_info info;
+	struct uie_digest d;
+	struct th_obj o;
+
+	(void)state;
+	memset(img, 0, sizeof(img));
+	tc_hex("7f454c4602010100000000000000000003003e0001000000b000000000000000"
+	       "4000000000000000000000000000000000000000400038000200000000000000"
+	       "0100000005000000000000000000000000000000000000000000000000000000"
+	       "c000000000000000c00000000000000000100000000000000100000006000000"
+	       "0010000000000000002000000000000000200000000000001000000000000000"
+	       "20000000000000000010000000000000b83c00000031ff0f0590909090909090",
+	       img, 0xc0);
+	for (int i = 0; i < 0x10; i++)
+		img[0x1000 + i] = (uint8_t)i;
+	for (int map = 0; map < 2; map++) {
+		th_obj_init(&o, img, sizeof(img), map);
+		assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, &info, &d), UIE_OK);
+		check_digest(&d, UIE_HASH_SHA256,
+			     "169c4f411226c45dc50f9338a88d02a1bd0d7cd51678f916ab74fc0c753fd8dd");
+		assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA384, NULL, &d), UIE_OK);
+		check_digest(&d, UIE_HASH_SHA384,
+			     "ab3f44f1bea6f4da38d07af7042bfc180e0b27f94dca16b2e49d2c5e374baa88"
+			     "a2ea17e4483f649eba371745654bd858");
+	}
+	assert_int_equal(info.exec[0].range_len, 0x1000);
+	assert_int_equal(info.reserve_off, 0);
+	assert_int_equal(info.reserve_len, 0x3000);
+	/* A copy with other data-segment bytes is another object. */
+	img[0x1008] = 0xcc;
+	th_obj_init(&o, img, sizeof(img), true);
+	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d), UIE_OK);
+	check_digest(&d, UIE_HASH_SHA256,
+		     "6d81a9fc64e40f33d15407372b16c1cb264702826f4949493aa554af319945ff");
+}
+
 /* Vector V2 and the range rules. */
 static void test_vector_range(void **state)
 {
@@ -469,16 +509,70 @@ static void test_covers(void **state)
 	}
 }
 
+/* The loader's first mapping of an object whose first PT_LOAD is executable. */
+static void test_reservation(void **state)
+{
+	static uint8_t img[0x4000];
+	struct uie_elf_info info;
+	struct uie_digest d0, d1;
+	struct th_obj o;
+	struct ph code0[2] = {
+		{ 1, 5, 0, 0, 0x1800, 0x1800, 0x1000 },          /* R+E from offset 0 */
+		{ 1, 6, 0x2c30, 0x3c30, 0x400, 0x1000, 0x1000 }, /* RW, ends at 0x4c30 */
+	};
+	struct ph ro0[2] = {
+		{ 1, 4, 0, 0, 0x1000, 0x1000, 0x1000 },          /* R from offset 0 */
+		{ 1, 5, 0x1000, 0x1000, 0x800, 0x800, 0x1000 },  /* R+E */
+	};
+
+	(void)state;
+	build(img, sizeof(img), code0, 2);
+	th_obj_init(&o, img, sizeof(img), true);
+	assert_int_equal(uie_elf_parse(&o.obj, &info), UIE_OK);
+	assert_false(uie_elf_covers(&info, 0, 0x5000)); /* the whole image is not code */
+	assert_true(uie_elf_is_reservation(&info, 0, 0x5000));
+	assert_true(uie_elf_is_reservation(&info, 0, 0x4c30)); /* length as ld.so passes it */
+	assert_false(uie_elf_is_reservation(&info, 0, 0x5001));
+	assert_false(uie_elf_is_reservation(&info, 0x1000, 0x1000)); /* not at the start */
+	assert_false(uie_elf_is_reservation(&info, 0, 0));
+	assert_false(uie_elf_is_reservation(NULL, 0, 0x1000));
+	/*
+	 * The mapping makes the data segment's file bytes executable: a crafted
+	 * copy with code there must not get the original's digest.
+	 */
+	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d0), UIE_OK);
+	img[0x2c40] = 0xcc;
+	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d1), UIE_OK);
+	assert_memory_not_equal(d0.bytes, d1.bytes, d0.len);
+	/* and so must bytes past the image's last page in memory that it maps anyway */
+	img[0x2c40] = 0;
+	img[0x3f00] = 0xcc; /* file page 3: mapped by [0, 0x5000) */
+	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d1), UIE_OK);
+	assert_memory_not_equal(d0.bytes, d1.bytes, d0.len);
+	/* First segment not executable (ld -z separate-code): no executable first mapping. */
+	build(img, sizeof(img), ro0, 2);
+	th_obj_init(&o, img, sizeof(img), true);
+	assert_int_equal(uie_elf_parse(&o.obj, &info), UIE_OK);
+	assert_false(uie_elf_is_reservation(&info, 0, 0x2000));
+	/* and its digest stays that of its code alone: other bytes do not change it */
+	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d0), UIE_OK);
+	img[0x2c40] = 0xcc;
+	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d1), UIE_OK);
+	assert_memory_equal(d0.bytes, d1.bytes, d0.len);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vector_tiny_elf),
+		cmocka_unit_test(test_vector_nosep),
 		cmocka_unit_test(test_vector_range),
 		cmocka_unit_test(test_real_binaries),
 		cmocka_unit_test(test_hostile_header),
 		cmocka_unit_test(test_hostile_segments),
 		cmocka_unit_test(test_read_failure),
 		cmocka_unit_test(test_covers),
+		cmocka_unit_test(test_reservation),
 	};
 
 	return cmocka_run_group_tests(tests, th_platform_setup, th_platform_teardown);
