@@ -1,19 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * uie-init: PID 1 of a guest in VM mode.  It starts the relay to the
+ * uie-init: PID 1 of a guest in VM mode.  As the kernel's init (after a
+ * pre-init that loaded the virtio modules and chose the root) it mounts
+ * /proc, /sys and /dev if they are not there and names the virtio-serial
+ * ports in /dev/virtio-ports as udev would.  It opens the port to the
+ * monitor and keeps it open for as long as it runs: a virtio-serial port
+ * has one opener at a time, so nobody else in the guest can open it (EBUSY),
+ * not even after the relay died.  It starts the relay to the
  * monitor outside the VM (guest/vmrelay.h), waits until it serves, then
  * starts the real init under the interceptor (`uie run`), so the guest's
  * whole user space runs supervised from its first exec (measured in
  * bootstrap until a policy is installed).  Nothing else is started
  * unsupervised: no relay, no init.  As PID 1 it reaps every orphan; once
  * the supervised tree is gone (the init and every process left behind) it
- * stops the relay and exits, or powers off with --poweroff.
+ * stops the relay and exits, or powers off with --poweroff (needed as the
+ * kernel's PID 1, which must not exit; in a PID namespace it ends the
+ * namespace instead).
  *
  * If the interceptor dies, the processes it supervised live on but every
  * exec, executable mmap and mprotect they try fails (the seccomp listener
  * is gone): fail closed.  uie-init does not restart it.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -83,6 +92,46 @@ static pid_t start_relay(struct uie_vmrelay_opts *o)
 	return pid;
 }
 
+/* What udev would do for the guest: /proc, /sys, /dev and the port names. */
+static void guest_setup(void)
+{
+	struct dirent *e;
+	DIR *d;
+
+	if (access("/proc/self", F_OK) != 0)
+		mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	if (access("/sys/class", F_OK) != 0)
+		mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	if (access("/dev/null", F_OK) != 0)
+		mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, NULL);
+	if (!(d = opendir("/sys/class/virtio-ports")))
+		return;
+	mkdir("/dev/virtio-ports", 0755);
+	while ((e = readdir(d)) != NULL) {
+		char path[300], name[128], link[300], target[300];
+		ssize_t n;
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, name, sizeof(name) - 1);
+		close(fd);
+		while (n > 0 && (name[n - 1] == '\n' || name[n - 1] == '\0'))
+			n--;
+		if (n <= 0 || memchr(name, '/', (size_t)n) || (n <= 2 && name[0] == '.'))
+			continue; /* unnamed, or not a plain file name */
+		name[n] = '\0';
+		snprintf(link, sizeof(link), "/dev/virtio-ports/%s", name);
+		snprintf(target, sizeof(target), "../%s", e->d_name);
+		if (symlink(target, link) != 0 && errno != EEXIST)
+			say("naming a virtio port", strerror(errno));
+	}
+	closedir(d);
+}
+
 /* True when a user-space process other than us and the relay exists (kernel threads have no cmdline). */
 static bool others_alive(pid_t relay)
 {
@@ -111,13 +160,14 @@ static bool others_alive(pid_t relay)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie-init [--port DEV] [--socket PATH] [--uie PATH] [--poweroff] [-v]\n"
-		   "                -- INIT [ARGS...]\n"
-		   "  --port DEV    virtio-serial port to the monitor (default %s)\n"
-		   "  --socket PATH local bridge socket served to the guest (default %s)\n"
-		   "  --uie PATH    the uie command (default: uie from PATH)\n"
-		   "  --poweroff    power off when the supervised tree is gone (PID 1 of the VM)\n",
-		UIE_VMRELAY_DEFAULT_PORT, UIE_BRIDGE_DEFAULT_PATH);
+	fprintf(f, "usage: uie-init [--port DEV] [--socket PATH] [--control PATH] [--uie PATH]\n"
+		   "                [--poweroff] [-v] -- INIT [ARGS...]\n"
+		   "  --port DEV     virtio-serial port to the monitor (default %s)\n"
+		   "  --socket PATH  local bridge socket for the interceptor (default %s)\n"
+		   "  --control PATH control-only socket for `uie` tools in the tree (default %s)\n"
+		   "  --uie PATH     the uie command (default: uie from PATH)\n"
+		   "  --poweroff     power off when the supervised tree is gone (the kernel's PID 1)\n",
+		UIE_VMRELAY_DEFAULT_PORT, UIE_BRIDGE_DEFAULT_PATH, UIE_VMRELAY_DEFAULT_CONTROL);
 }
 
 int main(int argc, char **argv)
@@ -126,10 +176,12 @@ int main(int argc, char **argv)
 		{ "port", required_argument, NULL, 'p' }, { "socket", required_argument, NULL, 's' },
 		{ "uie", required_argument, NULL, 'u' },  { "poweroff", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
+		{ "control", required_argument, NULL, 'c' },
 		{ 0 },
 	};
 	struct uie_vmrelay_opts o = { .port = UIE_VMRELAY_DEFAULT_PORT,
-				      .socket = UIE_BRIDGE_DEFAULT_PATH, .ready_fd = -1 };
+				      .socket = UIE_BRIDGE_DEFAULT_PATH,
+				      .control = UIE_VMRELAY_DEFAULT_CONTROL, .ready_fd = -1, .port_fd = -1 };
 	const char *uie = "uie";
 	bool poweroff = false, sup_done = false;
 	int c, status = 0, rc = 1;
@@ -139,6 +191,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'p': o.port = optarg; break;
 		case 's': o.socket = optarg; break;
+		case 'c': o.control = optarg; break;
 		case 'u': uie = optarg; break;
 		case 'P': poweroff = true; break;
 		case 'v': o.verbose = 1; break;
@@ -152,9 +205,13 @@ int main(int argc, char **argv)
 	}
 	if (getpid() != 1)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); /* orphans come to us, as to PID 1 */
-	if (access("/proc/self", F_OK) != 0)
-		mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	guest_setup();
 	signal(SIGPIPE, SIG_IGN);
+	/* Ours until we end (the relay uses the same open file): no other opener while we live. */
+	if ((c = uie_bridge_connect(o.port, &o.port_fd)) != UIE_OK) {
+		say("cannot open the port to the monitor; not starting init", uie_err_str(c));
+		goto out;
+	}
 	if ((relay = start_relay(&o)) < 0) {
 		/* No monitor, no user space: nothing may run unmeasured. */
 		say("the relay to the monitor did not start; not starting init", o.port);

@@ -35,7 +35,7 @@ static void say(const struct relay *rl, const char *what, int r)
 		fprintf(stderr, "uie-vmrelay: %s: %s\n", what, uie_err_str(r));
 }
 
-static int listen_local(const char *path, int *lfd)
+static int listen_local(const char *path, int type, int *lfd)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char dir[sizeof(sa.sun_path)];
@@ -53,7 +53,7 @@ static int listen_local(const char *path, int *lfd)
 		mkdir(dir, 0750);
 	}
 	unlink(path);
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	s = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return UIE_E_SYS;
 	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) != 0 || chmod(path, 0660) != 0 ||
@@ -145,22 +145,34 @@ static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, ui
 	return uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen);
 }
 
-/* Serves one message of client c; false when c is gone. */
-static bool serve_one(struct relay *rl, int c)
+/* What the control socket forwards: requests a `uie` tool sends, none that only the interceptor may. */
+static bool control_allowed(uint16_t type)
+{
+	return type == UIE_MSG_STATUS_REQ || type == UIE_MSG_EXPORT_REQ ||
+	       type == UIE_MSG_INSTALL_REQ || type == UIE_MSG_PUBKEY_REQ;
+}
+
+/* Serves one message of client c (on the control socket when control); false when c is gone. */
+static bool serve_one(struct relay *rl, int c, bool control)
 {
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	size_t len = 0, alen = 0;
 	int fd = -1, afd = -1, r;
 	struct uie_wire_msg q;
 
-	r = uie_bridge_recv(c, msg, &len, &fd, -1);
-	if (r == UIE_E_PEER || r == UIE_E_SYS)
-		return false;
+	if (control)
+		r = uie_stream_recv(c, msg, &len, &fd, RELAY_TIMEOUT_MS);
+	else
+		r = uie_bridge_recv(c, msg, &len, &fd, -1);
+	if (r == UIE_E_PEER || r == UIE_E_SYS || (control && r != UIE_OK))
+		return false; /* a stream with a bad frame header is lost */
 	if (r == UIE_OK)
 		r = uie_bridge_decode(msg, len, &q);
 	else
 		uie_bridge_decode(msg, len, &q);
-	if (r == UIE_OK && q.type == UIE_MSG_MEASURE_REQ && q.u.measure_req.role != UIE_ROLE_ANON)
+	if (r == UIE_OK && control && !control_allowed(q.type))
+		r = UIE_E_ACCESS;
+	else if (r == UIE_OK && q.type == UIE_MSG_MEASURE_REQ && q.u.measure_req.role != UIE_ROLE_ANON)
 		r = fd >= 0 ? measure(rl, &q, fd, ans, &alen) : UIE_E_FORMAT;
 	else if (r == UIE_OK)
 		r = forward(rl, msg, len, fd, ans, &alen, &afd);
@@ -170,16 +182,17 @@ static bool serve_one(struct relay *rl, int c)
 		say(rl, "request refused", r);
 		refuse(&q, r, ans, &alen);
 	}
-	r = uie_bridge_send(c, ans, alen, afd);
+	r = control ? uie_stream_send(c, ans, alen, afd) : uie_bridge_send(c, ans, alen, afd);
 	if (afd >= 0)
 		close(afd);
 	return r == UIE_OK;
 }
 
-static int serve(struct relay *rl, int lfd, volatile sig_atomic_t *stop)
+static int serve(struct relay *rl, int lfd, int cfd, volatile sig_atomic_t *stop)
 {
-	struct pollfd pfd[1 + RELAY_MAX_CLIENTS];
+	struct pollfd pfd[2 + RELAY_MAX_CLIENTS];
 	int clients[RELAY_MAX_CLIENTS];
+	bool control[RELAY_MAX_CLIENTS];
 	unsigned n = 0;
 
 	while (!*stop) {
@@ -187,32 +200,41 @@ static int serve(struct relay *rl, int lfd, volatile sig_atomic_t *stop)
 		int r;
 
 		pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = cfd, .events = POLLIN }; /* -1: ignored by poll */
 		for (unsigned i = 0; i < n; i++)
-			pfd[1 + i] = (struct pollfd){ .fd = clients[i], .events = POLLIN };
-		r = poll(pfd, 1 + n, -1);
+			pfd[2 + i] = (struct pollfd){ .fd = clients[i], .events = POLLIN };
+		r = poll(pfd, 2 + n, -1);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return UIE_E_SYS;
 		for (unsigned i = 0; i < live; i++) {
-			if (!pfd[1 + i].revents)
+			if (!pfd[2 + i].revents)
 				continue;
-			if ((pfd[1 + i].revents & POLLIN) && serve_one(rl, clients[i]))
+			if ((pfd[2 + i].revents & POLLIN) && serve_one(rl, clients[i], control[i]))
 				continue;
 			close(clients[i]);
 			clients[i] = -1;
 		}
 		n = 0;
-		for (unsigned i = 0; i < live; i++)
-			if (clients[i] >= 0)
+		for (unsigned i = 0; i < live; i++) {
+			if (clients[i] >= 0) {
+				control[n] = control[i];
 				clients[n++] = clients[i];
-		if (pfd[0].revents & POLLIN) {
-			int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+			}
+		}
+		for (unsigned k = 0; k < 2; k++) {
+			int c;
 
-			if (c >= 0 && n < RELAY_MAX_CLIENTS)
+			if (!(pfd[k].revents & POLLIN))
+				continue;
+			c = accept4(pfd[k].fd, NULL, NULL, SOCK_CLOEXEC);
+			if (c >= 0 && n < RELAY_MAX_CLIENTS) {
+				control[n] = k == 1;
 				clients[n++] = c;
-			else if (c >= 0)
+			} else if (c >= 0) {
 				close(c);
+			}
 		}
 	}
 	for (unsigned i = 0; i < n; i++)
@@ -222,10 +244,10 @@ static int serve(struct relay *rl, int lfd, volatile sig_atomic_t *stop)
 
 int uie_vmrelay_run(const struct uie_vmrelay_opts *o, volatile sig_atomic_t *stop)
 {
-	struct relay rl = { .o = o, .port = -1, .pagemap = -1, .next_id = 1 };
-	int lfd = -1, r;
+	struct relay rl = { .o = o, .port = o->port_fd, .pagemap = -1, .next_id = 1 };
+	int lfd = -1, cfd = -1, r;
 
-	if ((r = uie_bridge_connect(o->port, &rl.port)) != UIE_OK) {
+	if (rl.port < 0 && (r = uie_bridge_connect(o->port, &rl.port)) != UIE_OK) {
 		fprintf(stderr, "uie-vmrelay: %s: %s\n", o->port, uie_err_str(r));
 		return r;
 	}
@@ -235,8 +257,12 @@ int uie_vmrelay_run(const struct uie_vmrelay_opts *o, volatile sig_atomic_t *sto
 		close(rl.port);
 		return UIE_E_SYS;
 	}
-	if ((r = listen_local(o->socket, &lfd)) != UIE_OK) {
-		fprintf(stderr, "uie-vmrelay: %s: %s\n", o->socket, uie_err_str(r));
+	if ((r = listen_local(o->socket, SOCK_SEQPACKET, &lfd)) != UIE_OK ||
+	    (o->control && (r = listen_local(o->control, SOCK_STREAM, &cfd)) != UIE_OK)) {
+		fprintf(stderr, "uie-vmrelay: %s: %s\n", lfd < 0 ? o->socket : o->control,
+			uie_err_str(r));
+		if (lfd >= 0)
+			close(lfd);
 		close(rl.pagemap);
 		close(rl.port);
 		return r;
@@ -247,7 +273,9 @@ int uie_vmrelay_run(const struct uie_vmrelay_opts *o, volatile sig_atomic_t *sto
 		close(o->ready_fd);
 	}
 	if (r == UIE_OK)
-		r = serve(&rl, lfd, stop);
+		r = serve(&rl, lfd, cfd, stop);
+	if (cfd >= 0)
+		close(cfd);
 	close(lfd);
 	close(rl.pagemap);
 	close(rl.port);

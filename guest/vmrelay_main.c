@@ -27,10 +27,11 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "port", required_argument, NULL, 'p' },   { "socket", required_argument, NULL, 's' },
 		{ "ready-fd", required_argument, NULL, 'r' }, { "verbose", no_argument, NULL, 'v' },
+		{ "control", required_argument, NULL, 'c' },
 		{ 0 },
 	};
 	struct uie_vmrelay_opts o = { .port = UIE_VMRELAY_DEFAULT_PORT,
-				      .socket = UIE_BRIDGE_DEFAULT_PATH, .ready_fd = -1 };
+				      .socket = UIE_BRIDGE_DEFAULT_PATH, .ready_fd = -1, .port_fd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	int c;
 
@@ -38,10 +39,11 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'p': o.port = optarg; break;
 		case 's': o.socket = optarg; break;
+		case 'c': o.control = optarg; break;
 		case 'r': o.ready_fd = atoi(optarg); break;
 		case 'v': o.verbose = 1; break;
 		default:
-			fprintf(stderr, "usage: uie-vmrelay [--port DEV] [--socket PATH] [--ready-fd N] [-v]\n");
+			fprintf(stderr, "usage: uie-vmrelay [--port DEV] [--socket PATH] [--control PATH] [--ready-fd N] [-v]\n");
 			return 2;
 		}
 	}

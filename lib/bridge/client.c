@@ -27,11 +27,27 @@
 
 static _Atomic uint32_t next_request_id = 1;
 
+/* Socket of type connected to sa, or -1 with errno set and *made false when socket() failed. */
+static int connect_type(const struct sockaddr_un *sa, int type, bool *made)
+{
+	int s = socket(AF_UNIX, type | SOCK_CLOEXEC, 0), e;
+
+	*made = s >= 0;
+	if (s >= 0 && connect(s, (const struct sockaddr *)sa, sizeof(*sa)) != 0) {
+		e = errno;
+		close(s);
+		errno = e;
+		s = -1;
+	}
+	return s;
+}
+
 int uie_bridge_connect(const char *path, int *fd)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct stat st;
-	int s;
+	bool made, made_stream;
+	int s, e;
 
 	*fd = -1;
 	if (!path)
@@ -47,13 +63,23 @@ int uie_bridge_connect(const char *path, int *fd)
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return UIE_E_INVAL;
 	memcpy(sa.sun_path, path, strlen(path) + 1);
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return UIE_E_SYS;
-	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-		close(s);
-		return errno == ENOENT || errno == ECONNREFUSED ? UIE_E_PEER
-		       : errno == EACCES || errno == EPERM ? UIE_E_ACCESS : UIE_E_SYS;
+	s = connect_type(&sa, SOCK_SEQPACKET, &made);
+	if (s < 0) {
+		/*
+		 * Inside a supervised tree SOCK_SEQPACKET cannot be created
+		 * (EACCES); a stream socket is the VM relay's control socket
+		 * (framed, docs/BRIDGE.md section 11), never the monitor's.
+		 */
+		e = errno;
+		if (e == EACCES || e == EPROTOTYPE)
+			s = connect_type(&sa, SOCK_STREAM, &made_stream);
+		errno = e; /* the caller sees why SOCK_SEQPACKET failed */
+		if (s < 0 && !made)
+			return UIE_E_SYS; /* the socket could not be made */
+		if (s < 0) {
+			return e == ENOENT || e == ECONNREFUSED ? UIE_E_PEER
+			       : e == EACCES || e == EPERM ? UIE_E_ACCESS : UIE_E_SYS;
+		}
 	}
 	*fd = s;
 	return UIE_OK;

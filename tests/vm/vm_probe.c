@@ -11,8 +11,23 @@
  *   - a frame that does not parse: the monitor ends the connection; once
  *     QEMU reconnects the monitor answers again, with nothing logged.
  * usage: vm_probe PORT RAM_MIB
+ *
+ * With --tree it is guest root inside the supervised tree (uie-init as
+ * PID 1, docs/THREAT-MODEL.md "VM mode"), trying to reach the channel:
+ *   - a SOCK_SEQPACKET socket (the relay's socket for the interceptor):
+ *     refused by the tree's filter (EACCES);
+ *   - the port itself while the relay holds it: EBUSY;
+ *   - the relay's control socket: STATUS answers; a forged fast-path
+ *     report, MEASURE_VM_REQ and CHECKPOINT_REQ are refused (-28 ACCESS)
+ *     and the record count does not move;
+ *   - after killing the relay (RELAY_PID): the port is still EBUSY
+ *     (uie-init keeps it open), so nothing can be sent on it.
+ * usage: vm_probe --tree PORT CONTROL RELAY_PID
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,13 +87,104 @@ static int measure_with_bytes(int port)
 	return r == UIE_OK ? a.status : r;
 }
 
+/* Opens the port directly; the errno (0: it opened, and was closed at once: nothing sent). */
+static int open_port(const char *port)
+{
+	int fd = open(port, O_RDWR | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * A well-formed request of the given type on the control socket, with a
+ * payload where the type takes one (8 bytes: frame 0x200000, or a report
+ * the forger made up): the answer's status.
+ */
+static int forge(int ctl, uint16_t type)
+{
+	static const uint8_t payload[8] = { 0x00, 0x00, 0x20 };
+	struct uie_wire_msg q = { .type = type, .request_id = 0x7100u + type }, a;
+	struct uie_msg_measure_req mq = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN, .pid = 1 };
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
+	size_t len, alen;
+	int pfd = -1, afd = -1, r;
+
+	if (type == UIE_MSG_MEASURE_REQ)
+		q.u.measure_req = mq;
+	if (type == UIE_MSG_MEASURE_VM_REQ) {
+		q.u.measure_vm_req.r = mq;
+		q.u.measure_vm_req.object_size = UIE_VM_FRAME;
+	}
+	if (type == UIE_MSG_FASTPATH_REQ)
+		q.u.fastpath_req.count = 1;
+	if (type == UIE_MSG_VIOLATION_REQ)
+		q.u.violation_req.kind = 1;
+	if ((r = uie_bridge_encode(&q, msg, sizeof(msg), &len)) != UIE_OK)
+		return r;
+	if (uie_bridge_fd_rule(&q) == UIE_FD_ONE &&
+	    (r = uie_memfd_create_sealed("forged", payload, sizeof(payload), &pfd)) != UIE_OK)
+		return r;
+	r = uie_stream_send(ctl, msg, len, pfd);
+	if (pfd >= 0)
+		close(pfd);
+	if (r != UIE_OK || (r = uie_stream_recv(ctl, ans, &alen, &afd, 10000)) != UIE_OK ||
+	    (r = uie_bridge_decode(ans, alen, &a)) != UIE_OK)
+		return r;
+	if (afd >= 0)
+		close(afd);
+	return a.status;
+}
+
+static int tree_main(const char *port, const char *control, pid_t relay)
+{
+	uint64_t n0 = 0, n = 0;
+	int s, ctl, r;
+
+	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	check("SOCK_SEQPACKET socket in the tree", s < 0 && errno == EACCES ? UIE_OK : UIE_E_STATE,
+	      UIE_OK);
+	if (s >= 0)
+		close(s);
+	check("opening the port while the relay holds it", open_port(port) == EBUSY ? UIE_OK : UIE_E_STATE,
+	      UIE_OK);
+	if ((r = uie_bridge_connect(control, &ctl)) != UIE_OK) {
+		check("connecting to the control socket", r, UIE_OK);
+		return 1;
+	}
+	check("status on the control socket", status(ctl, &n0), UIE_OK);
+	check("forged fast-path report", forge(ctl, UIE_MSG_FASTPATH_REQ), UIE_E_ACCESS);
+	check("forged MEASURE_VM_REQ", forge(ctl, UIE_MSG_MEASURE_VM_REQ), UIE_E_ACCESS);
+	check("forged MEASURE_REQ", forge(ctl, UIE_MSG_MEASURE_REQ), UIE_E_ACCESS);
+	check("forged violation report", forge(ctl, UIE_MSG_VIOLATION_REQ), UIE_E_ACCESS);
+	check("CHECKPOINT_REQ", forge(ctl, UIE_MSG_CHECKPOINT_REQ), UIE_E_ACCESS);
+	check("status after", status(ctl, &n), UIE_OK);
+	check("nothing logged by the forged requests", n == n0 ? UIE_OK : UIE_E_STATE, UIE_OK);
+	close(ctl);
+	if (kill(relay, SIGKILL) != 0) {
+		check("killing the relay", UIE_E_SYS, UIE_OK);
+		return 1;
+	}
+	for (int i = 0; i < 100 && kill(relay, 0) == 0; i++)
+		usleep(100000); /* a zombie until uie-init reaps it */
+	r = open_port(port);
+	printf("vm_probe: port after the relay died: %s\n", r ? strerror(r) : "opened");
+	check("opening the port after the relay died", r == EBUSY ? UIE_OK : UIE_E_STATE, UIE_OK);
+	printf("vm_probe: %s\n", failures ? "FAILED" : "the tree cannot reach the channel");
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t n0 = 0, n = 0, ram;
 	int port, r;
 
+	if (argc == 5 && !strcmp(argv[1], "--tree"))
+		return tree_main(argv[2], argv[3], (pid_t)strtol(argv[4], NULL, 10));
 	if (argc != 3) {
-		fprintf(stderr, "usage: vm_probe PORT RAM_MIB\n");
+		fprintf(stderr, "usage: vm_probe PORT RAM_MIB | vm_probe --tree PORT CONTROL RELAY_PID\n");
 		return 2;
 	}
 	ram = strtoull(argv[2], NULL, 10) << 20;
