@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fdpass.h"
@@ -235,10 +236,13 @@ static int cmd_fastpath(int s, unsigned n)
 {
 	struct uie_fastpath_report *reps = calloc(n ? n : 1, sizeof(*reps));
 	struct uie_status st;
+	struct timespec t0, t1;
+	unsigned refused = 0;
 	int r;
 
 	if (!reps)
 		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = uie_bridge_status(s, &st);
 	for (unsigned i = 0; r == UIE_OK && i < n; i++) {
 		reps[i].req = (struct uie_req){ .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN,
@@ -249,8 +253,14 @@ static int cmd_fastpath(int s, unsigned n)
 	}
 	if (r == UIE_OK)
 		r = uie_bridge_fastpath_report_all(s, st.epoch, reps, n);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (unsigned i = 0; i < n; i++)
+		refused += reps[i].status == UIE_E_QUOTA;
+	/* elapsed_ms lets a test bound what a per-second quota may let through. */
 	printf("status=%d\nreport_status=%d\nreport_status_last=%d\n", r, n ? reps[0].status : 0,
 	       n ? reps[n - 1].status : 0);
+	printf("refused_quota=%u\nelapsed_ms=%lld\n", refused,
+	       (long long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
 	free(reps);
 	return 0;
 }
