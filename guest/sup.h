@@ -123,6 +123,12 @@ struct uie_sup {
 	 * that a thread waiting on them (vfork, an exec) can stop.
 	 */
 	unsigned depth;
+	/*
+	 * Called by freeze.c while it waits for threads to stop: the loop
+	 * answers what they may be waiting for (nested, up to UIE_SUP_NEST).
+	 * freeze.c never calls the loop itself.
+	 */
+	void (*serve_waiting)(struct uie_sup *s);
 	struct seccomp_notif *nbuf[UIE_SUP_NEST];
 	struct seccomp_notif_resp *rbuf[UIE_SUP_NEST];
 	struct uie_freeze frz[UIE_SUP_NEST];
@@ -297,12 +303,10 @@ void uie_guest_thaw_left(struct uie_sup *s);
 void uie_guest_reconcile(struct uie_sup *s, pid_t tgid);
 void uie_guest_anon_allowed(struct uie_sup *s, pid_t tgid);
 
-/* ---- loop.c ---- */
+/* ---- clock.c ---- */
 uint64_t uie_guest_now_ms(void); /* CLOCK_MONOTONIC */
-/* Receives and answers one seccomp notification. */
-void uie_guest_serve_one(struct uie_sup *s);
 
-/* Answers: every response starts as EACCES (loop.c); only a monitor ALLOW continues. */
+/* ---- answer.c: every response starts as EACCES (loop.c); only a monitor ALLOW continues ---- */
 void uie_guest_deny(struct seccomp_notif_resp *r, int err);
 void uie_guest_cont(struct seccomp_notif_resp *r);
 bool uie_guest_id_valid(const struct uie_sup *s, uint64_t id);
