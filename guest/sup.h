@@ -239,14 +239,34 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
 /* File identity (as in requests) from an fstat. */
 struct uie_file_id uie_guest_file_id(const struct stat *st);
-bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
-/* Withdraws the approval of (dev, ino): the next grant of it asks the monitor. */
-void uie_guest_forget(struct uie_sup *s, uint64_t dev, uint64_t ino);
 /*
  * Has the monitor log that fd's file, mapped executable by mapper, was
  * written by writer (0: unknown), and says so on stderr.
  */
 void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper);
+/* ---- granted.c: identities the monitor allowed ---- */
+bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
+/* Withdraws the approval of (dev, ino): the next grant of it asks the monitor. */
+void uie_guest_forget(struct uie_sup *s, uint64_t dev, uint64_t ino);
+/*
+ * Remembers an allowed file (true when it was not yet); when the table is
+ * full it forgets everything (reconciliation then asks the monitor again:
+ * slower, never weaker).
+ */
+bool uie_guest_remember(struct uie_sup *s, uint64_t dev, uint64_t ino);
+
+/* ---- conn.c: the monitor connection ---- */
+/* Connects (when down and the monitor run is still ours), then fetches the fast path. */
+void uie_guest_connect(struct uie_sup *s);
+/* Closes the monitor connection and what was fetched on it (hint, page). */
+void uie_guest_disconnect(struct uie_sup *s);
+
+/* ---- reports.c: fast-path refusals and their report queue ---- */
+/*
+ * True when the monitor's current hint proves that it would refuse req;
+ * the refusal is then queued for the report, digest included.
+ */
+bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, int objfd);
 /*
  * Sends the monitor the fast-path refusals queued so far (for the log);
  * called only after the refused calls have been answered, so that the
@@ -257,8 +277,6 @@ void uie_guest_fastpath_flush(struct uie_sup *s);
 void uie_guest_fastpath_flush_due(struct uie_sup *s);
 /* Poll timeout (ms) until the queued refusals are reported when idle; -1: none queued. */
 int uie_guest_fastpath_idle_ms(const struct uie_sup *s);
-/* Closes the monitor connection and what was fetched on it (hint, page). */
-void uie_guest_disconnect(struct uie_sup *s);
 
 /* ---- exec.c / mapping.c: handlers; return the seccomp response ---- */
 void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
