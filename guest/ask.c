@@ -98,26 +98,6 @@ struct uie_file_id uie_guest_file_id(const struct stat *st)
 	};
 }
 
-/*
- * What a diagnostic names: the caller's description, or else the object's
- * path, looked up only when a message is printed (a readlink per grant
- * was a measurable part of the interceptor's time).
- */
-static const char *describe(const char *what, int objfd, char *buf, size_t cap)
-{
-	char link[48];
-	ssize_t n;
-
-	if (what)
-		return what;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", objfd);
-	n = objfd < 0 ? -1 : readlink(link, buf, cap - 1);
-	if (n < 0)
-		return "an unnamed object";
-	buf[n] = '\0';
-	return buf;
-}
-
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
 		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
 		   const char *what)
@@ -181,7 +161,7 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	}
 	if (s->o->verbose > 1)
 		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
-			describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
+			uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
 	if (objfd >= 0) {
 		uint64_t dev, ino;
 
@@ -194,7 +174,7 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	return true;
 refused:
 	fprintf(stderr, "uie: denied %s of %s (pid %d): %s\n", event_name(event),
-		describe(what, objfd, name, sizeof(name)), (int)pid, why);
+		uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid, why);
 	return false;
 }
 
@@ -207,7 +187,7 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 
 	if (fstat(fd, &st) != 0) {
 		fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n",
-			event_name(event), describe(what, fd, name, sizeof(name)), (int)pid);
+			event_name(event), uie_guest_describe(what, fd, name, sizeof(name)), (int)pid);
 		return false;
 	}
 	role = role_of(pid, fd, &st, elf_role);
@@ -215,25 +195,4 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 		return uie_guest_ask(s, event, role, pid, -1, NULL, vaddr, length, off,
 				     what ? what : "fileless memory");
 	return uie_guest_ask(s, event, role, pid, fd, &st, vaddr, length, off, what);
-}
-
-void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper)
-{
-	char name[512];
-	uint64_t seq = 0;
-	int r;
-
-	uie_guest_connect(s);
-	r = s->bridge < 0 ? UIE_E_PEER
-			  : uie_bridge_violation(s->bridge, (uint32_t)writer, UIE_VIOLATION_WRITE, fd, &seq);
-	if (r == UIE_E_PEER || r == UIE_E_SYS)
-		uie_guest_disconnect(s);
-	if (r == UIE_OK)
-		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d "
-			"(record %llu)\n", describe(NULL, fd, name, sizeof(name)), (int)mapper, (int)writer,
-			(unsigned long long)seq);
-	else
-		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d; "
-			"the monitor could not log it: %s\n", describe(NULL, fd, name, sizeof(name)),
-			(int)mapper, (int)writer, uie_err_str(r));
 }

@@ -231,6 +231,4 @@ void uie_guest_fan_handle(struct uie_sup *s)
 		if (m->fd >= 0)
 			close(m->fd);
 	}
-	if (s->depth == 0) /* inside a freeze, the outer grant reports once it is answered */
-		uie_guest_fastpath_flush_due(s);
 }

@@ -258,8 +258,12 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 			uie_guest_fastpath_flush(s);
 		if (s->nleft)
 			uie_guest_thaw_left(s);
-		if (p[1].revents & POLLIN)
+		if (p[1].revents & POLLIN) {
 			uie_guest_fan_handle(s);
+			/* Answered: queued fast-path refusals may be due (in a freeze
+			 * (serve_waiting), the outer grant reports once it is answered). */
+			uie_guest_fastpath_flush_due(s);
+		}
 		if (p[0].revents & POLLIN)
 			serve_one(s);
 		else if (p[0].revents & (POLLHUP | POLLERR))

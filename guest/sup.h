@@ -152,12 +152,6 @@ struct uie_call {
  * UIE_E_VERSION after naming on stderr a feature nothing replaces.
  */
 int uie_guest_kernel_probe(struct uie_kernel *k, int verbose);
-/*
- * Duplicates the caller's descriptor fd (pidfd_getfd); through a process
- * pidfd only when the calling thread's fd names the same open file.
- * Return: the new descriptor, or -1 with errno set.
- */
-int uie_guest_call_getfd(const struct uie_call *c, int fd);
 
 /* ---- filter.c: the BPF program and its installation (in the child) ---- */
 int uie_guest_filter_install(int *listener);
@@ -169,6 +163,12 @@ int uie_guest_landlock_apply(int abi);
 int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd, int *listener);
 
 /* ---- tmem.c: reading the target ---- */
+/*
+ * Duplicates the caller's descriptor fd (pidfd_getfd); through a process
+ * pidfd only when the calling thread's fd names the same open file.
+ * Return: the new descriptor, or -1 with errno set.
+ */
+int uie_guest_call_getfd(const struct uie_call *c, int fd);
 /* Reads a NUL-terminated string at addr of tid into buf (cap bytes). */
 int uie_guest_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
 /* Opens path as the caller would see it (dirfd in its table, or AT_FDCWD). */
@@ -239,11 +239,13 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
 /* File identity (as in requests) from an fstat. */
 struct uie_file_id uie_guest_file_id(const struct stat *st);
+/* ---- describe.c ---- */
 /*
- * Has the monitor log that fd's file, mapped executable by mapper, was
- * written by writer (0: unknown), and says so on stderr.
+ * What a diagnostic names: what when not NULL, else objfd's path (read into
+ * buf of cap bytes), else "an unnamed object".
  */
-void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper);
+const char *uie_guest_describe(const char *what, int objfd, char *buf, size_t cap);
+
 /* ---- granted.c: identities the monitor allowed ---- */
 bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
 /* Withdraws the approval of (dev, ino): the next grant of it asks the monitor. */
@@ -303,6 +305,11 @@ void uie_guest_watch_add(struct uie_sup *s, int objfd);
  * file system without leases).
  */
 bool uie_guest_open_for_writing(int objfd);
+/*
+ * Has the monitor log that fd's file, mapped executable by mapper, was
+ * written by writer (0: unknown), and says so on stderr.
+ */
+void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper);
 /* Handles a FAN_MODIFY event: a violation when the file is still mapped executable. */
 void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metadata *m);
 
