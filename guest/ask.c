@@ -17,6 +17,7 @@
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 static const char *event_name(uint16_t ev)
 {
@@ -47,23 +48,13 @@ static uint8_t role_of(pid_t pid, int fd, const struct stat *st, uint8_t elf_rol
 {
 	unsigned char m[4];
 
-	if (uie_guest_fileless(fd, st))
+	if (uie_sys_fileless(fd, st))
 		return UIE_ROLE_ANON;
 	if (pread(fd, m, sizeof(m), 0) != (ssize_t)sizeof(m) || memcmp(m, "\177ELF", 4) != 0)
 		return UIE_ROLE_FILE;
 	if (elf_role == UIE_ROLE_DSO && is_program_of(pid, st))
 		return UIE_ROLE_MAIN;
 	return elf_role;
-}
-
-bool uie_guest_fileless(int fd, const struct stat *st)
-{
-	int need = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW, seals;
-
-	if (st->st_nlink != 0)
-		return false;
-	seals = fcntl(fd, F_GET_SEALS);
-	return seals < 0 || (seals & need) != need;
 }
 
 uint8_t uie_guest_exec_role(int fd, uint8_t role)
@@ -89,15 +80,6 @@ static int program_of(pid_t pid, uint16_t event)
 	return open(link, O_RDONLY | O_CLOEXEC);
 }
 
-struct uie_file_id uie_guest_file_id(const struct stat *st)
-{
-	return (struct uie_file_id){
-		.dev = st->st_dev, .ino = st->st_ino, .size = (uint64_t)st->st_size,
-		.mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-		.ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
-	};
-}
-
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
 		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
 		   const char *what)
@@ -110,7 +92,7 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	int r, progfd = -1;
 
 	if (objfd >= 0)
-		req.id = uie_guest_file_id(st);
+		req.id = uie_file_id_of(st);
 	uie_guest_connect(s);
 	if (s->bridge < 0) {
 		snprintf(why, sizeof(why), s->other_boot ? "the monitor restarted since this tree started"

@@ -30,6 +30,7 @@
 
 #include "sup.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 #define PENDING_TTL_MS 5000
 
@@ -148,7 +149,7 @@ static struct uie_pending_exec *pending(struct uie_sup *s, pid_t tid)
 		struct uie_pending_exec *pe = &s->pending[i];
 
 		if (pe->tid == tid)
-			return uie_guest_now_ms() - pe->stamp <= PENDING_TTL_MS ? pe : NULL;
+			return uie_now_ms() - pe->stamp <= PENDING_TTL_MS ? pe : NULL;
 	}
 	return NULL;
 }
@@ -166,7 +167,7 @@ void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_id
 			if (s->pending[i].stamp < pe->stamp)
 				pe = &s->pending[i];
 	}
-	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = uie_guest_now_ms(),
+	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = uie_now_ms(),
 					 .allowed = *allowed };
 }
 
@@ -184,12 +185,12 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	role = pe->opens++ == 0 ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
 	if (m->fd < 0 || fstat(m->fd, &st) != 0)
 		return FAN_DENY;
-	id = uie_guest_file_id(&st);
+	id = uie_file_id_of(&st);
 	/* The very file exec.c had allowed, unchanged: no second request. */
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
 			return FAN_ALLOW;
-	if (uie_guest_fileless(m->fd, &st)) {
+	if (uie_sys_fileless(m->fd, &st)) {
 		/* Asked about as anonymous memory, so the name must be taken here. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
 		n = readlink(link, what, sizeof(what) - 1);

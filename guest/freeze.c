@@ -31,6 +31,7 @@
 
 #include "sup.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 #define STOP_DEADLINE_MS 2000u
 
@@ -55,7 +56,7 @@ static bool known(const struct uie_freeze *f, pid_t tid)
 static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig, unsigned deadline_ms)
 {
 	const struct timespec nap = { 0, 20000 };
-	uint64_t start = uie_guest_now_ms();
+	uint64_t start = uie_now_ms();
 
 	for (;;) {
 		siginfo_t si;
@@ -68,7 +69,7 @@ static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig, unsigne
 			return errno == ECHILD ? UIE_E_NOTFOUND : UIE_E_SYS;
 		}
 		if (si.si_pid == 0) { /* not yet */
-			if (uie_guest_now_ms() - start >= deadline_ms)
+			if (uie_now_ms() - start >= deadline_ms)
 				return UIE_E_STATE;
 			if (s->serve_waiting)
 				s->serve_waiting(s);

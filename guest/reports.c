@@ -9,6 +9,7 @@
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 /*
  * True when the monitor's current hint proves that it would refuse req
@@ -32,7 +33,7 @@ bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, in
 	if (s->nfp_reports && uie_fastpath_epoch(&s->fp) != s->fp_epoch)
 		uie_guest_fastpath_flush(s);
 	if (s->nfp_reports == 0) {
-		s->fp_oldest_ms = uie_guest_now_ms();
+		s->fp_oldest_ms = uie_now_ms();
 		s->fp_epoch = uie_fastpath_epoch(&s->fp);
 	}
 	rep = &s->fp_reports[s->nfp_reports++];
@@ -78,7 +79,7 @@ void uie_guest_fastpath_flush(struct uie_sup *s)
 void uie_guest_fastpath_flush_due(struct uie_sup *s)
 {
 	if (s->nfp_reports == UIE_SUP_MAX_FP_REPORTS ||
-	    (s->nfp_reports && uie_guest_now_ms() - s->fp_oldest_ms >= UIE_SUP_FP_MAX_DELAY_MS))
+	    (s->nfp_reports && uie_now_ms() - s->fp_oldest_ms >= UIE_SUP_FP_MAX_DELAY_MS))
 		uie_guest_fastpath_flush(s);
 }
 

@@ -18,6 +18,7 @@
 #include "host_platform.h"
 #include "uie/bridge.h"
 #include "uie/core.h"
+#include "uie/sys.h"
 
 #define UIE_SUP_MAX_FAN_DEVS 64
 #define UIE_SUP_MAX_PENDING 64
@@ -221,24 +222,17 @@ int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
 		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
 		   const char *what);
+/* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
+uint8_t uie_guest_exec_role(int fd, uint8_t role);
 /*
  * uie_guest_ask for an open object found in the target (a mapped file):
  * one fstat; role elf_role for ELF files (MAIN instead of DSO for the
  * target's own program), FILE for others, ANON for fileless objects
- * (memfd, deleted, O_TMPFILE).
+ * (memfd, deleted, O_TMPFILE; uie_sys_fileless).
  */
-/*
- * True when fd's file has no name (memfd, O_TMPFILE, deleted) and its
- * content can still change: a memfd sealed against writes, shrinking and
- * growing is measured by digest like a file (seals are never removed).
- */
-bool uie_guest_fileless(int fd, const struct stat *st);
-/* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
-uint8_t uie_guest_exec_role(int fd, uint8_t role);
 bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
 		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
-/* File identity (as in requests) from an fstat. */
-struct uie_file_id uie_guest_file_id(const struct stat *st);
+
 /* ---- describe.c ---- */
 /*
  * What a diagnostic names: what when not NULL, else objfd's path (read into
@@ -327,9 +321,6 @@ void uie_guest_thaw_left(struct uie_sup *s);
 /* Kills tgid when it holds an executable mapping the monitor refuses. */
 void uie_guest_reconcile(struct uie_sup *s, pid_t tgid);
 void uie_guest_anon_allowed(struct uie_sup *s, pid_t tgid);
-
-/* ---- clock.c ---- */
-uint64_t uie_guest_now_ms(void); /* CLOCK_MONOTONIC */
 
 /* ---- answer.c: every response starts as EACCES (loop.c); only a monitor ALLOW continues ---- */
 void uie_guest_deny(struct seccomp_notif_resp *r, int err);
