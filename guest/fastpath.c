@@ -17,6 +17,7 @@
 #include "uie/err.h"
 
 #include "genpage.h"
+#include "uie/sys.h"
 
 
 #define HINT_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
@@ -24,33 +25,17 @@
 /* Checks and maps a hint memfd into *map / *b (both cleared on failure). */
 static int map_hint(int fd, size_t len, void **map, struct uie_bloom *b)
 {
-	struct stat st;
-	void *m;
-	int seals, r;
+	int r;
 
-	*map = NULL;
 	memset(b, 0, sizeof(*b));
-	if (fd < 0 || len == 0)
-		return UIE_E_INVAL;
-	/* Sealed first, then sized: after the seals the size can no longer change. */
-	seals = fcntl(fd, F_GET_SEALS);
-	if (seals < 0)
-		return UIE_E_SYS;
-	if ((seals & HINT_SEALS) != HINT_SEALS)
-		return UIE_E_STATE;
-	if (fstat(fd, &st) != 0)
-		return UIE_E_SYS;
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != len)
-		return UIE_E_RANGE;
-	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED)
-		return UIE_E_SYS;
-	if ((r = uie_bloom_parse(m, len, b)) != UIE_OK) {
-		munmap(m, len);
+	if ((r = uie_sealed_map(fd, len, HINT_SEALS, map)) != UIE_OK)
+		return r;
+	if ((r = uie_bloom_parse(*map, len, b)) != UIE_OK) {
+		munmap(*map, len);
+		*map = NULL;
 		memset(b, 0, sizeof(*b));
 		return r;
 	}
-	*map = m;
 	return UIE_OK;
 }
 
