@@ -138,7 +138,7 @@ uint64_t uie_fastpath_epoch(const struct uie_fastpath *fp)
 bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_digest *digest)
 {
 	if (!fp || !fp->map || !fp->gen || !digest || digest->alg != fp->bloom.hash_alg ||
-	    digest->len != uie_hash_len(digest->alg))
+	    !uie_digest_valid(digest))
 		return false;
 	/* A hint of another policy than the one in force proves nothing. */
 	if (uie_genpage_load(fp->gen) != fp->bloom.epoch)
@@ -167,7 +167,7 @@ void uie_fastpath_learn(struct uie_fastpath *fp, const struct uie_req *req,
 	struct uie_fastpath_memo *m;
 
 	if (!fp || !fp->map || !req || !digest || req->role == UIE_ROLE_ANON ||
-	    digest->alg != fp->bloom.hash_alg || digest->len != uie_hash_len(digest->alg))
+	    digest->alg != fp->bloom.hash_alg || !uie_digest_valid(digest))
 		return;
 	m = &fp->memo[memo_index(req)];
 	*m = (struct uie_fastpath_memo){

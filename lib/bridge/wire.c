@@ -78,27 +78,17 @@ static bool status_ok(int32_t s)
 	return s <= 0 && s > UIE_E__MIN;
 }
 
+/* An optional digest may be absent (algorithm 0, length 0); either way it is canonical. */
 static bool digest_ok(const struct uie_digest *d, bool required)
 {
-	size_t n = uie_hash_len(d->alg);
-
-	if (d->alg == 0 && d->len == 0 && !required) {
-		for (size_t i = 0; i < UIE_DIGEST_MAX; i++)
-			if (d->bytes[i])
-				return false;
-		return true;
-	}
-	if (n == 0 || d->len != n)
-		return false;
-	for (size_t i = n; i < UIE_DIGEST_MAX; i++)
-		if (d->bytes[i])
-			return false;
-	return true;
+	if (d->alg == 0 && d->len == 0 && !required)
+		return uie_digest_tail_zero(d, 0);
+	return uie_digest_valid(d) && uie_digest_tail_zero(d, d->len);
 }
 
 static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 {
-	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX &&
+	return uie_event_role_valid(event, role) &&
 	       (flags == 0 || (flags == UIE_BRIDGE_REQ_PROGRAM && role == UIE_ROLE_ANON));
 }
 
