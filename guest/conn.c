@@ -41,7 +41,8 @@ static bool same_run(struct uie_sup *s)
 	if (memcmp(s->boot_id, st.boot_id, sizeof(s->boot_id)) == 0)
 		return true;
 	s->other_boot = true;
-	fprintf(stderr, "uie: the monitor was restarted (now run %llu) while this tree ran: "
+	fprintf(stderr,
+		"uie: the monitor was restarted (now run %llu) while this tree ran: "
 		"every later grant of this tree is refused; start it again\n",
 		(unsigned long long)st.boot);
 	return false;

@@ -50,8 +50,7 @@ void uie_guest_fastpath_flush(struct uie_sup *s)
 	if (s->nfp_reports == 0)
 		return;
 	if (s->bridge >= 0)
-		r = uie_bridge_fastpath_report_all(s->bridge, s->fp_epoch, s->fp_reports,
-						   s->nfp_reports);
+		r = uie_bridge_fastpath_report_all(s->bridge, s->fp_epoch, s->fp_reports, s->nfp_reports);
 	for (unsigned i = 0; i < s->nfp_reports; i++) {
 		int st = s->bridge >= 0 ? s->fp_reports[i].status : r;
 
@@ -64,9 +63,10 @@ void uie_guest_fastpath_flush(struct uie_sup *s)
 		fprintf(stderr, "uie: %u more fast-path refusal(s) of this batch not shown one by one\n",
 			s->fp_hidden);
 	if (lost && why == UIE_E_STATE)
-		fprintf(stderr, "uie: %u fast-path refusal(s) under the hint of epoch %llu not logged: "
-			"the monitor installed another policy before they reached it\n", lost,
-			(unsigned long long)s->fp_epoch);
+		fprintf(stderr,
+			"uie: %u fast-path refusal(s) under the hint of epoch %llu not logged: "
+			"the monitor installed another policy before they reached it\n",
+			lost, (unsigned long long)s->fp_epoch);
 	else if (lost)
 		fprintf(stderr, "uie: %u fast-path refusal(s) could not be reported to the monitor: %s\n",
 			lost, uie_err_str(why));
