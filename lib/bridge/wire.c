@@ -352,33 +352,38 @@ static int get_digest(struct uie_rbuf *r, struct uie_digest *d, uint16_t alg, ui
 	return uie_rbuf_bytes(r, d->bytes, UIE_DIGEST_MAX);
 }
 
+/* Both read every field and check once: the buffer latches its first error. */
 static int get_file_req(struct uie_rbuf *r, struct uie_req *q)
 {
 	uint64_t mt = 0, ct = 0;
-	int e;
 
-	if ((e = uie_rbuf_u16(r, &q->event)) != UIE_OK || (e = uie_rbuf_u8(r, &q->role)) != UIE_OK ||
-	    (e = uie_rbuf_zero(r, 1)) != UIE_OK || (e = uie_rbuf_u32(r, &q->pid)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &q->vaddr)) != UIE_OK || (e = uie_rbuf_u64(r, &q->length)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &q->file_offset)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &q->id.dev)) != UIE_OK || (e = uie_rbuf_u64(r, &q->id.ino)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &q->id.size)) != UIE_OK || (e = uie_rbuf_u64(r, &mt)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &ct)) != UIE_OK)
-		return e;
+	(void)uie_rbuf_u16(r, &q->event);
+	(void)uie_rbuf_u8(r, &q->role);
+	(void)uie_rbuf_zero(r, 1);
+	(void)uie_rbuf_u32(r, &q->pid);
+	(void)uie_rbuf_u64(r, &q->vaddr);
+	(void)uie_rbuf_u64(r, &q->length);
+	(void)uie_rbuf_u64(r, &q->file_offset);
+	(void)uie_rbuf_u64(r, &q->id.dev);
+	(void)uie_rbuf_u64(r, &q->id.ino);
+	(void)uie_rbuf_u64(r, &q->id.size);
+	(void)uie_rbuf_u64(r, &mt);
+	(void)uie_rbuf_u64(r, &ct);
 	q->id.mtime_ns = (int64_t)mt;
 	q->id.ctime_ns = (int64_t)ct;
-	return UIE_OK;
+	return uie_rbuf_err(r);
 }
 
 static int get_measure_req(struct uie_rbuf *r, struct uie_msg_measure_req *q)
 {
-	int e;
-
-	(void)((e = uie_rbuf_u16(r, &q->event)) != UIE_OK || (e = uie_rbuf_u8(r, &q->role)) != UIE_OK ||
-	       (e = uie_rbuf_u8(r, &q->flags)) != UIE_OK || (e = uie_rbuf_u32(r, &q->pid)) != UIE_OK ||
-	       (e = uie_rbuf_u64(r, &q->vaddr)) != UIE_OK || (e = uie_rbuf_u64(r, &q->length)) != UIE_OK ||
-	       (e = uie_rbuf_u64(r, &q->file_offset)) != UIE_OK);
-	return e;
+	(void)uie_rbuf_u16(r, &q->event);
+	(void)uie_rbuf_u8(r, &q->role);
+	(void)uie_rbuf_u8(r, &q->flags);
+	(void)uie_rbuf_u32(r, &q->pid);
+	(void)uie_rbuf_u64(r, &q->vaddr);
+	(void)uie_rbuf_u64(r, &q->length);
+	(void)uie_rbuf_u64(r, &q->file_offset);
+	return uie_rbuf_err(r);
 }
 
 static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
