@@ -17,6 +17,7 @@
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 static const char *event_name(uint16_t ev)
 {
@@ -47,23 +48,13 @@ static uint8_t role_of(pid_t pid, int fd, const struct stat *st, uint8_t elf_rol
 {
 	unsigned char m[4];
 
-	if (uie_guest_fileless(fd, st))
+	if (uie_sys_fileless(fd, st))
 		return UIE_ROLE_ANON;
 	if (pread(fd, m, sizeof(m), 0) != (ssize_t)sizeof(m) || memcmp(m, "\177ELF", 4) != 0)
 		return UIE_ROLE_FILE;
 	if (elf_role == UIE_ROLE_DSO && is_program_of(pid, st))
 		return UIE_ROLE_MAIN;
 	return elf_role;
-}
-
-bool uie_guest_fileless(int fd, const struct stat *st)
-{
-	int need = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW, seals;
-
-	if (st->st_nlink != 0)
-		return false;
-	seals = fcntl(fd, F_GET_SEALS);
-	return seals < 0 || (seals & need) != need;
 }
 
 uint8_t uie_guest_exec_role(int fd, uint8_t role)
@@ -89,229 +80,6 @@ static int program_of(pid_t pid, uint16_t event)
 	return open(link, O_RDONLY | O_CLOEXEC);
 }
 
-static unsigned slot_of(uint64_t dev, uint64_t ino)
-{
-	uint64_t h = (dev * 0x9e3779b97f4a7c15ull) ^ (ino * 0xc2b2ae3d27d4eb4full);
-
-	return (unsigned)(h >> 40) & (UIE_SUP_APPROVED_SLOTS - 1);
-}
-
-bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino)
-{
-	for (unsigned i = 0, k = slot_of(dev, ino); i < UIE_SUP_APPROVED_SLOTS;
-	     i++, k = (k + 1) & (UIE_SUP_APPROVED_SLOTS - 1)) {
-		if (s->approved[k][0] == 0 && s->approved[k][1] == 0)
-			return false;
-		if (s->approved[k][0] == dev && s->approved[k][1] == ino)
-			return true;
-	}
-	return false;
-}
-
-/* A slot whose approval was withdrawn: lookups probe past it, inserts do not reuse it. */
-#define FORGOTTEN UINT64_MAX
-
-void uie_guest_forget(struct uie_sup *s, uint64_t dev, uint64_t ino)
-{
-	for (unsigned i = 0, k = slot_of(dev, ino); i < UIE_SUP_APPROVED_SLOTS;
-	     i++, k = (k + 1) & (UIE_SUP_APPROVED_SLOTS - 1)) {
-		if (s->approved[k][0] == 0 && s->approved[k][1] == 0)
-			return;
-		if (s->approved[k][0] == dev && s->approved[k][1] == ino) {
-			s->approved[k][0] = s->approved[k][1] = FORGOTTEN;
-			return;
-		}
-	}
-}
-
-/* Remembers an allowed file (true when it was not yet); when the table is full it forgets
- * everything (reconciliation then asks the monitor again: slower, never weaker). */
-static bool remember(struct uie_sup *s, uint64_t dev, uint64_t ino)
-{
-	unsigned k;
-
-	if (uie_guest_approved(s, dev, ino))
-		return false;
-	if (s->napproved >= UIE_SUP_APPROVED_SLOTS / 2) {
-		memset(s->approved, 0, sizeof(s->approved));
-		s->napproved = 0;
-	}
-	for (k = slot_of(dev, ino); s->approved[k][0] || s->approved[k][1];
-	     k = (k + 1) & (UIE_SUP_APPROVED_SLOTS - 1))
-		;
-	s->approved[k][0] = dev;
-	s->approved[k][1] = ino;
-	s->napproved++;
-	return true;
-}
-
-void uie_guest_disconnect(struct uie_sup *s)
-{
-	if (s->bridge >= 0)
-		close(s->bridge);
-	s->bridge = -1;
-	uie_fastpath_close(&s->fp);
-	s->fp_ok = false;
-}
-
-/*
- * The run of the monitor behind a fresh connection must be the one this
- * tree started under: false (and other_boot set for good) when it is not,
- * or when it cannot be asked.
- */
-static bool same_run(struct uie_sup *s)
-{
-	struct uie_status st;
-
-	if (uie_bridge_status(s->bridge, &st) != UIE_OK)
-		return false;
-	if (!s->have_boot) {
-		memcpy(s->boot_id, st.boot_id, sizeof(s->boot_id));
-		s->have_boot = true;
-		return true;
-	}
-	if (memcmp(s->boot_id, st.boot_id, sizeof(s->boot_id)) == 0)
-		return true;
-	s->other_boot = true;
-	fprintf(stderr, "uie: the monitor was restarted (now run %llu) while this tree ran: "
-		"every later grant of this tree is refused; start it again\n",
-		(unsigned long long)st.boot);
-	return false;
-}
-
-/* Connects, then fetches the generation page and hint (the fast path, when enabled). */
-static void connect_monitor(struct uie_sup *s)
-{
-	int r;
-
-	if (s->bridge >= 0 || s->other_boot)
-		return;
-	if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK) {
-		s->bridge = -1;
-		return;
-	}
-	if (!same_run(s)) {
-		uie_guest_disconnect(s);
-		return;
-	}
-	if (!s->o->fast_path)
-		return;
-	r = uie_fastpath_fetch(&s->fp, s->bridge);
-	s->fp_ok = r == UIE_OK;
-	if (s->o->verbose && !s->fp_ok)
-		fprintf(stderr, "uie: no fast path: the monitor publishes no generation page (%s)\n",
-			uie_err_str(r));
-	else if (s->o->verbose)
-		fprintf(stderr, "uie: fast path on (%s)\n",
-			uie_fastpath_epoch(&s->fp) ? "hint of the policy in force" : "no hint yet");
-}
-
-/*
- * True when the monitor's current hint proves that it would refuse req
- * (then the refusal is queued for the report, digest included).  A full
- * queue, a stale hint that cannot be refetched, or any doubt: false, and
- * the monitor decides.
- */
-static bool fast_refusal(struct uie_sup *s, const struct uie_req *req, int objfd)
-{
-	struct uie_fastpath_report *rep;
-	struct uie_digest d;
-
-	if (!s->fp_ok || objfd < 0 || s->nfp_reports >= UIE_SUP_MAX_FP_REPORTS)
-		return false;
-	if (req->event != UIE_EV_EXECVE && req->event != UIE_EV_MMAP_EXEC &&
-	    req->event != UIE_EV_MPROTECT_EXEC)
-		return false;
-	if (!uie_fastpath_refresh(&s->fp, s->bridge) || !uie_fastpath_check_known(&s->fp, req, &d))
-		return false;
-	/* A batch holds the refusals of one hint: the monitor logs them under its epoch. */
-	if (s->nfp_reports && uie_fastpath_epoch(&s->fp) != s->fp_epoch)
-		uie_guest_fastpath_flush(s);
-	if (s->nfp_reports == 0) {
-		s->fp_oldest_ms = uie_guest_now_ms();
-		s->fp_epoch = uie_fastpath_epoch(&s->fp);
-	}
-	rep = &s->fp_reports[s->nfp_reports++];
-	rep->req = *req;
-	rep->digest = d;
-	return true;
-}
-
-void uie_guest_fastpath_flush(struct uie_sup *s)
-{
-	unsigned lost = 0;
-	int r = UIE_E_PEER, why = UIE_OK;
-
-	if (s->nfp_reports == 0)
-		return;
-	if (s->bridge >= 0)
-		r = uie_bridge_fastpath_report_all(s->bridge, s->fp_epoch, s->fp_reports,
-						   s->nfp_reports);
-	for (unsigned i = 0; i < s->nfp_reports; i++) {
-		int st = s->bridge >= 0 ? s->fp_reports[i].status : r;
-
-		if (st != UIE_OK) {
-			lost++;
-			why = st;
-		}
-	}
-	if (s->fp_hidden)
-		fprintf(stderr, "uie: %u more fast-path refusal(s) of this batch not shown one by one\n",
-			s->fp_hidden);
-	if (lost && why == UIE_E_STATE)
-		fprintf(stderr, "uie: %u fast-path refusal(s) under the hint of epoch %llu not logged: "
-			"the monitor installed another policy before they reached it\n", lost,
-			(unsigned long long)s->fp_epoch);
-	else if (lost)
-		fprintf(stderr, "uie: %u fast-path refusal(s) could not be reported to the monitor: %s\n",
-			lost, uie_err_str(why));
-	s->fp_shown = s->fp_hidden = 0;
-	if (r == UIE_E_PEER || r == UIE_E_SYS)
-		uie_guest_disconnect(s);
-	s->nfp_reports = 0;
-}
-
-void uie_guest_fastpath_flush_due(struct uie_sup *s)
-{
-	if (s->nfp_reports == UIE_SUP_MAX_FP_REPORTS ||
-	    (s->nfp_reports && uie_guest_now_ms() - s->fp_oldest_ms >= UIE_SUP_FP_MAX_DELAY_MS))
-		uie_guest_fastpath_flush(s);
-}
-
-int uie_guest_fastpath_idle_ms(const struct uie_sup *s)
-{
-	return s->nfp_reports ? UIE_SUP_FP_QUIET_MS : -1;
-}
-
-struct uie_file_id uie_guest_file_id(const struct stat *st)
-{
-	return (struct uie_file_id){
-		.dev = st->st_dev, .ino = st->st_ino, .size = (uint64_t)st->st_size,
-		.mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec,
-		.ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec,
-	};
-}
-
-/*
- * What a diagnostic names: the caller's description, or else the object's
- * path, looked up only when a message is printed (a readlink per grant
- * was a measurable part of the interceptor's time).
- */
-static const char *describe(const char *what, int objfd, char *buf, size_t cap)
-{
-	char link[48];
-	ssize_t n;
-
-	if (what)
-		return what;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", objfd);
-	n = objfd < 0 ? -1 : readlink(link, buf, cap - 1);
-	if (n < 0)
-		return "an unnamed object";
-	buf[n] = '\0';
-	return buf;
-}
-
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
 		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
 		   const char *what)
@@ -324,14 +92,14 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	int r, progfd = -1;
 
 	if (objfd >= 0)
-		req.id = uie_guest_file_id(st);
-	connect_monitor(s);
+		req.id = uie_file_id_of(st);
+	uie_guest_connect(s);
 	if (s->bridge < 0) {
 		snprintf(why, sizeof(why), s->other_boot ? "the monitor restarted since this tree started"
 							 : "monitor unreachable");
 		goto refused;
 	}
-	if (fast_refusal(s, &req, objfd)) {
+	if (uie_guest_fastpath_refusal(s, &req, objfd)) {
 		/* The monitor logs every one; stderr names only the first few of a batch. */
 		if (s->fp_shown >= UIE_SUP_FP_SHOWN) {
 			s->fp_hidden++;
@@ -375,20 +143,20 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	}
 	if (s->o->verbose > 1)
 		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
-			describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
+			uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
 	if (objfd >= 0) {
 		uint64_t dev, ino;
 
-		if (remember(s, req.id.dev, req.id.ino))
+		if (uie_guest_remember(s, req.id.dev, req.id.ino))
 			uie_guest_watch_add(s, objfd);
 		/* What reconciliation will see in the maps for this file, if that differs. */
 		if (uie_guest_maps_backing_id(s->kern.procmap_query, objfd, st, &dev, &ino))
-			remember(s, dev, ino);
+			uie_guest_remember(s, dev, ino);
 	}
 	return true;
 refused:
 	fprintf(stderr, "uie: denied %s of %s (pid %d): %s\n", event_name(event),
-		describe(what, objfd, name, sizeof(name)), (int)pid, why);
+		uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid, why);
 	return false;
 }
 
@@ -401,7 +169,7 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 
 	if (fstat(fd, &st) != 0) {
 		fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n",
-			event_name(event), describe(what, fd, name, sizeof(name)), (int)pid);
+			event_name(event), uie_guest_describe(what, fd, name, sizeof(name)), (int)pid);
 		return false;
 	}
 	role = role_of(pid, fd, &st, elf_role);
@@ -409,25 +177,4 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 		return uie_guest_ask(s, event, role, pid, -1, NULL, vaddr, length, off,
 				     what ? what : "fileless memory");
 	return uie_guest_ask(s, event, role, pid, fd, &st, vaddr, length, off, what);
-}
-
-void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper)
-{
-	char name[512];
-	uint64_t seq = 0;
-	int r;
-
-	connect_monitor(s);
-	r = s->bridge < 0 ? UIE_E_PEER
-			  : uie_bridge_violation(s->bridge, (uint32_t)writer, UIE_VIOLATION_WRITE, fd, &seq);
-	if (r == UIE_E_PEER || r == UIE_E_SYS)
-		uie_guest_disconnect(s);
-	if (r == UIE_OK)
-		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d "
-			"(record %llu)\n", describe(NULL, fd, name, sizeof(name)), (int)mapper, (int)writer,
-			(unsigned long long)seq);
-	else
-		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d; "
-			"the monitor could not log it: %s\n", describe(NULL, fd, name, sizeof(name)),
-			(int)mapper, (int)writer, uie_err_str(r));
 }

@@ -24,6 +24,7 @@
 #include "sup.h"
 #include "uie/err.h"
 #include "uie/measure.h"
+#include "uie/sys.h"
 
 #define MAX_INTERP_DEPTH 4 /* the kernel allows 5 levels of binfmt rewriting */
 
@@ -45,14 +46,14 @@ static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const 
 	}
 	if (!S_ISREG(st->st_mode))
 		return false;
-	if (uie_guest_fileless(fd, st))
+	if (uie_sys_fileless(fd, st))
 		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, NULL, 0, 0, 0,
 				     what);
 	if (!uie_guest_ask(s, UIE_EV_EXECVE, uie_guest_exec_role(fd, role), c->n->pid, fd, st, 0,
 			   (uint64_t)st->st_size, 0, what))
 		return false;
 	if (ids->n < UIE_EXEC_IDS)
-		ids->id[ids->n++] = uie_guest_file_id(st);
+		ids->id[ids->n++] = uie_file_id_of(st);
 	return true;
 }
 
@@ -182,7 +183,7 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		return;
 	}
 	watched = uie_guest_fan_covers(s, st.st_dev);
-	if (uie_guest_fileless(fd, &st)) {
+	if (uie_sys_fileless(fd, &st)) {
 		ok = uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, n->pid, -1, NULL, 0, 0, 0, what);
 	} else if (ask_file(s, c, fd, &st, UIE_ROLE_MAIN, what, &ids)) {
 		err = check_chain(s, c, fd, what, watched, &ids);

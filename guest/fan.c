@@ -30,9 +30,9 @@
 
 #include "sup.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 #define PENDING_TTL_MS 5000
-
 
 /* Mount points are the fifth field of mountinfo, with \ooo escapes. */
 static int mount_point(const char *line, char *out, size_t cap)
@@ -49,8 +49,8 @@ static int mount_point(const char *line, char *out, size_t cap)
 	while (*p && *p != ' ' && *p != '\n') {
 		if (j + 1 >= cap)
 			return UIE_E_LIMIT;
-		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
-		    p[3] >= '0' && p[3] <= '7') {
+		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
+		    p[3] <= '7') {
 			out[j++] = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
 			p += 4;
 		} else {
@@ -65,8 +65,7 @@ static void mark(struct uie_sup *s, const char *mp)
 {
 	struct stat st;
 
-	if (stat(mp, &st) != 0 || uie_guest_fan_covers(s, st.st_dev) ||
-	    s->nfan_devs == UIE_SUP_MAX_FAN_DEVS)
+	if (stat(mp, &st) != 0 || uie_guest_fan_covers(s, st.st_dev) || s->nfan_devs == UIE_SUP_MAX_FAN_DEVS)
 		return;
 	/* Pseudo file systems refuse the mark; their files are checked by exec.c. */
 	if (fanotify_mark(s->fan, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_OPEN_EXEC_PERM, AT_FDCWD, mp) != 0)
@@ -148,7 +147,7 @@ static struct uie_pending_exec *pending(struct uie_sup *s, pid_t tid)
 		struct uie_pending_exec *pe = &s->pending[i];
 
 		if (pe->tid == tid)
-			return uie_guest_now_ms() - pe->stamp <= PENDING_TTL_MS ? pe : NULL;
+			return uie_now_ms() - pe->stamp <= PENDING_TTL_MS ? pe : NULL;
 	}
 	return NULL;
 }
@@ -166,8 +165,7 @@ void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_id
 			if (s->pending[i].stamp < pe->stamp)
 				pe = &s->pending[i];
 	}
-	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = uie_guest_now_ms(),
-					 .allowed = *allowed };
+	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = uie_now_ms(), .allowed = *allowed };
 }
 
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
@@ -184,7 +182,7 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	role = pe->opens++ == 0 ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
 	if (m->fd < 0 || fstat(m->fd, &st) != 0)
 		return FAN_DENY;
-	id = uie_guest_file_id(&st);
+	id = uie_file_id_of(&st);
 	/* The very file exec.c had allowed, unchanged: no second request. */
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
@@ -197,23 +195,24 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	 */
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (pe->allowed.id[i].dev != id.dev && pe->allowed.id[i].size == id.size &&
-		    pe->allowed.id[i].mtime_ns == id.mtime_ns &&
-		    pe->allowed.id[i].ctime_ns == id.ctime_ns) {
+		    pe->allowed.id[i].mtime_ns == id.mtime_ns && pe->allowed.id[i].ctime_ns == id.ctime_ns) {
 			role = i == 0 ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
 			pe->opens--;
 			break;
 		}
-	if (uie_guest_fileless(m->fd, &st)) {
+	if (uie_sys_fileless(m->fd, &st)) {
 		/* Asked about as anonymous memory, so the name must be taken here. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
 		n = readlink(link, what, sizeof(what) - 1);
 		what[n < 0 ? 0 : n] = '\0';
-		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, NULL, 0, 0, 0,
-				     what) ? FAN_ALLOW : FAN_DENY;
+		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, NULL, 0, 0, 0, what)
+			       ? FAN_ALLOW
+			       : FAN_DENY;
 	}
 	return uie_guest_ask(s, UIE_EV_EXECVE, uie_guest_exec_role(m->fd, role), m->pid, m->fd, &st, 0,
-			     id.size, 0, NULL) ?
-		       FAN_ALLOW : FAN_DENY;
+			     id.size, 0, NULL)
+		       ? FAN_ALLOW
+		       : FAN_DENY;
 }
 
 static void answer(struct uie_sup *s, int fd, uint32_t verdict)
@@ -227,7 +226,10 @@ static void answer(struct uie_sup *s, int fd, uint32_t verdict)
 
 void uie_guest_fan_handle(struct uie_sup *s)
 {
-	union { struct fanotify_event_metadata m; char b[8192]; } buf;
+	union {
+		struct fanotify_event_metadata m;
+		char b[8192];
+	} buf;
 	const struct fanotify_event_metadata *m;
 	ssize_t len = read(s->fan, buf.b, sizeof(buf.b));
 
@@ -245,6 +247,4 @@ void uie_guest_fan_handle(struct uie_sup *s)
 		if (m->fd >= 0)
 			close(m->fd);
 	}
-	if (s->depth == 0) /* inside a freeze, the outer grant reports once it is answered */
-		uie_guest_fastpath_flush_due(s);
 }

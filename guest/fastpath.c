@@ -17,6 +17,7 @@
 #include "uie/err.h"
 
 #include "genpage.h"
+#include "uie/sys.h"
 
 
 #define HINT_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
@@ -24,33 +25,17 @@
 /* Checks and maps a hint memfd into *map / *b (both cleared on failure). */
 static int map_hint(int fd, size_t len, void **map, struct uie_bloom *b)
 {
-	struct stat st;
-	void *m;
-	int seals, r;
+	int r;
 
-	*map = NULL;
 	memset(b, 0, sizeof(*b));
-	if (fd < 0 || len == 0)
-		return UIE_E_INVAL;
-	/* Sealed first, then sized: after the seals the size can no longer change. */
-	seals = fcntl(fd, F_GET_SEALS);
-	if (seals < 0)
-		return UIE_E_SYS;
-	if ((seals & HINT_SEALS) != HINT_SEALS)
-		return UIE_E_STATE;
-	if (fstat(fd, &st) != 0)
-		return UIE_E_SYS;
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != len)
-		return UIE_E_RANGE;
-	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED)
-		return UIE_E_SYS;
-	if ((r = uie_bloom_parse(m, len, b)) != UIE_OK) {
-		munmap(m, len);
+	if ((r = uie_sealed_map(fd, len, HINT_SEALS, map)) != UIE_OK)
+		return r;
+	if ((r = uie_bloom_parse(*map, len, b)) != UIE_OK) {
+		munmap(*map, len);
+		*map = NULL;
 		memset(b, 0, sizeof(*b));
 		return r;
 	}
-	*map = m;
 	return UIE_OK;
 }
 
@@ -153,7 +138,7 @@ uint64_t uie_fastpath_epoch(const struct uie_fastpath *fp)
 bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_digest *digest)
 {
 	if (!fp || !fp->map || !fp->gen || !digest || digest->alg != fp->bloom.hash_alg ||
-	    digest->len != uie_hash_len(digest->alg))
+	    !uie_digest_valid(digest))
 		return false;
 	/* A hint of another policy than the one in force proves nothing. */
 	if (uie_genpage_load(fp->gen) != fp->bloom.epoch)
@@ -182,7 +167,7 @@ void uie_fastpath_learn(struct uie_fastpath *fp, const struct uie_req *req,
 	struct uie_fastpath_memo *m;
 
 	if (!fp || !fp->map || !req || !digest || req->role == UIE_ROLE_ANON ||
-	    digest->alg != fp->bloom.hash_alg || digest->len != uie_hash_len(digest->alg))
+	    digest->alg != fp->bloom.hash_alg || !uie_digest_valid(digest))
 		return;
 	m = &fp->memo[memo_index(req)];
 	*m = (struct uie_fastpath_memo){

@@ -12,14 +12,14 @@
  * parent, unlike SIGSTOP) before it looks at the request, and lets them
  * go only after the calling thread has returned from the call, which it
  * observes as that thread's own ptrace stop.  Meanwhile other requests are
- * still answered (serve_others), so a thread waiting on one can stop.  With everything stopped the
+ * still answered (the loop's s->serve_waiting callback), so a thread
+ * waiting on one can stop.  With everything stopped the
  * executable mappings are then compared with what the monitor allowed
  * (reconcile.c).  PTRACE_O_EXITKILL: if the supervisor dies meanwhile,
  * the frozen threads die with it.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +31,7 @@
 
 #include "sup.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 #define STOP_DEADLINE_MS 2000u
 
@@ -43,32 +44,19 @@ static bool known(const struct uie_freeze *f, pid_t tid)
 }
 
 /*
- * Answers what other threads and processes wait for meanwhile: exec
- * permission events, and seccomp notifications up to UIE_SUP_NEST deep
- * (a vfork parent cannot stop before its child's execve is answered).
- */
-static void serve_others(struct uie_sup *s)
-{
-	struct pollfd p = { .fd = s->listener, .events = POLLIN };
-
-	if (s->fan >= 0)
-		uie_guest_fan_handle(s);
-	if (s->depth < UIE_SUP_NEST && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
-		uie_guest_serve_one(s);
-}
-
-/*
  * Waits for tid's ptrace stop, at most deadline_ms (0: only looks).  A signal that
  * arrives meanwhile stops it too (signal-delivery stop); it is remembered
- * and delivered at detach.  Exec permission events keep being answered
- * while waiting: a thread blocked in one cannot stop before that.
+ * and delivered at detach.  The deadline is read from the clock, not
+ * counted in naps (a nap under load lasts far longer than asked).  The
+ * loop's callback keeps answering exec permission events and nested
+ * notifications while waiting: a thread blocked in one cannot stop before.
  * Return: UIE_OK (stopped), UIE_E_NOTFOUND (exited), UIE_E_STATE (did not
  * stop in time), UIE_E_SYS.
  */
 static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig, unsigned deadline_ms)
 {
 	const struct timespec nap = { 0, 20000 };
-	unsigned waited_us = 0;
+	uint64_t start = uie_now_ms();
 
 	for (;;) {
 		siginfo_t si;
@@ -81,11 +69,11 @@ static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig, unsigne
 			return errno == ECHILD ? UIE_E_NOTFOUND : UIE_E_SYS;
 		}
 		if (si.si_pid == 0) { /* not yet */
-			if (waited_us >= deadline_ms * 1000u)
+			if (uie_now_ms() - start >= deadline_ms)
 				return UIE_E_STATE;
-			serve_others(s);
+			if (s->serve_waiting)
+				s->serve_waiting(s);
 			nanosleep(&nap, NULL);
-			waited_us += 20;
 			continue;
 		}
 		if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {

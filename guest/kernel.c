@@ -121,24 +121,3 @@ int uie_guest_kernel_probe(struct uie_kernel *k, int verbose)
 	}
 	return UIE_OK;
 }
-
-int uie_guest_call_getfd(const struct uie_call *c, int fd)
-{
-	int got = (int)syscall(SYS_pidfd_getfd, c->pidfd, fd, 0);
-
-	if (got < 0 || c->thread_pidfd)
-		return got;
-	/*
-	 * A process pidfd reads the thread-group leader's descriptor table; a
-	 * thread may have a table of its own (unshare(CLONE_FILES)).  Keep the
-	 * file only if the calling thread's fd names the same open file.
-	 */
-	if (syscall(SYS_kcmp, getpid(), c->n->pid, KCMP_FILE, got, fd) != 0) {
-		fprintf(stderr, "uie: denied a call of pid %d: its fd %d is not the one its process holds\n",
-			(int)c->n->pid, fd);
-		close(got);
-		errno = EACCES;
-		return -1;
-	}
-	return got;
-}

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
@@ -39,33 +38,6 @@
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
 #endif
-
-uint64_t uie_guest_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-void uie_guest_deny(struct seccomp_notif_resp *r, int err)
-{
-	r->flags = 0;
-	r->val = 0;
-	r->error = -err;
-}
-
-void uie_guest_cont(struct seccomp_notif_resp *r)
-{
-	r->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-	r->val = 0;
-	r->error = 0;
-}
-
-bool uie_guest_id_valid(const struct uie_sup *s, uint64_t id)
-{
-	return ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
-}
 
 /* Grants whose check another thread of the caller could race (freeze.c). */
 static bool racy_grant(const struct seccomp_notif *n)
@@ -129,7 +101,8 @@ static int open_caller(struct uie_sup *s, struct uie_call *c, unsigned *threads)
 	return UIE_OK;
 }
 
-void uie_guest_serve_one(struct uie_sup *s)
+/* Receives and answers one seccomp notification. */
+static void serve_one(struct uie_sup *s)
 {
 	unsigned d = s->depth;
 	struct seccomp_notif *n = s->nbuf[d];
@@ -177,6 +150,22 @@ send:
 		close(c.pidfd);
 	if (d == 0) /* the call is answered: queued fast-path refusals may be due */
 		uie_guest_fastpath_flush_due(s);
+}
+
+/*
+ * The freeze wait's callback (freeze.c): answers what other threads and
+ * processes wait for meanwhile, exec permission events and seccomp
+ * notifications up to UIE_SUP_NEST deep (a vfork parent cannot stop before
+ * its child's execve is answered).
+ */
+static void serve_waiting(struct uie_sup *s)
+{
+	struct pollfd p = { .fd = s->listener, .events = POLLIN };
+
+	if (s->fan >= 0)
+		uie_guest_fan_handle(s);
+	if (s->depth < UIE_SUP_NEST && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
+		serve_one(s);
 }
 
 /*
@@ -269,10 +258,14 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 			uie_guest_fastpath_flush(s);
 		if (s->nleft)
 			uie_guest_thaw_left(s);
-		if (p[1].revents & POLLIN)
+		if (p[1].revents & POLLIN) {
 			uie_guest_fan_handle(s);
+			/* Answered: queued fast-path refusals may be due (in a freeze
+			 * (serve_waiting), the outer grant reports once it is answered). */
+			uie_guest_fastpath_flush_due(s);
+		}
 		if (p[0].revents & POLLIN)
-			uie_guest_serve_one(s);
+			serve_one(s);
 		else if (p[0].revents & (POLLHUP | POLLERR))
 			hup = true; /* no process uses the filter any more */
 		follow_monitor(s);
@@ -309,6 +302,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	s->bridge = -1;
 	s->followed = -1;
 	s->fan = -1;
+	s->serve_waiting = serve_waiting;
 	signal(SIGPIPE, SIG_IGN); /* a dead monitor is an error, not a signal */
 	if (syscall(__NR_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &s->sizes) != 0) {
 		free(s);

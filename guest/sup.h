@@ -18,6 +18,7 @@
 #include "host_platform.h"
 #include "uie/bridge.h"
 #include "uie/core.h"
+#include "uie/sys.h"
 
 #define UIE_SUP_MAX_FAN_DEVS 64
 #define UIE_SUP_MAX_PENDING 64
@@ -123,6 +124,12 @@ struct uie_sup {
 	 * that a thread waiting on them (vfork, an exec) can stop.
 	 */
 	unsigned depth;
+	/*
+	 * Called by freeze.c while it waits for threads to stop: the loop
+	 * answers what they may be waiting for (nested, up to UIE_SUP_NEST).
+	 * freeze.c never calls the loop itself.
+	 */
+	void (*serve_waiting)(struct uie_sup *s);
 	struct seccomp_notif *nbuf[UIE_SUP_NEST];
 	struct seccomp_notif_resp *rbuf[UIE_SUP_NEST];
 	struct uie_freeze frz[UIE_SUP_NEST];
@@ -146,12 +153,6 @@ struct uie_call {
  * UIE_E_VERSION after naming on stderr a feature nothing replaces.
  */
 int uie_guest_kernel_probe(struct uie_kernel *k, int verbose);
-/*
- * Duplicates the caller's descriptor fd (pidfd_getfd); through a process
- * pidfd only when the calling thread's fd names the same open file.
- * Return: the new descriptor, or -1 with errno set.
- */
-int uie_guest_call_getfd(const struct uie_call *c, int fd);
 
 /* ---- filter.c: the BPF program and its installation (in the child) ---- */
 int uie_guest_filter_install(int *listener);
@@ -163,6 +164,12 @@ int uie_guest_landlock_apply(int abi);
 int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd, int *listener);
 
 /* ---- tmem.c: reading the target ---- */
+/*
+ * Duplicates the caller's descriptor fd (pidfd_getfd); through a process
+ * pidfd only when the calling thread's fd names the same open file.
+ * Return: the new descriptor, or -1 with errno set.
+ */
+int uie_guest_call_getfd(const struct uie_call *c, int fd);
 /* Reads a NUL-terminated string at addr of tid into buf (cap bytes). */
 int uie_guest_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
 /* Opens path as the caller would see it (dirfd in its table, or AT_FDCWD). */
@@ -215,32 +222,47 @@ int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
 		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
 		   const char *what);
+/* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
+uint8_t uie_guest_exec_role(int fd, uint8_t role);
 /*
  * uie_guest_ask for an open object found in the target (a mapped file):
  * one fstat; role elf_role for ELF files (MAIN instead of DSO for the
  * target's own program), FILE for others, ANON for fileless objects
- * (memfd, deleted, O_TMPFILE).
+ * (memfd, deleted, O_TMPFILE; uie_sys_fileless).
  */
-/*
- * True when fd's file has no name (memfd, O_TMPFILE, deleted) and its
- * content can still change: a memfd sealed against writes, shrinking and
- * growing is measured by digest like a file (seals are never removed).
- */
-bool uie_guest_fileless(int fd, const struct stat *st);
-/* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
-uint8_t uie_guest_exec_role(int fd, uint8_t role);
 bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
 		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
-/* File identity (as in requests) from an fstat. */
-struct uie_file_id uie_guest_file_id(const struct stat *st);
+
+/* ---- describe.c ---- */
+/*
+ * What a diagnostic names: what when not NULL, else objfd's path (read into
+ * buf of cap bytes), else "an unnamed object".
+ */
+const char *uie_guest_describe(const char *what, int objfd, char *buf, size_t cap);
+
+/* ---- granted.c: identities the monitor allowed ---- */
 bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino);
 /* Withdraws the approval of (dev, ino): the next grant of it asks the monitor. */
 void uie_guest_forget(struct uie_sup *s, uint64_t dev, uint64_t ino);
 /*
- * Has the monitor log that fd's file, mapped executable by mapper, was
- * written by writer (0: unknown), and says so on stderr.
+ * Remembers an allowed file (true when it was not yet); when the table is
+ * full it forgets everything (reconciliation then asks the monitor again:
+ * slower, never weaker).
  */
-void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper);
+bool uie_guest_remember(struct uie_sup *s, uint64_t dev, uint64_t ino);
+
+/* ---- conn.c: the monitor connection ---- */
+/* Connects (when down and the monitor run is still ours), then fetches the fast path. */
+void uie_guest_connect(struct uie_sup *s);
+/* Closes the monitor connection and what was fetched on it (hint, page). */
+void uie_guest_disconnect(struct uie_sup *s);
+
+/* ---- reports.c: fast-path refusals and their report queue ---- */
+/*
+ * True when the monitor's current hint proves that it would refuse req;
+ * the refusal is then queued for the report, digest included.
+ */
+bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, int objfd);
 /*
  * Sends the monitor the fast-path refusals queued so far (for the log);
  * called only after the refused calls have been answered, so that the
@@ -251,8 +273,6 @@ void uie_guest_fastpath_flush(struct uie_sup *s);
 void uie_guest_fastpath_flush_due(struct uie_sup *s);
 /* Poll timeout (ms) until the queued refusals are reported when idle; -1: none queued. */
 int uie_guest_fastpath_idle_ms(const struct uie_sup *s);
-/* Closes the monitor connection and what was fetched on it (hint, page). */
-void uie_guest_disconnect(struct uie_sup *s);
 
 /* ---- exec.c / mapping.c: handlers; return the seccomp response ---- */
 void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
@@ -279,6 +299,11 @@ void uie_guest_watch_add(struct uie_sup *s, int objfd);
  * file system without leases).
  */
 bool uie_guest_open_for_writing(int objfd);
+/*
+ * Has the monitor log that fd's file, mapped executable by mapper, was
+ * written by writer (0: unknown), and says so on stderr.
+ */
+void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper);
 /* Handles a FAN_MODIFY event: a violation when the file is still mapped executable. */
 void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metadata *m);
 
@@ -297,12 +322,7 @@ void uie_guest_thaw_left(struct uie_sup *s);
 void uie_guest_reconcile(struct uie_sup *s, pid_t tgid);
 void uie_guest_anon_allowed(struct uie_sup *s, pid_t tgid);
 
-/* ---- loop.c ---- */
-uint64_t uie_guest_now_ms(void); /* CLOCK_MONOTONIC */
-/* Receives and answers one seccomp notification. */
-void uie_guest_serve_one(struct uie_sup *s);
-
-/* Answers: every response starts as EACCES (loop.c); only a monitor ALLOW continues. */
+/* ---- answer.c: every response starts as EACCES (loop.c); only a monitor ALLOW continues ---- */
 void uie_guest_deny(struct seccomp_notif_resp *r, int err);
 void uie_guest_cont(struct seccomp_notif_resp *r);
 bool uie_guest_id_valid(const struct uie_sup *s, uint64_t id);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/kcmp.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,27 @@ static int open_beneath(int base, const char *path, bool nofollow, uint64_t reso
 		return UIE_E_SYS;
 	*fd = (int)r;
 	return UIE_OK;
+}
+
+int uie_guest_call_getfd(const struct uie_call *c, int fd)
+{
+	int got = (int)syscall(SYS_pidfd_getfd, c->pidfd, fd, 0);
+
+	if (got < 0 || c->thread_pidfd)
+		return got;
+	/*
+	 * A process pidfd reads the thread-group leader's descriptor table; a
+	 * thread may have a table of its own (unshare(CLONE_FILES)).  Keep the
+	 * file only if the calling thread's fd names the same open file.
+	 */
+	if (syscall(SYS_kcmp, getpid(), c->n->pid, KCMP_FILE, got, fd) != 0) {
+		fprintf(stderr, "uie: denied a call of pid %d: its fd %d is not the one its process holds\n",
+			(int)c->n->pid, fd);
+		close(got);
+		errno = EACCES;
+		return -1;
+	}
+	return got;
 }
 
 int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, bool nofollow, int *fd)

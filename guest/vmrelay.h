@@ -26,11 +26,11 @@
 #define UIE_VMRELAY_DEFAULT_CONTROL "/run/uie/control.sock"
 
 struct uie_vmrelay_opts {
-	const char *port;   /* virtio-serial port device */
-	const char *socket; /* local bridge socket to serve */
+	const char *port;    /* virtio-serial port device */
+	const char *socket;  /* local bridge socket to serve */
 	const char *control; /* control-only stream socket to serve, or NULL */
-	int port_fd;        /* the port, already open (uie-init keeps a copy), or -1: open port */
-	int ready_fd;       /* "READY\n" once serving, or -1 */
+	int port_fd;         /* the port, already open (uie-init keeps a copy), or -1: open port */
+	int ready_fd;        /* "READY\n" once serving, or -1 */
 	int verbose;
 };
 

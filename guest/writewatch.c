@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "sup.h"
+#include "uie/bridge.h"
 #include "uie/err.h"
 
 void uie_guest_watch_add(struct uie_sup *s, int objfd)
@@ -115,4 +116,25 @@ void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metada
 	if (mapper == 0)
 		return; /* no longer mapped: the next grant measures the new bytes */
 	uie_guest_report_violation(s, m->pid, m->fd, mapper);
+}
+
+void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper)
+{
+	char name[512];
+	uint64_t seq = 0;
+	int r;
+
+	uie_guest_connect(s);
+	r = s->bridge < 0 ? UIE_E_PEER
+			  : uie_bridge_violation(s->bridge, (uint32_t)writer, UIE_VIOLATION_WRITE, fd, &seq);
+	if (r == UIE_E_PEER || r == UIE_E_SYS)
+		uie_guest_disconnect(s);
+	if (r == UIE_OK)
+		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d "
+			"(record %llu)\n", uie_guest_describe(NULL, fd, name, sizeof(name)), (int)mapper, (int)writer,
+			(unsigned long long)seq);
+	else
+		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d; "
+			"the monitor could not log it: %s\n", uie_guest_describe(NULL, fd, name, sizeof(name)),
+			(int)mapper, (int)writer, uie_err_str(r));
 }

@@ -12,6 +12,7 @@
 
 #include "monitor.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 struct mon_entry {
 	uint16_t type;
@@ -89,18 +90,10 @@ void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t 
 	error_answer(&q, err, ans, anslen);
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c)
 {
 	c->tokens = m->limits.quota;
-	c->refilled_ms = now_ms();
+	c->refilled_ms = uie_now_ms();
 }
 
 int uie_mon_quota_take(struct uie_monitor *m, uint64_t n)
@@ -110,7 +103,7 @@ int uie_mon_quota_take(struct uie_monitor *m, uint64_t n)
 
 	if (!c || !m->limits.quota)
 		return UIE_OK;
-	t = now_ms();
+	t = uie_now_ms();
 	if (t > c->refilled_ms) {
 		add = (t - c->refilled_ms) * m->limits.quota / 1000;
 		if (add) { /* keep the remainder of a partial millisecond's worth for later */

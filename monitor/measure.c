@@ -17,6 +17,7 @@
 #include "monitor.h"
 #include "workers.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 /*
  * Checks that fd can be measured: a regular file opened for reading; id
@@ -39,16 +40,8 @@ static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || (fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY)
 		return UIE_E_IO;
-	if (st.st_nlink == 0) {
-		int need = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW, seals = fcntl(fd, F_GET_SEALS);
-
-		*fileless = seals < 0 || (seals & need) != need;
-	}
-	*id = (struct uie_file_id){
-		.dev = (uint64_t)st.st_dev, .ino = (uint64_t)st.st_ino, .size = (uint64_t)st.st_size,
-		.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec,
-		.ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec,
-	};
+	*fileless = uie_sys_fileless(fd, &st);
+	*id = uie_file_id_of(&st);
 	return UIE_OK;
 }
 

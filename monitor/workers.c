@@ -11,14 +11,7 @@
 
 #include "host_platform.h"
 #include "uie/err.h"
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
+#include "uie/sys.h"
 
 /*
  * An object whose reads fail with UIE_E_LIMIT once the request's hashing
@@ -36,7 +29,7 @@ static int timed_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
 	struct timed_object *t = ctx;
 
-	if (now_ms() > t->deadline_ms) {
+	if (uie_now_ms() > t->deadline_ms) {
 		t->expired = true;
 		return UIE_E_LIMIT;
 	}
@@ -72,7 +65,7 @@ void uie_job_measure(struct uie_job *job)
 	}
 	if (job->max_hash_ms) {
 		t.inner = &ho.obj;
-		t.deadline_ms = now_ms() + job->max_hash_ms;
+		t.deadline_ms = uie_now_ms() + job->max_hash_ms;
 		t.obj = (struct uie_object){ .ctx = &t, .size = ho.obj.size, .read = timed_read };
 		obj = &t.obj;
 	}

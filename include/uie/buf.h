@@ -18,10 +18,17 @@
 
 #include "uie/err.h"
 
+/*
+ * A read buffer latches its first error: once a read fails (truncated, or
+ * reserved bytes not zero), every later read fails with the same error and
+ * yields zeros, so a decoder may read all fields and check once
+ * (uie_rbuf_err, or uie_rbuf_end).
+ */
 struct uie_rbuf {
 	const uint8_t *p;
 	size_t len;
 	size_t off;
+	int err; /* UIE_OK until a read fails */
 };
 
 struct uie_wbuf {
@@ -45,7 +52,12 @@ int uie_rbuf_view(struct uie_rbuf *b, const uint8_t **out, size_t n);
 int uie_rbuf_skip(struct uie_rbuf *b, size_t n);
 /* Reads n bytes that must all be zero (reserved fields); UIE_E_FORMAT if not. */
 int uie_rbuf_zero(struct uie_rbuf *b, size_t n);
-/* UIE_OK when every byte was consumed, UIE_E_FORMAT when bytes remain. */
+/* The first error of a read from b, or UIE_OK. */
+int uie_rbuf_err(const struct uie_rbuf *b);
+/*
+ * The first error of a read from b if there was one; else UIE_OK when every
+ * byte was consumed, UIE_E_FORMAT when bytes remain.
+ */
 int uie_rbuf_end(const struct uie_rbuf *b);
 
 void uie_wbuf_init(struct uie_wbuf *b, void *p, size_t cap);

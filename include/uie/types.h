@@ -54,6 +54,13 @@ enum uie_hash_alg {
 #define UIE_SHA384_LEN 48
 #define UIE_DIGEST_MAX 48
 
+/* An event and role a request (or a rule) can name: role NONE never names an object. */
+static inline bool uie_event_role_valid(uint16_t event, uint8_t role)
+{
+	return event >= UIE_EV_EXECVE && event < UIE_EV__MAX && role > UIE_ROLE_NONE &&
+	       role < UIE_ROLE__MAX;
+}
+
 /* Length of a digest of the given algorithm, or 0 if unknown. */
 static inline size_t uie_hash_len(uint16_t alg)
 {
@@ -65,6 +72,23 @@ struct uie_digest {
 	uint8_t len;
 	uint8_t bytes[UIE_DIGEST_MAX];
 };
+
+/* A digest of a known algorithm, of that algorithm's length. */
+static inline bool uie_digest_valid(const struct uie_digest *d)
+{
+	size_t n = uie_hash_len(d->alg);
+
+	return n != 0 && d->len == n;
+}
+
+/* Every byte of d from from on is zero (encoded digests are canonical). */
+static inline bool uie_digest_tail_zero(const struct uie_digest *d, size_t from)
+{
+	for (size_t i = from; i < UIE_DIGEST_MAX; i++)
+		if (d->bytes[i])
+			return false;
+	return true;
+}
 
 /*
  * Orders digests by algorithm, length, then bytes (the first len only), so

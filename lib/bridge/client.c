@@ -22,6 +22,7 @@
 #include "uie/buf.h"
 #include "uie/err.h"
 #include "wire.h"
+#include "uie/sys.h"
 
 #define UIE_BRIDGE_TIMEOUT_MS 10000
 
@@ -85,14 +86,6 @@ int uie_bridge_connect(const char *path, int *fd)
 	return UIE_OK;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* SOCK_SEQPACKET carries messages and descriptors; anything else is a byte stream. */
 static bool is_stream(int sock)
 {
@@ -114,7 +107,7 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 		int *ansfd)
 {
 	uint8_t buf[UIE_BRIDGE_MAX_MSG];
-	int64_t deadline = now_ms() + UIE_BRIDGE_TIMEOUT_MS;
+	int64_t deadline = (int64_t)uie_now_ms() + UIE_BRIDGE_TIMEOUT_MS;
 	bool stream = is_stream(sock);
 	size_t len;
 	int r, fd;
@@ -127,7 +120,7 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 		    UIE_OK)
 		return r;
 	for (;;) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - (int64_t)uie_now_ms();
 
 		if (left <= 0)
 			return UIE_E_TIMEOUT;

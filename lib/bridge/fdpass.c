@@ -12,6 +12,7 @@
 
 #include "uie/bridge.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 /* Room for a few descriptors so that extra ones are seen (and closed). */
 #define FD_SLOTS 8
@@ -161,14 +162,7 @@ int uie_memfd_create_sealed(const char *name, const void *p, size_t len, int *fd
 
 int uie_memfd_check(int fd, uint64_t len)
 {
-	struct stat st;
-	int seals = fcntl(fd, F_GET_SEALS);
-
-	if (seals < 0 || (seals & UIE_MEMFD_SEALS) != UIE_MEMFD_SEALS)
-		return UIE_E_FORMAT;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != len)
-		return UIE_E_FORMAT;
-	return UIE_OK;
+	return uie_sealed_check(fd, len, UIE_MEMFD_SEALS) == UIE_OK ? UIE_OK : UIE_E_FORMAT;
 }
 
 int uie_memfd_read_alloc(int fd, uint64_t len, uint64_t max, uint8_t **out)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "uie/err.h"
+#include "uie/sys.h"
 
 /* The generation is stored in host order, which the format fixes as little-endian. */
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -95,23 +96,16 @@ static int check_layout(const uint8_t *m)
 
 int uie_genpage_map(int fd, uint64_t len, const uint8_t **map)
 {
-	struct stat st;
-	uint8_t *m;
-	int seals, r;
+	void *m;
+	int r;
 
 	if (map)
 		*map = NULL;
 	if (!map || fd < 0)
 		return UIE_E_INVAL;
-	/* Sealed first, then sized: after the seals the size can no longer change. */
-	seals = fcntl(fd, F_GET_SEALS);
-	if (seals < 0)
-		return UIE_E_SYS;
-	if ((seals & UIE_GENPAGE_SEALS) != UIE_GENPAGE_SEALS)
-		return UIE_E_STATE;
-	if (fstat(fd, &st) != 0)
-		return UIE_E_SYS;
-	if (len != UIE_GENPAGE_LEN || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != len)
+	if ((r = uie_sealed_check(fd, len, UIE_GENPAGE_SEALS)) != UIE_OK)
+		return r;
+	if (len != UIE_GENPAGE_LEN)
 		return UIE_E_RANGE;
 	m = mmap(NULL, UIE_GENPAGE_LEN, PROT_READ, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED)

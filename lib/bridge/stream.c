@@ -13,6 +13,7 @@
 #include "uie/bridge.h"
 #include "uie/buf.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 static bool lens_ok(const struct uie_stream_hdr *h)
 {
@@ -120,20 +121,12 @@ int uie_stream_send(int fd, const uint8_t *msg, size_t len, int payload_fd)
 	return r;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Reads exactly n bytes, giving up at deadline (ms, -1: never). */
 static int read_all(int fd, uint8_t *p, size_t n, int64_t deadline)
 {
 	while (n > 0) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int64_t left = deadline < 0 ? -1 : deadline - now_ms();
+		int64_t left = deadline < 0 ? -1 : deadline - (int64_t)uie_now_ms();
 		ssize_t got;
 		int pr;
 
@@ -166,9 +159,9 @@ int uie_stream_recv(int fd, uint8_t *buf, size_t *len, int *payload_fd, int time
 
 	*len = 0;
 	*payload_fd = -1;
-	if ((r = read_all(fd, hdr, 1, timeout_ms < 0 ? -1 : now_ms() + timeout_ms)) != UIE_OK)
+	if ((r = read_all(fd, hdr, 1, timeout_ms < 0 ? -1 : (int64_t)uie_now_ms() + timeout_ms)) != UIE_OK)
 		return r;
-	deadline = now_ms() + UIE_STREAM_FRAME_MS;
+	deadline = (int64_t)uie_now_ms() + UIE_STREAM_FRAME_MS;
 	if ((r = read_all(fd, hdr + 1, sizeof(hdr) - 1, deadline)) != UIE_OK ||
 	    (r = uie_stream_hdr_decode(hdr, &h)) != UIE_OK ||
 	    (r = read_all(fd, buf, h.msg_len, deadline)) != UIE_OK)

@@ -9,35 +9,65 @@
 #include "uie/err.h"
 #include "uie/package.h"
 
-/* Body length of the full (status 0) form of each type; -1 = variable. */
+/* When a message carries a descriptor (uie_bridge_fd_rule). */
+enum fd_when {
+	FD_NEVER = 0,
+	FD_ALWAYS,
+	FD_UNLESS_ANON,     /* MEASURE_REQ: an object, or the program of anonymous memory */
+	FD_UNLESS_FILELESS, /* MEASURE_VM_REQ: unless the VM flag says fileless */
+	FD_IF_BLOB,         /* EXPORT/HINT answers: a non-empty blob on success */
+	FD_IF_OK,           /* GEN_ANS: on success */
+};
+
+/*
+ * One row per message type (docs/BRIDGE.md): the body length of its full
+ * (status 0) form, -1 when variable, and when it carries a descriptor.
+ * Types without a row are unknown.
+ */
+struct msg_row {
+	bool known;
+	int16_t body_len;
+	enum fd_when fd;
+};
+
+static const struct msg_row msg_rows[UIE_MSG__MAX] = {
+	[UIE_MSG_ERROR_ANS] = { true, 4, FD_NEVER },
+	[UIE_MSG_MEASURE_REQ] = { true, 32, FD_UNLESS_ANON },
+	[UIE_MSG_MEASURE_ANS] = { true, 72, FD_NEVER },
+	[UIE_MSG_INSTALL_REQ] = { true, 8, FD_ALWAYS },
+	[UIE_MSG_INSTALL_ANS] = { true, 20, FD_NEVER },
+	[UIE_MSG_EXPORT_REQ] = { true, 80, FD_NEVER },
+	[UIE_MSG_EXPORT_ANS] = { true, 24, FD_IF_BLOB },
+	[UIE_MSG_HINT_REQ] = { true, 0, FD_NEVER },
+	[UIE_MSG_HINT_ANS] = { true, 24, FD_IF_BLOB },
+	[UIE_MSG_STATUS_REQ] = { true, 0, FD_NEVER },
+	[UIE_MSG_STATUS_ANS] = { true, 128, FD_NEVER },
+	[UIE_MSG_FASTPATH_REQ] = { true, 16, FD_ALWAYS },
+	[UIE_MSG_FASTPATH_ANS] = { true, 16, FD_NEVER },
+	[UIE_MSG_PUBKEY_REQ] = { true, 0, FD_NEVER },
+	[UIE_MSG_PUBKEY_ANS] = { true, -1, FD_NEVER },
+	[UIE_MSG_GEN_REQ] = { true, 0, FD_NEVER },
+	[UIE_MSG_GEN_ANS] = { true, 24, FD_IF_OK },
+	[UIE_MSG_CHECKPOINT_REQ] = { true, 40, FD_NEVER },
+	[UIE_MSG_CHECKPOINT_ANS] = { true, 16, FD_NEVER },
+	[UIE_MSG_MEASURE_VM_REQ] = { true, 40, FD_UNLESS_FILELESS },
+	[UIE_MSG_MEASURE_VM_ANS] = { true, 72, FD_NEVER },
+	[UIE_MSG_VIOLATION_REQ] = { true, 8, FD_ALWAYS },
+	[UIE_MSG_VIOLATION_ANS] = { true, 16, FD_NEVER },
+};
+
+/* The row of type, or NULL when the type is unknown. */
+static const struct msg_row *msg_row(uint16_t type)
+{
+	return type < UIE_MSG__MAX && msg_rows[type].known ? &msg_rows[type] : NULL;
+}
+
+/* Body length of the full (status 0) form of each type; -1 = variable, -2 = unknown type. */
 static int body_len(uint16_t type)
 {
-	switch (type) {
-	case UIE_MSG_MEASURE_REQ: return 32;
-	case UIE_MSG_MEASURE_ANS: return 72;
-	case UIE_MSG_INSTALL_REQ: return 8;
-	case UIE_MSG_INSTALL_ANS: return 20;
-	case UIE_MSG_EXPORT_REQ: return 80;
-	case UIE_MSG_EXPORT_ANS: return 24;
-	case UIE_MSG_HINT_REQ: return 0;
-	case UIE_MSG_HINT_ANS: return 24;
-	case UIE_MSG_STATUS_REQ: return 0;
-	case UIE_MSG_STATUS_ANS: return 128;
-	case UIE_MSG_FASTPATH_REQ: return 16;
-	case UIE_MSG_FASTPATH_ANS: return 16;
-	case UIE_MSG_PUBKEY_REQ: return 0;
-	case UIE_MSG_PUBKEY_ANS: return -1;
-	case UIE_MSG_GEN_REQ: return 0;
-	case UIE_MSG_GEN_ANS: return 24;
-	case UIE_MSG_CHECKPOINT_REQ: return 40;
-	case UIE_MSG_CHECKPOINT_ANS: return 16;
-	case UIE_MSG_MEASURE_VM_REQ: return 40;
-	case UIE_MSG_MEASURE_VM_ANS: return 72;
-	case UIE_MSG_VIOLATION_REQ: return 8;
-	case UIE_MSG_VIOLATION_ANS: return 16;
-	case UIE_MSG_ERROR_ANS: return 4;
-	default: return -2;
-	}
+	const struct msg_row *row = msg_row(type);
+
+	return row ? row->body_len : -2;
 }
 
 bool uie_bridge_is_request(uint16_t type)
@@ -52,25 +82,21 @@ static bool is_answer(uint16_t type)
 
 enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 {
-	switch (m->type) {
-	case UIE_MSG_MEASURE_REQ:
-		return m->u.measure_req.role == UIE_ROLE_ANON &&
-				       !(m->u.measure_req.flags & UIE_BRIDGE_REQ_PROGRAM) ?
-			       UIE_FD_NONE : UIE_FD_ONE;
-	case UIE_MSG_MEASURE_VM_REQ:
-		return m->u.measure_vm_req.r.flags & UIE_VM_FLAG_FILELESS ? UIE_FD_NONE : UIE_FD_ONE;
-	case UIE_MSG_INSTALL_REQ:
-	case UIE_MSG_FASTPATH_REQ:
-	case UIE_MSG_VIOLATION_REQ:
-		return UIE_FD_ONE;
-	case UIE_MSG_EXPORT_ANS:
-	case UIE_MSG_HINT_ANS:
-		return m->status == UIE_OK && m->u.blob_ans.len ? UIE_FD_ONE : UIE_FD_NONE;
-	case UIE_MSG_GEN_ANS:
-		return m->status == UIE_OK ? UIE_FD_ONE : UIE_FD_NONE;
-	default:
-		return UIE_FD_NONE;
+	const struct msg_row *row = msg_row(m->type);
+	bool fd = false;
+
+	switch (row ? row->fd : FD_NEVER) {
+	case FD_NEVER: fd = false; break;
+	case FD_ALWAYS: fd = true; break;
+	case FD_UNLESS_ANON:
+		fd = m->u.measure_req.role != UIE_ROLE_ANON ||
+		     (m->u.measure_req.flags & UIE_BRIDGE_REQ_PROGRAM);
+		break;
+	case FD_UNLESS_FILELESS: fd = !(m->u.measure_vm_req.r.flags & UIE_VM_FLAG_FILELESS); break;
+	case FD_IF_BLOB: fd = m->status == UIE_OK && m->u.blob_ans.len; break;
+	case FD_IF_OK: fd = m->status == UIE_OK; break;
 	}
+	return fd ? UIE_FD_ONE : UIE_FD_NONE;
 }
 
 static bool status_ok(int32_t s)
@@ -78,27 +104,17 @@ static bool status_ok(int32_t s)
 	return s <= 0 && s > UIE_E__MIN;
 }
 
+/* An optional digest may be absent (algorithm 0, length 0); either way it is canonical. */
 static bool digest_ok(const struct uie_digest *d, bool required)
 {
-	size_t n = uie_hash_len(d->alg);
-
-	if (d->alg == 0 && d->len == 0 && !required) {
-		for (size_t i = 0; i < UIE_DIGEST_MAX; i++)
-			if (d->bytes[i])
-				return false;
-		return true;
-	}
-	if (n == 0 || d->len != n)
-		return false;
-	for (size_t i = n; i < UIE_DIGEST_MAX; i++)
-		if (d->bytes[i])
-			return false;
-	return true;
+	if (d->alg == 0 && d->len == 0 && !required)
+		return uie_digest_tail_zero(d, 0);
+	return uie_digest_valid(d) && uie_digest_tail_zero(d, d->len);
 }
 
 static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 {
-	return event >= 1 && event < UIE_EV__MAX && role >= 1 && role < UIE_ROLE__MAX &&
+	return uie_event_role_valid(event, role) &&
 	       (flags == 0 || (flags == UIE_BRIDGE_REQ_PROGRAM && role == UIE_ROLE_ANON));
 }
 
@@ -336,33 +352,38 @@ static int get_digest(struct uie_rbuf *r, struct uie_digest *d, uint16_t alg, ui
 	return uie_rbuf_bytes(r, d->bytes, UIE_DIGEST_MAX);
 }
 
+/* Both read every field and check once: the buffer latches its first error. */
 static int get_file_req(struct uie_rbuf *r, struct uie_req *q)
 {
 	uint64_t mt = 0, ct = 0;
-	int e;
 
-	if ((e = uie_rbuf_u16(r, &q->event)) != UIE_OK || (e = uie_rbuf_u8(r, &q->role)) != UIE_OK ||
-	    (e = uie_rbuf_zero(r, 1)) != UIE_OK || (e = uie_rbuf_u32(r, &q->pid)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &q->vaddr)) != UIE_OK || (e = uie_rbuf_u64(r, &q->length)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &q->file_offset)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &q->id.dev)) != UIE_OK || (e = uie_rbuf_u64(r, &q->id.ino)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &q->id.size)) != UIE_OK || (e = uie_rbuf_u64(r, &mt)) != UIE_OK ||
-	    (e = uie_rbuf_u64(r, &ct)) != UIE_OK)
-		return e;
+	(void)uie_rbuf_u16(r, &q->event);
+	(void)uie_rbuf_u8(r, &q->role);
+	(void)uie_rbuf_zero(r, 1);
+	(void)uie_rbuf_u32(r, &q->pid);
+	(void)uie_rbuf_u64(r, &q->vaddr);
+	(void)uie_rbuf_u64(r, &q->length);
+	(void)uie_rbuf_u64(r, &q->file_offset);
+	(void)uie_rbuf_u64(r, &q->id.dev);
+	(void)uie_rbuf_u64(r, &q->id.ino);
+	(void)uie_rbuf_u64(r, &q->id.size);
+	(void)uie_rbuf_u64(r, &mt);
+	(void)uie_rbuf_u64(r, &ct);
 	q->id.mtime_ns = (int64_t)mt;
 	q->id.ctime_ns = (int64_t)ct;
-	return UIE_OK;
+	return uie_rbuf_err(r);
 }
 
 static int get_measure_req(struct uie_rbuf *r, struct uie_msg_measure_req *q)
 {
-	int e;
-
-	(void)((e = uie_rbuf_u16(r, &q->event)) != UIE_OK || (e = uie_rbuf_u8(r, &q->role)) != UIE_OK ||
-	       (e = uie_rbuf_u8(r, &q->flags)) != UIE_OK || (e = uie_rbuf_u32(r, &q->pid)) != UIE_OK ||
-	       (e = uie_rbuf_u64(r, &q->vaddr)) != UIE_OK || (e = uie_rbuf_u64(r, &q->length)) != UIE_OK ||
-	       (e = uie_rbuf_u64(r, &q->file_offset)) != UIE_OK);
-	return e;
+	(void)uie_rbuf_u16(r, &q->event);
+	(void)uie_rbuf_u8(r, &q->role);
+	(void)uie_rbuf_u8(r, &q->flags);
+	(void)uie_rbuf_u32(r, &q->pid);
+	(void)uie_rbuf_u64(r, &q->vaddr);
+	(void)uie_rbuf_u64(r, &q->length);
+	(void)uie_rbuf_u64(r, &q->file_offset);
+	return uie_rbuf_err(r);
 }
 
 static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)

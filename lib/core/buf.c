@@ -8,6 +8,7 @@ void uie_rbuf_init(struct uie_rbuf *b, const void *p, size_t len)
 	b->p = p;
 	b->len = p ? len : 0;
 	b->off = 0;
+	b->err = UIE_OK;
 }
 
 size_t uie_rbuf_left(const struct uie_rbuf *b)
@@ -23,8 +24,10 @@ const uint8_t *uie_rbuf_cur(const struct uie_rbuf *b)
 int uie_rbuf_view(struct uie_rbuf *b, const uint8_t **out, size_t n)
 {
 	*out = NULL;
+	if (b->err != UIE_OK)
+		return b->err;
 	if (uie_rbuf_left(b) < n)
-		return UIE_E_TRUNCATED;
+		return b->err = UIE_E_TRUNCATED;
 	*out = b->p + b->off;
 	b->off += n;
 	return UIE_OK;
@@ -59,13 +62,20 @@ int uie_rbuf_zero(struct uie_rbuf *b, size_t n)
 		acc |= p[i];
 	if (acc) {
 		b->off -= n;
-		return UIE_E_FORMAT;
+		return b->err = UIE_E_FORMAT;
 	}
 	return UIE_OK;
 }
 
+int uie_rbuf_err(const struct uie_rbuf *b)
+{
+	return b->err;
+}
+
 int uie_rbuf_end(const struct uie_rbuf *b)
 {
+	if (b->err != UIE_OK)
+		return b->err;
 	return uie_rbuf_left(b) == 0 ? UIE_OK : UIE_E_FORMAT;
 }
 

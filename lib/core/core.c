@@ -49,13 +49,12 @@ static void rec_from_req(struct uie_log_record *rec, const struct uie_req *req)
 
 static bool req_ok(const struct uie_req *req)
 {
-	return req && req->event >= UIE_EV_EXECVE && req->event < UIE_EV__MAX &&
-	       req->role > UIE_ROLE_NONE && req->role < UIE_ROLE__MAX;
+	return req && uie_event_role_valid(req->event, req->role);
 }
 
 static bool digest_ok(const struct uie_digest *d)
 {
-	return d && d->alg && d->len == uie_hash_len(d->alg);
+	return d && uie_digest_valid(d);
 }
 
 /* Common start: bootstrap mode, then the first record (START or RESTART). */

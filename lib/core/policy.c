@@ -32,8 +32,7 @@ static bool action_ok(uint8_t a)
 /* Rules name an object: role NONE never occurs in a request. */
 static bool rule_fields_ok(uint8_t event, uint8_t role, uint8_t action)
 {
-	return event >= UIE_EV_EXECVE && event < UIE_EV__MAX && role > UIE_ROLE_NONE &&
-	       role < UIE_ROLE__MAX && action_ok(action);
+	return uie_event_role_valid(event, role) && action_ok(action);
 }
 
 /* Canonical order of two encoded rules. */

@@ -14,6 +14,7 @@
 #include <openssl/x509.h>
 
 #include "uie/err.h"
+#include "uie/sys.h"
 
 /*
  * Digests are fetched once at init: an EVP_sha256() per hash makes OpenSSL 3
@@ -76,11 +77,8 @@ static int hp_hash_end(void *pctx, void *h, uint8_t *out)
 
 static uint64_t hp_now_ns(void *ctx)
 {
-	struct timespec ts;
-
 	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return uie_now_ns();
 }
 
 static int hp_verify(void *pctx, const uint8_t key_id[32], const uint8_t *digest, size_t dlen,
@@ -203,13 +201,8 @@ int uie_host_object_open(struct uie_host_object *ho, int fd, bool map, struct ui
 		return UIE_E_IO;
 	if (!S_ISREG(st.st_mode))
 		return UIE_E_IO;
-	if (id) {
-		id->dev = (uint64_t)st.st_dev;
-		id->ino = (uint64_t)st.st_ino;
-		id->size = (uint64_t)st.st_size;
-		id->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-		id->ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
-	}
+	if (id)
+		*id = uie_file_id_of(&st);
 	ho->obj.ctx = ho;
 	ho->obj.size = (uint64_t)st.st_size;
 	ho->obj.read = ho_read;

@@ -32,6 +32,7 @@
 #include "tpm_marshal.h"
 #include "uie/buf.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 #define CLOCK_MAGIC "UIECLK01"
 #define CLOCK_FILE_LEN 24
@@ -49,14 +50,6 @@ struct builtin {
 	uint64_t open_ns;    /* CLOCK_MONOTONIC at open */
 	uint32_t reset_count, restart_count;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int load_or_create_key(const char *path, EVP_PKEY **out)
 {
@@ -184,7 +177,7 @@ static int clock_update(int fd, uint64_t clock, uint32_t resets)
 
 static uint64_t clock_now(const struct builtin *b)
 {
-	return b->clock_base + (mono_ns() - b->open_ns) / 1000000u;
+	return b->clock_base + (uie_now_ns() - b->open_ns) / 1000000u;
 }
 
 static int bi_extend(struct uie_vtpm *t, const uint8_t lrh[UIE_PCR_LEN])
@@ -339,7 +332,7 @@ int uie_vtpm_builtin_open(const char *keyfile, struct uie_vtpm **out)
 	}
 	b->reset_count++;
 	b->restart_count = 0;
-	b->open_ns = mono_ns();
+	b->open_ns = uie_now_ns();
 	if ((r = clock_store(b->clock_path, b->clock_base, b->reset_count)) != UIE_OK)
 		goto fail;
 	if ((b->clock_fd = open(b->clock_path, O_WRONLY | O_CLOEXEC)) < 0) {

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The monitor connection: opened on the first request, checked to belong
+ * to the monitor run the tree started under, with the fast path's page and
+ * hint fetched on it; closed on any bridge failure (the next request
+ * reconnects).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "uie/bridge.h"
+#include "uie/err.h"
+
+void uie_guest_disconnect(struct uie_sup *s)
+{
+	if (s->bridge >= 0)
+		close(s->bridge);
+	s->bridge = -1;
+	uie_fastpath_close(&s->fp);
+	s->fp_ok = false;
+}
+
+/*
+ * The run of the monitor behind a fresh connection must be the one this
+ * tree started under: false (and other_boot set for good) when it is not,
+ * or when it cannot be asked.
+ */
+static bool same_run(struct uie_sup *s)
+{
+	struct uie_status st;
+
+	if (uie_bridge_status(s->bridge, &st) != UIE_OK)
+		return false;
+	if (!s->have_boot) {
+		memcpy(s->boot_id, st.boot_id, sizeof(s->boot_id));
+		s->have_boot = true;
+		return true;
+	}
+	if (memcmp(s->boot_id, st.boot_id, sizeof(s->boot_id)) == 0)
+		return true;
+	s->other_boot = true;
+	fprintf(stderr,
+		"uie: the monitor was restarted (now run %llu) while this tree ran: "
+		"every later grant of this tree is refused; start it again\n",
+		(unsigned long long)st.boot);
+	return false;
+}
+
+/* Connects, then fetches the generation page and hint (the fast path, when enabled). */
+void uie_guest_connect(struct uie_sup *s)
+{
+	int r;
+
+	if (s->bridge >= 0 || s->other_boot)
+		return;
+	if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK) {
+		s->bridge = -1;
+		return;
+	}
+	if (!same_run(s)) {
+		uie_guest_disconnect(s);
+		return;
+	}
+	if (!s->o->fast_path)
+		return;
+	r = uie_fastpath_fetch(&s->fp, s->bridge);
+	s->fp_ok = r == UIE_OK;
+	if (s->o->verbose && !s->fp_ok)
+		fprintf(stderr, "uie: no fast path: the monitor publishes no generation page (%s)\n",
+			uie_err_str(r));
+	else if (s->o->verbose)
+		fprintf(stderr, "uie: fast path on (%s)\n",
+			uie_fastpath_epoch(&s->fp) ? "hint of the policy in force" : "no hint yet");
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The hosted code's one home for small operating-system rules used by the
+ * monitor, the bridge, the host library, the interceptor and the tools
+ * (lib/sys): the clock, file identity, sealed memfds.
+ */
+#ifndef UIE_SYS_H
+#define UIE_SYS_H
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "uie/types.h"
+
+/* CLOCK_MONOTONIC in milliseconds and nanoseconds: for deadlines and ages, never dates. */
+uint64_t uie_now_ms(void);
+uint64_t uie_now_ns(void);
+
+/* A file's identity as requests and records carry it (struct uie_file_id), from its fstat. */
+struct uie_file_id uie_file_id_of(const struct stat *st);
+
+/* Seals that make a memfd's content final: no write, no shrinking, no growing. */
+#define UIE_SEALS_FINAL (F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW)
+/*
+ * True when fd's file has no name (memfd, O_TMPFILE, deleted; st is its
+ * fstat) and its content can still change: not sealed UIE_SEALS_FINAL.
+ * A memfd so sealed is measured by digest like a file.
+ */
+bool uie_sys_fileless(int fd, const struct stat *st);
+/*
+ * Checks that fd carries every seal of seals (sealed first, then sized:
+ * after the seals the size can no longer change) and is a regular file of
+ * exactly len bytes.  Return: UIE_OK, UIE_E_SYS (cannot be asked),
+ * UIE_E_STATE (a seal missing), UIE_E_RANGE (not a regular file of len bytes).
+ */
+int uie_sealed_check(int fd, uint64_t len, int seals);
+/*
+ * uie_sealed_check, then maps the len bytes read-only and shared into
+ * *map (NULL on error; the caller unmaps).  Return: as uie_sealed_check;
+ * UIE_E_INVAL for fd < 0 or len 0.
+ */
+int uie_sealed_map(int fd, size_t len, int seals, void **map);
+
+#endif
