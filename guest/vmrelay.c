@@ -9,7 +9,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fdpass.h"
@@ -17,6 +16,7 @@
 #include "uie/bridge.h"
 #include "uie/buf.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 #include "vmpin.h"
 #include "wire.h"
 
@@ -65,14 +65,6 @@ static int listen_local(const char *path, int type, int *lfd)
 	return UIE_OK;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Forwards one encoded request (with its payload descriptor) over the port
  * under a relay request id, and waits for the answer with that id; the
@@ -84,7 +76,7 @@ static int forward(struct relay *rl, uint8_t *msg, size_t len, int fd, uint8_t *
 {
 	/* Top bit set: never an id of the client stubs (uie_bridge_measure_vm) on the same port. */
 	uint32_t cid = uie_le32(msg + 12), rid = 0x80000000u | rl->next_id++;
-	int64_t deadline = now_ms() + RELAY_TIMEOUT_MS;
+	int64_t deadline = (int64_t)uie_now_ms() + RELAY_TIMEOUT_MS;
 	int r;
 
 	*afd = -1;
@@ -92,7 +84,7 @@ static int forward(struct relay *rl, uint8_t *msg, size_t len, int fd, uint8_t *
 	if ((r = uie_stream_send(rl->port, msg, len, fd)) != UIE_OK)
 		return r;
 	for (;;) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - (int64_t)uie_now_ms();
 
 		if (left <= 0)
 			return UIE_E_PEER;
