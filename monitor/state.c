@@ -169,23 +169,6 @@ static int load_prev(struct uie_monitor *m, const char *dir, struct prev_run *p)
 	return p->pkg ? UIE_OK : UIE_E_NOMEM;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return uie_err_from_errno(w < 0 ? errno : ENOSPC);
-		p += w;
-		len -= (size_t)w;
-	}
-	return UIE_OK;
-}
-
 /* packages.<boot>.tmp with the header and the restored package (pkg, or none), synced. */
 static int create_pkgfile(struct uie_mon_state *st, const char *path, const uint8_t *pkg,
 			  size_t pkg_len)
@@ -197,7 +180,7 @@ static int create_pkgfile(struct uie_mon_state *st, const char *path, const uint
 	if (st->pkg_fd < 0)
 		return uie_err_from_errno(errno);
 	uie_pkgfile_hdr(st->boot, h);
-	if ((r = write_all(st->pkg_fd, h, sizeof(h))) != UIE_OK)
+	if ((r = uie_fd_write_all(st->pkg_fd, h, sizeof(h))) != UIE_OK)
 		return r;
 	st->pkg_len = sizeof(h);
 	if (pkg && (r = uie_mon_state_persist(st, pkg, pkg_len)) != UIE_OK)
@@ -307,8 +290,8 @@ int uie_mon_state_persist(struct uie_mon_state *st, const uint8_t *pkg, size_t l
 	if (st->pkg_fd < 0)
 		return st->err = UIE_E_STATE;
 	uie_pkgfile_entry_hdr((uint32_t)len, h);
-	if ((r = write_all(st->pkg_fd, h, sizeof(h))) != UIE_OK ||
-	    (r = write_all(st->pkg_fd, pkg, len)) != UIE_OK ||
+	if ((r = uie_fd_write_all(st->pkg_fd, h, sizeof(h))) != UIE_OK ||
+	    (r = uie_fd_write_all(st->pkg_fd, pkg, len)) != UIE_OK ||
 	    (fdatasync(st->pkg_fd) != 0 && (r = uie_err_from_errno(errno)) != UIE_OK)) {
 		/* Cut a partial entry back: the file stays readable for the next start. */
 		if (ftruncate(st->pkg_fd, (off_t)st->pkg_len) != 0) {

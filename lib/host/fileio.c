@@ -87,6 +87,23 @@ int uie_file_read_alloc(const char *path, size_t max, uint8_t **buf, size_t *len
 	return r == UIE_E_LIMIT ? UIE_E_IO : r;
 }
 
+int uie_err_from_errno(int e)
+{
+	switch (e) {
+	case ENOSPC:
+	case EDQUOT:
+	case EFBIG: return UIE_E_NOSPACE;
+	case EACCES:
+	case EPERM:
+	case EROFS: return UIE_E_ACCESS;
+	case ETIMEDOUT: return UIE_E_TIMEOUT;
+	case EEXIST: return UIE_E_STATE;
+	case ENOENT: return UIE_E_NOTFOUND;
+	case ENOMEM: return UIE_E_NOMEM;
+	default: return UIE_E_IO;
+	}
+}
+
 int uie_fd_write_all(int fd, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
@@ -97,7 +114,7 @@ int uie_fd_write_all(int fd, const void *buf, size_t len)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return UIE_E_IO;
+			return uie_err_from_errno(w < 0 ? errno : ENOSPC);
 		p += w;
 		len -= (size_t)w;
 	}

@@ -17,7 +17,10 @@ int uie_file_read_alloc(const char *path, size_t max, uint8_t **buf, size_t *len
 /* Everything up to end of file from fd (a pipe or stdin), at most max bytes; fd stays open. */
 int uie_fd_read_alloc(int fd, size_t max, uint8_t **buf, size_t *len);
 
-/* All of buf to fd, retrying short writes; UIE_E_IO. */
+/* The project error for an errno from file I/O (ENOSPC: UIE_E_NOSPACE, EACCES: UIE_E_ACCESS, ...). */
+int uie_err_from_errno(int e);
+
+/* All of buf to fd, retrying short writes; the error names the cause (uie_err_from_errno). */
 int uie_fd_write_all(int fd, const void *buf, size_t len);
 
 /*

@@ -6,33 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "uie/buf.h"
 #include "uie/err.h"
 #include "uie/package.h"
-
-int uie_err_from_errno(int e)
-{
-	switch (e) {
-	case ENOSPC:
-	case EDQUOT:
-	case EFBIG:
-		return UIE_E_NOSPACE;
-	case EACCES:
-	case EPERM:
-	case EROFS:
-		return UIE_E_ACCESS;
-	case ETIMEDOUT:
-		return UIE_E_TIMEOUT;
-	case EEXIST:
-		return UIE_E_STATE;
-	case ENOENT:
-		return UIE_E_NOTFOUND;
-	case ENOMEM:
-		return UIE_E_NOMEM;
-	default:
-		return UIE_E_IO;
-	}
-}
 
 int uie_logfile_hdr_encode(const struct uie_logfile_hdr *hdr, uint8_t out[UIE_LOGFILE_HDR_LEN])
 {

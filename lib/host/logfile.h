@@ -111,7 +111,5 @@ int uie_pkgfile_find(const struct uie_platform *pl, const uint8_t *buf, size_t l
 void uie_pkgfile_hdr(uint64_t boot, uint8_t out[UIE_PKGFILE_HDR_LEN]);
 void uie_pkgfile_entry_hdr(uint32_t len, uint8_t out[UIE_PKGFILE_ENTRY_HDR_LEN]);
 
-/* The project error for an errno from file I/O. */
-int uie_err_from_errno(int e);
 
 #endif
