@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,4 +44,39 @@ uint8_t *tc_hex_alloc(const char *hex, size_t *n)
 	assert_non_null(out);
 	*n = tc_hex(hex, out, cap);
 	return out;
+}
+
+void tc_doc_vectors(const char *path, const char *heading, int to_end, const char *const *const *want,
+		    size_t nwant)
+{
+	static char doc[65536], block[2048];
+	FILE *f = fopen(path, "r");
+	size_t n, nblocks = 0;
+	char *p, *next;
+
+	assert_non_null(f);
+	n = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	p = strstr(doc, heading);
+	assert_non_null(p);
+	if (!to_end && (next = strstr(p + 1, "\n## ")) != NULL)
+		next[1] = '\0'; /* later sections have their own vectors */
+	while ((p = strstr(p, "```\n")) != NULL) {
+		char *end = strstr(p + 4, "```");
+		size_t bl = 0;
+
+		assert_non_null(end);
+		for (char *c = p + 4; c < end; c++)
+			if (*c != '\n') {
+				assert_true(bl < sizeof(block) - 1);
+				block[bl++] = *c;
+			}
+		block[bl] = '\0';
+		assert_true(nblocks < nwant);
+		assert_string_equal(block, *want[nblocks]);
+		nblocks++;
+		p = end + 3;
+	}
+	assert_int_equal(nblocks, nwant);
 }

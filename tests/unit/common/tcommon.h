@@ -16,4 +16,14 @@ size_t tc_hex(const char *hex, uint8_t *out, size_t cap);
 /* Same into a malloc'ed buffer of exactly *n bytes (caller frees). */
 uint8_t *tc_hex_alloc(const char *hex, size_t *n);
 
+/*
+ * Checks that the code blocks of the document at path, from the first line
+ * that starts with heading to the next section heading ("## ", or the end
+ * when to_end), are exactly want[0..nwant) in order, newlines removed: the
+ * vectors a specification prints are the ones the test checks.  Fails the
+ * running test otherwise.
+ */
+void tc_doc_vectors(const char *path, const char *heading, int to_end, const char *const *const *want,
+		    size_t nwant);
+
 #endif

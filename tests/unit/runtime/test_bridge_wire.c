@@ -456,35 +456,9 @@ static void test_doc_vectors(void **state)
 						    &vec_fastpath_entry, &vec_fastpath_ans,
 						    &vec_violation_req, &vec_violation_ans, &vec_gen_req,
 						    &vec_gen_ans };
-	static char doc[65536], block[2048];
-	FILE *f = fopen(doc_path, "r");
-	size_t n, nblocks = 0;
-	char *p;
 
 	(void)state;
-	assert_non_null(f);
-	n = fread(doc, 1, sizeof(doc) - 1, f);
-	fclose(f);
-	doc[n] = '\0';
-	p = strstr(doc, "## 10. Test vectors");
-	assert_non_null(p);
-	if (strstr(p + 1, "\n## "))
-		strstr(p + 1, "\n## ")[1] = '\0'; /* later sections have their own vectors */
-	while ((p = strstr(p, "```\n")) != NULL) {
-		char *end = strstr(p + 4, "```");
-		size_t bl = 0;
-
-		assert_non_null(end);
-		for (char *c = p + 4; c < end; c++)
-			if (*c != '\n')
-				block[bl++] = *c;
-		block[bl] = '\0';
-		assert_true(nblocks < sizeof(want) / sizeof(want[0]));
-		assert_string_equal(block, *want[nblocks]);
-		nblocks++;
-		p = end + 3;
-	}
-	assert_int_equal(nblocks, sizeof(want) / sizeof(want[0]));
+	tc_doc_vectors(doc_path, "## 10. Test vectors", 0, want, sizeof(want) / sizeof(want[0]));
 }
 
 int main(int argc, char **argv)
