@@ -20,40 +20,461 @@ enum fd_when {
 };
 
 /*
+ * Each message body below is three functions side by side: put writes it,
+ * get reads it (the read buffer latches the first error, so a get reads
+ * every field and returns uie_rbuf_err), ok checks the meaning of its
+ * fields for encoder and decoder alike.  The layouts are docs/BRIDGE.md's.
+ */
+
+static bool status_ok(int32_t s)
+{
+	return s <= 0 && s > UIE_E__MIN;
+}
+
+/* An optional digest may be absent (algorithm 0, length 0); either way it is canonical. */
+static bool digest_ok(const struct uie_digest *d, bool required)
+{
+	if (d->alg == 0 && d->len == 0 && !required)
+		return uie_digest_tail_zero(d, 0);
+	return uie_digest_valid(d) && uie_digest_tail_zero(d, d->len);
+}
+
+static void put_digest(struct uie_wbuf *w, const struct uie_digest *d)
+{
+	uie_wbuf_bytes(w, d->bytes, UIE_DIGEST_MAX);
+}
+
+static void get_digest(struct uie_rbuf *r, struct uie_digest *d, uint16_t alg, uint8_t len)
+{
+	d->alg = alg;
+	d->len = len;
+	(void)uie_rbuf_bytes(r, d->bytes, UIE_DIGEST_MAX);
+}
+
+static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
+{
+	return uie_event_role_valid(event, role) &&
+	       (flags == 0 || (flags == UIE_BRIDGE_REQ_PROGRAM && role == UIE_ROLE_ANON));
+}
+
+/* MEASURE_REQ, and the head of MEASURE_VM_REQ. */
+static void put_measure_req(struct uie_wbuf *w, const struct uie_msg_measure_req *q)
+{
+	uie_wbuf_u16(w, q->event);
+	uie_wbuf_u8(w, q->role);
+	uie_wbuf_u8(w, q->flags);
+	uie_wbuf_u32(w, q->pid);
+	uie_wbuf_u64(w, q->vaddr);
+	uie_wbuf_u64(w, q->length);
+	uie_wbuf_u64(w, q->file_offset);
+}
+
+static void get_measure_req(struct uie_rbuf *r, struct uie_msg_measure_req *q)
+{
+	(void)uie_rbuf_u16(r, &q->event);
+	(void)uie_rbuf_u8(r, &q->role);
+	(void)uie_rbuf_u8(r, &q->flags);
+	(void)uie_rbuf_u32(r, &q->pid);
+	(void)uie_rbuf_u64(r, &q->vaddr);
+	(void)uie_rbuf_u64(r, &q->length);
+	(void)uie_rbuf_u64(r, &q->file_offset);
+}
+
+static void measure_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	put_measure_req(w, &m->u.measure_req);
+}
+
+static int measure_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	get_measure_req(r, &m->u.measure_req);
+	return uie_rbuf_err(r);
+}
+
+static bool measure_req_ok(const struct uie_wire_msg *m)
+{
+	const struct uie_msg_measure_req *q = &m->u.measure_req;
+
+	return req_ok(q->event, q->role, q->flags);
+}
+
+/* MEASURE_VM_REQ: MEASURE_REQ's fields and the object size. */
+static void measure_vm_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	put_measure_req(w, &m->u.measure_vm_req.r);
+	uie_wbuf_u64(w, m->u.measure_vm_req.object_size);
+}
+
+static int measure_vm_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	get_measure_req(r, &m->u.measure_vm_req.r);
+	return uie_rbuf_u64(r, &m->u.measure_vm_req.object_size);
+}
+
+/* Frames, object size and flags of a VM-mode request agree (docs/BRIDGE.md section 12). */
+static bool measure_vm_req_ok(const struct uie_wire_msg *m)
+{
+	const struct uie_msg_measure_vm_req *q = &m->u.measure_vm_req;
+
+	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) || q->r.role == UIE_ROLE_ANON)
+		return false;
+	if (q->r.flags & UIE_VM_FLAG_FILELESS)
+		return q->object_size == 0;
+	return q->object_size >= 1 && q->object_size <= (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME;
+}
+
+/* MEASURE_ANS and MEASURE_VM_ANS: a verdict. */
+static void verdict_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	const struct uie_verdict *v = &m->u.measure_ans;
+
+	uie_wbuf_u8(w, v->decision);
+	uie_wbuf_u8(w, v->policy_decision);
+	uie_wbuf_u16(w, v->reason);
+	uie_wbuf_u8(w, v->scope);
+	uie_wbuf_u8(w, v->digest.len);
+	uie_wbuf_u16(w, v->digest.alg);
+	uie_wbuf_zero(w, 4);
+	uie_wbuf_u64(w, v->seq);
+	put_digest(w, &v->digest);
+}
+
+static int verdict_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	struct uie_verdict *v = &m->u.measure_ans;
+	uint16_t alg = 0;
+	uint8_t dlen = 0;
+
+	(void)uie_rbuf_u8(r, &v->decision);
+	(void)uie_rbuf_u8(r, &v->policy_decision);
+	(void)uie_rbuf_u16(r, &v->reason);
+	(void)uie_rbuf_u8(r, &v->scope);
+	(void)uie_rbuf_u8(r, &dlen);
+	(void)uie_rbuf_u16(r, &alg);
+	(void)uie_rbuf_zero(r, 4);
+	(void)uie_rbuf_u64(r, &v->seq);
+	get_digest(r, &v->digest, alg, dlen);
+	return uie_rbuf_err(r);
+}
+
+static bool verdict_ok(const struct uie_wire_msg *m)
+{
+	const struct uie_verdict *v = &m->u.measure_ans;
+
+	return v->decision < UIE_DECISION__MAX && v->policy_decision < UIE_DECISION__MAX &&
+	       v->reason < UIE_R__MAX && v->scope < UIE_SCOPE__MAX && digest_ok(&v->digest, false);
+}
+
+/* INSTALL_REQ: the package length; the package is in the memfd. */
+static void install_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_u64(w, m->u.install_req_len);
+}
+
+static int install_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	return uie_rbuf_u64(r, &m->u.install_req_len);
+}
+
+static bool install_req_ok(const struct uie_wire_msg *m)
+{
+	return m->u.install_req_len > 0 && m->u.install_req_len <= UIE_PACKAGE_MAX_LEN;
+}
+
+static void install_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_u32(w, (uint32_t)m->u.install_ans.result);
+	uie_wbuf_u8(w, m->u.install_ans.mode);
+	uie_wbuf_zero(w, 3);
+	uie_wbuf_u64(w, m->u.install_ans.epoch);
+}
+
+static int install_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	uint32_t result = 0;
+
+	(void)uie_rbuf_u32(r, &result);
+	(void)uie_rbuf_u8(r, &m->u.install_ans.mode);
+	(void)uie_rbuf_zero(r, 3);
+	(void)uie_rbuf_u64(r, &m->u.install_ans.epoch);
+	m->u.install_ans.result = (int32_t)result;
+	return uie_rbuf_err(r);
+}
+
+static bool install_ans_ok(const struct uie_wire_msg *m)
+{
+	return status_ok(m->u.install_ans.result) && m->u.install_ans.mode < UIE_MODE__MAX;
+}
+
+static void export_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_u64(w, m->u.export_req.since_seq);
+	uie_wbuf_u8(w, m->u.export_req.nonce_len);
+	uie_wbuf_zero(w, 7);
+	uie_wbuf_bytes(w, m->u.export_req.nonce, UIE_BRIDGE_NONCE_MAX);
+}
+
+static int export_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_u64(r, &m->u.export_req.since_seq);
+	(void)uie_rbuf_u8(r, &m->u.export_req.nonce_len);
+	(void)uie_rbuf_zero(r, 7);
+	(void)uie_rbuf_bytes(r, m->u.export_req.nonce, UIE_BRIDGE_NONCE_MAX);
+	return uie_rbuf_err(r);
+}
+
+/* A nonce of 1..64 bytes, zero-padded. */
+static bool export_req_ok(const struct uie_wire_msg *m)
+{
+	const struct uie_msg_export_req *q = &m->u.export_req;
+
+	if (q->nonce_len < 1 || q->nonce_len > UIE_BRIDGE_NONCE_MAX)
+		return false;
+	for (size_t i = q->nonce_len; i < UIE_BRIDGE_NONCE_MAX; i++)
+		if (q->nonce[i])
+			return false;
+	return true;
+}
+
+/* EXPORT_ANS, HINT_ANS and GEN_ANS: the payload is in the memfd. */
+static void blob_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_zero(w, 4);
+	uie_wbuf_u64(w, m->u.blob_ans.len);
+	uie_wbuf_u64(w, m->u.blob_ans.epoch);
+}
+
+static int blob_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_zero(r, 4);
+	(void)uie_rbuf_u64(r, &m->u.blob_ans.len);
+	(void)uie_rbuf_u64(r, &m->u.blob_ans.epoch);
+	return uie_rbuf_err(r);
+}
+
+static bool blob_ans_ok(const struct uie_wire_msg *m)
+{
+	return m->u.blob_ans.len <= UIE_BRIDGE_MAX_BLOB;
+}
+
+static bool gen_ans_ok(const struct uie_wire_msg *m)
+{
+	return m->u.blob_ans.len == UIE_GENPAGE_LEN;
+}
+
+static void status_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	const struct uie_status *st = &m->u.status_ans;
+
+	uie_wbuf_u8(w, st->mode);
+	uie_wbuf_zero(w, 3);
+	uie_wbuf_u64(w, st->epoch);
+	uie_wbuf_u64(w, st->nrecords);
+	uie_wbuf_bytes(w, st->vpcr, UIE_PCR_LEN);
+	uie_wbuf_bytes(w, st->policy_id, UIE_SHA256_LEN);
+	uie_wbuf_bytes(w, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN);
+	uie_wbuf_u64(w, st->boot);
+	uie_wbuf_u32(w, (uint32_t)st->health);
+	uie_wbuf_zero(w, 4);
+	uie_wbuf_u64(w, st->repeats);
+}
+
+static int status_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	struct uie_status *st = &m->u.status_ans;
+	uint32_t health = 0;
+
+	(void)uie_rbuf_u8(r, &st->mode);
+	(void)uie_rbuf_zero(r, 3);
+	(void)uie_rbuf_u64(r, &st->epoch);
+	(void)uie_rbuf_u64(r, &st->nrecords);
+	(void)uie_rbuf_bytes(r, st->vpcr, UIE_PCR_LEN);
+	(void)uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN);
+	(void)uie_rbuf_bytes(r, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN);
+	(void)uie_rbuf_u64(r, &st->boot);
+	(void)uie_rbuf_u32(r, &health);
+	(void)uie_rbuf_zero(r, 4);
+	(void)uie_rbuf_u64(r, &st->repeats);
+	st->health = (int32_t)health;
+	return uie_rbuf_err(r);
+}
+
+static bool status_ans_ok(const struct uie_wire_msg *m)
+{
+	return m->u.status_ans.mode < UIE_MODE__MAX && status_ok(m->u.status_ans.health);
+}
+
+static void fastpath_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_u32(w, m->u.fastpath_req.count);
+	uie_wbuf_zero(w, 4);
+	uie_wbuf_u64(w, m->u.fastpath_req.epoch);
+}
+
+static int fastpath_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_u32(r, &m->u.fastpath_req.count);
+	(void)uie_rbuf_zero(r, 4);
+	(void)uie_rbuf_u64(r, &m->u.fastpath_req.epoch);
+	return uie_rbuf_err(r);
+}
+
+static bool fastpath_req_ok(const struct uie_wire_msg *m)
+{
+	return m->u.fastpath_req.count >= 1 && m->u.fastpath_req.count <= UIE_BRIDGE_FASTPATH_MAX;
+}
+
+static void fastpath_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_u32(w, m->u.fastpath_ans.count);
+	uie_wbuf_u64(w, m->u.fastpath_ans.first_seq);
+}
+
+static int fastpath_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_u32(r, &m->u.fastpath_ans.count);
+	(void)uie_rbuf_u64(r, &m->u.fastpath_ans.first_seq);
+	return uie_rbuf_err(r);
+}
+
+static bool fastpath_ans_ok(const struct uie_wire_msg *m)
+{
+	return m->u.fastpath_ans.count >= 1 && m->u.fastpath_ans.count <= UIE_BRIDGE_FASTPATH_MAX;
+}
+
+static void pubkey_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_u16(w, m->u.pubkey_ans.len);
+	uie_wbuf_zero(w, 2);
+	uie_wbuf_bytes(w, m->u.pubkey_ans.der, m->u.pubkey_ans.len);
+}
+
+/* The only variable-length body: its length field must name exactly the bytes left. */
+static int pubkey_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	int e;
+
+	(void)uie_rbuf_u16(r, &m->u.pubkey_ans.len);
+	if ((e = uie_rbuf_zero(r, 2)) != UIE_OK)
+		return e;
+	if (m->u.pubkey_ans.len > UIE_BRIDGE_PUBKEY_MAX || m->u.pubkey_ans.len != uie_rbuf_left(r))
+		return UIE_E_FORMAT;
+	return uie_rbuf_bytes(r, m->u.pubkey_ans.der, m->u.pubkey_ans.len);
+}
+
+static bool pubkey_ans_ok(const struct uie_wire_msg *m)
+{
+	return m->u.pubkey_ans.len >= 1 && m->u.pubkey_ans.len <= UIE_BRIDGE_PUBKEY_MAX;
+}
+
+static void checkpoint_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_u64(w, m->u.checkpoint_req.seq);
+	uie_wbuf_bytes(w, m->u.checkpoint_req.pcr, UIE_PCR_LEN);
+}
+
+static int checkpoint_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_u64(r, &m->u.checkpoint_req.seq);
+	(void)uie_rbuf_bytes(r, m->u.checkpoint_req.pcr, UIE_PCR_LEN);
+	return uie_rbuf_err(r);
+}
+
+/* CHECKPOINT_ANS: the record number the monitor's memory now starts at. */
+static void checkpoint_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_zero(w, 4);
+	uie_wbuf_u64(w, m->u.checkpoint_base);
+}
+
+static int checkpoint_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_zero(r, 4);
+	return uie_rbuf_u64(r, &m->u.checkpoint_base);
+}
+
+static void violation_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_u32(w, m->u.violation_req.pid);
+	uie_wbuf_u8(w, m->u.violation_req.kind);
+	uie_wbuf_zero(w, 3);
+}
+
+static int violation_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_u32(r, &m->u.violation_req.pid);
+	(void)uie_rbuf_u8(r, &m->u.violation_req.kind);
+	(void)uie_rbuf_zero(r, 3);
+	return uie_rbuf_err(r);
+}
+
+static bool violation_req_ok(const struct uie_wire_msg *m)
+{
+	return m->u.violation_req.kind >= 1 && m->u.violation_req.kind < UIE_VIOLATION__MAX;
+}
+
+/* VIOLATION_ANS: the number of the WRITE_VIOLATION record. */
+static void violation_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_zero(w, 4);
+	uie_wbuf_u64(w, m->u.violation_ans_seq);
+}
+
+static int violation_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_zero(r, 4);
+	return uie_rbuf_u64(r, &m->u.violation_ans_seq);
+}
+
+/* ERROR_ANS exists only as an error (status != 0). */
+static bool never_ok(const struct uie_wire_msg *m)
+{
+	(void)m;
+	return false;
+}
+
+/*
  * One row per message type (docs/BRIDGE.md): the body length of its full
- * (status 0) form, -1 when variable, and when it carries a descriptor.
+ * (status 0) form, -1 when variable; when it carries a descriptor; and its
+ * body's codec (NULL put/get: an empty body, NULL ok: no field to check).
  * Types without a row are unknown.
  */
 struct msg_row {
 	bool known;
 	int16_t body_len;
 	enum fd_when fd;
+	void (*put)(struct uie_wbuf *w, const struct uie_wire_msg *m);
+	int (*get)(struct uie_rbuf *r, struct uie_wire_msg *m);
+	bool (*ok)(const struct uie_wire_msg *m);
 };
 
 static const struct msg_row msg_rows[UIE_MSG__MAX] = {
-	[UIE_MSG_ERROR_ANS] = { true, 4, FD_NEVER },
-	[UIE_MSG_MEASURE_REQ] = { true, 32, FD_UNLESS_ANON },
-	[UIE_MSG_MEASURE_ANS] = { true, 72, FD_NEVER },
-	[UIE_MSG_INSTALL_REQ] = { true, 8, FD_ALWAYS },
-	[UIE_MSG_INSTALL_ANS] = { true, 20, FD_NEVER },
-	[UIE_MSG_EXPORT_REQ] = { true, 80, FD_NEVER },
-	[UIE_MSG_EXPORT_ANS] = { true, 24, FD_IF_BLOB },
-	[UIE_MSG_HINT_REQ] = { true, 0, FD_NEVER },
-	[UIE_MSG_HINT_ANS] = { true, 24, FD_IF_BLOB },
-	[UIE_MSG_STATUS_REQ] = { true, 0, FD_NEVER },
-	[UIE_MSG_STATUS_ANS] = { true, 128, FD_NEVER },
-	[UIE_MSG_FASTPATH_REQ] = { true, 16, FD_ALWAYS },
-	[UIE_MSG_FASTPATH_ANS] = { true, 16, FD_NEVER },
-	[UIE_MSG_PUBKEY_REQ] = { true, 0, FD_NEVER },
-	[UIE_MSG_PUBKEY_ANS] = { true, -1, FD_NEVER },
-	[UIE_MSG_GEN_REQ] = { true, 0, FD_NEVER },
-	[UIE_MSG_GEN_ANS] = { true, 24, FD_IF_OK },
-	[UIE_MSG_CHECKPOINT_REQ] = { true, 40, FD_NEVER },
-	[UIE_MSG_CHECKPOINT_ANS] = { true, 16, FD_NEVER },
-	[UIE_MSG_MEASURE_VM_REQ] = { true, 40, FD_UNLESS_FILELESS },
-	[UIE_MSG_MEASURE_VM_ANS] = { true, 72, FD_NEVER },
-	[UIE_MSG_VIOLATION_REQ] = { true, 8, FD_ALWAYS },
-	[UIE_MSG_VIOLATION_ANS] = { true, 16, FD_NEVER },
+	[UIE_MSG_ERROR_ANS] = { true, 4, FD_NEVER, NULL, NULL, never_ok },
+	[UIE_MSG_MEASURE_REQ] = { true, 32, FD_UNLESS_ANON, measure_req_put, measure_req_get,
+				  measure_req_ok },
+	[UIE_MSG_MEASURE_ANS] = { true, 72, FD_NEVER, verdict_put, verdict_get, verdict_ok },
+	[UIE_MSG_INSTALL_REQ] = { true, 8, FD_ALWAYS, install_req_put, install_req_get, install_req_ok },
+	[UIE_MSG_INSTALL_ANS] = { true, 20, FD_NEVER, install_ans_put, install_ans_get, install_ans_ok },
+	[UIE_MSG_EXPORT_REQ] = { true, 80, FD_NEVER, export_req_put, export_req_get, export_req_ok },
+	[UIE_MSG_EXPORT_ANS] = { true, 24, FD_IF_BLOB, blob_ans_put, blob_ans_get, blob_ans_ok },
+	[UIE_MSG_HINT_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
+	[UIE_MSG_HINT_ANS] = { true, 24, FD_IF_BLOB, blob_ans_put, blob_ans_get, blob_ans_ok },
+	[UIE_MSG_STATUS_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
+	[UIE_MSG_STATUS_ANS] = { true, 128, FD_NEVER, status_ans_put, status_ans_get, status_ans_ok },
+	[UIE_MSG_FASTPATH_REQ] = { true, 16, FD_ALWAYS, fastpath_req_put, fastpath_req_get, fastpath_req_ok },
+	[UIE_MSG_FASTPATH_ANS] = { true, 16, FD_NEVER, fastpath_ans_put, fastpath_ans_get, fastpath_ans_ok },
+	[UIE_MSG_PUBKEY_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
+	[UIE_MSG_PUBKEY_ANS] = { true, -1, FD_NEVER, pubkey_ans_put, pubkey_ans_get, pubkey_ans_ok },
+	[UIE_MSG_GEN_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
+	[UIE_MSG_GEN_ANS] = { true, 24, FD_IF_OK, blob_ans_put, blob_ans_get, gen_ans_ok },
+	[UIE_MSG_CHECKPOINT_REQ] = { true, 40, FD_NEVER, checkpoint_req_put, checkpoint_req_get, NULL },
+	[UIE_MSG_CHECKPOINT_ANS] = { true, 16, FD_NEVER, checkpoint_ans_put, checkpoint_ans_get, NULL },
+	[UIE_MSG_MEASURE_VM_REQ] = { true, 40, FD_UNLESS_FILELESS, measure_vm_req_put, measure_vm_req_get,
+				     measure_vm_req_ok },
+	[UIE_MSG_MEASURE_VM_ANS] = { true, 72, FD_NEVER, verdict_put, verdict_get, verdict_ok },
+	[UIE_MSG_VIOLATION_REQ] = { true, 8, FD_ALWAYS, violation_req_put, violation_req_get,
+				    violation_req_ok },
+	[UIE_MSG_VIOLATION_ANS] = { true, 16, FD_NEVER, violation_ans_put, violation_ans_get, NULL },
 };
 
 /* The row of type, or NULL when the type is unknown. */
@@ -62,22 +483,16 @@ static const struct msg_row *msg_row(uint16_t type)
 	return type < UIE_MSG__MAX && msg_rows[type].known ? &msg_rows[type] : NULL;
 }
 
-/* Body length of the full (status 0) form of each type; -1 = variable, -2 = unknown type. */
-static int body_len(uint16_t type)
+static bool is_answer_type(uint16_t type)
 {
-	const struct msg_row *row = msg_row(type);
-
-	return row ? row->body_len : -2;
+	return type % 2 == 1;
 }
 
 bool uie_bridge_is_request(uint16_t type)
 {
-	return type % 2 == 0 && body_len(type) >= 0;
-}
+	const struct msg_row *row = msg_row(type);
 
-static bool is_answer(uint16_t type)
-{
-	return type % 2 == 1 && body_len(type) != -2;
+	return !is_answer_type(type) && row && row->body_len >= 0;
 }
 
 enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
@@ -99,100 +514,91 @@ enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 	return fd ? UIE_FD_ONE : UIE_FD_NONE;
 }
 
-static bool status_ok(int32_t s)
+/* The meaning of a message's fields (shared by encoder and decoder); an error answer has none. */
+static bool fields_ok(const struct msg_row *row, const struct uie_wire_msg *m)
 {
-	return s <= 0 && s > UIE_E__MIN;
-}
-
-/* An optional digest may be absent (algorithm 0, length 0); either way it is canonical. */
-static bool digest_ok(const struct uie_digest *d, bool required)
-{
-	if (d->alg == 0 && d->len == 0 && !required)
-		return uie_digest_tail_zero(d, 0);
-	return uie_digest_valid(d) && uie_digest_tail_zero(d, d->len);
-}
-
-static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
-{
-	return uie_event_role_valid(event, role) &&
-	       (flags == 0 || (flags == UIE_BRIDGE_REQ_PROGRAM && role == UIE_ROLE_ANON));
-}
-
-/* Frames, object size and flags of a VM-mode request agree (docs/BRIDGE.md section 12). */
-static bool measure_vm_ok(const struct uie_msg_measure_vm_req *q)
-{
-	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) || q->r.role == UIE_ROLE_ANON)
-		return false;
-	if (q->r.flags & UIE_VM_FLAG_FILELESS)
-		return q->object_size == 0;
-	return q->object_size >= 1 && q->object_size <= (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME;
-}
-
-uint64_t uie_bridge_vm_nframes(uint64_t object_size)
-{
-	return object_size / UIE_VM_FRAME + (object_size % UIE_VM_FRAME != 0);
-}
-
-static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)
-{
-	return req_ok(req->event, req->role, 0) && req->role != UIE_ROLE_ANON &&
-	       digest_ok(digest, true);
-}
-
-/* Checks the meaning of a message's fields (shared by encoder and decoder). */
-static bool fields_ok(const struct uie_wire_msg *m)
-{
-	const struct uie_verdict *v = &m->u.measure_ans;
-
-	if (m->type % 2 == 1 && m->status != UIE_OK)
+	if (is_answer_type(m->type) && m->status != UIE_OK)
 		return true;
-	switch (m->type) {
-	case UIE_MSG_MEASURE_REQ:
-		return req_ok(m->u.measure_req.event, m->u.measure_req.role, m->u.measure_req.flags);
-	case UIE_MSG_MEASURE_VM_REQ:
-		return measure_vm_ok(&m->u.measure_vm_req);
-	case UIE_MSG_MEASURE_ANS:
-	case UIE_MSG_MEASURE_VM_ANS:
-		return v->decision < UIE_DECISION__MAX && v->policy_decision < UIE_DECISION__MAX &&
-		       v->reason < UIE_R__MAX && v->scope < UIE_SCOPE__MAX && digest_ok(&v->digest, false);
-	case UIE_MSG_INSTALL_REQ:
-		return m->u.install_req_len > 0 && m->u.install_req_len <= UIE_PACKAGE_MAX_LEN;
-	case UIE_MSG_INSTALL_ANS:
-		return status_ok(m->u.install_ans.result) && m->u.install_ans.mode < UIE_MODE__MAX;
-	case UIE_MSG_EXPORT_REQ:
-		if (m->u.export_req.nonce_len < 1 || m->u.export_req.nonce_len > UIE_BRIDGE_NONCE_MAX)
-			return false;
-		for (size_t i = m->u.export_req.nonce_len; i < UIE_BRIDGE_NONCE_MAX; i++)
-			if (m->u.export_req.nonce[i])
-				return false;
-		return true;
-	case UIE_MSG_EXPORT_ANS:
-	case UIE_MSG_HINT_ANS:
-		return m->u.blob_ans.len <= UIE_BRIDGE_MAX_BLOB;
-	case UIE_MSG_GEN_ANS:
-		return m->u.blob_ans.len == UIE_GENPAGE_LEN;
-	case UIE_MSG_STATUS_ANS:
-		return m->u.status_ans.mode < UIE_MODE__MAX && status_ok(m->u.status_ans.health);
-	case UIE_MSG_FASTPATH_REQ:
-		return m->u.fastpath_req.count >= 1 && m->u.fastpath_req.count <= UIE_BRIDGE_FASTPATH_MAX;
-	case UIE_MSG_FASTPATH_ANS:
-		return m->u.fastpath_ans.count >= 1 && m->u.fastpath_ans.count <= UIE_BRIDGE_FASTPATH_MAX;
-	case UIE_MSG_PUBKEY_ANS:
-		return m->u.pubkey_ans.len >= 1 && m->u.pubkey_ans.len <= UIE_BRIDGE_PUBKEY_MAX;
-	case UIE_MSG_VIOLATION_REQ:
-		return m->u.violation_req.kind >= 1 && m->u.violation_req.kind < UIE_VIOLATION__MAX;
-	case UIE_MSG_ERROR_ANS:
-		return false; /* only ever an error (status != 0) */
-	default:
-		return true;
+	return !row->ok || row->ok(m);
+}
+
+int uie_bridge_encode(const struct uie_wire_msg *m, uint8_t *out, size_t cap, size_t *len)
+{
+	const struct msg_row *row = msg_row(m->type);
+	bool answer = is_answer_type(m->type);
+	struct uie_wbuf w;
+
+	*len = 0;
+	if (!row || (!answer && row->body_len < 0))
+		return UIE_E_INVAL;
+	if ((answer && !status_ok(m->status)) || !fields_ok(row, m))
+		return UIE_E_INVAL;
+	if (cap > UIE_BRIDGE_MAX_MSG)
+		cap = UIE_BRIDGE_MAX_MSG;
+	uie_wbuf_init(&w, out, cap);
+	uie_wbuf_u32(&w, UIE_BRIDGE_MAGIC);
+	uie_wbuf_u16(&w, UIE_BRIDGE_VERSION);
+	uie_wbuf_u16(&w, m->type);
+	uie_wbuf_u32(&w, 0); /* length, patched below */
+	uie_wbuf_u32(&w, m->request_id);
+	if (answer)
+		uie_wbuf_u32(&w, (uint32_t)m->status);
+	if (row->put && (!answer || m->status == UIE_OK))
+		row->put(&w, m);
+	if (w.err != UIE_OK)
+		return w.err;
+	uie_put_le32(out + 8, (uint32_t)w.len);
+	*len = w.len;
+	return UIE_OK;
+}
+
+int uie_bridge_decode(const uint8_t *p, size_t len, struct uie_wire_msg *m)
+{
+	uint32_t magic = 0, mlen = 0, st = 0, rid = 0;
+	uint16_t version = 0, type = 0;
+	const struct msg_row *row;
+	struct uie_rbuf r;
+	int bl, e;
+
+	memset(m, 0, sizeof(*m));
+	if (len > UIE_BRIDGE_MAX_MSG)
+		return UIE_E_LIMIT;
+	uie_rbuf_init(&r, p, len);
+	(void)uie_rbuf_u32(&r, &magic);
+	(void)uie_rbuf_u16(&r, &version);
+	(void)uie_rbuf_u16(&r, &type);
+	(void)uie_rbuf_u32(&r, &mlen);
+	if ((e = uie_rbuf_u32(&r, &rid)) != UIE_OK)
+		return e;
+	if (magic != UIE_BRIDGE_MAGIC)
+		return UIE_E_FORMAT;
+	if (version != UIE_BRIDGE_VERSION)
+		return UIE_E_VERSION; /* another version's header fields mean nothing here */
+	m->type = type;
+	m->request_id = rid;
+	if (mlen != len)
+		return mlen > len ? UIE_E_TRUNCATED : UIE_E_FORMAT;
+	if (!(row = msg_row(type)))
+		return UIE_E_FORMAT;
+	bl = row->body_len;
+	if (is_answer_type(type)) {
+		if ((e = uie_rbuf_u32(&r, &st)) != UIE_OK)
+			return e;
+		m->status = (int32_t)st;
+		if (!status_ok(m->status))
+			return UIE_E_FORMAT;
+		if (m->status != UIE_OK)
+			return uie_rbuf_end(&r);
+		bl -= bl > 0 ? 4 : 0;
 	}
+	if (bl >= 0 && uie_rbuf_left(&r) != (size_t)bl)
+		return uie_rbuf_left(&r) < (size_t)bl ? UIE_E_TRUNCATED : UIE_E_FORMAT;
+	if ((row->get && (e = row->get(&r, m)) != UIE_OK) || (e = uie_rbuf_end(&r)) != UIE_OK)
+		return e;
+	return fields_ok(row, m) ? UIE_OK : UIE_E_FORMAT;
 }
 
-static void put_digest(struct uie_wbuf *w, const struct uie_digest *d)
-{
-	uie_wbuf_bytes(w, d->bytes, UIE_DIGEST_MAX);
-}
-
+/* A fast-path entry's request: the file-request layout of docs/BRIDGE.md. */
 static void put_file_req(struct uie_wbuf *w, const struct uie_req *r)
 {
 	uie_wbuf_u16(w, r->event);
@@ -209,151 +615,7 @@ static void put_file_req(struct uie_wbuf *w, const struct uie_req *r)
 	uie_wbuf_u64(w, (uint64_t)r->id.ctime_ns);
 }
 
-static void put_measure_req(struct uie_wbuf *w, const struct uie_msg_measure_req *q)
-{
-	uie_wbuf_u16(w, q->event);
-	uie_wbuf_u8(w, q->role);
-	uie_wbuf_u8(w, q->flags);
-	uie_wbuf_u32(w, q->pid);
-	uie_wbuf_u64(w, q->vaddr);
-	uie_wbuf_u64(w, q->length);
-	uie_wbuf_u64(w, q->file_offset);
-}
-
-static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
-{
-	const struct uie_verdict *v = &m->u.measure_ans;
-	const struct uie_status *st = &m->u.status_ans;
-
-	switch (m->type) {
-	case UIE_MSG_MEASURE_REQ:
-		put_measure_req(w, &m->u.measure_req);
-		break;
-	case UIE_MSG_MEASURE_VM_REQ:
-		put_measure_req(w, &m->u.measure_vm_req.r);
-		uie_wbuf_u64(w, m->u.measure_vm_req.object_size);
-		break;
-	case UIE_MSG_MEASURE_ANS:
-	case UIE_MSG_MEASURE_VM_ANS:
-		uie_wbuf_u8(w, v->decision);
-		uie_wbuf_u8(w, v->policy_decision);
-		uie_wbuf_u16(w, v->reason);
-		uie_wbuf_u8(w, v->scope);
-		uie_wbuf_u8(w, v->digest.len);
-		uie_wbuf_u16(w, v->digest.alg);
-		uie_wbuf_zero(w, 4);
-		uie_wbuf_u64(w, v->seq);
-		put_digest(w, &v->digest);
-		break;
-	case UIE_MSG_INSTALL_REQ:
-		uie_wbuf_u64(w, m->u.install_req_len);
-		break;
-	case UIE_MSG_INSTALL_ANS:
-		uie_wbuf_u32(w, (uint32_t)m->u.install_ans.result);
-		uie_wbuf_u8(w, m->u.install_ans.mode);
-		uie_wbuf_zero(w, 3);
-		uie_wbuf_u64(w, m->u.install_ans.epoch);
-		break;
-	case UIE_MSG_EXPORT_REQ:
-		uie_wbuf_u64(w, m->u.export_req.since_seq);
-		uie_wbuf_u8(w, m->u.export_req.nonce_len);
-		uie_wbuf_zero(w, 7);
-		uie_wbuf_bytes(w, m->u.export_req.nonce, UIE_BRIDGE_NONCE_MAX);
-		break;
-	case UIE_MSG_EXPORT_ANS:
-	case UIE_MSG_HINT_ANS:
-	case UIE_MSG_GEN_ANS:
-		uie_wbuf_zero(w, 4);
-		uie_wbuf_u64(w, m->u.blob_ans.len);
-		uie_wbuf_u64(w, m->u.blob_ans.epoch);
-		break;
-	case UIE_MSG_STATUS_ANS:
-		uie_wbuf_u8(w, st->mode);
-		uie_wbuf_zero(w, 3);
-		uie_wbuf_u64(w, st->epoch);
-		uie_wbuf_u64(w, st->nrecords);
-		uie_wbuf_bytes(w, st->vpcr, UIE_PCR_LEN);
-		uie_wbuf_bytes(w, st->policy_id, UIE_SHA256_LEN);
-		uie_wbuf_bytes(w, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN);
-		uie_wbuf_u64(w, st->boot);
-		uie_wbuf_u32(w, (uint32_t)st->health);
-		uie_wbuf_zero(w, 4);
-		uie_wbuf_u64(w, st->repeats);
-		break;
-	case UIE_MSG_FASTPATH_REQ:
-		uie_wbuf_u32(w, m->u.fastpath_req.count);
-		uie_wbuf_zero(w, 4);
-		uie_wbuf_u64(w, m->u.fastpath_req.epoch);
-		break;
-	case UIE_MSG_FASTPATH_ANS:
-		uie_wbuf_u32(w, m->u.fastpath_ans.count);
-		uie_wbuf_u64(w, m->u.fastpath_ans.first_seq);
-		break;
-	case UIE_MSG_CHECKPOINT_REQ:
-		uie_wbuf_u64(w, m->u.checkpoint_req.seq);
-		uie_wbuf_bytes(w, m->u.checkpoint_req.pcr, UIE_PCR_LEN);
-		break;
-	case UIE_MSG_CHECKPOINT_ANS:
-		uie_wbuf_zero(w, 4);
-		uie_wbuf_u64(w, m->u.checkpoint_base);
-		break;
-	case UIE_MSG_VIOLATION_REQ:
-		uie_wbuf_u32(w, m->u.violation_req.pid);
-		uie_wbuf_u8(w, m->u.violation_req.kind);
-		uie_wbuf_zero(w, 3);
-		break;
-	case UIE_MSG_VIOLATION_ANS:
-		uie_wbuf_zero(w, 4);
-		uie_wbuf_u64(w, m->u.violation_ans_seq);
-		break;
-	case UIE_MSG_PUBKEY_ANS:
-		uie_wbuf_u16(w, m->u.pubkey_ans.len);
-		uie_wbuf_zero(w, 2);
-		uie_wbuf_bytes(w, m->u.pubkey_ans.der, m->u.pubkey_ans.len);
-		break;
-	default:
-		break;
-	}
-}
-
-int uie_bridge_encode(const struct uie_wire_msg *m, uint8_t *out, size_t cap, size_t *len)
-{
-	bool err_form = m->type % 2 == 1 && m->status != UIE_OK;
-	struct uie_wbuf w;
-
-	*len = 0;
-	if (!uie_bridge_is_request(m->type) && !is_answer(m->type))
-		return UIE_E_INVAL;
-	if ((m->type % 2 == 1 && !status_ok(m->status)) || !fields_ok(m))
-		return UIE_E_INVAL;
-	if (cap > UIE_BRIDGE_MAX_MSG)
-		cap = UIE_BRIDGE_MAX_MSG;
-	uie_wbuf_init(&w, out, cap);
-	uie_wbuf_u32(&w, UIE_BRIDGE_MAGIC);
-	uie_wbuf_u16(&w, UIE_BRIDGE_VERSION);
-	uie_wbuf_u16(&w, m->type);
-	uie_wbuf_u32(&w, 0); /* length, patched below */
-	uie_wbuf_u32(&w, m->request_id);
-	if (m->type % 2 == 1)
-		uie_wbuf_u32(&w, (uint32_t)m->status);
-	if (!err_form)
-		put_body(&w, m);
-	if (w.err != UIE_OK)
-		return w.err;
-	uie_put_le32(out + 8, (uint32_t)w.len);
-	*len = w.len;
-	return UIE_OK;
-}
-
-static int get_digest(struct uie_rbuf *r, struct uie_digest *d, uint16_t alg, uint8_t len)
-{
-	d->alg = alg;
-	d->len = len;
-	return uie_rbuf_bytes(r, d->bytes, UIE_DIGEST_MAX);
-}
-
-/* Both read every field and check once: the buffer latches its first error. */
-static int get_file_req(struct uie_rbuf *r, struct uie_req *q)
+static void get_file_req(struct uie_rbuf *r, struct uie_req *q)
 {
 	uint64_t mt = 0, ct = 0;
 
@@ -371,160 +633,16 @@ static int get_file_req(struct uie_rbuf *r, struct uie_req *q)
 	(void)uie_rbuf_u64(r, &ct);
 	q->id.mtime_ns = (int64_t)mt;
 	q->id.ctime_ns = (int64_t)ct;
-	return uie_rbuf_err(r);
 }
 
-static int get_measure_req(struct uie_rbuf *r, struct uie_msg_measure_req *q)
+static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)
 {
-	(void)uie_rbuf_u16(r, &q->event);
-	(void)uie_rbuf_u8(r, &q->role);
-	(void)uie_rbuf_u8(r, &q->flags);
-	(void)uie_rbuf_u32(r, &q->pid);
-	(void)uie_rbuf_u64(r, &q->vaddr);
-	(void)uie_rbuf_u64(r, &q->length);
-	(void)uie_rbuf_u64(r, &q->file_offset);
-	return uie_rbuf_err(r);
+	return req_ok(req->event, req->role, 0) && req->role != UIE_ROLE_ANON && digest_ok(digest, true);
 }
 
-static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
+uint64_t uie_bridge_vm_nframes(uint64_t object_size)
 {
-	struct uie_verdict *v = &m->u.measure_ans;
-	struct uie_status *st = &m->u.status_ans;
-	uint16_t alg = 0;
-	uint8_t dlen = 0;
-	uint32_t res = 0;
-	int e = UIE_OK;
-
-	switch (m->type) {
-	case UIE_MSG_MEASURE_REQ:
-		return get_measure_req(r, &m->u.measure_req);
-	case UIE_MSG_MEASURE_VM_REQ:
-		if ((e = get_measure_req(r, &m->u.measure_vm_req.r)) != UIE_OK)
-			return e;
-		return uie_rbuf_u64(r, &m->u.measure_vm_req.object_size);
-	case UIE_MSG_MEASURE_ANS:
-	case UIE_MSG_MEASURE_VM_ANS:
-		(void)((e = uie_rbuf_u8(r, &v->decision)) != UIE_OK ||
-		       (e = uie_rbuf_u8(r, &v->policy_decision)) != UIE_OK ||
-		       (e = uie_rbuf_u16(r, &v->reason)) != UIE_OK || (e = uie_rbuf_u8(r, &v->scope)) != UIE_OK ||
-		       (e = uie_rbuf_u8(r, &dlen)) != UIE_OK || (e = uie_rbuf_u16(r, &alg)) != UIE_OK ||
-		       (e = uie_rbuf_zero(r, 4)) != UIE_OK || (e = uie_rbuf_u64(r, &v->seq)) != UIE_OK ||
-		       (e = get_digest(r, &v->digest, alg, dlen)) != UIE_OK);
-		return e;
-	case UIE_MSG_INSTALL_REQ:
-		return uie_rbuf_u64(r, &m->u.install_req_len);
-	case UIE_MSG_INSTALL_ANS:
-		(void)((e = uie_rbuf_u32(r, &res)) != UIE_OK ||
-		       (e = uie_rbuf_u8(r, &m->u.install_ans.mode)) != UIE_OK ||
-		       (e = uie_rbuf_zero(r, 3)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.install_ans.epoch)) != UIE_OK);
-		m->u.install_ans.result = (int32_t)res;
-		return e;
-	case UIE_MSG_EXPORT_REQ:
-		(void)((e = uie_rbuf_u64(r, &m->u.export_req.since_seq)) != UIE_OK ||
-		       (e = uie_rbuf_u8(r, &m->u.export_req.nonce_len)) != UIE_OK ||
-		       (e = uie_rbuf_zero(r, 7)) != UIE_OK ||
-		       (e = uie_rbuf_bytes(r, m->u.export_req.nonce, UIE_BRIDGE_NONCE_MAX)) != UIE_OK);
-		return e;
-	case UIE_MSG_EXPORT_ANS:
-	case UIE_MSG_HINT_ANS:
-	case UIE_MSG_GEN_ANS:
-		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.blob_ans.len)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.blob_ans.epoch)) != UIE_OK);
-		return e;
-	case UIE_MSG_STATUS_ANS:
-		(void)((e = uie_rbuf_u8(r, &st->mode)) != UIE_OK || (e = uie_rbuf_zero(r, 3)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &st->epoch)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &st->nrecords)) != UIE_OK ||
-		       (e = uie_rbuf_bytes(r, st->vpcr, UIE_PCR_LEN)) != UIE_OK ||
-		       (e = uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN)) != UIE_OK ||
-		       (e = uie_rbuf_bytes(r, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &st->boot)) != UIE_OK ||
-		       (e = uie_rbuf_u32(r, &res)) != UIE_OK || (e = uie_rbuf_zero(r, 4)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &st->repeats)) != UIE_OK);
-		st->health = (int32_t)res;
-		return e;
-	case UIE_MSG_FASTPATH_REQ:
-		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_req.count)) != UIE_OK ||
-		       (e = uie_rbuf_zero(r, 4)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.fastpath_req.epoch)) != UIE_OK);
-		return e;
-	case UIE_MSG_FASTPATH_ANS:
-		(void)((e = uie_rbuf_u32(r, &m->u.fastpath_ans.count)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.fastpath_ans.first_seq)) != UIE_OK);
-		return e;
-	case UIE_MSG_CHECKPOINT_REQ:
-		(void)((e = uie_rbuf_u64(r, &m->u.checkpoint_req.seq)) != UIE_OK ||
-		       (e = uie_rbuf_bytes(r, m->u.checkpoint_req.pcr, UIE_PCR_LEN)) != UIE_OK);
-		return e;
-	case UIE_MSG_CHECKPOINT_ANS:
-		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.checkpoint_base)) != UIE_OK);
-		return e;
-	case UIE_MSG_VIOLATION_REQ:
-		(void)((e = uie_rbuf_u32(r, &m->u.violation_req.pid)) != UIE_OK ||
-		       (e = uie_rbuf_u8(r, &m->u.violation_req.kind)) != UIE_OK ||
-		       (e = uie_rbuf_zero(r, 3)) != UIE_OK);
-		return e;
-	case UIE_MSG_VIOLATION_ANS:
-		(void)((e = uie_rbuf_zero(r, 4)) != UIE_OK ||
-		       (e = uie_rbuf_u64(r, &m->u.violation_ans_seq)) != UIE_OK);
-		return e;
-	case UIE_MSG_PUBKEY_ANS:
-		(void)((e = uie_rbuf_u16(r, &m->u.pubkey_ans.len)) != UIE_OK ||
-		       (e = uie_rbuf_zero(r, 2)) != UIE_OK);
-		if (e != UIE_OK)
-			return e;
-		if (m->u.pubkey_ans.len > UIE_BRIDGE_PUBKEY_MAX || m->u.pubkey_ans.len != uie_rbuf_left(r))
-			return UIE_E_FORMAT;
-		return uie_rbuf_bytes(r, m->u.pubkey_ans.der, m->u.pubkey_ans.len);
-	default:
-		return UIE_OK;
-	}
-}
-
-int uie_bridge_decode(const uint8_t *p, size_t len, struct uie_wire_msg *m)
-{
-	uint32_t magic = 0, mlen = 0, st = 0, rid = 0;
-	uint16_t version = 0, type = 0;
-	struct uie_rbuf r;
-	int bl, e;
-
-	memset(m, 0, sizeof(*m));
-	if (len > UIE_BRIDGE_MAX_MSG)
-		return UIE_E_LIMIT;
-	uie_rbuf_init(&r, p, len);
-	if ((e = uie_rbuf_u32(&r, &magic)) != UIE_OK || (e = uie_rbuf_u16(&r, &version)) != UIE_OK ||
-	    (e = uie_rbuf_u16(&r, &type)) != UIE_OK || (e = uie_rbuf_u32(&r, &mlen)) != UIE_OK ||
-	    (e = uie_rbuf_u32(&r, &rid)) != UIE_OK)
-		return e;
-	if (magic != UIE_BRIDGE_MAGIC)
-		return UIE_E_FORMAT;
-	if (version != UIE_BRIDGE_VERSION)
-		return UIE_E_VERSION; /* another version's header fields mean nothing here */
-	m->type = type;
-	m->request_id = rid;
-	if (mlen != len)
-		return mlen > len ? UIE_E_TRUNCATED : UIE_E_FORMAT;
-	bl = body_len(type);
-	if (bl == -2)
-		return UIE_E_FORMAT;
-	if (type % 2 == 1) {
-		if ((e = uie_rbuf_u32(&r, &st)) != UIE_OK)
-			return e;
-		m->status = (int32_t)st;
-		if (!status_ok(m->status))
-			return UIE_E_FORMAT;
-		if (m->status != UIE_OK)
-			return uie_rbuf_end(&r);
-		bl -= bl > 0 ? 4 : 0;
-	}
-	if (bl >= 0 && uie_rbuf_left(&r) != (size_t)bl)
-		return uie_rbuf_left(&r) < (size_t)bl ? UIE_E_TRUNCATED : UIE_E_FORMAT;
-	if ((e = get_body(&r, m)) != UIE_OK || (e = uie_rbuf_end(&r)) != UIE_OK)
-		return e;
-	return fields_ok(m) ? UIE_OK : UIE_E_FORMAT;
+	return object_size / UIE_VM_FRAME + (object_size % UIE_VM_FRAME != 0);
 }
 
 int uie_bridge_fastpath_entry_encode(const struct uie_req *req, const struct uie_digest *digest,
@@ -543,8 +661,8 @@ int uie_bridge_fastpath_entry_encode(const struct uie_req *req, const struct uie
 	return w.err;
 }
 
-int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_LEN],
-				     struct uie_req *req, struct uie_digest *digest)
+int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_LEN], struct uie_req *req,
+				     struct uie_digest *digest)
 {
 	struct uie_rbuf r;
 	uint16_t alg = 0;
@@ -554,9 +672,12 @@ int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_
 	memset(req, 0, sizeof(*req));
 	memset(digest, 0, sizeof(*digest));
 	uie_rbuf_init(&r, in, UIE_BRIDGE_FASTPATH_ENTRY_LEN);
-	if ((e = get_file_req(&r, req)) != UIE_OK || (e = uie_rbuf_u16(&r, &alg)) != UIE_OK ||
-	    (e = uie_rbuf_u8(&r, &dlen)) != UIE_OK || (e = uie_rbuf_zero(&r, 5)) != UIE_OK ||
-	    (e = get_digest(&r, digest, alg, dlen)) != UIE_OK || (e = uie_rbuf_end(&r)) != UIE_OK)
+	get_file_req(&r, req);
+	(void)uie_rbuf_u16(&r, &alg);
+	(void)uie_rbuf_u8(&r, &dlen);
+	(void)uie_rbuf_zero(&r, 5);
+	get_digest(&r, digest, alg, dlen);
+	if ((e = uie_rbuf_end(&r)) != UIE_OK)
 		return e;
 	return fastpath_entry_ok(req, digest) ? UIE_OK : UIE_E_FORMAT;
 }
