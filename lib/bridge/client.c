@@ -149,6 +149,14 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 	}
 }
 
+/* call, with an error answer's status as the result (an error answer carries no descriptor). */
+static int call_ok(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans, int *ansfd)
+{
+	int r = call(sock, req, sendfd, ans, ansfd);
+
+	return r != UIE_OK ? r : ans->status;
+}
+
 int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
@@ -163,10 +171,8 @@ int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_
 		.flags = req->role == UIE_ROLE_ANON && objfd >= 0 ? UIE_BRIDGE_REQ_PROGRAM : 0,
 		.vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset,
 	};
-	if ((r = call(fd, &q, objfd, &a, &afd)) != UIE_OK)
+	if ((r = call_ok(fd, &q, objfd, &a, &afd)) != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	*out = a.u.measure_ans;
 	return UIE_OK;
 }
@@ -181,12 +187,10 @@ int uie_bridge_install(int fd, const uint8_t *pkg, size_t len, int *monitor_err)
 		return UIE_E_INVAL;
 	if ((r = uie_memfd_create_sealed("uie-package", pkg, len, &mfd)) != UIE_OK)
 		return r;
-	r = call(fd, &q, mfd, &a, &afd);
+	r = call_ok(fd, &q, mfd, &a, &afd);
 	close(mfd);
 	if (r != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	*monitor_err = a.u.install_ans.result;
 	return UIE_OK;
 }
@@ -218,10 +222,8 @@ int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint
 	q.u.export_req.since_seq = since_seq;
 	q.u.export_req.nonce_len = (uint8_t)nonce_len;
 	memcpy(q.u.export_req.nonce, nonce, nonce_len);
-	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+	if ((r = call_ok(fd, &q, -1, &a, &afd)) != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	return read_blob(&a, afd, ae, ae_len);
 }
 
@@ -232,10 +234,8 @@ int uie_bridge_hint(int fd, int *hint_fd, size_t *len)
 
 	*hint_fd = -1;
 	*len = 0;
-	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+	if ((r = call_ok(fd, &q, -1, &a, &afd)) != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	if (afd < 0)
 		return UIE_OK;
 	if ((r = uie_memfd_check(afd, a.u.blob_ans.len)) != UIE_OK) {
@@ -255,10 +255,8 @@ int uie_bridge_generation(int fd, int *gen_fd, size_t *len, uint64_t *gen)
 	*gen_fd = -1;
 	*len = 0;
 	*gen = 0;
-	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+	if ((r = call_ok(fd, &q, -1, &a, &afd)) != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	/* The seals (not those of a payload memfd) are checked by uie_genpage_map. */
 	*gen_fd = afd;
 	*len = (size_t)a.u.blob_ans.len;
@@ -272,10 +270,8 @@ int uie_bridge_status(int fd, struct uie_status *out)
 	int r, afd;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+	if ((r = call_ok(fd, &q, -1, &a, &afd)) != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	*out = a.u.status_ans;
 	return UIE_OK;
 }
@@ -288,10 +284,8 @@ int uie_bridge_checkpoint(int fd, uint64_t seq, const uint8_t pcr[UIE_PCR_LEN], 
 	*base = 0;
 	q.u.checkpoint_req.seq = seq;
 	memcpy(q.u.checkpoint_req.pcr, pcr, UIE_PCR_LEN);
-	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+	if ((r = call_ok(fd, &q, -1, &a, &afd)) != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	*base = a.u.checkpoint_base;
 	return UIE_OK;
 }
@@ -305,10 +299,8 @@ int uie_bridge_violation(int fd, uint32_t pid, uint8_t kind, int objfd, uint64_t
 	if (objfd < 0)
 		return UIE_E_INVAL;
 	q.u.violation_req = (struct uie_msg_violation_req){ .pid = pid, .kind = kind };
-	if ((r = call(fd, &q, objfd, &a, &afd)) != UIE_OK)
+	if ((r = call_ok(fd, &q, objfd, &a, &afd)) != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	*seq = a.u.violation_ans_seq;
 	return UIE_OK;
 }
@@ -367,10 +359,8 @@ int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len)
 
 	*der = NULL;
 	*len = 0;
-	if ((r = call(fd, &q, -1, &a, &afd)) != UIE_OK)
+	if ((r = call_ok(fd, &q, -1, &a, &afd)) != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	*der = malloc(a.u.pubkey_ans.len);
 	if (!*der)
 		return UIE_E_NOMEM;
@@ -406,13 +396,11 @@ int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint
 		if (r != UIE_OK)
 			return r;
 	}
-	r = call(fd, &q, mfd, &a, &afd);
+	r = call_ok(fd, &q, mfd, &a, &afd);
 	if (mfd >= 0)
 		close(mfd);
 	if (r != UIE_OK)
 		return r;
-	if (a.status != UIE_OK)
-		return a.status;
 	*out = a.u.measure_ans;
 	return UIE_OK;
 }
