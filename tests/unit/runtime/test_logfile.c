@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The write-ahead log file and first-seen mode (docs/FORMATS.md 3.6, 3.7):
- * vector V7 parsed and reproduced by a restarted core, every damage an
+ * vector V11 parsed and reproduced by a restarted core, every damage an
  * error naming its place, first-seen logging each key once.
  */
 #include <setjmp.h>
@@ -22,8 +22,8 @@
 #include "tcommon.h"
 #include "uie/err.h"
 
-/* V7: the log file of run 2, whose run 1 ended after its MONITOR_START (V6). */
-static const char v7_hex[] =
+/* V11: the log file of run 2, whose run 1 ended after its MONITOR_START (V6). */
+static const char v11_hex[] =
 	"5549454c4f4730310100b8000000000002000000000000000001020304050607"
 	"08090a0b0c0d0e0f000000000000000000000000000000000000000000000000"
 	"0000000000000000000000000000000000000000000000001000000014000000"
@@ -36,7 +36,7 @@ static const char v7_hex[] =
 static const char v6_pcr_hex[] = "d1512dc611f34fa484c86334ace72fe85ec507b3dda840b68d3d35d6c6b1a946";
 static const char v7_pcr_hex[] = "4b480e58a79df1b32f578e76ca82369ffeaf10f81247f1d47f33c75e03ee6bda";
 
-#define V7_LEN (UIE_LOGFILE_HDR_LEN + UIE_LOG_RECORD_LEN)
+#define V11_LEN (UIE_LOGFILE_HDR_LEN + UIE_LOG_RECORD_LEN)
 
 static struct uie_host_platform hp;
 
@@ -55,11 +55,11 @@ static int teardown(void **state)
 
 static void test_v7_parse(void **state)
 {
-	uint8_t f[V7_LEN], pcr[UIE_PCR_LEN];
+	uint8_t f[V11_LEN], pcr[UIE_PCR_LEN];
 	struct uie_logfile_info info;
 
 	(void)state;
-	assert_int_equal(tc_hex(v7_hex, f, sizeof(f)), V7_LEN);
+	assert_int_equal(tc_hex(v11_hex, f, sizeof(f)), V11_LEN);
 	tc_hex(v7_pcr_hex, pcr, sizeof(pcr));
 	assert_int_equal(uie_logfile_parse(&hp.pl, f, sizeof(f), &info), UIE_OK);
 	assert_int_equal(info.hdr.boot, 2);
@@ -72,7 +72,7 @@ static void test_v7_parse(void **state)
 	assert_int_equal(info.nrecords, 0);
 }
 
-/* A restarted core over a store with a file writes exactly V7. */
+/* A restarted core over a store with a file writes exactly V11. */
 static void test_v7_written(void **state)
 {
 	char dir[] = "/tmp/uie-logfile-XXXXXX", path[128];
@@ -82,7 +82,7 @@ static void test_v7_written(void **state)
 	struct uie_logstore ls;
 	struct uie_log_sink sink;
 	struct uie_core core;
-	uint8_t want[V7_LEN], *got;
+	uint8_t want[V11_LEN], *got;
 	size_t len;
 
 	(void)state;
@@ -91,7 +91,7 @@ static void test_v7_written(void **state)
 	for (int i = 0; i < UIE_BOOT_ID_LEN; i++)
 		hdr.boot_id[i] = (uint8_t)i;
 	tc_hex(v6_pcr_hex, prev.pcr, sizeof(prev.pcr));
-	tc_hex(v7_hex, want, sizeof(want));
+	tc_hex(v11_hex, want, sizeof(want));
 	assert_int_equal(uie_logfile_create(path, &hdr, true, &lf), UIE_OK);
 	assert_int_equal(uie_logfile_create(path, &hdr, true, &(struct uie_logfile){ 0 }), UIE_E_STATE);
 	uie_logstore_init(&ls, &hp.pl, NULL, 0);
@@ -99,8 +99,8 @@ static void test_v7_written(void **state)
 	sink = uie_logstore_sink(&ls);
 	assert_int_equal(uie_core_init_restart(&core, &hp.pl, &sink, UIE_HASH_SHA256, &prev), UIE_OK);
 	assert_int_equal(uie_file_read_alloc(path, 1 << 20, &got, &len), UIE_OK);
-	assert_int_equal(len, V7_LEN);
-	assert_memory_equal(got, want, V7_LEN);
+	assert_int_equal(len, V11_LEN);
+	assert_memory_equal(got, want, V11_LEN);
 	free(got);
 	uie_logstore_fini(&ls);
 	uie_logfile_close(&lf);
@@ -120,16 +120,16 @@ static void expect_damage(const uint8_t *f, size_t len, int err, uint64_t off, c
 
 static void test_damage(void **state)
 {
-	uint8_t good[V7_LEN], bad[V7_LEN];
+	uint8_t good[V11_LEN], bad[V11_LEN];
 
 	(void)state;
-	tc_hex(v7_hex, good, sizeof(good));
+	tc_hex(v11_hex, good, sizeof(good));
 	for (size_t n = 0; n < UIE_LOGFILE_HDR_LEN; n++) {
 		struct uie_logfile_info info;
 
 		assert_int_equal(uie_logfile_parse(&hp.pl, good, n, &info), UIE_E_TRUNCATED);
 	}
-	for (size_t n = UIE_LOGFILE_HDR_LEN + 1; n < V7_LEN; n++)
+	for (size_t n = UIE_LOGFILE_HDR_LEN + 1; n < V11_LEN; n++)
 		expect_damage(good, n, UIE_E_TRUNCATED, UIE_LOGFILE_HDR_LEN, "partial record");
 #define MUT(off, val, err, at, what)                        \
 	do {                                                \
