@@ -32,7 +32,7 @@ struct msg_row {
 
 static const struct msg_row msg_rows[UIE_MSG__MAX] = {
 	[UIE_MSG_ERROR_ANS] = { true, 4, FD_NEVER },
-	[UIE_MSG_MEASURE_REQ] = { true, 32, FD_UNLESS_ANON },
+	[UIE_MSG_MEASURE_REQ] = { true, 40, FD_UNLESS_ANON },
 	[UIE_MSG_MEASURE_ANS] = { true, 72, FD_NEVER },
 	[UIE_MSG_INSTALL_REQ] = { true, 8, FD_ALWAYS },
 	[UIE_MSG_INSTALL_ANS] = { true, 20, FD_NEVER },
@@ -121,7 +121,8 @@ static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 /* Frames, object size and flags of a VM-mode request agree (docs/BRIDGE.md section 12). */
 static bool measure_vm_ok(const struct uie_msg_measure_vm_req *q)
 {
-	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) || q->r.role == UIE_ROLE_ANON)
+	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) ||
+	    q->r.role == UIE_ROLE_ANON || q->r.subject_seq != 0) /* no subject in VM mode */
 		return false;
 	if (q->r.flags & UIE_VM_FLAG_FILELESS)
 		return q->object_size == 0;
@@ -228,6 +229,7 @@ static void put_body(struct uie_wbuf *w, const struct uie_wire_msg *m)
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
 		put_measure_req(w, &m->u.measure_req);
+		uie_wbuf_u64(w, m->u.measure_req.subject_seq);
 		break;
 	case UIE_MSG_MEASURE_VM_REQ:
 		put_measure_req(w, &m->u.measure_vm_req.r);
@@ -397,7 +399,9 @@ static int get_body(struct uie_rbuf *r, struct uie_wire_msg *m)
 
 	switch (m->type) {
 	case UIE_MSG_MEASURE_REQ:
-		return get_measure_req(r, &m->u.measure_req);
+		if ((e = get_measure_req(r, &m->u.measure_req)) != UIE_OK)
+			return e;
+		return uie_rbuf_u64(r, &m->u.measure_req.subject_seq);
 	case UIE_MSG_MEASURE_VM_REQ:
 		if ((e = get_measure_req(r, &m->u.measure_vm_req.r)) != UIE_OK)
 			return e;
