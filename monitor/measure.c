@@ -216,7 +216,8 @@ static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req 
 		.event = mq->event, .role = mq->role, .pid = mq->pid,
 		.vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
 	};
-	if (!m->log.fs || mq->subject_seq == 0)
+	/* VM mode has no subjects: its EXECVE grants travel as MEASURE_VM_REQ (BRIDGE.md 12). */
+	if (!m->log.fs || m->ram || mq->subject_seq == 0)
 		return UIE_OK;
 	if (!m->client ||
 	    uie_mon_subjects_get(m->client->subjects, mq->subject_seq, &req->subject) != UIE_OK) {
