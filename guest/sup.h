@@ -95,7 +95,6 @@ struct uie_sup {
 	struct uie_pending_exec pending[UIE_SUP_MAX_PENDING];
 	/* File identities (dev, ino) the monitor allowed: reconciliation key. */
 	uint64_t approved[UIE_SUP_APPROVED_SLOTS][2];
-	unsigned napproved;
 	/*
 	 * Subjects (subject.c): the programs granted on the current connection,
 	 * by file identity, with the EXECVE record that granted each.
@@ -103,8 +102,9 @@ struct uie_sup {
 	struct uie_guest_subject {
 		uint64_t dev, ino, seq, used;
 	} subjects[UIE_SUP_SUBJECTS];
-	unsigned nsubjects;
 	uint64_t subject_tick;
+	unsigned nsubjects;
+	unsigned napproved; /* of approved[] */
 	/* Processes the monitor allowed anonymous executable memory (MEASURE). */
 	pid_t anon_ok[UIE_SUP_MAX_ANON];
 	unsigned anon_next;
