@@ -179,11 +179,12 @@ static bool fs_seen(void *ctx, const struct uie_log_record *rec, const struct ui
 }
 
 /*
- * After a successful append seq while a key was pending: the key now names
- * that record, or, when a SUBJECT record must follow, waits for it (a key
- * whose SUBJECT record failed is not remembered: it is logged again).
+ * After a successful append of rec as record seq while a key was pending:
+ * the key now names that record, or, when a SUBJECT record must follow,
+ * waits for it (a key whose SUBJECT record failed or did not come next is
+ * not remembered: it is logged again).
  */
-static void fs_commit(struct uie_logstore *ls, uint64_t seq)
+static void fs_commit(struct uie_logstore *ls, uint64_t seq, const uint8_t *rec)
 {
 	struct uie_firstseen *fs = ls->fs;
 	struct fs_slot *s;
@@ -194,8 +195,11 @@ static void fs_commit(struct uie_logstore *ls, uint64_t seq)
 		fs->pending = true;
 		return;
 	}
-	if (fs->pending_seq != UINT64_MAX)
+	if (fs->pending_seq != UINT64_MAX) {
+		if ((rec[12] | rec[13] << 8) != UIE_LOG_SUBJECT) /* EM.event_type */
+			return;
 		seq = fs->pending_seq;
+	}
 	s = fs_find(fs->slots, fs->cap, fs->pending_key);
 	memcpy(s->key, fs->pending_key, UIE_PCR_LEN);
 	s->seq = seq;
@@ -288,7 +292,7 @@ int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN],
 	memcpy(ls->recs + (size_t)(ls->n - ls->base) * UIE_LOG_RECORD_LEN, rec, UIE_LOG_RECORD_LEN);
 	memcpy(ls->pcrs + (size_t)(ls->n - ls->base) * UIE_PCR_LEN, pcr, UIE_PCR_LEN);
 	if (pending)
-		fs_commit(ls, ls->n);
+		fs_commit(ls, ls->n, rec);
 	ls->n++;
 	return UIE_OK;
 }
