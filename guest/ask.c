@@ -112,6 +112,7 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	}
 	if (req.role == UIE_ROLE_ANON)
 		progfd = program_of(pid, event);
+	req.subject_seq = uie_guest_subject_of(s, pid);
 	r = uie_bridge_measure(s->bridge, &req, req.role == UIE_ROLE_ANON ? progfd : objfd, &v);
 	if (progfd >= 0)
 		close(progfd);
@@ -144,6 +145,9 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	if (s->o->verbose > 1)
 		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
 			uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
+	if (objfd >= 0 && event == UIE_EV_EXECVE && v.scope == UIE_SCOPE_ELF &&
+	    (role == UIE_ROLE_MAIN || role == UIE_ROLE_INTERP))
+		uie_guest_subject_granted(s, st, v.seq); /* what its process's requests will name */
 	if (objfd >= 0) {
 		uint64_t dev, ino;
 

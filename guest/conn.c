@@ -20,6 +20,7 @@ void uie_guest_disconnect(struct uie_sup *s)
 	s->bridge = -1;
 	uie_fastpath_close(&s->fp);
 	s->fp_ok = false;
+	uie_guest_subjects_forget(s); /* granted on that connection only */
 }
 
 /*

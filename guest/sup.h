@@ -27,6 +27,7 @@
 #define UIE_SUP_NEST 3 /* nesting of notifications answered during a freeze */
 #define UIE_SUP_APPROVED_SLOTS 4096 /* power of two */
 #define UIE_SUP_MAX_FP_REPORTS 1024 /* fast-path refusals waiting to be reported */
+#define UIE_SUP_SUBJECTS 256 /* programs named as subjects (fewer than the monitor keeps) */
 /*
  * Fast-path refusals are reported once the tree has made no request for
  * UIE_SUP_FP_QUIET_MS, or at the latest UIE_SUP_FP_MAX_DELAY_MS after the
@@ -94,7 +95,16 @@ struct uie_sup {
 	struct uie_pending_exec pending[UIE_SUP_MAX_PENDING];
 	/* File identities (dev, ino) the monitor allowed: reconciliation key. */
 	uint64_t approved[UIE_SUP_APPROVED_SLOTS][2];
-	unsigned napproved;
+	/*
+	 * Subjects (subject.c): the programs granted on the current connection,
+	 * by file identity, with the EXECVE record that granted each.
+	 */
+	struct uie_guest_subject {
+		uint64_t dev, ino, seq, used;
+	} subjects[UIE_SUP_SUBJECTS];
+	uint64_t subject_tick;
+	unsigned nsubjects;
+	unsigned napproved; /* of approved[] */
 	/* Processes the monitor allowed anonymous executable memory (MEASURE). */
 	pid_t anon_ok[UIE_SUP_MAX_ANON];
 	unsigned anon_next;
@@ -250,6 +260,14 @@ void uie_guest_forget(struct uie_sup *s, uint64_t dev, uint64_t ino);
  * slower, never weaker).
  */
 bool uie_guest_remember(struct uie_sup *s, uint64_t dev, uint64_t ino);
+
+/* ---- subject.c: the program a request is made for (docs/BRIDGE.md, MEASURE_REQ) ---- */
+/* Remembers that record seq granted the program file st (an ELF main program or interpreter). */
+void uie_guest_subject_granted(struct uie_sup *s, const struct stat *st, uint64_t seq);
+/* The record that granted pid's main program on this connection, or 0 (unknown). */
+uint64_t uie_guest_subject_of(struct uie_sup *s, pid_t pid);
+/* Forgets every subject (the connection they were granted on is gone). */
+void uie_guest_subjects_forget(struct uie_sup *s);
 
 /* ---- conn.c: the monitor connection ---- */
 /* Connects (when down and the monitor run is still ours), then fetches the fast path. */

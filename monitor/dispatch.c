@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "monitor.h"
+#include "subjects.h"
 #include "uie/err.h"
 #include "uie/sys.h"
 
@@ -94,6 +95,13 @@ void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c)
 {
 	c->tokens = m->limits.quota;
 	c->refilled_ms = uie_now_ms();
+	c->subjects = NULL;
+}
+
+void uie_mon_client_fini(struct uie_mon_client *c)
+{
+	uie_mon_subjects_free(c->subjects);
+	c->subjects = NULL;
 }
 
 int uie_mon_quota_take(struct uie_monitor *m, uint64_t n)

@@ -15,6 +15,7 @@
 #include "fdpass.h"
 #include "host_platform.h"
 #include "monitor.h"
+#include "subjects.h"
 #include "workers.h"
 #include "uie/err.h"
 #include "uie/sys.h"
@@ -164,6 +165,24 @@ static const char *object_name(int fd, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * First-seen mode: a program that now runs (an EXECVE of an ELF main
+ * program or interpreter the guest applies as ALLOW) may be named as the
+ * subject of this connection's later requests.  A failure to remember
+ * only makes those requests fail (closed).
+ */
+static void subject_remember(struct uie_monitor *m, const struct uie_req *req,
+			     const struct uie_verdict *v)
+{
+	if (!m->log.fs || !m->client || req->event != UIE_EV_EXECVE ||
+	    (req->role != UIE_ROLE_MAIN && req->role != UIE_ROLE_INTERP) ||
+	    v->decision != UIE_ALLOW || v->scope != UIE_SCOPE_ELF)
+		return;
+	if (uie_mon_subjects_put(&m->client->subjects, v->seq, &v->digest) != UIE_OK)
+		uie_mon_diag(m, "record %llu: no memory to remember it as a subject",
+			     (unsigned long long)v->seq);
+}
+
 /* Decides a measured (or unmeasurable) request, logs it, and names a denial in the system log. */
 static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int fd, int merr,
 			  const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out)
@@ -179,15 +198,35 @@ static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int 
 	if (merr != UIE_OK)
 		uie_mon_diag(m, "measure pid %u event %u role %u: %s", req->pid, req->event, req->role,
 			     uie_err_str(merr));
+	if (r == UIE_OK)
+		subject_remember(m, req, out);
 	return r;
 }
 
-static void req_from_msg(const struct uie_msg_measure_req *mq, struct uie_req *req)
+/*
+ * The request's subject (first-seen mode, docs/FORMATS.md 3.7): the record
+ * the guest names must be a program granted on this connection; its digest
+ * is the one the monitor logged.  Anything else is refused (the guest
+ * applies DENY); 0 is "unknown".  Outside first-seen mode it is not used.
+ */
+static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req *mq,
+			struct uie_req *req)
 {
 	*req = (struct uie_req){
 		.event = mq->event, .role = mq->role, .pid = mq->pid,
 		.vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
 	};
+	/* VM mode has no subjects: its EXECVE grants travel as MEASURE_VM_REQ (BRIDGE.md 12). */
+	if (!m->log.fs || m->ram || mq->subject_seq == 0)
+		return UIE_OK;
+	if (!m->client ||
+	    uie_mon_subjects_get(m->client->subjects, mq->subject_seq, &req->subject) != UIE_OK) {
+		uie_mon_diag(m, "measure pid %u: subject record %llu is no program granted on this "
+			     "connection: refused", mq->pid, (unsigned long long)mq->subject_seq);
+		return UIE_E_NOTFOUND;
+	}
+	req->subject_seq = mq->subject_seq;
+	return UIE_OK;
 }
 
 static int quota_measure(struct uie_monitor *m, const struct uie_req *req)
@@ -208,7 +247,8 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	uint8_t scope = UIE_SCOPE_NONE;
 	int merr = UIE_OK, r;
 
-	req_from_msg(&q->u.measure_req, &req);
+	if ((r = req_from_msg(m, &q->u.measure_req, &req)) != UIE_OK)
+		return r;
 	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
 	if (m->ram && (req.role != UIE_ROLE_ANON || fd >= 0))
 		return UIE_E_STATE;
@@ -240,20 +280,21 @@ struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_c
 	}
 	*ansfd = -1;
 	m->client = c;
-	req_from_msg(&q.u.measure_req, &req);
-	a.status = quota_measure(m, &req);
-	m->client = NULL;
+	if ((a.status = req_from_msg(m, &q.u.measure_req, &req)) == UIE_OK)
+		a.status = quota_measure(m, &req);
 	if (a.status == UIE_OK) {
 		merr = measure_lookup(m, &req, fd, &digest, &scope, &need_hash);
 		if (need_hash && (job = malloc(sizeof(*job))) != NULL) {
 			job_init(m, job, &req, fd); /* the job owns fd from here */
 			job->request_id = q.request_id;
+			m->client = NULL;
 			return job;
 		}
 		if (need_hash) /* no memory for a job: measure here */
 			merr = measure_fd(m, &req, fd, &digest, &scope);
 		a.status = measure_decide(m, &req, fd, merr, &digest, scope, &a.u.measure_ans);
 	}
+	m->client = NULL;
 	close(fd);
 	uie_monitor_answer(&q, &a, ans, anslen);
 	return NULL;

@@ -41,9 +41,12 @@ struct uie_mon_limits {
  * One connection's quota: a token bucket holding at most one second of
  * records, refilled at `quota` per second.
  */
+struct uie_mon_subjects;
 struct uie_mon_client {
 	uint64_t tokens;
 	uint64_t refilled_ms;
+	/* first-seen mode: programs this connection may name as subjects (owned, NULL: none yet) */
+	struct uie_mon_subjects *subjects;
 };
 struct uie_mon_state;
 
@@ -171,6 +174,8 @@ void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, ui
 
 /* A fresh client: a full bucket. */
 void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c);
+/* Frees what a connection owns (its subjects). */
+void uie_mon_client_fini(struct uie_mon_client *c);
 
 /*
  * Takes n records from the quota of the client being served.

@@ -107,6 +107,7 @@ static void drop_client(struct client *cl)
 	cl->fd = -1;
 	uie_export_job_free(cl->export);
 	cl->export = NULL;
+	uie_mon_client_fini(&cl->quota);
 }
 
 int uie_server_limits_apply(struct uie_server_limits *lim, const struct uie_monitor *m)
@@ -232,7 +233,9 @@ static void finish_jobs(struct uie_monitor *m, struct client *clients, unsigned 
 		for (i = 0; i < n && clients[i].id != job->conn; i++)
 			;
 		/* Decided and logged even for a client that left: the grant was asked for. */
+		m->client = i < n && clients[i].fd >= 0 ? &clients[i].quota : NULL;
 		uie_monitor_handle_finish(m, job, ans, &anslen);
+		m->client = NULL;
 		if (i < n && clients[i].fd >= 0) {
 			clients[i].busy = false;
 			if (uie_bridge_send(clients[i].fd, ans, anslen, -1) != UIE_OK)

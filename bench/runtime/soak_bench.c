@@ -4,7 +4,9 @@
  * grants, driving its request handler in-process (the very code behind
  * the bridge socket) with a built-in vTPM and a state directory.  Each
  * round asks for the three grants of a dynamic /usr/bin/true (main
- * executable, interpreter, libc) from a new pid.  Prints VmRSS after every
+ * executable, interpreter, libc) from a new pid, on one connection, libc
+ * for the program of the first grant (its subject, docs/FORMATS.md 3.7:
+ * in first-seen mode a SUBJECT record once, then nothing).  Prints VmRSS after every
  * tenth of the run: in first-seen mode it must stay flat; with
  * --every-record it grows by a record and a vPCR16 per grant.  In
  * first-seen mode every tenth also exports evidence, which logs the three
@@ -49,8 +51,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* One MEASURE request through uie_monitor_handle; exits on anything but ALLOW. */
-static void grant(struct uie_monitor *m, uint16_t event, uint8_t role, int objfd, uint32_t pid)
+/*
+ * One MEASURE request of client c through uie_monitor_handle_for, for the
+ * program of record subj (0: none); exits on anything but ALLOW.
+ */
+static uint64_t grant(struct uie_monitor *m, struct uie_mon_client *c, uint16_t event, uint8_t role,
+		      int objfd, uint32_t pid, uint64_t subj)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = pid }, a;
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
@@ -58,15 +64,16 @@ static void grant(struct uie_monitor *m, uint16_t event, uint8_t role, int objfd
 	int afd, fd = dup(objfd);
 
 	q.u.measure_req = (struct uie_msg_measure_req){ .event = event, .role = role, .pid = pid,
-							 .length = 4096 };
+							 .length = 4096, .subject_seq = subj };
 	if (fd < 0 || uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK)
 		exit(1);
-	uie_monitor_handle(m, msg, len, fd, ans, &alen, &afd);
+	uie_monitor_handle_for(m, c, msg, len, fd, ans, &alen, &afd);
 	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.status != UIE_OK ||
 	    a.u.measure_ans.decision != UIE_ALLOW) {
 		fprintf(stderr, "soak_bench: grant refused: %s\n", uie_err_str(a.status));
 		exit(1);
 	}
+	return a.u.measure_ans.seq;
 }
 
 /* An EXPORT of the records from since through uie_monitor_handle; exits on an error. */
@@ -107,6 +114,7 @@ int main(int argc, char **argv)
 	struct uie_host_platform hp;
 	struct uie_vtpm *tpm;
 	struct uie_monitor m;
+	struct uie_mon_client c;
 	uint64_t grants = 10000000, step, done = 0;
 	int fds[3];
 	double t0;
@@ -136,6 +144,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "soak_bench: monitor setup failed\n");
 		return 1;
 	}
+	m.limits.quota = 0; /* one client asks for everything, as fast as it can */
+	uie_mon_client_init(&m, &c);
 	step = grants / 10 ? grants / 10 : 1;
 	printf("mode: %s, log sync: %s\n", o.first_seen ? "first-seen" : "every record",
 	       o.log_sync == UIE_LOG_SYNC_ALWAYS ? "always" : "policy");
@@ -143,9 +153,10 @@ int main(int argc, char **argv)
 	printf("%12" PRIu64 " %10ld %12" PRIu64 " %10s\n", done, rss_kb(), m.core.next_seq, "-");
 	t0 = now_s();
 	for (uint32_t pid = 1000; done < grants; pid++) {
-		grant(&m, UIE_EV_EXECVE, UIE_ROLE_MAIN, fds[0], pid);
-		grant(&m, UIE_EV_EXECVE, UIE_ROLE_INTERP, fds[1], pid);
-		grant(&m, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, fds[2], pid);
+		uint64_t prog = grant(&m, &c, UIE_EV_EXECVE, UIE_ROLE_MAIN, fds[0], pid, 0);
+
+		grant(&m, &c, UIE_EV_EXECVE, UIE_ROLE_INTERP, fds[1], pid, 0);
+		grant(&m, &c, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, fds[2], pid, prog);
 		done += 3;
 		if ((done % step < 3 || done >= grants) && o.first_seen)
 			export(&m, m.core.next_seq);
@@ -153,6 +164,7 @@ int main(int argc, char **argv)
 			printf("%12" PRIu64 " %10ld %12" PRIu64 " %10.0f\n", done, rss_kb(), m.core.next_seq,
 			       (now_s() - t0) * 1e9 / (double)done);
 	}
+	uie_mon_client_fini(&c);
 	uie_monitor_fini(&m);
 	uie_vtpm_free(tpm);
 	uie_host_platform_fini(&hp);

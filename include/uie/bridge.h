@@ -78,8 +78,10 @@ int uie_bridge_connect(const char *path, int *fd);
 /*
  * Asks for a decision on req; objfd is the object's open file.  For
  * anonymous memory (role ANON) it is the process's main program, whose
- * digest JIT rules name, or -1 when there is none to give.  Any failure (including a dead monitor) returns an
- * error and leaves out->decision == UIE_DENY.
+ * digest JIT rules name, or -1 when there is none to give.  req->subject_seq
+ * (0: unknown) names the EXECVE grant of the requesting process's program
+ * (docs/BRIDGE.md, MEASURE_REQ); req->subject is not sent.  Any failure
+ * (including a dead monitor) returns an error and leaves out->decision == UIE_DENY.
  */
 int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out);
 

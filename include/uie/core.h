@@ -29,9 +29,13 @@ struct uie_log_sink {
 	 * Optional, the first-seen mode (docs/FORMATS.md 3.7): true when a
 	 * record with the same key as rec was logged before; *seq then names
 	 * it and the core logs nothing.  Asked only for exec decisions and
-	 * fast-path reports, right before their append.
+	 * fast-path reports, right before their append.  subject (NULL: none)
+	 * is part of the key; when it is given and the record is new, the core
+	 * appends the record and then its SUBJECT record, and the key counts
+	 * as logged only once both are in.
 	 */
-	bool (*seen)(void *ctx, const struct uie_log_record *rec, uint64_t *seq);
+	bool (*seen)(void *ctx, const struct uie_log_record *rec, const struct uie_digest *subject,
+		     uint64_t *seq);
 };
 
 struct uie_core {
@@ -54,6 +58,13 @@ struct uie_req {
 	uint32_t pid;
 	struct uie_file_id id;
 	uint64_t vaddr, length, file_offset;
+	/*
+	 * The program the request is made for (first-seen mode only, docs/
+	 * FORMATS.md 3.7): the number of the EXECVE record that granted it and
+	 * its object digest, as the host resolved them.  subject.alg 0: none.
+	 */
+	uint64_t subject_seq;
+	struct uie_digest subject;
 };
 
 struct uie_verdict {
@@ -130,6 +141,14 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
  * ENFORCE and is ALLOW in BOOTSTRAP and MEASURE (docs/FORMATS.md 3.4).
  * Never returns ALLOW with an error: on any error *out says DENY, and a
  * failing sink leaves the core unchanged (its error is returned).
+ * First-seen mode (the sink has `seen`) with req->subject: the key holds
+ * the subject, and a new record is followed by a SUBJECT record (record
+ * number of the grant in file_offset, subject_seq in vaddr, the subject's
+ * digest with scope ELF); if that append fails the request is denied with
+ * its error and the grant's record stands without a subject.  Without
+ * the mode the subject is ignored.  A subject must be a valid digest
+ * naming an earlier record (subject_seq in 1 .. next_seq - 1), else
+ * UIE_E_INVAL.
  */
 int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_err,
 		    const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out);

@@ -31,6 +31,7 @@ enum uie_log_event {
 	UIE_LOG_POLICY_RESTORE = 21,  /* the policy in force before the restart, re-checked */
 	UIE_LOG_WRITE_VIOLATION = 22, /* the file of a live approved executable mapping was written */
 	UIE_LOG_REPEAT_COUNT = 23,    /* first-seen mode: requests an earlier record stands for */
+	UIE_LOG_SUBJECT = 24,         /* first-seen mode: the program the record before was for */
 	UIE_LOG__MAX
 };
 

@@ -138,6 +138,7 @@ enum uie_reason {
 	UIE_R_POLICY_RESTORED = 14, /* policy of the previous monitor run, re-checked at start */
 	UIE_R_WRITE_VIOLATION = 15, /* the file of a live approved executable mapping was written */
 	UIE_R_REPEAT_COUNT = 16,   /* first-seen mode: how many requests a logged record stands for */
+	UIE_R_SUBJECT = 17,        /* first-seen mode: the program a grant record was made for */
 	UIE_R__MAX
 };
 

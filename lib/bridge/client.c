@@ -170,6 +170,7 @@ int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_
 		.event = req->event, .role = req->role, .pid = req->pid,
 		.flags = req->role == UIE_ROLE_ANON && objfd >= 0 ? UIE_BRIDGE_REQ_PROGRAM : 0,
 		.vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset,
+		.subject_seq = req->subject_seq,
 	};
 	if ((r = call_ok(fd, &q, objfd, &a, &afd)) != UIE_OK)
 		return r;

@@ -57,7 +57,7 @@ static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 	       (flags == 0 || (flags == UIE_BRIDGE_REQ_PROGRAM && role == UIE_ROLE_ANON));
 }
 
-/* MEASURE_REQ, and the head of MEASURE_VM_REQ. */
+/* The fields MEASURE_REQ and MEASURE_VM_REQ share. */
 static void put_measure_req(struct uie_wbuf *w, const struct uie_msg_measure_req *q)
 {
 	uie_wbuf_u16(w, q->event);
@@ -80,15 +80,17 @@ static void get_measure_req(struct uie_rbuf *r, struct uie_msg_measure_req *q)
 	(void)uie_rbuf_u64(r, &q->file_offset);
 }
 
+/* MEASURE_REQ: the request and its subject (the program's EXECVE grant, 0: none). */
 static void measure_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
 {
 	put_measure_req(w, &m->u.measure_req);
+	uie_wbuf_u64(w, m->u.measure_req.subject_seq);
 }
 
 static int measure_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
 {
 	get_measure_req(r, &m->u.measure_req);
-	return uie_rbuf_err(r);
+	return uie_rbuf_u64(r, &m->u.measure_req.subject_seq);
 }
 
 static bool measure_req_ok(const struct uie_wire_msg *m)
@@ -116,7 +118,8 @@ static bool measure_vm_req_ok(const struct uie_wire_msg *m)
 {
 	const struct uie_msg_measure_vm_req *q = &m->u.measure_vm_req;
 
-	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) || q->r.role == UIE_ROLE_ANON)
+	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) ||
+	    q->r.role == UIE_ROLE_ANON || q->r.subject_seq != 0) /* no subject in VM mode */
 		return false;
 	if (q->r.flags & UIE_VM_FLAG_FILELESS)
 		return q->object_size == 0;
@@ -450,7 +453,7 @@ struct msg_row {
 
 static const struct msg_row msg_rows[UIE_MSG__MAX] = {
 	[UIE_MSG_ERROR_ANS] = { true, 4, FD_NEVER, NULL, NULL, never_ok },
-	[UIE_MSG_MEASURE_REQ] = { true, 32, FD_UNLESS_ANON, measure_req_put, measure_req_get,
+	[UIE_MSG_MEASURE_REQ] = { true, 40, FD_UNLESS_ANON, measure_req_put, measure_req_get,
 				  measure_req_ok },
 	[UIE_MSG_MEASURE_ANS] = { true, 72, FD_NEVER, verdict_put, verdict_get, verdict_ok },
 	[UIE_MSG_INSTALL_REQ] = { true, 8, FD_ALWAYS, install_req_put, install_req_get, install_req_ok },

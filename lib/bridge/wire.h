@@ -31,6 +31,8 @@ struct uie_msg_measure_req {
 	uint8_t flags; /* 0, or UIE_BRIDGE_REQ_PROGRAM with role ANON */
 	uint32_t pid;
 	uint64_t vaddr, length, file_offset;
+	/* MEASURE_REQ only: the EXECVE record that granted the process's program (0: unknown) */
+	uint64_t subject_seq;
 };
 
 struct uie_msg_measure_vm_req {

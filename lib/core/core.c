@@ -195,6 +195,31 @@ static void evaluate_jit(const struct uie_core *c, const struct uie_req *req, in
 	}
 }
 
+/* No subject, or a valid digest naming an earlier record other than record 0. */
+static bool subject_ok(const struct uie_core *c, const struct uie_req *req)
+{
+	if (req->subject.alg == 0)
+		return req->subject_seq == 0;
+	return digest_ok(&req->subject) && req->subject_seq > 0 && req->subject_seq < c->next_seq;
+}
+
+/* The SUBJECT record (docs/FORMATS.md 3.3) of the grant record grant_seq. */
+static int log_subject(struct uie_core *c, const struct uie_req *req, uint64_t grant_seq)
+{
+	struct uie_log_record rec = { 0 };
+
+	rec.event_type = UIE_LOG_SUBJECT;
+	rec.role = UIE_ROLE_NONE;
+	rec.vaddr = req->subject_seq;
+	rec.file_offset = grant_seq;
+	rec.digest = req->subject;
+	rec.scope = UIE_SCOPE_ELF;
+	rec.mode = c->mode;
+	rec.decision = UIE_ALLOW;
+	rec.reason = UIE_R_SUBJECT;
+	return core_log(c, &rec, c->epoch);
+}
+
 /* What the policy (or its absence) says about a well-formed request. */
 static void evaluate(const struct uie_core *c, const struct uie_req *req, int measure_err,
 		     const struct uie_digest *digest, uint8_t scope, uint8_t *decision,
@@ -225,14 +250,15 @@ int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_e
 	struct uie_log_record rec = { 0 };
 	uint8_t pdec;
 	uint16_t reason;
-	bool measured;
+	bool measured, subj;
 	int r;
 
 	if (!out)
 		return UIE_E_INVAL;
 	uie_memset(out, 0, sizeof(*out)); /* decision DENY */
-	if (!c || !req_ok(req) || measure_err > 0)
+	if (!c || !req_ok(req) || measure_err > 0 || !subject_ok(c, req))
 		return UIE_E_INVAL;
+	subj = c->sink.seen && req->subject.alg != 0;
 	measured = measure_err == UIE_OK && scope != UIE_SCOPE_NONE;
 	if (measured && (scope != UIE_SCOPE_ELF && scope != UIE_SCOPE_RANGE))
 		return UIE_E_INVAL;
@@ -250,10 +276,12 @@ int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_e
 	rec.decision = pdec;
 	rec.reason = reason;
 	rec.epoch = c->epoch;
-	if (c->sink.seen && c->sink.seen(c->sink.ctx, &rec, &rec.seq))
+	if (c->sink.seen && c->sink.seen(c->sink.ctx, &rec, subj ? &req->subject : NULL, &rec.seq))
 		; /* first-seen mode: the grant's record is an earlier one */
 	else if ((r = core_log(c, &rec, c->epoch)) != UIE_OK)
 		return r;
+	else if (subj && (r = log_subject(c, req, rec.seq)) != UIE_OK)
+		return r; /* the grant stands without its subject; the request is denied */
 	out->decision = c->mode == UIE_MODE_ENFORCE ? pdec : UIE_ALLOW;
 	out->policy_decision = pdec;
 	out->reason = reason;
@@ -282,7 +310,7 @@ int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 	rec.decision = UIE_DENY;
 	rec.reason = UIE_R_FASTPATH_MISS;
 	rec.epoch = c->epoch;
-	if (c->sink.seen && c->sink.seen(c->sink.ctx, &rec, &rec.seq))
+	if (c->sink.seen && c->sink.seen(c->sink.ctx, &rec, NULL, &rec.seq))
 		return UIE_OK;
 	return core_log(c, &rec, c->epoch);
 }

@@ -18,6 +18,7 @@ static const char *const reason_names[UIE_R__MAX] = {
 	[UIE_R_POLICY_RESTORED] = "policy restored after a monitor restart",
 	[UIE_R_WRITE_VIOLATION] = "the file of an approved executable mapping was written",
 	[UIE_R_REPEAT_COUNT] = "repeat count of a first-seen record",
+	[UIE_R_SUBJECT] = "the program a first-seen record was made for",
 };
 
 const char *uie_reason_str(uint16_t reason)

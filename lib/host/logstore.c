@@ -28,6 +28,8 @@ struct uie_firstseen {
 	uint32_t cap, n, max;
 	uint64_t unreported;      /* repeats since the last complete flush */
 	bool pending;             /* a key asked about is waiting for its append */
+	bool pending_subject;     /* ... and then for its SUBJECT record's */
+	uint64_t pending_seq;     /* the record it names, once appended (UINT64_MAX: not yet) */
 	uint8_t pending_key[UIE_PCR_LEN];
 };
 
@@ -50,11 +52,14 @@ void uie_logstore_fini(struct uie_logstore *ls)
 	memset(ls, 0, sizeof(*ls));
 }
 
-static bool fs_seen(void *ctx, const struct uie_log_record *rec, uint64_t *seq);
+static bool fs_seen(void *ctx, const struct uie_log_record *rec, const struct uie_digest *subject,
+		    uint64_t *seq);
 
 struct uie_log_sink uie_logstore_sink(struct uie_logstore *ls)
 {
-	return (struct uie_log_sink){ .ctx = ls, .append = uie_logstore_append, .seen = fs_seen };
+	/* Without `seen` the core runs in the normal mode (no SUBJECT records either). */
+	return (struct uie_log_sink){ .ctx = ls, .append = uie_logstore_append,
+				      .seen = ls->fs ? fs_seen : NULL };
 }
 
 void uie_logstore_set_file(struct uie_logstore *ls, struct uie_logfile *lf)
@@ -86,12 +91,16 @@ int uie_logstore_first_seen(struct uie_logstore *ls, uint32_t max_keys)
 	return UIE_OK;
 }
 
-/* The key of a record: every field of (epoch, mode, event, role, digest, decision, reason). */
+/*
+ * The key of a record: every field of (epoch, mode, event, role, digest,
+ * decision, reason) and the subject's digest (all zero: none).
+ */
 static int fs_key(const struct uie_platform *pl, const struct uie_log_record *rec,
-		  uint8_t key[UIE_PCR_LEN])
+		  const struct uie_digest *subject, uint8_t key[UIE_PCR_LEN])
 {
+	static const struct uie_digest none;
 	struct uie_wbuf w;
-	uint8_t in[8 + 1 + 2 + 1 + 2 + UIE_DIGEST_MAX + 1 + 2];
+	uint8_t in[8 + 1 + 2 + 1 + 2 + UIE_DIGEST_MAX + 1 + 2 + 2 + UIE_DIGEST_MAX];
 
 	uie_wbuf_init(&w, in, sizeof(in));
 	uie_wbuf_u64(&w, rec->epoch);
@@ -102,6 +111,10 @@ static int fs_key(const struct uie_platform *pl, const struct uie_log_record *re
 	uie_wbuf_bytes(&w, rec->digest.bytes, UIE_DIGEST_MAX);
 	uie_wbuf_u8(&w, rec->decision);
 	uie_wbuf_u16(&w, rec->reason);
+	if (!subject)
+		subject = &none;
+	uie_wbuf_u16(&w, subject->alg);
+	uie_wbuf_bytes(&w, subject->bytes, UIE_DIGEST_MAX);
 	if (w.err != UIE_OK)
 		return w.err;
 	return uie_hash_buf(pl, UIE_HASH_SHA256, in, w.len, key);
@@ -139,7 +152,8 @@ static bool fs_grow(struct uie_firstseen *fs)
 	return true;
 }
 
-static bool fs_seen(void *ctx, const struct uie_log_record *rec, uint64_t *seq)
+static bool fs_seen(void *ctx, const struct uie_log_record *rec, const struct uie_digest *subject,
+		    uint64_t *seq)
 {
 	struct uie_logstore *ls = ctx;
 	struct uie_firstseen *fs = ls->fs;
@@ -148,7 +162,7 @@ static bool fs_seen(void *ctx, const struct uie_log_record *rec, uint64_t *seq)
 	if (!fs)
 		return false;
 	fs->pending = false;
-	if (fs_key(ls->pl, rec, fs->pending_key) != UIE_OK)
+	if (fs_key(ls->pl, rec, subject, fs->pending_key) != UIE_OK)
 		return false;
 	s = fs_find(fs->slots, fs->cap, fs->pending_key);
 	if (s->count) {
@@ -159,18 +173,33 @@ static bool fs_seen(void *ctx, const struct uie_log_record *rec, uint64_t *seq)
 		return true;
 	}
 	fs->pending = fs_grow(fs);
+	fs->pending_subject = subject != NULL;
+	fs->pending_seq = UINT64_MAX;
 	return false;
 }
 
-/* After a successful append: the pending key (if any) now names record seq. */
-static void fs_commit(struct uie_logstore *ls, uint64_t seq)
+/*
+ * After a successful append of rec as record seq while a key was pending:
+ * the key now names that record, or, when a SUBJECT record must follow,
+ * waits for it (a key whose SUBJECT record failed or did not come next is
+ * not remembered: it is logged again).
+ */
+static void fs_commit(struct uie_logstore *ls, uint64_t seq, const uint8_t *rec)
 {
 	struct uie_firstseen *fs = ls->fs;
 	struct fs_slot *s;
 
-	if (!fs || !fs->pending)
+	if (fs->pending_subject) {
+		fs->pending_subject = false;
+		fs->pending_seq = seq;
+		fs->pending = true;
 		return;
-	fs->pending = false;
+	}
+	if (fs->pending_seq != UINT64_MAX) {
+		if ((rec[12] | rec[13] << 8) != UIE_LOG_SUBJECT) /* EM.event_type */
+			return;
+		seq = fs->pending_seq;
+	}
 	s = fs_find(fs->slots, fs->cap, fs->pending_key);
 	memcpy(s->key, fs->pending_key, UIE_PCR_LEN);
 	s->seq = seq;
@@ -262,10 +291,8 @@ int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN],
 	}
 	memcpy(ls->recs + (size_t)(ls->n - ls->base) * UIE_LOG_RECORD_LEN, rec, UIE_LOG_RECORD_LEN);
 	memcpy(ls->pcrs + (size_t)(ls->n - ls->base) * UIE_PCR_LEN, pcr, UIE_PCR_LEN);
-	if (pending) {
-		ls->fs->pending = true;
-		fs_commit(ls, ls->n);
-	}
+	if (pending)
+		fs_commit(ls, ls->n, rec);
 	ls->n++;
 	return UIE_OK;
 }

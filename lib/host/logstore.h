@@ -58,8 +58,9 @@ void uie_logstore_set_file(struct uie_logstore *ls, struct uie_logfile *lf);
 
 /*
  * First-seen mode (docs/FORMATS.md 3.7): a grant or fast-path refusal whose
- * key (epoch, mode, event, role, digest, decision, reason) was logged
- * before is counted, not logged again.  At most max_keys keys (0: the
+ * key (epoch, mode, event, role, digest, decision, reason, subject) was
+ * logged before is counted, not logged again.  Call before
+ * uie_logstore_sink: only a first-seen store's sink has `seen`.  At most max_keys keys (0: the
  * default); past that every record is logged.  Return: UIE_OK, UIE_E_NOMEM.
  */
 #define UIE_FIRSTSEEN_DEFAULT_KEYS (1u << 20)

@@ -109,6 +109,8 @@ struct uie_verify_report {
 	uint64_t decisions_checked, decisions_unchecked;
 	/* REPEAT_COUNT records; those naming a record before this evidence. */
 	uint64_t repeat_records, repeat_unresolved;
+	/* SUBJECT records; those naming an EXECVE record before this evidence. */
+	uint64_t subject_records, subject_unresolved;
 	/* Record 0 was MONITOR_RESTART: the end of the previous run's log it names. */
 	bool restarted;
 	uint64_t prev_boot, prev_records;

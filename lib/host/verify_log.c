@@ -350,10 +350,54 @@ static void check_repeat(const struct uie_ae *ae, const struct uie_log_record *r
 	}
 }
 
+/*
+ * A SUBJECT record (docs/FORMATS.md 3.7) follows the grant record it
+ * qualifies (`file_offset`, the record before it, an exec decision) and
+ * names the program it was made for: its digest, and in `vaddr` the
+ * EXECVE record that granted that program, which, when it is in this
+ * evidence, must be an EXECVE of an ELF main program or interpreter with
+ * the same digest that ran (ALLOW, or any decision outside ENFORCE).
+ */
+static void check_subject(const struct uie_ae *ae, const struct uie_log_record *r,
+			  const struct uie_log_record *prev, struct uie_verify_report *rep,
+			  struct finding *f)
+{
+	struct uie_log_record x;
+	uint64_t at = r->vaddr;
+
+	if (r->role != UIE_ROLE_NONE || r->scope != UIE_SCOPE_ELF || r->decision != UIE_ALLOW ||
+	    r->reason != UIE_R_SUBJECT || r->pid != 0 || r->length != 0 || r->id.dev || r->id.ino ||
+	    r->id.size || r->id.mtime_ns || r->id.ctime_ns || r->seq == 0 ||
+	    r->file_offset != r->seq - 1 || at == 0 || at >= r->file_offset) {
+		note(f, r->seq, "malformed subject record");
+		return;
+	}
+	/* prev is NULL when the grant was verified with an earlier export. */
+	if (prev && (!is_exec(prev->event_type) || prev->epoch != r->epoch || prev->mode != r->mode)) {
+		note(f, r->seq, "subject record after record %llu, which is no decision",
+		     (unsigned long long)r->file_offset);
+		return;
+	}
+	rep->subject_records++;
+	if (at < ae->first_seq) {
+		rep->subject_unresolved++;
+		return;
+	}
+	/* Records before r already replayed, so this one decodes. */
+	if (uie_log_decode(ae->records + (at - ae->first_seq) * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN,
+			   &x) != UIE_OK ||
+	    x.event_type != UIE_LOG_EXECVE || (x.role != UIE_ROLE_MAIN && x.role != UIE_ROLE_INTERP) ||
+	    x.scope != UIE_SCOPE_ELF || (x.decision != UIE_ALLOW && x.mode == UIE_MODE_ENFORCE) ||
+	    x.digest.alg != r->digest.alg || memcmp(x.digest.bytes, r->digest.bytes, UIE_DIGEST_MAX) != 0)
+		note(f, r->seq, "subject record names record %llu, which is no grant of that program",
+		     (unsigned long long)at);
+}
+
 /* Checks of one replayed record. */
 static void audit(const struct uie_verify_input *in, const struct uie_ae *ae, const struct uie_log_record *r,
-		  struct uie_verify_report *rep, struct finding *ref, struct finding *pol,
-		  struct finding *viol, struct finding *meta, uint8_t install_id[32], bool *have_install)
+		  const struct uie_log_record *prev, struct uie_verify_report *rep, struct finding *ref,
+		  struct finding *pol, struct finding *viol, struct finding *meta, uint8_t install_id[32],
+		  bool *have_install)
 {
 	if (is_exec(r->event_type)) {
 		rep->exec_records++;
@@ -369,6 +413,8 @@ static void audit(const struct uie_verify_input *in, const struct uie_ae *ae, co
 		check_violation(r, viol, pol);
 	} else if (r->event_type == UIE_LOG_REPEAT_COUNT) {
 		check_repeat(ae, r, rep, meta);
+	} else if (r->event_type == UIE_LOG_SUBJECT) {
+		check_subject(ae, r, prev, rep, meta);
 	}
 }
 
@@ -400,7 +446,8 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 		    uie_pcr_extend(pl, pcr, lrh) != UIE_OK)
 			return diagnose_record(pl, ae, rep);
 		check_start(&r, i ? &last : NULL, rep, &meta);
-		audit(in, ae, &r, rep, &ref, &pol, &viol, &meta, install_id, &have_install);
+		audit(in, ae, &r, i ? &last : NULL, rep, &ref, &pol, &viol, &meta, install_id,
+		      &have_install);
 		last = r;
 	}
 	if (checkpoint_fails(cp, ae->first_seq + ae->nrecords, pcr))

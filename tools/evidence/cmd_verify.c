@@ -209,6 +209,10 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 		printf("  repeats:   %llu repeat count records (first-seen mode), %llu of them for records "
 		       "before this evidence\n", (unsigned long long)rep->repeat_records,
 		       (unsigned long long)rep->repeat_unresolved);
+	if (rep->subject_records)
+		printf("  subjects:  %llu subject records (first-seen mode), %llu of them naming a program "
+		       "granted before this evidence\n", (unsigned long long)rep->subject_records,
+		       (unsigned long long)rep->subject_unresolved);
 	if (rep->restarted) {
 		uie_hex_encode(pcr, rep->prev_pcr, UIE_PCR_LEN);
 		printf("  restart:   this monitor run continues run %llu, whose log ended after %llu "
@@ -242,6 +246,36 @@ static json_t *repeat_counts(const uint8_t *buf, size_t len, bool accepted)
 	return a;
 }
 
+/*
+ * The SUBJECT records of accepted evidence, in log order: record (the
+ * grant), program (the EXECVE record of the program it was made for),
+ * digest (that program's, hex) and at (the subject record).
+ */
+static json_t *subjects(const uint8_t *buf, size_t len, bool accepted)
+{
+	char hex[2 * UIE_DIGEST_MAX + 1];
+	struct uie_log_record r;
+	struct uie_ae ae;
+	json_t *a = json_array();
+
+	if (!a || !accepted || uie_ae_parse(buf, len, &ae) != UIE_OK)
+		return a;
+	for (uint64_t i = 0; i < ae.nrecords; i++) {
+		if (uie_log_decode(ae.records + i * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN, &r) != UIE_OK ||
+		    r.event_type != UIE_LOG_SUBJECT)
+			continue;
+		uie_hex_encode(hex, r.digest.bytes, r.digest.len);
+		if (json_array_append_new(a, json_pack("{s:I, s:I, s:s, s:I}", "record",
+						       (json_int_t)r.file_offset, "program",
+						       (json_int_t)r.vaddr, "digest", hex, "at",
+						       (json_int_t)r.seq)) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 static int print_json(const struct uie_verify_report *rep, const struct verify_opts *o,
 		      const uint8_t *ae, size_t ae_len)
 {
@@ -250,7 +284,7 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 
 	uie_hex_encode(pcr, rep->vpcr, UIE_PCR_LEN);
 	j = json_pack("{s:b, s:s, s:i, s:s, s:o, s:I, s:I, s:s, s:i, s:I, s:{s:I, s:I, s:I, s:i}, "
-		      "s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:o*}",
+		      "s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:o*, s:I, s:I, s:o*}",
 		      "accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls),
 		      "exit_code", rep->cls, "reason", rep->reason, "bad_record",
 		      rep->has_seq ? json_integer((json_int_t)rep->seq) : json_null(), "first_seq",
@@ -265,7 +299,10 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 		      (json_int_t)rep->decisions_unchecked, "repeat_records",
 		      (json_int_t)rep->repeat_records, "repeat_unresolved",
 		      (json_int_t)rep->repeat_unresolved, "repeat_counts",
-		      repeat_counts(ae, ae_len, rep->cls == UIE_V_OK));
+		      repeat_counts(ae, ae_len, rep->cls == UIE_V_OK), "subject_records",
+		      (json_int_t)rep->subject_records, "subject_unresolved",
+		      (json_int_t)rep->subject_unresolved, "subjects",
+		      subjects(ae, ae_len, rep->cls == UIE_V_OK));
 	if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
 		json_decref(j);
 		return UIE_E_NOMEM;

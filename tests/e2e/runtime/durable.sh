@@ -11,7 +11,9 @@
 #  - a full disk: grants fail closed naming ENOSPC, status is unhealthy,
 #    and once space is back nothing granted is missing from the log;
 #  - first-seen mode: repeats are not logged, but every export carries the
-#    counts (REPEAT_COUNT records), which the verifier checks and reports.
+#    counts (REPEAT_COUNT records), which the verifier checks and reports;
+#    a library two programs load is one grant per program, each followed by
+#    a SUBJECT record naming that program's EXECVE grant and digest.
 . "$(dirname "$0")/lib.sh"
 P=$PROGS
 LIB=$P/libuiegood.so
@@ -223,5 +225,60 @@ open(sys.argv[2], "wb").write(b)
 PY
 "$UIE" verify "$T/fs1.bad" --nonce 04 --ak-pub "$T/akf.pub" >"$T/fs1.bad.out" 2>&1
 [ $? = 16 ] || { cat "$T/fs1.bad.out" >&2; fail "a modified repeat count is not a replay failure"; }
+stop_monitor || fail "monitor exit status $?"
+
+note "first-seen mode: one grant per (library, program) with its SUBJECT record"
+LIBC=$(ldd /usr/bin/true | awk '/libc\.so/ { print $3 }')
+[ -f "$LIBC" ] || fail "no libc found for /usr/bin/true"
+start_runtime_monitor --state-dir "$T/fss" --first-seen --trust-key "$T/pub.pem"
+install_policy enforce /bin/sh /usr/bin/true /usr/bin/ls
+tree() { run_uie -- /bin/sh -c '/usr/bin/true && /usr/bin/ls / >/dev/null && echo ran'; }
+tree; expect_rc 0 "two programs in an enforced tree"; expect_out ran "two programs in an enforced tree"
+n1=$(status_field records)
+r1=$(status_field repeats)
+for _ in 1 2; do tree; expect_rc 0 "the same tree again"; done
+[ "$(status_field records)" = "$n1" ] || fail "repeated runs logged $(( $(status_field records) - n1 )) new records"
+[ "$(status_field repeats)" -gt "$r1" ] || fail "repeated runs counted no repeats"
+"$UIE" evidence export --socket "$SOCK" --nonce 06 -o "$T/fss.ae" --pubkey-out "$T/aks.pub" \
+	>/dev/null 2>&1 || fail "first-seen export with subjects"
+"$UIE" verify "$T/fss.ae" --nonce 06 --ak-pub "$T/aks.pub" --policy "$T/pkg" --json >"$T/fss.json" ||
+	{ cat "$T/fss.json" >&2; fail "evidence with subject records does not verify"; }
+counts "$T/fss.json" "$(status_field repeats)" >/dev/null || fail "counts with subjects"
+# Every MMAP_EXEC of libc is followed by a SUBJECT record naming the EXECVE
+# record of the program that loaded it, with that program's digest; each
+# (libc digest, program) once; true and ls each among them.
+python3 - "$T/fss.ae" "$T/fss.json" "$LIBC" /usr/bin/true /usr/bin/ls <<'PY' ||
+import json, os, struct, sys
+ae = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<H", ae, 8)[0]
+first, count = struct.unpack_from("<QQ", ae, 10 + n)
+base = 66 + n
+recs = {}
+for i in range(count):
+    r = ae[base + 184 * i: base + 184 * (i + 1)]
+    seq, ev = struct.unpack_from("<Q", r, 0)[0], struct.unpack_from("<H", r, 12)[0]
+    ino, vaddr, fo = struct.unpack_from("<Q", r, 40)[0], struct.unpack_from("<Q", r, 72)[0], struct.unpack_from("<Q", r, 88)[0]
+    recs[seq] = dict(ev=ev, ino=ino, vaddr=vaddr, fo=fo, digest=r[96:128], dec=r[145])
+libc, progs = os.stat(sys.argv[3]).st_ino, {os.stat(p).st_ino: p for p in sys.argv[4:]}
+pairs, seen = set(), set()
+for seq, r in sorted(recs.items()):
+    if r["ev"] != 2 or r["ino"] != libc:
+        continue
+    s = recs.get(seq + 1)
+    assert s and s["ev"] == 24 and s["fo"] == seq, "libc grant %d has no subject record" % seq
+    x = recs[s["vaddr"]]
+    assert x["ev"] == 1 and x["digest"] == s["digest"] and x["dec"] == 1, (seq, s, x)
+    key = (r["digest"], s["digest"])
+    assert key not in pairs, "libc granted twice for one program (record %d)" % seq
+    pairs.add(key)
+    if x["ino"] in progs:
+        seen.add(progs[x["ino"]])
+assert seen == set(progs.values()), "libc grants name only %s" % sorted(seen)
+v = json.load(open(sys.argv[2]))
+assert v["subject_records"] == len(v["subjects"]) > 0, v["subject_records"]
+assert sum(1 for r in recs.values() if r["ev"] == 24) == v["subject_records"]
+print("libc: %d grant records for %d programs" % (len(pairs), len({p for _, p in pairs})))
+PY
+	fail "libc's grants and their subjects"
 stop_monitor || fail "monitor exit status $?"
 echo PASS

@@ -149,6 +149,13 @@ def main():
     rlrh = hashlib.sha256(rb).digest()
     print("V21 REPEAT_COUNT record (%d bytes):\n%s" % (len(rb) + 32, wrap((rb + rlrh).hex())))
     print("V21 LRH:", rlrh.hex())
+    subj = dict(seq=14, event=24, epoch=3, role=0, alg=0x000B, pid=0, dev=0, ino=0, size=0,
+                mtime=0, ctime=0, vaddr=7, length=0, foff=13, digest=d256, mode=2, decision=1,
+                reason=17, scope=1)
+    jb = log_body(subj)
+    jlrh = hashlib.sha256(jb).digest()
+    print("V22 SUBJECT record (%d bytes):\n%s" % (len(jb) + 32, wrap((jb + jlrh).hex())))
+    print("V22 LRH:", jlrh.hex())
 
 
 if __name__ == "__main__":

@@ -43,6 +43,15 @@ static const char v21_hex[] =
 	"0000000000000000000000000000000002011000000000007d8848d85dd3dc83"
 	"f9639b04412d54d66237d57dcdc09e5e5a9679f3a94e5436";
 
+/* V22 (docs/FORMATS.md 3.7): a SUBJECT record, computed independently by gen_vectors.py. */
+static const char v22_hex[] =
+	"0e000000000000001000000018000000030000000000000000000b0000000000"
+	"0000000000000000000000000000000000000000000000000000000000000000"
+	"0000000000000000070000000000000000000000000000000d00000000000000"
+	"3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1"
+	"0000000000000000000000000000000002011100010000002e3c7a7a94eebfd1"
+	"2078420de1640acd57603a2d4932994f227eeb712bc9f0d8";
+
 static void v4_record(struct uie_log_record *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -113,6 +122,22 @@ static void test_vectors(void **state)
 	rec.decision = UIE_ALLOW;
 	rec.reason = UIE_R_REPEAT_COUNT;
 	assert_int_equal(tc_hex(v21_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
+	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
+	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
+	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
+	assert_memory_equal(&back, &rec, sizeof(rec));
+	/* V22: grant record 13 was made for the program of EXECVE record 7 (digest of V1) */
+	v4_record(&rec);
+	memset(&rec.id, 0, sizeof(rec.id));
+	rec.seq = 14;
+	rec.event_type = UIE_LOG_SUBJECT;
+	rec.role = UIE_ROLE_NONE;
+	rec.pid = 0;
+	rec.vaddr = 7;
+	rec.length = 0;
+	rec.file_offset = 13;
+	rec.reason = UIE_R_SUBJECT;
+	assert_int_equal(tc_hex(v22_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
 	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
 	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
 	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);

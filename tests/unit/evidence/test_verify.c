@@ -461,6 +461,151 @@ static void test_repeat_counts(void **state)
 	free(ae);
 }
 
+/* A first-seen sink that never saw anything: every grant with a subject gets its SUBJECT record. */
+static bool never_seen(void *ctx, const struct uie_log_record *rec, const struct uie_digest *subject,
+		       uint64_t *seq)
+{
+	(void)ctx;
+	(void)rec;
+	(void)subject;
+	(void)seq;
+	return false;
+}
+
+/* A mmap of DSO C for the program granted by record subj, whose digest is that of letter prog. */
+static void grant_for(struct fx *f, uint64_t subj, char prog)
+{
+	struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 9,
+			       .length = 4096, .subject_seq = subj };
+	struct uie_verdict v;
+	struct uie_digest d;
+
+	f->log.core.sink.seen = never_seen;
+	ev_digest('C', &d);
+	ev_digest(prog, &req.subject);
+	assert_int_equal(uie_core_decide(&f->log.core, &req, UIE_OK, &d, UIE_SCOPE_ELF, &v), UIE_OK);
+	assert_int_equal(v.seq + 2, f->log.n); /* the grant, then its SUBJECT record */
+}
+
+/* Appends rec as the next record, chained and quoted like any (a forged but attested layout). */
+static void append_raw(struct fx *f, struct uie_log_record *rec)
+{
+	uint8_t buf[UIE_LOG_RECORD_LEN];
+
+	rec->seq = f->log.core.next_seq;
+	rec->pcr_index = UIE_LOG_PCR_INDEX;
+	assert_int_equal(uie_log_encode(&f->log.hp.pl, rec, buf), UIE_OK);
+	assert_int_equal(f->log.core.sink.append(f->log.core.sink.ctx, buf, rec->lrh), UIE_OK);
+	assert_int_equal(uie_pcr_extend(&f->log.hp.pl, f->log.core.vpcr, rec->lrh), UIE_OK);
+	f->log.core.next_seq++;
+}
+
+static void expect_meta(struct fx *f, uint64_t seq, const char *what)
+{
+	struct uie_verify_report rep;
+	uint8_t *ae;
+	size_t len;
+
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	assert_int_equal(verify(f, ae, len, &rep), UIE_V_METADATA);
+	assert_int_equal(rep.seq, seq);
+	assert_non_null(strstr(rep.reason, what));
+	free(ae);
+}
+
+/*
+ * SUBJECT records (FORMATS.md 3.7) are accepted and counted, in a full and
+ * in an incremental export (where the program's EXECVE record is before
+ * the evidence); a modified one breaks the chain.
+ */
+static void test_subjects(void **state)
+{
+	struct fx *f = *state;
+	struct uie_verify_report rep;
+	struct uie_verify_input in;
+	struct uie_verify_state st;
+	uint8_t *ae, *ae2, *recs;
+	size_t len, len2;
+	uint64_t at;
+	struct uie_ae a;
+
+	grant_for(f, 4, 'A'); /* record 4: EXECVE MAIN A, allowed under the policy */
+	at = f->log.n - 1;
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
+	assert_int_equal(rep.subject_records, 1);
+	assert_int_equal(rep.subject_unresolved, 0);
+	st = rep.next;
+	/* the program record changed from 4 to 1 (also A's EXECVE): the LRH no longer matches */
+	assert_int_equal(uie_ae_parse(ae, len, &a), UIE_OK);
+	recs = malloc((size_t)a.nrecords * UIE_LOG_RECORD_LEN);
+	assert_non_null(recs);
+	memcpy(recs, a.records, (size_t)a.nrecords * UIE_LOG_RECORD_LEN);
+	assert_int_equal(rec_at(recs, at)[72], 4); /* OC.vaddr, FORMATS.md 3.1 */
+	rec_at(recs, at)[72] = 1;
+	rebuild(ae, len, recs, a.nrecords, &ae2, &len2);
+	assert_int_equal(verify(f, ae2, len2, &rep), UIE_V_REPLAY);
+	assert_int_equal(rep.seq, at);
+	free(ae2);
+	free(recs);
+	free(ae);
+	/* an incremental export: the grant and its subject are new, the program's record is not */
+	grant_for(f, 1, 'A'); /* record 1: A's bootstrap EXECVE */
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), st.next_seq, &ae, &len), UIE_OK);
+	input(f, &in, ae, len);
+	in.prev = &st;
+	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep), UIE_V_OK);
+	assert_int_equal(rep.subject_records, 1);
+	assert_int_equal(rep.subject_unresolved, 1);
+	free(ae);
+}
+
+/* A subject whose digest is not that of the program record it names. */
+static void test_subject_wrong_program(void **state)
+{
+	struct fx *f = *state;
+
+	grant_for(f, 4, 'B');
+	expect_meta(f, f->log.n - 1, "no grant of that program");
+}
+
+/* A subject naming a record that is no EXECVE (5: the mmap of C), or a denied one in ENFORCE. */
+static void test_subject_not_execve(void **state)
+{
+	struct fx *f = *state;
+
+	grant_for(f, 5, 'C');
+	expect_meta(f, f->log.n - 1, "no grant of that program");
+}
+
+/* A SUBJECT record that does not follow a decision, or names another record than the one before. */
+static void test_subject_misplaced(void **state)
+{
+	struct fx *f = *state;
+	struct uie_log_record r = { .event_type = UIE_LOG_SUBJECT, .epoch = 1, .mode = UIE_MODE_ENFORCE,
+				    .decision = UIE_ALLOW, .reason = UIE_R_SUBJECT,
+				    .scope = UIE_SCOPE_ELF, .vaddr = 4 };
+	uint64_t seq;
+
+	ev_digest('A', &r.digest);
+	assert_int_equal(uie_core_log_repeat(&f->log.core, 5, 3, &seq), UIE_OK);
+	r.file_offset = seq;
+	append_raw(f, &r); /* after the REPEAT_COUNT record */
+	expect_meta(f, seq + 1, "which is no decision");
+}
+
+static void test_subject_malformed(void **state)
+{
+	struct fx *f = *state;
+	struct uie_log_record r = { .event_type = UIE_LOG_SUBJECT, .epoch = 1, .mode = UIE_MODE_ENFORCE,
+				    .decision = UIE_ALLOW, .reason = UIE_R_SUBJECT,
+				    .scope = UIE_SCOPE_ELF, .vaddr = 4, .file_offset = 5 };
+
+	ev_digest('A', &r.digest);
+	append_raw(f, &r); /* names record 5, not the one right before it */
+	expect_meta(f, f->log.n - 1, "malformed subject record");
+}
+
 static void test_metadata(void **state)
 {
 	struct fx *f = *state;
@@ -699,6 +844,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fastpath, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeat_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subjects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subject_wrong_program, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subject_not_execve, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subject_misplaced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subject_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),

@@ -21,11 +21,11 @@ static struct uie_wire_msg example(uint16_t type)
 
 	switch (type) {
 	case UIE_MSG_MEASURE_REQ:
-		m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 77, 1, 2, 3 };
+		m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 77, 1, 2, 3, 9 };
 		break;
 	case UIE_MSG_MEASURE_VM_REQ:
 		m.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 77,
-								      1, 2, 3 };
+								      1, 2, 3, 0 };
 		m.u.measure_vm_req.object_size = 8193;
 		break;
 	case UIE_MSG_MEASURE_ANS:
@@ -126,8 +126,8 @@ static void test_roundtrip_all_types(void **state)
 static const char *const vec_status_req =
 	"5549454201000a001000000001000000";
 static const char *const vec_measure_req =
-	"55494542010002003000000044332211020003009210000000100000007f00000020000000000000"
-	"0010000000000000";
+	"55494542010002003800000044332211020003009210000000100000007f00000020000000000000"
+	"00100000000000002a00000000000000";
 static const char *const vec_measure_ans =
 	"55494542010003005800000044332211000000000101010001200b00000000000700000000000000"
 	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f0000000000000000"
@@ -190,7 +190,7 @@ static void test_vectors(void **state)
 	m.type = UIE_MSG_MEASURE_REQ;
 	m.request_id = 0x11223344;
 	m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 4242,
-		0x7f0000001000ull, 0x2000, 0x1000 };
+		0x7f0000001000ull, 0x2000, 0x1000, 42 };
 	check_vector(vec_measure_req, &m);
 
 	memset(&m, 0, sizeof(m));
@@ -342,6 +342,19 @@ static void test_hostile(void **state)
 	/* truncated header, truncated body (length field then disagrees) */
 	assert_int_equal(decode_mutated(vec_status_req, 99, 0, 15), UIE_E_TRUNCATED);
 	assert_int_equal(decode_mutated(vec_measure_req, 99, 0, 40), UIE_E_TRUNCATED);
+	assert_int_equal(decode_mutated(vec_measure_req, 99, 0, 48), UIE_E_TRUNCATED);
+	{ /* the 32-byte body of a client from before subject_seq: wrong length, refused */
+		uint8_t b[128];
+		size_t n = tc_hex(vec_measure_req, b, sizeof(b));
+
+		b[8] = 48;
+		assert_int_equal(uie_bridge_decode(b, n - 8, &m), UIE_E_TRUNCATED);
+		/* the subject is the body's last field, read as a whole u64 */
+		b[8] = (uint8_t)n;
+		b[n - 1] = 0x80;
+		assert_int_equal(uie_bridge_decode(b, n, &m), UIE_OK);
+		assert_true(m.u.measure_req.subject_seq == 0x800000000000002aull);
+	}
 	assert_int_equal(decode_mutated(vec_measure_req, 99, 0, 3), UIE_E_TRUNCATED);
 	/* bad magic, wrong version, unknown type, answer-only type as request, length lies */
 	assert_int_equal(decode_mutated(vec_status_req, 0, 0x56, 0), UIE_E_FORMAT);
@@ -411,6 +424,9 @@ static void test_encode_refuses_bad_fields(void **state)
 	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
 	m = example(UIE_MSG_STATUS_ANS);
 	m.u.status_ans.health = 1; /* health is UIE_OK or an error */
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
+	m = example(UIE_MSG_MEASURE_VM_REQ);
+	m.u.measure_vm_req.r.subject_seq = 9; /* MEASURE_VM_REQ carries no subject */
 	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
 	m = example(UIE_MSG_MEASURE_REQ);
 	assert_int_equal(uie_bridge_encode(&m, buf, 20, &len), UIE_E_OVERFLOW);

@@ -2,7 +2,7 @@
 /*
  * The write-ahead log file and first-seen mode (docs/FORMATS.md 3.6, 3.7):
  * vector V11 parsed and reproduced by a restarted core, every damage an
- * error naming its place, first-seen logging each key once.
+ * error naming its place, first-seen logging each key once (per subject).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -197,6 +197,129 @@ static void test_first_seen(void **state)
 	uie_logstore_fini(&ls);
 }
 
+/* A grant of digest `dig` (role DSO) for the program granted by record subj with digest sdig. */
+static int decide_for(struct uie_core *c, uint8_t dig, uint64_t subj, uint8_t sdig,
+		      struct uie_verdict *v)
+{
+	struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 7,
+			       .length = 4096, .subject_seq = subj };
+	struct uie_digest d = { .alg = UIE_HASH_SHA256, .len = UIE_SHA256_LEN };
+
+	memset(d.bytes, dig, UIE_SHA256_LEN);
+	if (subj) {
+		req.subject = d;
+		memset(req.subject.bytes, sdig, UIE_SHA256_LEN);
+	}
+	return uie_core_decide(c, &req, UIE_OK, &d, UIE_SCOPE_ELF, v);
+}
+
+static void expect_subject(const struct uie_logstore *ls, uint64_t at, uint64_t grant, uint64_t prog,
+			   uint8_t sdig)
+{
+	struct uie_log_record rec;
+	uint8_t want[UIE_SHA256_LEN];
+	uint64_t n;
+
+	assert_int_equal(uie_log_decode(uie_logstore_records(ls, at, &n), UIE_LOG_RECORD_LEN, &rec), UIE_OK);
+	memset(want, sdig, sizeof(want));
+	assert_int_equal(rec.event_type, UIE_LOG_SUBJECT);
+	assert_int_equal(rec.reason, UIE_R_SUBJECT);
+	assert_int_equal(rec.decision, UIE_ALLOW);
+	assert_int_equal(rec.role, UIE_ROLE_NONE);
+	assert_int_equal(rec.scope, UIE_SCOPE_ELF);
+	assert_int_equal(rec.file_offset, grant);
+	assert_int_equal(rec.vaddr, prog);
+	assert_int_equal(rec.pid, 0);
+	assert_int_equal(rec.digest.alg, UIE_HASH_SHA256);
+	assert_memory_equal(rec.digest.bytes, want, sizeof(want));
+}
+
+/*
+ * The subject is part of the key: one library under two programs is two
+ * grant records, each followed by its SUBJECT record; repeats under the
+ * same program (whichever EXECVE record names it) log nothing.
+ */
+static void test_first_seen_subject(void **state)
+{
+	struct uie_logstore ls;
+	struct uie_log_sink sink;
+	struct uie_core core;
+	struct uie_verdict v;
+	uint8_t pcr[UIE_PCR_LEN];
+
+	(void)state;
+	uie_logstore_init(&ls, &hp.pl, NULL, 0);
+	assert_int_equal(uie_logstore_first_seen(&ls, 0), UIE_OK);
+	sink = uie_logstore_sink(&ls);
+	assert_int_equal(uie_core_init(&core, &hp.pl, &sink, UIE_HASH_SHA256), UIE_OK);
+	decide(&core, UIE_EV_EXECVE, 0xa0, 1, &v); /* record 1: program A */
+	decide(&core, UIE_EV_EXECVE, 0xb0, 1, &v); /* record 2: program B */
+	assert_int_equal(decide_for(&core, 0x11, 1, 0xa0, &v), UIE_OK);
+	assert_int_equal(v.seq, 3);
+	assert_int_equal(decide_for(&core, 0x11, 2, 0xb0, &v), UIE_OK);
+	assert_int_equal(v.seq, 5);
+	assert_int_equal(uie_logstore_count(&ls), 7);
+	expect_subject(&ls, 4, 3, 1, 0xa0);
+	expect_subject(&ls, 6, 5, 2, 0xb0);
+	/* repeats: nothing logged, the first record's number answered */
+	assert_int_equal(decide_for(&core, 0x11, 1, 0xa0, &v), UIE_OK);
+	assert_int_equal(v.seq, 3);
+	assert_int_equal(decide_for(&core, 0x11, 2, 0xb0, &v), UIE_OK);
+	assert_int_equal(v.seq, 5);
+	assert_int_equal(decide_for(&core, 0x11, 2, 0xa0, &v), UIE_OK); /* A granted again as 2 */
+	assert_int_equal(v.seq, 3);
+	assert_int_equal(uie_logstore_count(&ls), 7);
+	assert_int_equal(ls.repeats, 3);
+	/* without a subject: a third key */
+	assert_int_equal(decide_for(&core, 0x11, 0, 0, &v), UIE_OK);
+	assert_int_equal(v.seq, 7);
+	assert_int_equal(uie_logstore_count(&ls), 8);
+	/* a subject must name an earlier record other than 0, with a valid digest */
+	assert_int_equal(decide_for(&core, 0x11, 8, 0xa0, &v), UIE_E_INVAL);
+	assert_int_equal(v.decision, UIE_DENY);
+	{
+		struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .length = 1,
+				       .subject = { .alg = UIE_HASH_SHA256, .len = UIE_SHA256_LEN } };
+		struct uie_digest d = { .alg = UIE_HASH_SHA256, .len = UIE_SHA256_LEN };
+
+		assert_int_equal(uie_core_decide(&core, &req, UIE_OK, &d, UIE_SCOPE_ELF, &v), UIE_E_INVAL);
+		req.subject_seq = 1;
+		req.subject.len = 20;
+		assert_int_equal(uie_core_decide(&core, &req, UIE_OK, &d, UIE_SCOPE_ELF, &v), UIE_E_INVAL);
+		req.subject = (struct uie_digest){ 0 };
+		assert_int_equal(uie_core_decide(&core, &req, UIE_OK, &d, UIE_SCOPE_ELF, &v), UIE_E_INVAL);
+	}
+	assert_int_equal(uie_logstore_count(&ls), 8);
+	uie_logstore_fini(&ls);
+
+	/* A SUBJECT record that cannot be stored: denied, and the key is not remembered. */
+	uie_logstore_init(&ls, &hp.pl, NULL, 4);
+	assert_int_equal(uie_logstore_first_seen(&ls, 0), UIE_OK);
+	sink = uie_logstore_sink(&ls);
+	assert_int_equal(uie_core_init(&core, &hp.pl, &sink, UIE_HASH_SHA256), UIE_OK);
+	decide(&core, UIE_EV_EXECVE, 0xa0, 1, &v);
+	decide(&core, UIE_EV_EXECVE, 0xb0, 1, &v);
+	assert_int_equal(decide_for(&core, 0x11, 1, 0xa0, &v), UIE_E_LIMIT); /* record 3 fills memory */
+	assert_int_equal(v.decision, UIE_DENY);
+	assert_int_equal(uie_logstore_pcr_at(&ls, 3, pcr), UIE_OK);
+	assert_int_equal(uie_logstore_checkpoint(&ls, 3, pcr), UIE_OK);
+	assert_int_equal(decide_for(&core, 0x11, 1, 0xa0, &v), UIE_OK);
+	assert_int_equal(v.seq, 4); /* logged again, now with its subject */
+	expect_subject(&ls, 5, 4, 1, 0xa0);
+	uie_logstore_fini(&ls);
+
+	/* Normal mode: the subject is not part of anything, no SUBJECT record. */
+	uie_logstore_init(&ls, &hp.pl, NULL, 0);
+	sink = uie_logstore_sink(&ls);
+	assert_null(sink.seen);
+	assert_int_equal(uie_core_init(&core, &hp.pl, &sink, UIE_HASH_SHA256), UIE_OK);
+	decide(&core, UIE_EV_EXECVE, 0xa0, 1, &v);
+	assert_int_equal(decide_for(&core, 0x11, 1, 0xa0, &v), UIE_OK);
+	assert_int_equal(decide_for(&core, 0x11, 1, 0xa0, &v), UIE_OK);
+	assert_int_equal(uie_logstore_count(&ls), 4);
+	uie_logstore_fini(&ls);
+}
+
 struct repeat_sink {
 	struct uie_core *core;
 	int fail_after;       /* emits that succeed before one fails (-1: never) */
@@ -318,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_v7_written),
 		cmocka_unit_test(test_damage),
 		cmocka_unit_test(test_first_seen),
+		cmocka_unit_test(test_first_seen_subject),
 		cmocka_unit_test(test_flush_repeats),
 		cmocka_unit_test(test_checkpoint),
 	};

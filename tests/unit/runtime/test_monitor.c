@@ -119,7 +119,7 @@ static struct uie_verdict measure(struct fixture *f, uint16_t event, uint8_t rol
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
 
-	q.u.measure_req = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off };
+	q.u.measure_req = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off, 0 };
 	a = call(f, &q, fd, NULL);
 	assert_int_equal(a.status, UIE_OK);
 	return a.u.measure_ans;
@@ -300,7 +300,7 @@ static struct uie_verdict measure_anon(struct fixture *f, int progfd, uint64_t l
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
 
 	q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON,
-							UIE_BRIDGE_REQ_PROGRAM, 1234, 0x7f0000000000, len, 0 };
+							UIE_BRIDGE_REQ_PROGRAM, 1234, 0x7f0000000000, len, 0, 0 };
 	a = call(f, &q, progfd, NULL);
 	assert_int_equal(a.status, UIE_OK);
 	return a.u.measure_ans;
@@ -350,7 +350,7 @@ static void test_anon_with_program(void **state)
 		struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
 
 		q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON,
-								UIE_BRIDGE_REQ_PROGRAM, 1, 0, 4096, 0 };
+								UIE_BRIDGE_REQ_PROGRAM, 1, 0, 4096, 0, 0 };
 		a = call(f, &q, -1, NULL);
 		assert_true(a.status < 0);
 	}
@@ -467,7 +467,7 @@ static void test_hostile_messages(void **state)
 
 	/* a file request without its descriptor, an anonymous one with one */
 	q.type = UIE_MSG_MEASURE_REQ;
-	q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 1, 2, 3, 4 };
+	q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 1, 2, 3, 4, 0 };
 	assert_int_equal(uie_bridge_encode(&q, b, sizeof(b), &len), UIE_OK);
 	assert_int_equal(raw(f, b, len, -1, &type), UIE_E_FORMAT);
 	assert_int_equal(type, UIE_MSG_MEASURE_ANS);
@@ -589,8 +589,9 @@ static void test_fastpath_reports(void **state)
 	struct uie_wire_msg a;
 
 	for (unsigned i = 0; i < 3; i++) {
-		struct uie_req req = { UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 9, { 1, 2, 3, 4, 5 },
-				       0x1000 * (i + 1), 0x1000, 0 };
+		struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 9,
+				       .id = { 1, 2, 3, 4, 5 }, .vaddr = 0x1000 * (i + 1),
+				       .length = 0x1000 };
 
 		assert_int_equal(uie_bridge_fastpath_entry_encode(&req, &d,
 			e + i * UIE_BRIDGE_FASTPATH_ENTRY_LEN), UIE_OK);

@@ -2,8 +2,8 @@
 /*
  * The monitor's limits and the paths added with them (issue 11): the
  * per-client record quota, the object size limit, measurement on worker
- * threads (same digest and record as in the loop, and the cache), and
- * VIOLATION_REQ.
+ * threads (same digest and record as in the loop, and the cache),
+ * VIOLATION_REQ, and subjects in first-seen mode.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -227,6 +227,77 @@ static void test_violation(void **state)
 	assert_int_equal(f->m.core.next_seq, seq + 1);
 }
 
+/* A MEASURE_REQ on behalf of client c: the object at path, for the program of record subj. */
+static struct uie_wire_msg ask_for(struct fixture *f, struct uie_mon_client *c, uint16_t ev,
+				   uint8_t role, const char *path, uint64_t len, uint64_t subj)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = 8 };
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
+	size_t mlen, alen;
+	int afd, fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	q.u.measure_req = (struct uie_msg_measure_req){ .event = ev, .role = role, .pid = 42,
+		.length = len, .subject_seq = subj };
+	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &mlen), UIE_OK);
+	uie_monitor_handle_for(&f->m, c, msg, mlen, fd, ans, &alen, &afd);
+	return decode(ans, alen);
+}
+
+/*
+ * First-seen mode: a subject is a program granted on the same connection;
+ * the file under two programs is two records, each with a SUBJECT record;
+ * any other subject number (unknown, another client's, not a program) is
+ * refused and logs nothing.
+ */
+static void test_subjects(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_monitor_opts o = { .first_seen = true };
+	struct uie_mon_client c, other;
+	struct uie_wire_msg a;
+	uint64_t p1, p2, g1, n;
+	const uint8_t *recs;
+	struct uie_log_record r;
+
+	uie_monitor_fini(&f->m);
+	assert_int_equal(uie_monitor_init_opts(&f->m, &f->hp.pl, NULL, NULL, &o), UIE_OK);
+	uie_mon_client_init(&f->m, &c);
+	uie_mon_client_init(&f->m, &other);
+	p1 = ask_for(f, &c, UIE_EV_EXECVE, UIE_ROLE_MAIN, "/proc/self/exe", 0, 0).u.measure_ans.seq;
+	a = ask_for(f, &c, UIE_EV_EXECVE, UIE_ROLE_MAIN, "/bin/true", 0, 0);
+	assert_int_equal(a.status, UIE_OK);
+	p2 = a.u.measure_ans.seq;
+	assert_true(p1 != p2);
+	a = ask_for(f, &c, UIE_EV_MMAP_EXEC, UIE_ROLE_FILE, f->path, 65536, p1);
+	assert_int_equal(a.status, UIE_OK);
+	g1 = a.u.measure_ans.seq;
+	a = ask_for(f, &c, UIE_EV_MMAP_EXEC, UIE_ROLE_FILE, f->path, 65536, p2);
+	assert_int_equal(a.u.measure_ans.seq, g1 + 2);
+	assert_int_equal(f->m.core.next_seq, g1 + 4);
+	recs = uie_logstore_records(&f->m.log, g1 + 3, &n);
+	assert_int_equal(uie_log_decode(recs, UIE_LOG_RECORD_LEN, &r), UIE_OK);
+	assert_int_equal(r.event_type, UIE_LOG_SUBJECT);
+	assert_int_equal(r.file_offset, g1 + 2);
+	assert_int_equal(r.vaddr, p2);
+	/* a repeat under the first program: its record, nothing logged */
+	a = ask_for(f, &c, UIE_EV_MMAP_EXEC, UIE_ROLE_FILE, f->path, 65536, p1);
+	assert_int_equal(a.u.measure_ans.seq, g1);
+	assert_int_equal(f->m.core.next_seq, g1 + 4);
+	/* refused, nothing logged: another client's program, an unknown record, a grant of no program */
+	assert_int_equal(ask_for(f, &other, UIE_EV_MMAP_EXEC, UIE_ROLE_FILE, f->path, 65536, p1).status,
+			 UIE_E_NOTFOUND);
+	assert_int_equal(ask_for(f, &c, UIE_EV_MMAP_EXEC, UIE_ROLE_FILE, f->path, 65536, 999).status,
+			 UIE_E_NOTFOUND);
+	assert_int_equal(ask_for(f, &c, UIE_EV_MMAP_EXEC, UIE_ROLE_FILE, f->path, 65536, g1).status,
+			 UIE_E_NOTFOUND);
+	assert_int_equal(ask_for(f, NULL, UIE_EV_MMAP_EXEC, UIE_ROLE_FILE, f->path, 65536, p1).status,
+			 UIE_E_NOTFOUND);
+	assert_int_equal(f->m.core.next_seq, g1 + 4);
+	uie_mon_client_fini(&c);
+	uie_mon_client_fini(&other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +305,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_object_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_workers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subjects, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

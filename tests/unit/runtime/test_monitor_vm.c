@@ -143,7 +143,7 @@ static struct uie_wire_msg measure_vm(struct fixture *f, uint16_t event, uint8_t
 		uie_put_le64(list + i * 8, frames[i]);
 	assert_int_equal(uie_memfd_create_sealed("frames", list, n * 8, &mfd), UIE_OK);
 	free(list);
-	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off };
+	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off, 0 };
 	q.u.measure_vm_req.object_size = size;
 	return call(f, &q, mfd);
 }
@@ -153,7 +153,7 @@ static struct uie_wire_msg measure_fd(struct fixture *f, uint16_t event, uint8_t
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ };
 
-	q.u.measure_req = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off };
+	q.u.measure_req = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off, 0 };
 	return call(f, &q, open(path, O_RDONLY | O_CLOEXEC));
 }
 
@@ -289,7 +289,7 @@ static void test_mode_rules(void **state)
 	/* fileless: decided without reading guest RAM */
 	q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_VM_REQ };
 	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN,
-							     UIE_VM_FLAG_FILELESS, 1, 0, 0, 0 };
+							     UIE_VM_FLAG_FILELESS, 1, 0, 0, 0, 0 };
 	a = call(f, &q, -1);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.measure_ans.reason, UIE_R_FILELESS);
@@ -298,7 +298,7 @@ static void test_mode_rules(void **state)
 	/* anonymous memory is still asked with MEASURE_REQ and no descriptor */
 	q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_REQ };
 	q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, 0, 1,
-							0x1000, 0x1000, 0 };
+							0x1000, 0x1000, 0, 0 };
 	a = call(f, &q, -1);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.measure_ans.reason, UIE_R_ANON_EXEC);
