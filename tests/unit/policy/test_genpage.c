@@ -202,6 +202,18 @@ struct peer {
 	int hints[8];    /* hint memfd by epoch (-1: none); epoch 3: HINT fails */
 };
 
+/*
+ * A peer that hands out gen_fd and serves the epoch of g's page (shared
+ * with the child: the test plays the installs), with no hints yet.
+ */
+static void peer_init(struct peer *p, const struct uie_genpage *g, int gen_fd)
+{
+	p->gen_fd = gen_fd;
+	p->gen = g->map;
+	for (int i = 0; i < 8; i++)
+		p->hints[i] = -1;
+}
+
 static void serve(int s, const struct peer *p)
 {
 	uint8_t buf[UIE_BRIDGE_MAX_MSG], out[UIE_BRIDGE_MAX_MSG];
@@ -283,10 +295,7 @@ static void test_stale_hint_only_costs_speed(void **state)
 	(void)state;
 	assert_non_null(fp);
 	assert_int_equal(uie_genpage_create(&g, 1), UIE_OK);
-	p.gen_fd = g.fd;
-	p.gen = g.map; /* shared with the child: the test plays the installs */
-	for (int i = 0; i < 8; i++)
-		p.hints[i] = -1;
+	peer_init(&p, &g, g.fd);
 	p.hints[1] = hint_fd(1, v1, 1, &len);
 	p.hints[2] = hint_fd(2, v2, 2, &len);
 	p.hints[5] = hint_fd(4, v2, 2, &len); /* says epoch 4 while 5 is in force */
@@ -357,10 +366,7 @@ static void test_unsealed_page_means_no_fast_path(void **state)
 	assert_non_null(fp);
 	assert_int_equal(uie_genpage_create(&g, 1), UIE_OK);
 	assert_int_equal(pread(g.fd, page, sizeof(page), 0), (ssize_t)sizeof(page));
-	p.gen = g.map;
-	p.gen_fd = page_fd(page, sizeof(page), F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
-	for (int i = 0; i < 8; i++)
-		p.hints[i] = -1;
+	peer_init(&p, &g, page_fd(page, sizeof(page), F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL));
 	p.hints[1] = hint_fd(1, v1, 1, &len);
 	pid = start_peer(&p, &s);
 	assert_int_equal(uie_fastpath_fetch(fp, s), UIE_E_STATE);
