@@ -147,6 +147,23 @@ expect_kv() {
 	[ "$got" = "$3" ] || fail "$1: $2=$got, want $3"
 }
 
+# run_uie [uie run options] -- PROGRAM ARGS: runs PROGRAM under `uie run` with
+# the monitor on $SOCK; sets OUT, ERR, RC.  show prints them; expect_rc RC WHAT,
+# expect_out TEXT WHAT and expect_err TEXT WHAT fail the test (showing them) unless
+# the exit status is RC, or stdout or stderr holds TEXT.
+run_uie() {
+	"$UIE" run --socket "$SOCK" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	OUT=$(cat "$T/out")
+	ERR=$(cat "$T/err")
+}
+
+show() { echo "rc=$RC"; echo "stdout: $OUT"; echo "stderr: $ERR"; } >&2
+
+expect_rc() { [ "$RC" = "$1" ] || { show; fail "$2: exit $RC, expected $1"; }; }
+expect_out() { echo "$OUT" | grep -q -- "$1" || { show; fail "$2: stdout lacks '$1'"; }; }
+expect_err() { echo "$ERR" | grep -q -- "$1" || { show; fail "$2: stderr lacks '$1'"; }; }
+
 # closure PROGRAM...: the files the programs map: themselves, ld.so, their libraries.
 closure() {
 	for p in "$@"; do

@@ -88,13 +88,6 @@ provision() {
 	"$UIE" status --socket "$SOCK" | grep -q 'mode: ENFORCE' || fail "policy not in force"
 }
 
-run_uie() {
-	"$UIE" run --socket "$SOCK" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	OUT=$(cat "$T/out")
-	ERR=$(cat "$T/err")
-}
-show() { echo "rc=$RC"; echo "stdout: $OUT"; echo "stderr: $ERR"; } >&2
 expect_ok() { [ "$RC" = 0 ] && echo "$OUT" | grep -q -- "$2" || { show; fail "$1"; }; }
 
 note "policy without a JIT entry: node is refused"

@@ -50,17 +50,3 @@ install_policy() {
 		"$T/table" -o "$T/pkg" >/dev/null || fail "policy sign"
 	"$UIE" policy install "$T/pkg" --socket "$SOCK" >/dev/null || fail "policy install"
 }
-
-# run_uie [uie run options] -- PROGRAM ARGS: sets OUT, ERR, RC.
-run_uie() {
-	"$UIE" run --socket "$SOCK" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	OUT=$(cat "$T/out")
-	ERR=$(cat "$T/err")
-}
-
-show() { echo "rc=$RC"; echo "stdout: $OUT"; echo "stderr: $ERR"; } >&2
-
-expect_rc() { [ "$RC" = "$1" ] || { show; fail "$2: exit $RC, expected $1"; }; }
-expect_out() { echo "$OUT" | grep -q -- "$1" || { show; fail "$2: stdout lacks '$1'"; }; }
-expect_err() { echo "$ERR" | grep -q -- "$1" || { show; fail "$2: stderr lacks '$1'"; }; }
