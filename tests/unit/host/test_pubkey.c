@@ -25,24 +25,8 @@
 #include "fileio.h"
 #include "host_platform.h"
 #include "pubkey.h"
+#include "tcommon.h"
 #include "uie/err.h"
-
-static char dir[] = "/tmp/uie-pubkey-XXXXXX";
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[64];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
 
 /* The id of the key in the file at path, read through uie_pubkey_read_alloc. */
 static void id_of_file(const char *path, uint8_t id[32])
@@ -59,7 +43,7 @@ static void test_pem_der_pipe_one_id(void **state)
 	EVP_PKEY *key = EVP_EC_gen("P-256");
 	unsigned char *der = NULL, *pem;
 	uint8_t want[32], id[32], hp_id[32];
-	char pem_path[128], der_path[128], pipe_path[64];
+	char dir[] = "/tmp/uie-pubkey-XXXXXX", pem_path[128], der_path[128], pipe_path[64];
 	struct uie_host_platform hp;
 	BIO *bio = BIO_new(BIO_s_mem());
 	int derlen, p[2];
@@ -67,6 +51,7 @@ static void test_pem_der_pipe_one_id(void **state)
 	pid_t pid;
 
 	(void)state;
+	tc_mkdtemp(dir);
 	assert_non_null(key);
 	assert_non_null(bio);
 	derlen = i2d_PUBKEY(key, &der);
@@ -107,16 +92,18 @@ static void test_pem_der_pipe_one_id(void **state)
 	OPENSSL_free(der);
 	BIO_free(bio);
 	EVP_PKEY_free(key);
+	tc_rmtree(dir);
 }
 
 static void test_not_a_key(void **state)
 {
 	static const uint8_t junk[] = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n";
-	char path[128];
+	char dir[] = "/tmp/uie-pubkey-XXXXXX", path[128];
 	EVP_PKEY *pk = (EVP_PKEY *)1;
 	struct uie_host_platform hp;
 
 	(void)state;
+	tc_mkdtemp(dir);
 	assert_int_equal(uie_pubkey_parse_alloc(junk, sizeof(junk) - 1, &pk), UIE_E_KEY);
 	assert_null(pk);
 	assert_int_equal(uie_pubkey_parse_alloc(junk, 0, &pk), UIE_E_KEY);
@@ -130,6 +117,7 @@ static void test_not_a_key(void **state)
 	assert_int_equal(uie_host_platform_add_key_file(&hp, path, NULL), UIE_E_IO);
 	assert_int_equal(hp.nkeys, 0);
 	uie_host_platform_fini(&hp);
+	tc_rmtree(dir);
 }
 
 int main(void)
@@ -139,5 +127,5 @@ int main(void)
 		cmocka_unit_test(test_not_a_key),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "mon_fixture.h"
+#include "tcommon.h"
 #include "uie/err.h"
 
 void mon_fixture_open(struct mon_fixture *mf, const char *tmpl)
@@ -19,7 +20,7 @@ void mon_fixture_open(struct mon_fixture *mf, const char *tmpl)
 
 	assert_true(strlen(tmpl) < sizeof(mf->dir));
 	strcpy(mf->dir, tmpl);
-	assert_non_null(mkdtemp(mf->dir));
+	tc_mkdtemp(mf->dir);
 	assert_int_equal(uie_host_platform_init(&mf->hp), UIE_OK);
 	snprintf(spec, sizeof(spec), "builtin:%s/ak.pem", mf->dir);
 	assert_int_equal(uie_vtpm_open(spec, &mf->tpm), UIE_OK);
@@ -33,13 +34,10 @@ void mon_fixture_start(struct mon_fixture *mf, const char *tmpl)
 
 void mon_fixture_stop(struct mon_fixture *mf)
 {
-	char cmd[128];
-
 	uie_monitor_fini(&mf->m);
 	uie_vtpm_free(mf->tpm);
 	uie_host_platform_fini(&mf->hp);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", mf->dir);
-	assert_int_equal(system(cmd), 0);
+	tc_rmtree(mf->dir);
 }
 
 struct uie_wire_msg mon_fixture_call(struct uie_monitor *m, struct uie_wire_msg *q, int fd, int *ansfd)
