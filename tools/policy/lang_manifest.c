@@ -63,29 +63,25 @@ static int push(struct uie_lang_policy *p, const struct uie_lang_rule *r)
 static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t *alg_line,
 		 struct uie_lang_err *err)
 {
-	const struct lex_tok *role = NULL, *digest = NULL, *path = NULL;
+	static const char *const keys[] = { "role", "digest", "path" };
+	const struct lex_tok *f[3], *role, *digest, *path;
 	struct uie_lang_rule rule = { .line = ln->no };
 	unsigned ri = 0;
 	uint16_t alg;
-	int r;
+	bool twice;
+	int r, i;
 
-	for (unsigned i = 0; i < ln->n; i++) {
+	if ((i = lex_fields(ln, keys, 3, f, &twice)) >= 0) {
 		const struct lex_tok *t = &ln->t[i];
-		const struct lex_tok **slot = NULL;
 
-		if (t->has_eq && lex_is(t->key, t->klen, "role"))
-			slot = &role;
-		else if (t->has_eq && lex_is(t->key, t->klen, "digest"))
-			slot = &digest;
-		else if (t->has_eq && lex_is(t->key, t->klen, "path"))
-			slot = &path;
-		if (!slot)
-			return lex_error(err, ln->no, t->col, "unknown manifest field '%.*s'", (int)t->klen,
-					 t->key);
-		if (*slot)
+		if (twice)
 			return lex_error(err, ln->no, t->col, "'%.*s=' given twice", (int)t->klen, t->key);
-		*slot = t;
+		return lex_error(err, ln->no, t->col, "unknown manifest field '%.*s'", (int)t->klen,
+				 t->key);
 	}
+	role = f[0];
+	digest = f[1];
+	path = f[2];
 	if (!role || !digest || !path)
 		return lex_error(err, ln->no, ln->end_col, "manifest entry needs role=, digest= and path=");
 	while (ri < sizeof(role_events) / sizeof(role_events[0]) &&
