@@ -197,7 +197,7 @@ static int default_stmt(struct parse_state *st, const struct lex_line *ln)
 	return action_of(t, ln->no, &st->p->default_action, st->err);
 }
 
-static int rule_add(struct uie_lang_policy *p, const struct uie_lang_rule *r)
+int uie_lang_rule_add(struct uie_lang_policy *p, const struct uie_lang_rule *r)
 {
 	if (p->nrules == p->cap) {
 		uint32_t cap = p->cap ? p->cap * 2 : 64;
@@ -263,7 +263,7 @@ static int rule_stmt(struct parse_state *st, const struct lex_line *ln)
 		st->alg_line = ln->no;
 		st->p->hash_alg = alg;
 	}
-	if ((r = rule_add(st->p, &rule)) == UIE_E_LIMIT)
+	if ((r = uie_lang_rule_add(st->p, &rule)) == UIE_E_LIMIT)
 		return lex_error(st->err, ln->no, 1, "more than %u rules", UIE_POLICY_MAX_RULES);
 	return r;
 }

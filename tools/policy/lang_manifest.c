@@ -43,23 +43,6 @@ int uie_lang_is_manifest(const char *text, size_t len)
 	       (len == n || text[n] == '\n');
 }
 
-static int push(struct uie_lang_policy *p, const struct uie_lang_rule *r)
-{
-	if (p->nrules == p->cap) {
-		uint32_t cap = p->cap ? p->cap * 2 : 64;
-		struct uie_lang_rule *n;
-
-		if (p->cap >= UIE_POLICY_MAX_RULES)
-			return UIE_E_LIMIT;
-		if (!(n = realloc(p->rules, (size_t)cap * sizeof(*n))))
-			return UIE_E_NOMEM;
-		p->rules = n;
-		p->cap = cap;
-	}
-	p->rules[p->nrules++] = *r;
-	return UIE_OK;
-}
-
 static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t *alg_line,
 		 struct uie_lang_err *err)
 {
@@ -103,7 +86,7 @@ static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t 
 	for (int e = 0; e < MAX_GRANTS && role_events[ri].grants[e].event; e++) {
 		rule.r.event = role_events[ri].grants[e].event;
 		rule.r.role = role_events[ri].grants[e].role;
-		if ((r = push(p, &rule)) != UIE_OK)
+		if ((r = uie_lang_rule_add(p, &rule)) != UIE_OK)
 			return r == UIE_E_LIMIT ? lex_error(err, ln->no, 1, "too many entries") : r;
 	}
 	return UIE_OK;
