@@ -60,6 +60,16 @@ static char *show(const uint8_t *table, size_t tlen, size_t *len)
 	return text;
 }
 
+/* pol's decision for (event, role, digest). */
+static uint8_t decision(const struct uie_policy *pol, uint8_t event, uint8_t role, const uint8_t *d)
+{
+	uint8_t dec;
+	uint16_t reason;
+
+	uie_policy_lookup(pol, event, role, d, &dec, &reason);
+	return dec;
+}
+
 /* The table shown as text compiles again to the same bytes. */
 static void check_shown_compiles_back(const uint8_t *table, size_t tlen)
 {
@@ -93,8 +103,7 @@ static void test_round_trip(void **state)
 	uie_policy_lookup(&pol, UIE_EV_EXECVE, UIE_ROLE_MAIN, d2, &dec, &reason);
 	assert_int_equal(dec, UIE_DENY);
 	assert_int_equal(reason, UIE_R_RULE_DENY);
-	uie_policy_lookup(&pol, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, d2, &dec, &reason);
-	assert_int_equal(dec, UIE_ALLOW);
+	assert_int_equal(decision(&pol, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, d2), UIE_ALLOW);
 	check_shown_compiles_back(t1, l1);
 	free(t1);
 }
@@ -242,8 +251,7 @@ static void test_manifest(void **state)
 	struct uie_lang_policy p;
 	struct uie_lang_err err;
 	struct uie_policy pol;
-	uint8_t *t, d[32], dec;
-	uint16_t reason;
+	uint8_t *t, d[32];
 	size_t tl;
 
 	(void)state;
@@ -257,23 +265,16 @@ static void test_manifest(void **state)
 	assert_int_equal(uie_lang_compile_alloc(&p, &t, &tl), UIE_OK);
 	assert_int_equal(uie_policy_load(t, tl, &pol), UIE_OK);
 	memset(d, 0x22, 32);
-	uie_policy_lookup(&pol, UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, d, &dec, &reason);
-	assert_int_equal(dec, UIE_ALLOW);
-	uie_policy_lookup(&pol, UIE_EV_EXECVE, UIE_ROLE_SCRIPT, d, &dec, &reason);
-	assert_int_equal(dec, UIE_ALLOW);
-	uie_policy_lookup(&pol, UIE_EV_EXECVE, UIE_ROLE_MAIN, d, &dec, &reason);
-	assert_int_equal(dec, UIE_DENY);
+	assert_int_equal(decision(&pol, UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, d), UIE_ALLOW);
+	assert_int_equal(decision(&pol, UIE_EV_EXECVE, UIE_ROLE_SCRIPT, d), UIE_ALLOW);
+	assert_int_equal(decision(&pol, UIE_EV_EXECVE, UIE_ROLE_MAIN, d), UIE_DENY);
 	memset(d, 0x11, 32);
 	for (uint8_t ev = UIE_EV_MMAP_EXEC; ev <= UIE_EV_MPROTECT_EXEC; ev++) {
-		uie_policy_lookup(&pol, ev, UIE_ROLE_MAIN, d, &dec, &reason);
-		assert_int_equal(dec, UIE_ALLOW);
-		uie_policy_lookup(&pol, ev, UIE_ROLE_ANON, d, &dec, &reason);
-		assert_int_equal(dec, UIE_ALLOW);
-		uie_policy_lookup(&pol, ev, UIE_ROLE_DSO, d, &dec, &reason);
-		assert_int_equal(dec, UIE_DENY);
+		assert_int_equal(decision(&pol, ev, UIE_ROLE_MAIN, d), UIE_ALLOW);
+		assert_int_equal(decision(&pol, ev, UIE_ROLE_ANON, d), UIE_ALLOW);
+		assert_int_equal(decision(&pol, ev, UIE_ROLE_DSO, d), UIE_DENY);
 	}
-	uie_policy_lookup(&pol, UIE_EV_EXECVE, UIE_ROLE_INTERP, d, &dec, &reason);
-	assert_int_equal(dec, UIE_ALLOW);
+	assert_int_equal(decision(&pol, UIE_EV_EXECVE, UIE_ROLE_INTERP, d), UIE_ALLOW);
 	free(t);
 	uie_lang_policy_fini(&p);
 	assert_int_equal(uie_lang_parse_manifest(man, 10, UIE_MODE_ENFORCE, UIE_DENY, &p, &err),
