@@ -52,6 +52,13 @@ int uie_rbuf_view(struct uie_rbuf *b, const uint8_t **out, size_t n);
 int uie_rbuf_skip(struct uie_rbuf *b, size_t n);
 /* Reads n bytes that must all be zero (reserved fields); UIE_E_FORMAT if not. */
 int uie_rbuf_zero(struct uie_rbuf *b, size_t n);
+/*
+ * Reads the start every versioned format shares: the n bytes of magic, then
+ * a u16 version.  UIE_E_FORMAT when the bytes are not magic, UIE_E_VERSION
+ * when the version is not version (both latched, the cursor left where it
+ * was), or the read's own error.
+ */
+int uie_rbuf_magic_version(struct uie_rbuf *b, const void *magic, size_t n, uint16_t version);
 /* The first error of a read from b, or UIE_OK. */
 int uie_rbuf_err(const struct uie_rbuf *b);
 /*

@@ -48,8 +48,6 @@ void uie_bloom_params(uint32_t n, uint32_t bits_per_key, uint32_t *nbits, uint8_
 int uie_bloom_parse(const uint8_t *buf, size_t len, struct uie_bloom *out)
 {
 	struct uie_rbuf b;
-	const uint8_t *magic;
-	uint16_t version;
 	int r;
 
 	if (!out)
@@ -58,14 +56,8 @@ int uie_bloom_parse(const uint8_t *buf, size_t len, struct uie_bloom *out)
 	if (!buf)
 		return UIE_E_INVAL;
 	uie_rbuf_init(&b, buf, len);
-	if ((r = uie_rbuf_view(&b, &magic, 8)) != UIE_OK)
+	if ((r = uie_rbuf_magic_version(&b, UIE_BLOOM_MAGIC, 8, UIE_BLOOM_VERSION)) != UIE_OK)
 		return r;
-	if (uie_memcmp(magic, UIE_BLOOM_MAGIC, 8) != 0)
-		return UIE_E_FORMAT;
-	if ((r = uie_rbuf_u16(&b, &version)) != UIE_OK)
-		return r;
-	if (version != UIE_BLOOM_VERSION)
-		return UIE_E_VERSION;
 	if ((r = uie_rbuf_u16(&b, &out->hash_alg)) != UIE_OK || (r = uie_rbuf_u8(&b, &out->k)) != UIE_OK ||
 	    (r = uie_rbuf_zero(&b, 3)) != UIE_OK || (r = uie_rbuf_u64(&b, &out->epoch)) != UIE_OK ||
 	    (r = uie_rbuf_u64(&b, &out->salt[0])) != UIE_OK ||

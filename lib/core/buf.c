@@ -67,6 +67,28 @@ int uie_rbuf_zero(struct uie_rbuf *b, size_t n)
 	return UIE_OK;
 }
 
+int uie_rbuf_magic_version(struct uie_rbuf *b, const void *magic, size_t n, uint16_t version)
+{
+	size_t start = b->off;
+	const uint8_t *m;
+	uint16_t v;
+	int r;
+
+	if ((r = uie_rbuf_view(b, &m, n)) != UIE_OK)
+		return r;
+	if (uie_memcmp(m, magic, n) != 0) {
+		b->off = start;
+		return b->err = UIE_E_FORMAT;
+	}
+	if ((r = uie_rbuf_u16(b, &v)) != UIE_OK)
+		return r;
+	if (v != version) {
+		b->off = start;
+		return b->err = UIE_E_VERSION;
+	}
+	return UIE_OK;
+}
+
 int uie_rbuf_err(const struct uie_rbuf *b)
 {
 	return b->err;

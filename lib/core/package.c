@@ -16,17 +16,11 @@
 
 static int header_parse(struct uie_rbuf *b, struct uie_package *p, uint32_t *tl, uint32_t *hl)
 {
-	const uint8_t *magic;
 	int r;
 
-	if ((r = uie_rbuf_view(b, &magic, 8)) != UIE_OK)
+	if ((r = uie_rbuf_magic_version(b, UIE_PACKAGE_MAGIC, 8, UIE_PACKAGE_VERSION)) != UIE_OK)
 		return r;
-	if (uie_memcmp(magic, UIE_PACKAGE_MAGIC, 8) != 0)
-		return UIE_E_FORMAT;
-	if ((r = uie_rbuf_u16(b, &p->version)) != UIE_OK)
-		return r;
-	if (p->version != UIE_PACKAGE_VERSION)
-		return UIE_E_VERSION;
+	p->version = UIE_PACKAGE_VERSION;
 	if ((r = uie_rbuf_u16(b, &p->sig_alg)) != UIE_OK || (r = uie_rbuf_u16(b, &p->hash_alg)) != UIE_OK)
 		return r;
 	if (p->sig_alg != UIE_SIG_ECDSA_P256_SHA256 || !uie_hash_len(p->hash_alg))

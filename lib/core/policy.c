@@ -70,18 +70,10 @@ size_t uie_policy_encoded_len(uint16_t hash_alg, uint32_t n)
 
 static int header_parse(struct uie_rbuf *b, struct uie_policy *p)
 {
-	const uint8_t *magic;
-	uint16_t version;
 	int r;
 
-	if ((r = uie_rbuf_view(b, &magic, 8)) != UIE_OK)
+	if ((r = uie_rbuf_magic_version(b, UIE_POLICY_MAGIC, 8, UIE_POLICY_VERSION)) != UIE_OK)
 		return r;
-	if (uie_memcmp(magic, UIE_POLICY_MAGIC, 8) != 0)
-		return UIE_E_FORMAT;
-	if ((r = uie_rbuf_u16(b, &version)) != UIE_OK)
-		return r;
-	if (version != UIE_POLICY_VERSION)
-		return UIE_E_VERSION;
 	if ((r = uie_rbuf_u16(b, &p->hash_alg)) != UIE_OK || (r = uie_rbuf_u8(b, &p->mode)) != UIE_OK ||
 	    (r = uie_rbuf_u8(b, &p->default_action)) != UIE_OK)
 		return r;

@@ -146,17 +146,10 @@ static int parse_body(struct uie_rbuf *b, struct uie_ae *ae)
 	uint16_t u16;
 	uint32_t u32;
 	uint64_t rec_bytes, want, end;
-	const uint8_t *p;
 	int r;
 
-	if ((r = uie_rbuf_view(b, &p, 4)) != UIE_OK)
+	if ((r = uie_rbuf_magic_version(b, AE_MAGIC, 4, AE_VERSION)) != UIE_OK)
 		return r;
-	if (memcmp(p, AE_MAGIC, 4) != 0)
-		return UIE_E_FORMAT;
-	if ((r = uie_rbuf_u16(b, &u16)) != UIE_OK)
-		return r;
-	if (u16 != AE_VERSION)
-		return UIE_E_VERSION;
 	if ((r = uie_rbuf_zero(b, 2)) != UIE_OK || (r = uie_rbuf_u16(b, &u16)) != UIE_OK)
 		return r;
 	if (u16 < 1 || u16 > AE_NONCE_MAX)

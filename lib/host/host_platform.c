@@ -2,7 +2,6 @@
 #include "host_platform.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -10,9 +9,8 @@
 #include <unistd.h>
 
 #include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/x509.h>
 
+#include "pubkey.h"
 #include "uie/err.h"
 #include "uie/sys.h"
 
@@ -140,36 +138,21 @@ void uie_host_platform_fini(struct uie_host_platform *hp)
 
 int uie_host_platform_add_key_file(struct uie_host_platform *hp, const char *path, uint8_t key_id[32])
 {
-	EVP_PKEY *pk = NULL;
-	unsigned char *der = NULL;
-	unsigned int idlen = 0;
-	int derlen, r = UIE_OK;
-	FILE *f;
+	EVP_PKEY *pk;
+	int r;
 
 	if (hp->nkeys >= UIE_HOST_MAX_KEYS)
 		return UIE_E_LIMIT;
-	if (!(f = fopen(path, "rb")))
-		return UIE_E_IO;
-	pk = PEM_read_PUBKEY(f, NULL, NULL, NULL);
-	if (!pk) {
-		rewind(f);
-		pk = d2i_PUBKEY_fp(f, NULL);
-	}
-	fclose(f);
-	if (!pk)
-		return UIE_E_KEY;
-	derlen = i2d_PUBKEY(pk, &der);
-	if (derlen <= 0 ||
-	    EVP_Digest(der, (size_t)derlen, hp->key_ids[hp->nkeys], &idlen, EVP_sha256(), NULL) != 1) {
-		r = UIE_E_CRYPTO;
+	if ((r = uie_pubkey_read_alloc(path, &pk)) != UIE_OK)
+		return r;
+	if ((r = uie_pubkey_id(pk, hp->key_ids[hp->nkeys])) != UIE_OK) {
 		EVP_PKEY_free(pk);
-	} else {
-		if (key_id)
-			memcpy(key_id, hp->key_ids[hp->nkeys], 32);
-		hp->keys[hp->nkeys++] = pk;
+		return r;
 	}
-	OPENSSL_free(der);
-	return r;
+	if (key_id)
+		memcpy(key_id, hp->key_ids[hp->nkeys], 32);
+	hp->keys[hp->nkeys++] = pk;
+	return UIE_OK;
 }
 
 static int ho_read(void *ctx, uint64_t off, void *buf, size_t len)

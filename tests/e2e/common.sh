@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Daemons and answer checks shared by end-to-end scripts (sourced, not run).
-# A script calls e2e_setup first: its temporary directory T and everything
-# started here are removed or stopped on exit, even when a check fails.
+# A script calls e2e_setup (or e2e_start) first: its temporary directory T and
+# everything started here are removed or stopped on exit, even when a check fails.
 
 # In sanitizer builds the supervised test programs carry ASan too, and
 # LeakSanitizer's exit scan needs ptrace and a CLONE_FILES helper, both
@@ -12,6 +12,46 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 MON_PID=
 SW_PID=
 SW_PORT=
+
+# fail MESSAGE: ends the test as failed, showing the end of the monitor's
+# diagnostics when one ran; a script may define its own after sourcing this.
+# note MESSAGE: a progress line.
+fail() { echo "FAIL: $*" >&2; [ -f "${T:-/nonexistent}/monitord.log" ] && tail -20 "$T/monitord.log" >&2; exit 1; }
+note() { echo "--- $*" >&2; }
+
+# e2e_need VAR...: fails unless each variable is set (meson passes a test's
+# inputs in its environment).
+e2e_need() {
+	local v
+	for v in "$@"; do
+		eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
+	done
+}
+
+# e2e_start NAME VAR...: e2e_need VAR..., then e2e_setup NAME with T open
+# (mode 755) to the programs under test.
+e2e_start() {
+	local name=$1
+	shift
+	e2e_need "$@"
+	e2e_setup "$name"
+	chmod 755 "$T"
+}
+
+# e2e_keep_going: from here on fail prints its message, counts it and lets the
+# test go on; e2e_finish NAME then ends the test, failed (with the monitor's
+# diagnostics) when any was counted.
+e2e_keep_going() {
+	FAILS=0
+	fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+}
+e2e_finish() {
+	if [ "$FAILS" != 0 ]; then
+		cat "$T/monitord.log"
+		exit 1
+	fi
+	echo "$1: all checks passed"
+}
 
 # e2e_setup NAME: skips the test (exit 77) unless root; T is a fresh
 # directory /tmp/NAME.XXXXXX; on exit the monitor and swtpm are stopped and
@@ -106,6 +146,23 @@ expect_kv() {
 	got=$(kv_field "$2" "$4")
 	[ "$got" = "$3" ] || fail "$1: $2=$got, want $3"
 }
+
+# run_uie [uie run options] -- PROGRAM ARGS: runs PROGRAM under `uie run` with
+# the monitor on $SOCK; sets OUT, ERR, RC.  show prints them; expect_rc RC WHAT,
+# expect_out TEXT WHAT and expect_err TEXT WHAT fail the test (showing them) unless
+# the exit status is RC, or stdout or stderr holds TEXT.
+run_uie() {
+	"$UIE" run --socket "$SOCK" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	OUT=$(cat "$T/out")
+	ERR=$(cat "$T/err")
+}
+
+show() { echo "rc=$RC"; echo "stdout: $OUT"; echo "stderr: $ERR"; } >&2
+
+expect_rc() { [ "$RC" = "$1" ] || { show; fail "$2: exit $RC, expected $1"; }; }
+expect_out() { echo "$OUT" | grep -q -- "$1" || { show; fail "$2: stdout lacks '$1'"; }; }
+expect_err() { echo "$ERR" | grep -q -- "$1" || { show; fail "$2: stderr lacks '$1'"; }; }
 
 # closure PROGRAM...: the files the programs map: themselves, ld.so, their libraries.
 closure() {

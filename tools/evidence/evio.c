@@ -11,6 +11,7 @@
 
 #include "fileio.h"
 #include "hex.h"
+#include "pubkey.h"
 #include "uie/err.h"
 
 int evio_read_alloc(const char *path, uint8_t **buf, size_t *len)
@@ -64,27 +65,18 @@ int evio_pubkey_der_alloc(const char *path, uint8_t **der, size_t *len)
 {
 	uint8_t *raw = NULL;
 	size_t rawlen = 0;
-	EVP_PKEY *pk = NULL;
+	EVP_PKEY *pk;
 	unsigned char *p = NULL;
-	BIO *bio;
 	int n, r;
 
 	*der = NULL;
 	*len = 0;
 	if ((r = evio_read_alloc(path, &raw, &rawlen)) != UIE_OK)
 		return r;
-	if ((bio = BIO_new_mem_buf(raw, (int)rawlen))) {
-		pk = PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
-		BIO_free(bio);
-	}
-	if (!pk) {
-		const unsigned char *q = raw;
-
-		pk = d2i_PUBKEY(NULL, &q, (long)rawlen);
-	}
+	r = uie_pubkey_parse_alloc(raw, rawlen, &pk);
 	free(raw);
-	if (!pk)
-		return UIE_E_KEY;
+	if (r != UIE_OK)
+		return r;
 	n = i2d_PUBKEY(pk, &p);
 	EVP_PKEY_free(pk);
 	if (n <= 0)

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "keys.h"
+#include "pubkey.h"
 #include "fileio.h"
 #include "policy_cmds.h"
 
@@ -77,7 +78,7 @@ int uie_cmd_key_gen(int argc, char **argv)
 		r = uie_file_write_atomic(pub, pem, len, 0644);
 	free(pem);
 	if (r == UIE_OK)
-		r = keys_id(pk, id);
+		r = uie_pubkey_id(pk, id);
 	EVP_PKEY_free(pk);
 	if (r != UIE_OK) {
 		fprintf(stderr, "uie key gen: %s\n", uie_err_str(r));

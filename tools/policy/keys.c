@@ -6,7 +6,6 @@
 
 #include <openssl/core_names.h>
 #include <openssl/pem.h>
-#include <openssl/x509.h>
 
 #include "uie/err.h"
 
@@ -32,20 +31,6 @@ int keys_load_private(const char *path, EVP_PKEY **pk)
 		return UIE_E_ALG;
 	}
 	return UIE_OK;
-}
-
-int keys_id(EVP_PKEY *pk, uint8_t id[32])
-{
-	unsigned char *der = NULL;
-	unsigned int n = 0;
-	int len = i2d_PUBKEY(pk, &der), r = UIE_OK;
-
-	if (len <= 0)
-		return UIE_E_CRYPTO;
-	if (EVP_Digest(der, (size_t)len, id, &n, EVP_sha256(), NULL) != 1 || n != 32)
-		r = UIE_E_CRYPTO;
-	OPENSSL_free(der);
-	return r;
 }
 
 int keys_sign_digest(EVP_PKEY *pk, const uint8_t digest[32], uint8_t *sig, size_t cap, size_t *siglen)

@@ -11,9 +11,6 @@
 /* Loads a PEM private key and checks that it is ECDSA P-256; *pk owned by the caller. */
 int keys_load_private(const char *path, EVP_PKEY **pk);
 
-/* Key id: SHA-256 of the DER SubjectPublicKeyInfo (what the monitor trusts). */
-int keys_id(EVP_PKEY *pk, uint8_t id[32]);
-
 /* DER ECDSA signature over a 32-byte digest into sig (cap >= 72). */
 int keys_sign_digest(EVP_PKEY *pk, const uint8_t digest[32], uint8_t *sig, size_t cap, size_t *siglen);
 

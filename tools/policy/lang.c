@@ -127,26 +127,23 @@ static int name_of(const struct lex_tok *t, uint32_t line, char *name, struct ui
 
 static int header(struct parse_state *st, const struct lex_line *ln)
 {
-	const struct lex_tok *name = NULL, *ver = NULL;
-	int r;
+	static const char *const keys[] = { "policy_name", "policy_version" };
+	const struct lex_tok *f[2], *name, *ver;
+	bool twice;
+	int r, i;
 
 	if (st->have_header)
 		return lex_error(st->err, ln->no, ln->t[0].col, "policy_name given twice");
-	for (unsigned i = 0; i < ln->n; i++) {
+	if ((i = lex_fields(ln, keys, 2, f, &twice)) >= 0) {
 		const struct lex_tok *t = &ln->t[i];
-		const struct lex_tok **slot = NULL;
 
-		if (t->has_eq && lex_is(t->key, t->klen, "policy_name"))
-			slot = &name;
-		else if (t->has_eq && lex_is(t->key, t->klen, "policy_version"))
-			slot = &ver;
-		else
-			return lex_error(st->err, ln->no, t->col,
-					 "unexpected '%.*s' in the policy_name line", (int)t->klen, t->key);
-		if (*slot)
+		if (twice)
 			return lex_error(st->err, ln->no, t->col, "'%.*s' given twice", (int)t->klen, t->key);
-		*slot = t;
+		return lex_error(st->err, ln->no, t->col, "unexpected '%.*s' in the policy_name line",
+				 (int)t->klen, t->key);
 	}
+	name = f[0];
+	ver = f[1];
 	if (!name)
 		return lex_error(st->err, ln->no, ln->t[0].col, "missing policy_name=");
 	if (!ver)
@@ -200,7 +197,7 @@ static int default_stmt(struct parse_state *st, const struct lex_line *ln)
 	return action_of(t, ln->no, &st->p->default_action, st->err);
 }
 
-static int rule_add(struct uie_lang_policy *p, const struct uie_lang_rule *r)
+int uie_lang_rule_add(struct uie_lang_policy *p, const struct uie_lang_rule *r)
 {
 	if (p->nrules == p->cap) {
 		uint32_t cap = p->cap ? p->cap * 2 : 64;
@@ -221,24 +218,20 @@ static int rule_add(struct uie_lang_policy *p, const struct uie_lang_rule *r)
 static int rule_stmt(struct parse_state *st, const struct lex_line *ln)
 {
 	static const char *const keys[] = { "op", "role", "digest", "action" };
-	const struct lex_tok *f[4] = { 0 };
+	const struct lex_tok *f[4];
 	struct uie_lang_rule rule = { .line = ln->no };
 	uint16_t alg;
-	int r, v;
+	bool twice;
+	int r, v, i;
 
-	for (unsigned i = 0; i < ln->n; i++) {
+	if ((i = lex_fields(ln, keys, 4, f, &twice)) >= 0) {
 		const struct lex_tok *t = &ln->t[i];
-		int k = -1;
 
-		for (int j = 0; j < 4 && t->has_eq; j++)
-			if (lex_is(t->key, t->klen, keys[j]))
-				k = j;
-		if (k < 0)
-			return lex_error(st->err, ln->no, t->col, "unknown field '%.*s' in a rule",
+		if (twice)
+			return lex_error(st->err, ln->no, t->col, "'%.*s=' given twice in one rule",
 					 (int)t->klen, t->key);
-		if (f[k])
-			return lex_error(st->err, ln->no, t->col, "'%s=' given twice in one rule", keys[k]);
-		f[k] = t;
+		return lex_error(st->err, ln->no, t->col, "unknown field '%.*s' in a rule", (int)t->klen,
+				 t->key);
 	}
 	for (int j = 0; j < 4; j++)
 		if (!f[j])
@@ -270,7 +263,7 @@ static int rule_stmt(struct parse_state *st, const struct lex_line *ln)
 		st->alg_line = ln->no;
 		st->p->hash_alg = alg;
 	}
-	if ((r = rule_add(st->p, &rule)) == UIE_E_LIMIT)
+	if ((r = uie_lang_rule_add(st->p, &rule)) == UIE_E_LIMIT)
 		return lex_error(st->err, ln->no, 1, "more than %u rules", UIE_POLICY_MAX_RULES);
 	return r;
 }

@@ -60,6 +60,9 @@ int uie_lang_is_manifest(const char *text, size_t len);
 
 void uie_lang_policy_fini(struct uie_lang_policy *p);
 
+/* Appends a copy of r to p's rules: UIE_E_LIMIT past UIE_POLICY_MAX_RULES, UIE_E_NOMEM. */
+int uie_lang_rule_add(struct uie_lang_policy *p, const struct uie_lang_rule *r);
+
 /*
  * Sorts p's rules into canonical order; two equal rules are a UIE_E_FORMAT
  * error naming both lines.  Digest bytes past the algorithm's length must be zero.

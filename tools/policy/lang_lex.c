@@ -41,6 +41,26 @@ bool lex_is(const char *s, size_t n, const char *word)
 	return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
+int lex_fields(const struct lex_line *ln, const char *const *keys, unsigned n,
+	       const struct lex_tok **f, bool *twice)
+{
+	for (unsigned k = 0; k < n; k++)
+		f[k] = NULL;
+	for (unsigned i = 0; i < ln->n; i++) {
+		const struct lex_tok *t = &ln->t[i];
+		unsigned k = 0;
+
+		while (k < n && !(t->has_eq && lex_is(t->key, t->klen, keys[k])))
+			k++;
+		if (k == n || f[k]) {
+			*twice = k < n;
+			return (int)i;
+		}
+		f[k] = t;
+	}
+	return -1;
+}
+
 static int byte_check(unsigned char c, bool in_comment, uint32_t line, uint32_t col,
 		      struct uie_lang_err *err)
 {

@@ -46,6 +46,16 @@ int lex_error(struct uie_lang_err *err, uint32_t line, uint32_t col, const char 
 
 bool lex_is(const char *s, size_t n, const char *word);
 
+/*
+ * Binds the `key=value` tokens of ln to keys[0..n): f[k] is the token of
+ * key keys[k], NULL when the line has none.  Returns -1 when every token
+ * names one of keys, each once; otherwise the index in ln->t of the first
+ * token that names none (*twice false) or repeats one (*twice true), for
+ * the caller's error.
+ */
+int lex_fields(const struct lex_line *ln, const char *const *keys, unsigned n,
+	       const struct lex_tok **f, bool *twice);
+
 /* `sha256:HEX` / `sha384:HEX` into d; UIE_E_FORMAT with *err on failure. */
 int lex_digest(const struct lex_tok *t, uint32_t line, uint16_t *alg, uint8_t *d,
 	       struct uie_lang_err *err);

@@ -43,49 +43,28 @@ int uie_lang_is_manifest(const char *text, size_t len)
 	       (len == n || text[n] == '\n');
 }
 
-static int push(struct uie_lang_policy *p, const struct uie_lang_rule *r)
-{
-	if (p->nrules == p->cap) {
-		uint32_t cap = p->cap ? p->cap * 2 : 64;
-		struct uie_lang_rule *n;
-
-		if (p->cap >= UIE_POLICY_MAX_RULES)
-			return UIE_E_LIMIT;
-		if (!(n = realloc(p->rules, (size_t)cap * sizeof(*n))))
-			return UIE_E_NOMEM;
-		p->rules = n;
-		p->cap = cap;
-	}
-	p->rules[p->nrules++] = *r;
-	return UIE_OK;
-}
-
 static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t *alg_line,
 		 struct uie_lang_err *err)
 {
-	const struct lex_tok *role = NULL, *digest = NULL, *path = NULL;
+	static const char *const keys[] = { "role", "digest", "path" };
+	const struct lex_tok *f[3], *role, *digest, *path;
 	struct uie_lang_rule rule = { .line = ln->no };
 	unsigned ri = 0;
 	uint16_t alg;
-	int r;
+	bool twice;
+	int r, i;
 
-	for (unsigned i = 0; i < ln->n; i++) {
+	if ((i = lex_fields(ln, keys, 3, f, &twice)) >= 0) {
 		const struct lex_tok *t = &ln->t[i];
-		const struct lex_tok **slot = NULL;
 
-		if (t->has_eq && lex_is(t->key, t->klen, "role"))
-			slot = &role;
-		else if (t->has_eq && lex_is(t->key, t->klen, "digest"))
-			slot = &digest;
-		else if (t->has_eq && lex_is(t->key, t->klen, "path"))
-			slot = &path;
-		if (!slot)
-			return lex_error(err, ln->no, t->col, "unknown manifest field '%.*s'", (int)t->klen,
-					 t->key);
-		if (*slot)
+		if (twice)
 			return lex_error(err, ln->no, t->col, "'%.*s=' given twice", (int)t->klen, t->key);
-		*slot = t;
+		return lex_error(err, ln->no, t->col, "unknown manifest field '%.*s'", (int)t->klen,
+				 t->key);
 	}
+	role = f[0];
+	digest = f[1];
+	path = f[2];
 	if (!role || !digest || !path)
 		return lex_error(err, ln->no, ln->end_col, "manifest entry needs role=, digest= and path=");
 	while (ri < sizeof(role_events) / sizeof(role_events[0]) &&
@@ -107,7 +86,7 @@ static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t 
 	for (int e = 0; e < MAX_GRANTS && role_events[ri].grants[e].event; e++) {
 		rule.r.event = role_events[ri].grants[e].event;
 		rule.r.role = role_events[ri].grants[e].role;
-		if ((r = push(p, &rule)) != UIE_OK)
+		if ((r = uie_lang_rule_add(p, &rule)) != UIE_OK)
 			return r == UIE_E_LIMIT ? lex_error(err, ln->no, 1, "too many entries") : r;
 	}
 	return UIE_OK;

@@ -11,6 +11,7 @@
 
 #include "bloom.h"
 #include "keys.h"
+#include "pubkey.h"
 
 int pkg_hint_alloc(const struct uie_policy *pol, uint64_t epoch, uint32_t bits_per_key,
 		   uint8_t **out, size_t *len)
@@ -76,7 +77,7 @@ int pkg_build_alloc(EVP_PKEY *key, const uint8_t *table, size_t tlen, const stru
 	p.hint = hint;
 	p.hint_len = hlen;
 	cap = UIE_PACKAGE_HDR_LEN + tlen + hlen + 2 + UIE_PACKAGE_MAX_SIG;
-	if ((r = keys_id(key, p.key_id)) != UIE_OK)
+	if ((r = uie_pubkey_id(key, p.key_id)) != UIE_OK)
 		goto out;
 	r = UIE_E_NOMEM;
 	if (!(buf = malloc(cap)))

@@ -11,16 +11,8 @@
 # Environment from meson: UIE, UIE_MONITORD, PROGS (tests/progs build dir).
 set -u
 
-fail() { echo "FAIL: $*" >&2; [ -f "${T:-/nonexistent}/monitord.log" ] && tail -20 "$T/monitord.log" >&2; exit 1; }
-note() { echo "--- $*" >&2; }
-
-for v in UIE UIE_MONITORD PROGS; do
-	eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
-done
-
 . "$(dirname "$0")/../common.sh"
-e2e_setup uie-fastpath
-chmod 755 "$T"
+e2e_start uie-fastpath UIE UIE_MONITORD PROGS
 SOCK=$T/monitor.sock
 P=$PROGS
 D1=$P/libuiedso1.so

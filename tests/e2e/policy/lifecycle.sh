@@ -11,13 +11,8 @@
 # (UIE_LIFECYCLE_VTPM=builtin forces it).
 set -u
 
-fail() { echo "FAIL: $*" >&2; [ -f "${T:-/nonexistent}/monitord.log" ] && tail -20 "$T/monitord.log" >&2; exit 1; }
-note() { echo "--- $*" >&2; }
-
 . "$(dirname "$0")/../common.sh"
-e2e_setup uie-lifecycle
-chmod 755 "$T"
-[ -n "${UIE:-}" ] && [ -n "${UIE_MONITORD:-}" ] || fail "UIE and UIE_MONITORD must be set"
+e2e_start uie-lifecycle UIE UIE_MONITORD
 VTPM_KIND=${UIE_LIFECYCLE_VTPM:-swtpm}
 command -v swtpm >/dev/null || VTPM_KIND=builtin
 SOCK=$T/monitor.sock

@@ -7,15 +7,8 @@
 # Environment from meson: UIE, UIE_MONITORD.
 set -u
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-note() { echo "--- $*" >&2; }
-
-for v in UIE UIE_MONITORD; do
-	eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
-done
 . "$(dirname "$0")/../common.sh"
-e2e_setup uie-tools
-chmod 755 "$T"
+e2e_start uie-tools UIE UIE_MONITORD
 
 note "--help and --version everywhere"
 for c in "run" "ref scan" "policy compile" "policy show" "policy check" "key gen" "policy sign" \

@@ -17,16 +17,8 @@
 # Environment from meson: UIE, UIE_MONITORD, PROGS (tests/progs build dir).
 set -u
 
-fail() { echo "FAIL: $*" >&2; [ -f "${T:-/nonexistent}/monitord.log" ] && tail -20 "$T/monitord.log" >&2; exit 1; }
-note() { echo "--- $*" >&2; }
-
-for v in UIE UIE_MONITORD PROGS; do
-	eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
-done
-
 . "$(dirname "$0")/../common.sh"
-e2e_setup uie-workloads
-chmod 755 "$T"
+e2e_start uie-workloads UIE UIE_MONITORD PROGS
 SOCK=$T/monitor.sock
 PY=/usr/bin/python3.11
 NODE=/usr/bin/node
@@ -96,13 +88,6 @@ provision() {
 	"$UIE" status --socket "$SOCK" | grep -q 'mode: ENFORCE' || fail "policy not in force"
 }
 
-run_uie() {
-	"$UIE" run --socket "$SOCK" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	OUT=$(cat "$T/out")
-	ERR=$(cat "$T/err")
-}
-show() { echo "rc=$RC"; echo "stdout: $OUT"; echo "stderr: $ERR"; } >&2
 expect_ok() { [ "$RC" = 0 ] && echo "$OUT" | grep -q -- "$2" || { show; fail "$1"; }; }
 
 note "policy without a JIT entry: node is refused"

@@ -18,8 +18,6 @@
 P=$PROGS
 LIB=$P/libuiegood.so
 
-status_field() { "$UIE" status --socket "$SOCK" 2>/dev/null | awk -v k="$1:" '$1 == k { print $2 }'; }
-
 note "stop and continue"
 start_runtime_monitor
 kill -STOP "$MON_PID"

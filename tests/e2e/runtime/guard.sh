@@ -12,7 +12,7 @@
 #    diagnostic naming the limit, and other clients are served.
 # Needs BRIDGE_CLIENT (tests/e2e/runtime/bridge_client) besides lib.sh's.
 . "$(dirname "$0")/lib.sh"
-[ -n "${BRIDGE_CLIENT:-}" ] || fail "BRIDGE_CLIENT not set"
+e2e_need BRIDGE_CLIENT
 C=$BRIDGE_CLIENT
 
 # fastpath_records: how many FASTPATH_MISS (reason 9) records the log holds.

@@ -5,16 +5,8 @@
 # removes everything it made on exit.
 set -u
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-note() { echo "--- $*" >&2; }
-
-for v in UIE UIE_MONITORD PROGS; do
-	eval "[ -n \"\${$v:-}\" ]" || fail "$v not set"
-done
-
 . "$(dirname "$0")/../common.sh"
-e2e_setup uie-e2e
-chmod 755 "$T"
+e2e_start uie-e2e UIE UIE_MONITORD PROGS
 SOCK=$T/monitor.sock
 
 # start_runtime_monitor [extra options]: a fresh monitor (bootstrap mode) on $SOCK;
@@ -23,6 +15,10 @@ start_runtime_monitor() {
 	rm -f "$SOCK"
 	start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" "$@" || fail "monitor did not start"
 }
+
+# status_field NAME: the value of the line "NAME: VALUE" of `uie status` (empty
+# when the monitor does not answer).
+status_field() { "$UIE" status --socket "$SOCK" 2>/dev/null | awk -v k="$1:" '$1 == k { print $2 }'; }
 
 # script_entry FILE: a manifest line allowing the #! script FILE (role SCRIPT:
 # range digest of the whole file, docs/FORMATS.md 1.6).
@@ -54,17 +50,3 @@ install_policy() {
 		"$T/table" -o "$T/pkg" >/dev/null || fail "policy sign"
 	"$UIE" policy install "$T/pkg" --socket "$SOCK" >/dev/null || fail "policy install"
 }
-
-# run_uie [uie run options] -- PROGRAM ARGS: sets OUT, ERR, RC.
-run_uie() {
-	"$UIE" run --socket "$SOCK" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	OUT=$(cat "$T/out")
-	ERR=$(cat "$T/err")
-}
-
-show() { echo "rc=$RC"; echo "stdout: $OUT"; echo "stderr: $ERR"; } >&2
-
-expect_rc() { [ "$RC" = "$1" ] || { show; fail "$2: exit $RC, expected $1"; }; }
-expect_out() { echo "$OUT" | grep -q -- "$1" || { show; fail "$2: stdout lacks '$1'"; }; }
-expect_err() { echo "$ERR" | grep -q -- "$1" || { show; fail "$2: stderr lacks '$1'"; }; }

@@ -6,8 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 command -v swtpm >/dev/null || { echo "SKIP: no swtpm"; exit 77; }
 
-status_field() { "$UIE" status --socket "$SOCK" 2>/dev/null | awk -v k="$1:" '$1 == k { print $2 }'; }
-
 start_swtpm || fail "swtpm did not start"
 start_monitor "$UIE_MONITORD" "$SOCK" "swtpm:127.0.0.1:$SW_PORT" || fail "monitor did not start"
 run_uie -- /usr/bin/true

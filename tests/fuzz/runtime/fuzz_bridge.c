@@ -11,30 +11,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fdpass.h"
-#include "host_platform.h"
-#include "monitor.h"
+#include "monitor_serve.h"
 #include "uie/err.h"
 #include "wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* One answer, which must decode as an answer. */
-static void serve(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd)
-{
-	uint8_t ans[UIE_BRIDGE_MAX_MSG];
-	struct uie_wire_msg a;
-	size_t alen;
-	int afd;
-
-	uie_monitor_handle(m, msg, len, fd, ans, &alen, &afd);
-	if (afd >= 0)
-		close(afd);
-	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.type % 2 != 1)
-		abort();
-}
 
 static void fastpath_entries(struct uie_monitor *m, const uint8_t *data, size_t size)
 {
@@ -54,7 +37,7 @@ static void fastpath_entries(struct uie_monitor *m, const uint8_t *data, size_t 
 	if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK ||
 	    uie_memfd_create_sealed("fuzz", data, n * UIE_BRIDGE_FASTPATH_ENTRY_LEN, &fd) != UIE_OK)
 		abort();
-	serve(m, msg, len, fd);
+	fuzz_monitor_serve(m, msg, len, fd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -67,9 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len;
 
 	if (!ready) {
-		if (uie_host_platform_init(&hp) != UIE_OK || uie_monitor_init(&m, &hp.pl, NULL, NULL) != UIE_OK)
-			abort();
-		m.log.max = 1u << 16; /* anonymous requests are logged: keep memory bounded */
+		fuzz_monitor_start(&hp, &m);
 		ready = 1;
 	}
 	if (uie_bridge_decode(data, size, &msg) == UIE_OK) {
@@ -77,13 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    memcmp(out, data, size) != 0)
 			abort();
 	}
-	serve(&m, data, size, -1);
+	fuzz_monitor_serve(&m, data, size, -1);
 	if (msg.type == UIE_MSG_VIOLATION_REQ && uie_bridge_fd_rule(&msg) == UIE_FD_ONE) {
 		int fd;
 
 		if (uie_memfd_create_sealed("fuzz-object", data, size, &fd) != UIE_OK)
 			abort();
-		serve(&m, data, size, fd);
+		fuzz_monitor_serve(&m, data, size, fd);
 	}
 	fastpath_entries(&m, data, size);
 	return 0;

@@ -17,8 +17,7 @@
 
 #include "fdpass.h"
 #include "guestram.h"
-#include "host_platform.h"
-#include "monitor.h"
+#include "monitor_serve.h"
 #include "stream.h"
 #include "uie/err.h"
 #include "wire.h"
@@ -26,20 +25,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define RAM_LEN (2u << 20)
-
-static void serve(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd)
-{
-	uint8_t ans[UIE_BRIDGE_MAX_MSG];
-	struct uie_wire_msg a;
-	size_t alen;
-	int afd;
-
-	uie_monitor_handle(m, msg, len, fd, ans, &alen, &afd);
-	if (afd >= 0)
-		close(afd);
-	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.type % 2 != 1)
-		abort();
-}
 
 /* The input as a frame list naming an object of up to 8 frames. */
 static void as_frame_list(struct uie_monitor *m, const uint8_t *data, size_t size)
@@ -57,7 +42,7 @@ static void as_frame_list(struct uie_monitor *m, const uint8_t *data, size_t siz
 	if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK ||
 	    uie_memfd_create_sealed("frames", data, n * 8, &fd) != UIE_OK)
 		abort();
-	serve(m, msg, len, fd);
+	fuzz_monitor_serve(m, msg, len, fd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -75,9 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int fd = mkstemp(path);
 		uint8_t page[UIE_VM_FRAME];
 
-		if (fd < 0 || uie_host_platform_init(&hp) != UIE_OK ||
-		    uie_monitor_init(&m, &hp.pl, NULL, NULL) != UIE_OK)
+		if (fd < 0)
 			abort();
+		fuzz_monitor_start(&hp, &m);
 		/* RAM with a little structure: an ELF magic at the start of every page */
 		memset(page, 0x90, sizeof(page));
 		memcpy(page, "\x7f" "ELF\x02\x01\x01", 7);
@@ -89,7 +74,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 		unlink(path);
 		m.ram = &ram;
-		m.log.max = 1u << 16; /* keep memory bounded */
 		ready = 1;
 	}
 	while (uie_stream_frame_split(p, left, &h, &msg, &payload, &used) == UIE_OK) {
@@ -101,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (h.payload_len > 0 &&
 		    uie_memfd_create_sealed("payload", payload, h.payload_len, &fd) != UIE_OK)
 			abort();
-		serve(&m, msg, h.msg_len, fd);
+		fuzz_monitor_serve(&m, msg, h.msg_len, fd);
 		p += used;
 		left -= used;
 	}

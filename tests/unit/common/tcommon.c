@@ -2,11 +2,15 @@
 #include "tcommon.h"
 
 #include <ctype.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -79,4 +83,33 @@ void tc_doc_vectors(const char *path, const char *heading, int to_end, const cha
 		p = end + 3;
 	}
 	assert_int_equal(nblocks, nwant);
+}
+
+void tc_mkdtemp(char *tmpl)
+{
+	assert_non_null(mkdtemp(tmpl));
+}
+
+static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+void tc_rmtree(const char *dir)
+{
+	assert_int_equal(nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
+
+int tc_memfd(const char *name, const void *p, size_t n, unsigned seals)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, p, n), (ssize_t)n);
+	if (seals)
+		assert_int_equal(fcntl(fd, F_ADD_SEALS, seals), 0);
+	return fd;
 }

@@ -26,4 +26,18 @@ uint8_t *tc_hex_alloc(const char *hex, size_t *n);
 void tc_doc_vectors(const char *path, const char *heading, int to_end, const char *const *const *want,
 		    size_t nwant);
 
+/*
+ * A fresh directory made from tmpl (a path ending in XXXXXX, filled in in
+ * place); tc_rmtree removes a directory and everything below it.  Both fail
+ * the running test on error.
+ */
+void tc_mkdtemp(char *tmpl);
+void tc_rmtree(const char *dir);
+
+/*
+ * A memfd named name that allows sealing, holding p[0..n), with seals added
+ * (0: none).  Fails the running test on error; the caller closes it.
+ */
+int tc_memfd(const char *name, const void *p, size_t n, unsigned seals);
+
 #endif

@@ -69,12 +69,40 @@ static void test_reserved_latches(void **state)
 	assert_int_equal(uie_rbuf_end(&b), UIE_E_FORMAT);
 }
 
+/* A format's magic and version: each wrong part has its own error, which latches. */
+static void test_magic_version(void **state)
+{
+	static const uint8_t in[] = { 'U', 'I', 'E', 'X', 0x02, 0x00, 0x09 };
+	struct uie_rbuf b;
+	uint8_t u8 = 7;
+
+	(void)state;
+	uie_rbuf_init(&b, in, sizeof(in));
+	assert_int_equal(uie_rbuf_magic_version(&b, "UIEX", 4, 2), UIE_OK);
+	assert_int_equal(uie_rbuf_u8(&b, &u8), UIE_OK);
+	assert_int_equal(u8, 9);
+	assert_int_equal(uie_rbuf_end(&b), UIE_OK);
+	uie_rbuf_init(&b, in, sizeof(in));
+	assert_int_equal(uie_rbuf_magic_version(&b, "UIEY", 4, 2), UIE_E_FORMAT);
+	assert_int_equal(uie_rbuf_left(&b), sizeof(in));
+	assert_int_equal(uie_rbuf_u8(&b, &u8), UIE_E_FORMAT);
+	uie_rbuf_init(&b, in, sizeof(in));
+	assert_int_equal(uie_rbuf_magic_version(&b, "UIEX", 4, 1), UIE_E_VERSION);
+	assert_int_equal(uie_rbuf_left(&b), sizeof(in));
+	assert_int_equal(uie_rbuf_err(&b), UIE_E_VERSION);
+	uie_rbuf_init(&b, in, 5); /* the version cut short */
+	assert_int_equal(uie_rbuf_magic_version(&b, "UIEX", 4, 2), UIE_E_TRUNCATED);
+	uie_rbuf_init(&b, in, 3); /* the magic cut short */
+	assert_int_equal(uie_rbuf_magic_version(&b, "UIEX", 4, 2), UIE_E_TRUNCATED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reads),
 		cmocka_unit_test(test_truncation_latches),
 		cmocka_unit_test(test_reserved_latches),
+		cmocka_unit_test(test_magic_version),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -377,13 +377,33 @@ static void test_repeat(void **state)
 	check_log(f);
 }
 
+/*
+ * uie_core_measure of obj for req succeeds with the scope given and the
+ * digest of that scope: the object digest (UIE_SCOPE_ELF), or the range
+ * digest of [off, off + len) (UIE_SCOPE_RANGE).
+ */
+static void expect_measured(struct fx *f, const struct uie_req *req, const struct uie_object *obj,
+			    uint8_t scope, uint64_t off, uint64_t len)
+{
+	struct uie_digest d, want;
+	uint8_t got;
+
+	assert_int_equal(uie_core_measure(&f->core, req, obj, &d, &got), UIE_OK);
+	assert_int_equal(got, scope);
+	if (scope == UIE_SCOPE_ELF)
+		assert_int_equal(uie_elf_measure(&hp.pl, obj, UIE_HASH_SHA256, NULL, &want), UIE_OK);
+	else
+		assert_int_equal(uie_range_measure(&hp.pl, obj, UIE_HASH_SHA256, off, len, &want), UIE_OK);
+	assert_memory_equal(&d, &want, sizeof(d));
+}
+
 /* uie_core_measure picks the object digest, the range digest, or fails. */
 static void test_measure(void **state)
 {
 	struct fx *f = *state;
 	uint8_t img[TH_TINY_ELF_LEN];
 	struct uie_req req = dso_req();
-	struct uie_digest d, want;
+	struct uie_digest d;
 	struct th_obj o;
 	uint8_t scope;
 
@@ -391,27 +411,17 @@ static void test_measure(void **state)
 	th_obj_init(&o, img, sizeof(img), false);
 	req.file_offset = 0;
 	req.length = 0x1000;
-	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
-	assert_int_equal(scope, UIE_SCOPE_ELF);
-	assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &want), UIE_OK);
-	assert_memory_equal(&d, &want, sizeof(d));
+	expect_measured(f, &req, &o.obj, UIE_SCOPE_ELF, 0, 0);
 	/* Beyond the code page: range digest of the requested range. */
 	req.length = 0x2000;
-	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
-	assert_int_equal(scope, UIE_SCOPE_RANGE);
-	assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 0, 0x2000, &want), UIE_OK);
-	assert_memory_equal(&d, &want, sizeof(d));
+	expect_measured(f, &req, &o.obj, UIE_SCOPE_RANGE, 0, 0x2000);
 	/* EXECVE always takes the object digest. */
 	req.event = UIE_EV_EXECVE;
 	req.role = UIE_ROLE_MAIN;
-	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
-	assert_int_equal(scope, UIE_SCOPE_ELF);
+	expect_measured(f, &req, &o.obj, UIE_SCOPE_ELF, 0, 0);
 	/* A script: whole-file range digest. */
 	th_obj_init(&o, "#!/bin/sh\nexit 0\n", 17, true);
-	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
-	assert_int_equal(scope, UIE_SCOPE_RANGE);
-	assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 0, 17, &want), UIE_OK);
-	assert_memory_equal(&d, &want, sizeof(d));
+	expect_measured(f, &req, &o.obj, UIE_SCOPE_RANGE, 0, 17);
 	/* ELF magic but not a valid ELF64 object: the measurement fails. */
 	img[4] = 1;
 	th_obj_init(&o, img, sizeof(img), true);
@@ -423,10 +433,7 @@ static void test_measure(void **state)
 	/* Role SCRIPT: a non-ELF file run by execve, measured whole; nothing else. */
 	req.role = UIE_ROLE_SCRIPT;
 	th_obj_init(&o, "#!/bin/sh\nexit 0\n", 17, true);
-	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
-	assert_int_equal(scope, UIE_SCOPE_RANGE);
-	assert_int_equal(uie_range_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, 0, 17, &want), UIE_OK);
-	assert_memory_equal(&d, &want, sizeof(d));
+	expect_measured(f, &req, &o.obj, UIE_SCOPE_RANGE, 0, 17);
 	req.event = UIE_EV_MMAP_EXEC;
 	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_FORMAT);
 	req.event = UIE_EV_EXECVE;
@@ -437,10 +444,7 @@ static void test_measure(void **state)
 	req.role = UIE_ROLE_ANON;
 	req.event = UIE_EV_MPROTECT_EXEC;
 	req.length = 0x5000;
-	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_OK);
-	assert_int_equal(scope, UIE_SCOPE_ELF);
-	assert_int_equal(uie_elf_measure(&hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &want), UIE_OK);
-	assert_memory_equal(&d, &want, sizeof(d));
+	expect_measured(f, &req, &o.obj, UIE_SCOPE_ELF, 0, 0);
 	th_obj_init(&o, "#!/bin/sh\nexit 0\n", 17, true);
 	assert_int_equal(uie_core_measure(&f->core, &req, &o.obj, &d, &scope), UIE_E_FORMAT);
 }

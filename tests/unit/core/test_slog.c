@@ -74,20 +74,29 @@ static void v4_record(struct uie_log_record *r)
 	r->scope = UIE_SCOPE_ELF;
 }
 
+/* rec encodes to the vector hex (filling rec->lrh), and the vector decodes to rec. */
+static void assert_vector(const char *hex, struct uie_log_record *rec)
+{
+	uint8_t want[UIE_LOG_RECORD_LEN], out[UIE_LOG_RECORD_LEN];
+	struct uie_log_record back;
+
+	assert_int_equal(tc_hex(hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
+	assert_int_equal(uie_log_encode(&th_hp.pl, rec, out), UIE_OK);
+	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
+	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
+	assert_memory_equal(&back, rec, sizeof(*rec));
+}
+
 static void test_vectors(void **state)
 {
-	uint8_t want[UIE_LOG_RECORD_LEN], out[UIE_LOG_RECORD_LEN], lrh[32], pcr[32] = { 0 };
-	struct uie_log_record rec, back;
+	uint8_t lrh[32], pcr[32] = { 0 };
+	struct uie_log_record rec;
 
 	(void)state;
-	assert_int_equal(tc_hex(v4_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
 	v4_record(&rec);
-	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
-	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
+	assert_vector(v4_hex, &rec);
 	tc_hex(v4_lrh_hex, lrh, sizeof(lrh));
 	assert_memory_equal(rec.lrh, lrh, 32);
-	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
-	assert_memory_equal(&back, &rec, sizeof(rec));
 	/* V20: a write violation */
 	memset(&rec, 0, sizeof(rec));
 	rec.seq = 9;
@@ -105,11 +114,7 @@ static void test_vectors(void **state)
 	rec.decision = UIE_DENY;
 	rec.reason = UIE_R_WRITE_VIOLATION;
 	rec.scope = UIE_SCOPE_ELF;
-	assert_int_equal(tc_hex(v20_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
-	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
-	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
-	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
-	assert_memory_equal(&back, &rec, sizeof(rec));
+	assert_vector(v20_hex, &rec);
 	/* V21: record 5 stood for 1000 requests */
 	memset(&rec, 0, sizeof(rec));
 	rec.seq = 12;
@@ -121,11 +126,7 @@ static void test_vectors(void **state)
 	rec.mode = UIE_MODE_ENFORCE;
 	rec.decision = UIE_ALLOW;
 	rec.reason = UIE_R_REPEAT_COUNT;
-	assert_int_equal(tc_hex(v21_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
-	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
-	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
-	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
-	assert_memory_equal(&back, &rec, sizeof(rec));
+	assert_vector(v21_hex, &rec);
 	/* V22: grant record 13 was made for the program of EXECVE record 7 (digest of V1) */
 	v4_record(&rec);
 	memset(&rec.id, 0, sizeof(rec.id));
@@ -137,11 +138,7 @@ static void test_vectors(void **state)
 	rec.length = 0;
 	rec.file_offset = 13;
 	rec.reason = UIE_R_SUBJECT;
-	assert_int_equal(tc_hex(v22_hex, want, sizeof(want)), UIE_LOG_RECORD_LEN);
-	assert_int_equal(uie_log_encode(&th_hp.pl, &rec, out), UIE_OK);
-	assert_memory_equal(out, want, UIE_LOG_RECORD_LEN);
-	assert_int_equal(uie_log_decode(want, sizeof(want), &back), UIE_OK);
-	assert_memory_equal(&back, &rec, sizeof(rec));
+	assert_vector(v22_hex, &rec);
 	tc_hex(v4_lrh_hex, lrh, sizeof(lrh));
 	/* V5: the extend from an all-zero vPCR. */
 	assert_int_equal(uie_pcr_extend(&th_hp.pl, pcr, lrh), UIE_OK);

@@ -154,7 +154,8 @@ int ev_run_out(char *const argv[], const char *out)
 	return run(argv, false, out);
 }
 
-static bool port_free(int port)
+/* Whether op (bind or connect) succeeds for a TCP socket and 127.0.0.1:port. */
+static bool loopback_tcp(int port, int (*op)(int, const struct sockaddr *, socklen_t))
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
@@ -162,20 +163,7 @@ static bool port_free(int port)
 
 	if (fd < 0)
 		return false;
-	ok = bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-	close(fd);
-	return ok;
-}
-
-static bool port_open(int port)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
-
-	if (fd < 0)
-		return false;
-	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	ok = op(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
 	close(fd);
 	return ok;
 }
@@ -210,7 +198,7 @@ static int swtpm_try(const char *dir, bool unix_socket, struct ev_swtpm *s)
 		for (int tries = 0; tries < 200 && !s->port; tries++) {
 			int p = 20000 + 2 * (rand() % 20000);
 
-			if (port_free(p) && port_free(p + 1))
+			if (loopback_tcp(p, bind) && loopback_tcp(p + 1, bind))
 				s->port = p;
 		}
 		if (!s->port)
@@ -231,7 +219,7 @@ static int swtpm_try(const char *dir, bool unix_socket, struct ev_swtpm *s)
 	for (int i = 0; i < 500; i++) {
 		int st;
 
-		if (unix_socket ? unix_open(s->path) : port_open(s->port))
+		if (unix_socket ? unix_open(s->path) : loopback_tcp(s->port, connect))
 			return UIE_OK;
 		if (waitpid(s->pid, &st, WNOHANG) == s->pid) {
 			s->pid = 0;

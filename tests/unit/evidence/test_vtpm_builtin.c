@@ -190,31 +190,36 @@ static void test_quote(void **state)
 	ev_rmdir(dir);
 }
 
+/* Opens the builtin vTPM with key, takes one quote and closes it again: the quote's fields. */
+static struct uie_tpm_quote quote_after_open(const char *key)
+{
+	struct uie_tpm_quote q;
+	struct uie_vtpm *t;
+	uint8_t *att, *sig;
+	size_t al, sl;
+
+	assert_int_equal(uie_vtpm_builtin_open(key, &t), UIE_OK);
+	assert_int_equal(uie_vtpm_quote_alloc(t, nonce, 8, &att, &al, &sig, &sl), UIE_OK);
+	assert_int_equal(uie_tpm_quote_parse(att, al, &q), UIE_OK);
+	free(att);
+	free(sig);
+	uie_vtpm_free(t);
+	return q;
+}
+
 static void test_clock_counters(void **state)
 {
 	char *dir = ev_mkdtemp(), *key = ev_path(dir, "ak.pem"), *clk = ev_path(dir, "ak.pem.clock");
 	struct uie_vtpm *t;
 	struct uie_tpm_quote q1, q2;
-	uint8_t *att, *sig;
-	size_t al, sl;
 
 	(void)state;
-	assert_int_equal(uie_vtpm_builtin_open(key, &t), UIE_OK);
-	assert_int_equal(uie_vtpm_quote_alloc(t, nonce, 8, &att, &al, &sig, &sl), UIE_OK);
-	assert_int_equal(uie_tpm_quote_parse(att, al, &q1), UIE_OK);
-	free(att);
-	free(sig);
-	uie_vtpm_free(t);
+	q1 = quote_after_open(key);
 	/* Every open is a TPM Reset: resetCount grows, the clock does not go back. */
-	assert_int_equal(uie_vtpm_builtin_open(key, &t), UIE_OK);
-	assert_int_equal(uie_vtpm_quote_alloc(t, nonce, 8, &att, &al, &sig, &sl), UIE_OK);
-	assert_int_equal(uie_tpm_quote_parse(att, al, &q2), UIE_OK);
+	q2 = quote_after_open(key);
 	assert_int_equal(q2.reset_count, q1.reset_count + 1);
 	assert_int_equal(q2.restart_count, 0);
 	assert_true(q2.clock >= q1.clock);
-	free(att);
-	free(sig);
-	uie_vtpm_free(t);
 	/* A corrupt clock file refuses to open rather than restart counting. */
 	assert_int_equal(ev_write_file(clk, "UIECLK01short", 13), UIE_OK);
 	assert_int_equal(uie_vtpm_builtin_open(key, &t), UIE_E_FORMAT);

@@ -14,6 +14,7 @@
 
 #include "fileio.h"
 #include "hex.h"
+#include "tcommon.h"
 #include "uie/err.h"
 
 static void test_hex_decode(void **state)
@@ -86,16 +87,15 @@ static char dir[] = "/tmp/uie-host-io-XXXXXX";
 static int setup(void **state)
 {
 	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
+	tc_mkdtemp(dir);
+	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[64];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	tc_rmtree(dir);
+	return 0;
 }
 
 static void test_file_roundtrip(void **state)

@@ -23,17 +23,7 @@
 #include "fastpath.h"
 #include "genpage.h"
 #include "ptest.h"
-
-static int memfd_with(const uint8_t *p, size_t n, unsigned seals)
-{
-	int fd = memfd_create("hint", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, p, n), (ssize_t)n);
-	if (seals)
-		assert_int_equal(fcntl(fd, F_ADD_SEALS, seals), 0);
-	return fd;
-}
+#include "tcommon.h"
 
 #define ALL_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
 
@@ -84,15 +74,15 @@ static void test_open_requires_seals(void **state)
 	int fd;
 
 	(void)state;
-	fd = memfd_with(h, len, 0);
+	fd = tc_memfd("hint", h, len, 0);
 	assert_int_equal(uie_fastpath_open(&fp, fd, len), UIE_E_STATE);
 	assert_null(fp.map);
 	assert_false(uie_fastpath_definite_miss(&fp, &u));
 	close(fd);
-	fd = memfd_with(h, len, F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL); /* writable */
+	fd = tc_memfd("hint", h, len, F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL); /* writable */
 	assert_int_equal(uie_fastpath_open(&fp, fd, len), UIE_E_STATE);
 	close(fd);
-	fd = memfd_with(h, len, ALL_SEALS);
+	fd = tc_memfd("hint", h, len, ALL_SEALS);
 	assert_int_equal(uie_fastpath_open(&fp, fd, len - 1), UIE_E_RANGE);
 	assert_int_equal(uie_fastpath_open(&fp, fd, len), UIE_OK);
 	/* Without a generation page nobody says the hint is current: never a miss. */
@@ -115,7 +105,7 @@ static void test_open_requires_seals(void **state)
 	unlink(path);
 	/* A sealed but corrupt hint. */
 	h[8] = 7;
-	fd = memfd_with(h, len, ALL_SEALS);
+	fd = tc_memfd("hint", h, len, ALL_SEALS);
 	assert_int_equal(uie_fastpath_open(&fp, fd, len), UIE_E_VERSION);
 	assert_null(fp.map);
 	close(fd);
@@ -172,7 +162,7 @@ static void test_forged_hint_cannot_allow(void **state)
 			f[10] = 0x0c; /* claims SHA-384 keys */
 		else
 			memset(f, 0x5a, hlen); /* not a hint at all */
-		fd = memfd_with(f, hlen, ALL_SEALS);
+		fd = tc_memfd("hint", f, hlen, ALL_SEALS);
 		r = uie_fastpath_open(&fp, fd, hlen);
 		close(fd);
 		if (r == UIE_OK)
@@ -207,7 +197,7 @@ static void test_report_is_logged(void **state)
 
 	(void)state;
 	pt_core_init(&pc);
-	fd = memfd_with(h, hlen, ALL_SEALS);
+	fd = tc_memfd("hint", h, hlen, ALL_SEALS);
 	assert_int_equal(uie_fastpath_open(&fp, fd, hlen), UIE_OK);
 	make_current(&fp);
 	close(fd);
@@ -234,7 +224,7 @@ static void test_learns_from_monitor(void **state)
 			       .id = { .dev = 8, .ino = 1234, .size = 8192, .mtime_ns = 5, .ctime_ns = 6 } };
 	size_t hlen;
 	uint8_t *h = hint_of(allowed, 1, &hlen);
-	int hfd = memfd_with(h, hlen, ALL_SEALS);
+	int hfd = tc_memfd("hint", h, hlen, ALL_SEALS);
 
 	(void)state;
 	assert_int_equal(uie_fastpath_open(&fp, hfd, hlen), UIE_OK);

@@ -32,6 +32,7 @@
 #include "fastpath.h"
 #include "fdpass.h"
 #include "genpage.h"
+#include "tcommon.h"
 #include "wire.h"
 
 /* docs/FORMATS.md section 4.6, V-G1: the first 24 bytes for generation 2. */
@@ -66,18 +67,6 @@ static int hint_fd(uint64_t epoch, const uint8_t *const *d, uint32_t n, size_t *
 		assert_int_equal(uie_bloom_add(h, *len, d[i], 32), UIE_OK);
 	assert_int_equal(uie_memfd_create_sealed("hint", h, *len, &fd), UIE_OK);
 	free(h);
-	return fd;
-}
-
-/* A memfd holding page (UIE_GENPAGE_LEN bytes unless len says otherwise) with seals. */
-static int page_fd(const uint8_t *page, size_t len, unsigned seals)
-{
-	int fd = memfd_create("page", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, page, len), (ssize_t)len);
-	if (seals)
-		assert_int_equal(fcntl(fd, F_ADD_SEALS, seals), 0);
 	return fd;
 }
 
@@ -147,14 +136,14 @@ static void test_bad_pages_refused(void **state)
 	assert_int_equal(pread(g.fd, good, sizeof(good), 0), (ssize_t)sizeof(good));
 	uie_genpage_destroy(&g);
 	/* Not sealed, or one seal missing: someone else could write it. */
-	fd = page_fd(good, sizeof(good), 0);
+	fd = tc_memfd("page", good, sizeof(good), 0);
 	assert_int_equal(uie_genpage_map(fd, UIE_GENPAGE_LEN, &ro), UIE_E_STATE);
 	assert_null(ro);
 	close(fd);
-	fd = page_fd(good, sizeof(good), all & ~(unsigned)F_SEAL_FUTURE_WRITE);
+	fd = tc_memfd("page", good, sizeof(good), all & ~(unsigned)F_SEAL_FUTURE_WRITE);
 	assert_int_equal(uie_genpage_map(fd, UIE_GENPAGE_LEN, &ro), UIE_E_STATE);
 	close(fd);
-	fd = page_fd(good, sizeof(good), all & ~(unsigned)F_SEAL_SEAL);
+	fd = tc_memfd("page", good, sizeof(good), all & ~(unsigned)F_SEAL_SEAL);
 	assert_int_equal(uie_genpage_map(fd, UIE_GENPAGE_LEN, &ro), UIE_E_STATE);
 	close(fd);
 	/* A regular file has no seals at all. */
@@ -166,29 +155,29 @@ static void test_bad_pages_refused(void **state)
 	close(fd);
 	unlink(path);
 	/* Wrong size, announced or real. */
-	fd = page_fd(good, sizeof(good), all);
+	fd = tc_memfd("page", good, sizeof(good), all);
 	assert_int_equal(uie_genpage_map(fd, UIE_GENPAGE_LEN + 1, &ro), UIE_E_RANGE);
 	close(fd);
 	memcpy(bad, good, sizeof(good));
-	fd = page_fd(bad, sizeof(bad), all);
+	fd = tc_memfd("page", bad, sizeof(bad), all);
 	assert_int_equal(uie_genpage_map(fd, sizeof(bad), &ro), UIE_E_RANGE);
 	assert_int_equal(uie_genpage_map(fd, UIE_GENPAGE_LEN, &ro), UIE_E_RANGE);
 	close(fd);
 	/* Wrong magic, version, reserved bytes. */
 	memcpy(bad, good, sizeof(good));
 	bad[7] = '2';
-	fd = page_fd(bad, UIE_GENPAGE_LEN, all);
+	fd = tc_memfd("page", bad, UIE_GENPAGE_LEN, all);
 	assert_int_equal(uie_genpage_map(fd, UIE_GENPAGE_LEN, &ro), UIE_E_FORMAT);
 	assert_null(ro);
 	close(fd);
 	memcpy(bad, good, sizeof(good));
 	bad[8] = 2;
-	fd = page_fd(bad, UIE_GENPAGE_LEN, all);
+	fd = tc_memfd("page", bad, UIE_GENPAGE_LEN, all);
 	assert_int_equal(uie_genpage_map(fd, UIE_GENPAGE_LEN, &ro), UIE_E_VERSION);
 	close(fd);
 	memcpy(bad, good, sizeof(good));
 	bad[UIE_GENPAGE_LEN - 1] = 1;
-	fd = page_fd(bad, UIE_GENPAGE_LEN, all);
+	fd = tc_memfd("page", bad, UIE_GENPAGE_LEN, all);
 	assert_int_equal(uie_genpage_map(fd, UIE_GENPAGE_LEN, &ro), UIE_E_FORMAT);
 	close(fd);
 	assert_int_equal(uie_genpage_map(-1, UIE_GENPAGE_LEN, &ro), UIE_E_INVAL);
@@ -201,6 +190,18 @@ struct peer {
 	const uint8_t *gen; /* shared mapping: the peer's idea of the epoch in force */
 	int hints[8];    /* hint memfd by epoch (-1: none); epoch 3: HINT fails */
 };
+
+/*
+ * A peer that hands out gen_fd and serves the epoch of g's page (shared
+ * with the child: the test plays the installs), with no hints yet.
+ */
+static void peer_init(struct peer *p, const struct uie_genpage *g, int gen_fd)
+{
+	p->gen_fd = gen_fd;
+	p->gen = g->map;
+	for (int i = 0; i < 8; i++)
+		p->hints[i] = -1;
+}
 
 static void serve(int s, const struct peer *p)
 {
@@ -283,10 +284,7 @@ static void test_stale_hint_only_costs_speed(void **state)
 	(void)state;
 	assert_non_null(fp);
 	assert_int_equal(uie_genpage_create(&g, 1), UIE_OK);
-	p.gen_fd = g.fd;
-	p.gen = g.map; /* shared with the child: the test plays the installs */
-	for (int i = 0; i < 8; i++)
-		p.hints[i] = -1;
+	peer_init(&p, &g, g.fd);
 	p.hints[1] = hint_fd(1, v1, 1, &len);
 	p.hints[2] = hint_fd(2, v2, 2, &len);
 	p.hints[5] = hint_fd(4, v2, 2, &len); /* says epoch 4 while 5 is in force */
@@ -357,10 +355,7 @@ static void test_unsealed_page_means_no_fast_path(void **state)
 	assert_non_null(fp);
 	assert_int_equal(uie_genpage_create(&g, 1), UIE_OK);
 	assert_int_equal(pread(g.fd, page, sizeof(page), 0), (ssize_t)sizeof(page));
-	p.gen = g.map;
-	p.gen_fd = page_fd(page, sizeof(page), F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
-	for (int i = 0; i < 8; i++)
-		p.hints[i] = -1;
+	peer_init(&p, &g, tc_memfd("page", page, sizeof(page), F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL));
 	p.hints[1] = hint_fd(1, v1, 1, &len);
 	pid = start_peer(&p, &s);
 	assert_int_equal(uie_fastpath_fetch(fp, s), UIE_E_STATE);

@@ -80,6 +80,33 @@ static void test_both_forms(void **state)
 	uie_manifest_fini(NULL);
 }
 
+/* The compiler's reading: each field once, and only the manifest's three; the error names the token. */
+static void test_fields(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ UIE_MANIFEST_BANNER "\nrole=MAIN digest=sha256:" H1 " path=/x role=DSO\n",
+		  "'role=' given twice" },
+		{ UIE_MANIFEST_BANNER "\nrole=MAIN colour=red digest=sha256:" H1 " path=/x\n",
+		  "unknown manifest field 'colour'" },
+		{ UIE_MANIFEST_BANNER "\nrole=MAIN digest=sha256:" H1 " path=/x MAIN\n",
+		  "unknown manifest field 'MAIN'" },
+	};
+	struct uie_lang_policy p;
+	struct uie_lang_err err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(uie_lang_parse_manifest(bad[i].text, strlen(bad[i].text), UIE_MODE_ENFORCE,
+							 UIE_DENY, &p, &err),
+				 UIE_E_FORMAT);
+		if (!strstr(err.msg, bad[i].msg))
+			fail_msg("case %zu: '%s' does not say '%s'", i, err.msg, bad[i].msg);
+		assert_int_equal(err.line, 2);
+	}
+}
+
 static void test_hostile(void **state)
 {
 	static const char *const bad[] = {
@@ -133,6 +160,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_both_forms),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 
 #include "bloom.h"
 #include "keys.h"
+#include "pubkey.h"
 #include "ptest.h"
 
 static const uint8_t digests[3][32] = { { 0x11, 0x22 }, { 0x33, 0x44 }, { 0x55, 0x66 } };
@@ -404,7 +405,7 @@ static void test_hint_incomplete_not_published(void **state)
 	assert_false(uie_bloom_maybe_contains(&b, digests[1], 32)); /* holds for this salt */
 	p.bind_seq = f->pc.n;
 	memcpy(p.bind_pcr, f->pc.pcr[f->pc.n], 32);
-	assert_int_equal(keys_id(f->key, p.key_id), UIE_OK);
+	assert_int_equal(uie_pubkey_id(f->key, p.key_id), UIE_OK);
 	p.table = f->table;
 	p.table_len = f->tlen;
 	p.hint = hint;
@@ -452,7 +453,7 @@ static void test_hint_needs_enforce_deny(void **state)
 	size_t len, hl;
 	uint8_t *pkg;
 
-	assert_int_equal(keys_id(f->key, p.key_id), UIE_OK);
+	assert_int_equal(uie_pubkey_id(f->key, p.key_id), UIE_OK);
 	for (int i = 0; i < 2; i++) {
 		p.epoch = (uint64_t)i + 1;
 		p.table_len = pt_table(t, sizeof(t), modes[i][0], modes[i][1], digests, 2);

@@ -23,17 +23,13 @@
 
 #include "evidence.h"
 #include "fdpass.h"
-#include "host_platform.h"
-#include "monitor.h"
+#include "mon_fixture.h"
 #include "uie/err.h"
 #include "vtpm.h"
 
 struct fixture {
-	struct uie_host_platform hp;
-	struct uie_platform counting; /* hp.pl with hash_begin counted */
-	struct uie_vtpm *tpm;
-	struct uie_monitor m;
-	char dir[64];
+	struct mon_fixture mf; /* first: the counting platform's ctx is the fixture */
+	struct uie_platform counting; /* mf.hp.pl with hash_begin counted */
 };
 
 static unsigned hash_begins;
@@ -43,38 +39,33 @@ static int counting_begin(void *pctx, uint16_t alg, void **h)
 	struct fixture *f = pctx;
 
 	hash_begins++;
-	return f->hp.pl.hash.begin(&f->hp, alg, h);
+	return f->mf.hp.pl.hash.begin(&f->mf.hp, alg, h);
 }
 
 static int counting_update(void *pctx, void *h, const void *p, size_t n)
 {
 	struct fixture *f = pctx;
 
-	return f->hp.pl.hash.update(&f->hp, h, p, n);
+	return f->mf.hp.pl.hash.update(&f->mf.hp, h, p, n);
 }
 
 static int counting_end(void *pctx, void *h, uint8_t *out)
 {
 	struct fixture *f = pctx;
 
-	return f->hp.pl.hash.end(&f->hp, h, out);
+	return f->mf.hp.pl.hash.end(&f->mf.hp, h, out);
 }
 
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	char spec[128];
 
 	assert_non_null(f);
-	strcpy(f->dir, "/tmp/uie-monitor-test-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	assert_int_equal(uie_host_platform_init(&f->hp), UIE_OK);
-	f->counting = f->hp.pl;
+	mon_fixture_open(&f->mf, "/tmp/uie-monitor-test-XXXXXX");
+	f->counting = f->mf.hp.pl;
 	f->counting.ctx = f;
 	f->counting.hash = (struct uie_hash_ops){ counting_begin, counting_update, counting_end };
-	snprintf(spec, sizeof(spec), "builtin:%s/ak.pem", f->dir);
-	assert_int_equal(uie_vtpm_open(spec, &f->tpm), UIE_OK);
-	assert_int_equal(uie_monitor_init(&f->m, &f->counting, f->tpm, NULL), UIE_OK);
+	assert_int_equal(uie_monitor_init(&f->mf.m, &f->counting, f->mf.tpm, NULL), UIE_OK);
 	*state = f;
 	return 0;
 }
@@ -82,13 +73,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
 
-	uie_monitor_fini(&f->m);
-	uie_vtpm_free(f->tpm);
-	uie_host_platform_fini(&f->hp);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
-	assert_int_equal(system(cmd), 0);
+	mon_fixture_stop(&f->mf);
 	free(f);
 	return 0;
 }
@@ -96,22 +82,7 @@ static int teardown(void **state)
 /* Sends q (with fd) through the monitor; returns the decoded answer and its fd. */
 static struct uie_wire_msg call(struct fixture *f, struct uie_wire_msg *q, int fd, int *ansfd)
 {
-	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
-	struct uie_wire_msg a;
-	size_t len, alen;
-	int afd;
-
-	q->request_id = 77;
-	assert_int_equal(uie_bridge_encode(q, msg, sizeof(msg), &len), UIE_OK);
-	uie_monitor_handle(&f->m, msg, len, fd, ans, &alen, &afd);
-	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
-	assert_int_equal(a.request_id, 77);
-	assert_int_equal(a.type, q->type + 1);
-	if (ansfd)
-		*ansfd = afd;
-	else
-		assert_int_equal(afd, -1);
-	return a;
+	return mon_fixture_call(&f->mf.m, q, fd, ansfd);
 }
 
 static struct uie_verdict measure(struct fixture *f, uint16_t event, uint8_t role, int fd,
@@ -129,7 +100,7 @@ static int open_copy(struct fixture *f, const char *name, const char *src, char 
 {
 	char cmd[256];
 
-	snprintf(path, 128, "%s/%s", f->dir, name);
+	snprintf(path, 128, "%s/%s", f->mf.dir, name);
 	snprintf(cmd, sizeof(cmd), "cp %s %s", src, path);
 	assert_int_equal(system(cmd), 0);
 	return open(path, O_RDONLY | O_CLOEXEC);
@@ -162,7 +133,7 @@ static void test_elf_hashed_once(void **state)
 	v3 = measure(f, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, dup(fd), 0, 4096);
 	assert_true(hash_begins > 2);
 	(void)v3;
-	assert_true(f->m.cache->hits >= 1);
+	assert_true(f->mf.m.cache->hits >= 1);
 	close(fd);
 }
 
@@ -177,7 +148,7 @@ static void test_change_forces_remeasure(void **state)
 	unsigned cold, warm;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/script", f->dir);
+	snprintf(path, sizeof(path), "%s/script", f->mf.dir);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0755);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "#!/bin/sh\necho one\n", 19), 19);
@@ -278,7 +249,7 @@ static void test_unmeasurable_objects(void **state)
 	v = measure(f, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, p[0], 0, 4096);
 	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
 	close(p[1]);
-	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, open(f->dir, O_RDONLY | O_DIRECTORY), 0, 0);
+	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, open(f->mf.dir, O_RDONLY | O_DIRECTORY), 0, 0);
 	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
 	d = open_copy(f, "t2", "/bin/true", path);
 	close(d);
@@ -392,11 +363,11 @@ static struct snapshot snap(const struct fixture *f)
 	struct snapshot s;
 
 	memset(&s, 0, sizeof(s)); /* padding too: snapshots are compared bytewise */
-	s.seq = f->m.core.next_seq;
-	s.nlog = uie_logstore_count(&f->m.log);
-	s.mode = f->m.core.mode;
-	s.epoch = f->m.core.epoch;
-	memcpy(s.vpcr, f->m.core.vpcr, UIE_PCR_LEN);
+	s.seq = f->mf.m.core.next_seq;
+	s.nlog = uie_logstore_count(&f->mf.m.log);
+	s.mode = f->mf.m.core.mode;
+	s.epoch = f->mf.m.core.epoch;
+	memcpy(s.vpcr, f->mf.m.core.vpcr, UIE_PCR_LEN);
 	return s;
 }
 
@@ -409,7 +380,7 @@ static int raw(struct fixture *f, const uint8_t *msg, size_t len, int fd, uint16
 	size_t alen;
 	int afd;
 
-	uie_monitor_handle(&f->m, msg, len, fd, ans, &alen, &afd);
+	uie_monitor_handle(&f->mf.m, msg, len, fd, ans, &alen, &afd);
 	assert_int_equal(afd, -1);
 	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
 	assert_int_equal(alen, UIE_BRIDGE_ERROR_ANS_LEN);
@@ -476,7 +447,7 @@ static void test_hostile_messages(void **state)
 	assert_int_equal(raw(f, b, len, open("/dev/null", O_RDONLY | O_CLOEXEC), &type), UIE_E_FORMAT);
 
 	/* a message the socket layer found oversized */
-	uie_monitor_refuse(&f->m, good, len, UIE_E_LIMIT, b, &len);
+	uie_monitor_refuse(&f->mf.m, good, len, UIE_E_LIMIT, b, &len);
 	{
 		struct uie_wire_msg a;
 
@@ -518,8 +489,8 @@ static void test_install_bad_packages(void **state)
 	after = snap(f);
 	assert_int_equal(after.mode, before.mode);
 	assert_int_equal(after.epoch, before.epoch);
-	assert_null(f->m.pkg);
-	assert_int_equal(uie_genpage_load(f->m.gen.map), 0); /* a rejected package moves nothing */
+	assert_null(f->mf.m.pkg);
+	assert_int_equal(uie_genpage_load(f->mf.m.gen.map), 0); /* a rejected package moves nothing */
 }
 
 static void test_status_hint_gen(void **state)
@@ -533,8 +504,8 @@ static void test_status_hint_gen(void **state)
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.status_ans.mode, UIE_MODE_BOOTSTRAP);
 	n = a.u.status_ans.nrecords;
-	assert_int_equal(n, uie_logstore_count(&f->m.log));
-	assert_memory_equal(a.u.status_ans.vpcr, f->m.core.vpcr, UIE_PCR_LEN);
+	assert_int_equal(n, uie_logstore_count(&f->mf.m.log));
+	assert_memory_equal(a.u.status_ans.vpcr, f->mf.m.core.vpcr, UIE_PCR_LEN);
 	q.type = UIE_MSG_HINT_REQ;
 	a = call(f, &q, -1, &afd);
 	assert_int_equal(a.status, UIE_OK);
@@ -553,9 +524,9 @@ static void test_status_hint_gen(void **state)
 		assert_int_equal(uie_genpage_map(afd, a.u.blob_ans.len, &page), UIE_OK);
 		close(afd);
 		assert_int_equal(uie_genpage_load(page), 0);
-		uie_genpage_set(&f->m.gen, 9); /* what an install does: seen through the page */
+		uie_genpage_set(&f->mf.m.gen, 9); /* what an install does: seen through the page */
 		assert_int_equal(uie_genpage_load(page), 9);
-		uie_genpage_set(&f->m.gen, 0);
+		uie_genpage_set(&f->mf.m.gen, 0);
 		uie_genpage_unmap(page);
 	}
 }
@@ -585,7 +556,7 @@ static void test_fastpath_reports(void **state)
 	static uint8_t e[3 * UIE_BRIDGE_FASTPATH_ENTRY_LEN];
 	struct uie_digest d = { UIE_HASH_SHA256, UIE_SHA256_LEN, { 7 } };
 	uint8_t pcr[UIE_PCR_LEN];
-	uint64_t n = uie_logstore_count(&f->m.log);
+	uint64_t n = uie_logstore_count(&f->mf.m.log);
 	struct uie_wire_msg a;
 
 	for (unsigned i = 0; i < 3; i++) {
@@ -600,9 +571,9 @@ static void test_fastpath_reports(void **state)
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.fastpath_ans.count, 3);
 	assert_int_equal(a.u.fastpath_ans.first_seq, n);
-	assert_int_equal(uie_logstore_count(&f->m.log), n + 3);
+	assert_int_equal(uie_logstore_count(&f->mf.m.log), n + 3);
 	n += 3;
-	memcpy(pcr, f->m.core.vpcr, UIE_PCR_LEN);
+	memcpy(pcr, f->mf.m.core.vpcr, UIE_PCR_LEN);
 	/* made with the hint of another epoch than the one in force (bootstrap, 0): not logged */
 	assert_int_equal(report(f, 3, e, sizeof(e), true, 1).status, UIE_E_STATE);
 	/* the last entry turned into anonymous memory: nothing of the batch is logged */
@@ -612,8 +583,8 @@ static void test_fastpath_reports(void **state)
 	assert_int_equal(report(f, 2, e, sizeof(e), true, 0).status, UIE_E_FORMAT);
 	assert_int_equal(report(f, 2, e, 2 * UIE_BRIDGE_FASTPATH_ENTRY_LEN, false, 0).status,
 			 UIE_E_FORMAT);
-	assert_int_equal(uie_logstore_count(&f->m.log), n);
-	assert_memory_equal(pcr, f->m.core.vpcr, UIE_PCR_LEN);
+	assert_int_equal(uie_logstore_count(&f->mf.m.log), n);
+	assert_memory_equal(pcr, f->mf.m.core.vpcr, UIE_PCR_LEN);
 }
 
 static void test_export_and_pubkey(void **state)
@@ -621,7 +592,7 @@ static void test_export_and_pubkey(void **state)
 	struct fixture *f = *state;
 	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ }, a;
 	uint8_t *ae;
-	uint64_t total = uie_logstore_count(&f->m.log);
+	uint64_t total = uie_logstore_count(&f->mf.m.log);
 	struct uie_ae parsed;
 	int afd;
 
@@ -637,7 +608,7 @@ static void test_export_and_pubkey(void **state)
 	assert_int_equal(parsed.first_seq, 0);
 	assert_int_equal(parsed.nrecords, total);
 	assert_int_equal(parsed.pm.total_records, total);
-	assert_memory_equal(parsed.vpcr, f->m.core.vpcr, UIE_PCR_LEN);
+	assert_memory_equal(parsed.vpcr, f->mf.m.core.vpcr, UIE_PCR_LEN);
 	free(ae);
 	/* incremental, and past the end */
 	q.u.export_req.since_seq = total;

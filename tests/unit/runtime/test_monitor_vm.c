@@ -23,40 +23,30 @@
 
 #include "fdpass.h"
 #include "guestram.h"
-#include "host_platform.h"
-#include "monitor.h"
+#include "mon_fixture.h"
 #include "stream.h"
 #include "uie/buf.h"
 #include "uie/err.h"
 #include "uie/measure.h"
 #include "vmserver.h"
-#include "vtpm.h"
 
 #define RAM_SIZE (16u << 20)
 #define SLOTS 3000 /* frames available from 2 MiB up; 37 is prime to it */
 
 struct fixture {
-	struct uie_host_platform hp;
-	struct uie_vtpm *tpm;
-	struct uie_monitor m;
+	struct mon_fixture mf;
 	struct uie_guest_ram ram;
-	char dir[64], ram_path[128];
+	char ram_path[128];
 	int ram_wfd;
 };
 
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	char spec[128];
 
 	assert_non_null(f);
-	strcpy(f->dir, "/tmp/uie-monitor-vm-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	assert_int_equal(uie_host_platform_init(&f->hp), UIE_OK);
-	snprintf(spec, sizeof(spec), "builtin:%s/ak.pem", f->dir);
-	assert_int_equal(uie_vtpm_open(spec, &f->tpm), UIE_OK);
-	assert_int_equal(uie_monitor_init(&f->m, &f->hp.pl, f->tpm, NULL), UIE_OK);
-	snprintf(f->ram_path, sizeof(f->ram_path), "%s/ram", f->dir);
+	mon_fixture_start(&f->mf, "/tmp/uie-monitor-vm-XXXXXX");
+	snprintf(f->ram_path, sizeof(f->ram_path), "%s/ram", f->mf.dir);
 	f->ram_wfd = open(f->ram_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	assert_true(f->ram_wfd >= 0);
 	assert_int_equal(ftruncate(f->ram_wfd, RAM_SIZE), 0);
@@ -69,15 +59,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
 
 	uie_guest_ram_close(&f->ram);
 	close(f->ram_wfd);
-	uie_monitor_fini(&f->m);
-	uie_vtpm_free(f->tpm);
-	uie_host_platform_fini(&f->hp);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
-	assert_int_equal(system(cmd), 0);
+	mon_fixture_stop(&f->mf);
 	free(f);
 	return 0;
 }
@@ -116,19 +101,7 @@ static uint64_t scatter(struct fixture *f, const char *path, size_t salt, uint64
 /* Sends q (with fd) through the monitor; returns the decoded answer. */
 static struct uie_wire_msg call(struct fixture *f, struct uie_wire_msg *q, int fd)
 {
-	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
-	struct uie_wire_msg a;
-	size_t len, alen;
-	int afd;
-
-	q->request_id = 99;
-	assert_int_equal(uie_bridge_encode(q, msg, sizeof(msg), &len), UIE_OK);
-	uie_monitor_handle(&f->m, msg, len, fd, ans, &alen, &afd);
-	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
-	assert_int_equal(a.type, q->type + 1);
-	if (afd >= 0)
-		close(afd);
-	return a;
+	return mon_fixture_call(&f->mf.m, q, fd, NULL);
 }
 
 static struct uie_wire_msg measure_vm(struct fixture *f, uint16_t event, uint8_t role, uint64_t off,
@@ -182,10 +155,10 @@ static void same_digest(struct fixture *f, uint16_t event, uint8_t role, const c
 	uint64_t size;
 	size_t n;
 
-	f->m.ram = NULL;
+	f->mf.m.ram = NULL;
 	p = measure_fd(f, event, role, off, len, path);
 	assert_int_equal(p.status, UIE_OK);
-	f->m.ram = &f->ram;
+	f->mf.m.ram = &f->ram;
 	size = scatter(f, path, salt, frames, SLOTS, &n);
 	v = measure_vm(f, event, role, off, len, size, frames, n);
 	assert_int_equal(v.status, UIE_OK);
@@ -221,9 +194,9 @@ static void test_frames_outside_ram_refused(void **state)
 	const uint64_t bad[] = { RAM_SIZE, RAM_SIZE - 2048, 0xA0000, 0xFF000, 0x7ffff000ull << 20,
 				 slot_gpa(0, 0) + 8 };
 
-	f->m.ram = &f->ram;
+	f->mf.m.ram = &f->ram;
 	size = scatter(f, "/bin/true", 0, frames, SLOTS, &n);
-	seq = f->m.core.next_seq;
+	seq = f->mf.m.core.next_seq;
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 		uint64_t keep = frames[n / 2];
 
@@ -237,11 +210,11 @@ static void test_frames_outside_ram_refused(void **state)
 	assert_int_equal(a.status, UIE_E_FORMAT);
 	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size + UIE_VM_FRAME, frames, n);
 	assert_int_equal(a.status, UIE_E_FORMAT);
-	assert_int_equal(f->m.core.next_seq, seq); /* nothing logged */
+	assert_int_equal(f->mf.m.core.next_seq, seq); /* nothing logged */
 	/* the frames in RAM are fine */
 	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size, frames, n);
 	assert_int_equal(a.status, UIE_OK);
-	assert_int_equal(f->m.core.next_seq, seq + 1);
+	assert_int_equal(f->mf.m.core.next_seq, seq + 1);
 }
 
 /* The same frames and size with other bytes in them: another digest, never a cached one. */
@@ -254,7 +227,7 @@ static void test_changed_content_measured_again(void **state)
 	uint8_t byte;
 	size_t n;
 
-	f->m.ram = &f->ram;
+	f->mf.m.ram = &f->ram;
 	size = scatter(f, "/bin/true", 3, frames, SLOTS, &n);
 	exec_range(f, "/bin/true", &off, &len);
 	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size, frames, n);
@@ -274,18 +247,18 @@ static void test_mode_rules(void **state)
 {
 	struct fixture *f = *state;
 	struct uie_wire_msg q = { .type = UIE_MSG_GEN_REQ }, a;
-	uint64_t frames[1] = { slot_gpa(0, 0) }, seq = f->m.core.next_seq;
+	uint64_t frames[1] = { slot_gpa(0, 0) }, seq = f->mf.m.core.next_seq;
 
 	/* process mode has no guest RAM */
 	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, 100, frames, 1);
 	assert_int_equal(a.status, UIE_E_STATE);
-	f->m.ram = &f->ram;
+	f->mf.m.ram = &f->ram;
 	/* VM mode takes no object descriptor, and no generation page leaves */
 	a = measure_fd(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, "/bin/true");
 	assert_int_equal(a.status, UIE_E_STATE);
 	a = call(f, &q, -1);
 	assert_int_equal(a.status, UIE_E_NOTFOUND);
-	assert_int_equal(f->m.core.next_seq, seq);
+	assert_int_equal(f->mf.m.core.next_seq, seq);
 	/* fileless: decided without reading guest RAM */
 	q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_VM_REQ };
 	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN,
@@ -310,14 +283,14 @@ static void test_vmserver_frames(void **state)
 	struct uie_wire_msg q = { .type = UIE_MSG_STATUS_REQ, .request_id = 5 }, a;
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	size_t len, alen;
-	uint64_t seq = f->m.core.next_seq;
+	uint64_t seq = f->mf.m.core.next_seq;
 	int sv[2], afd;
 
-	f->m.ram = &f->ram;
+	f->mf.m.ram = &f->ram;
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
 	assert_int_equal(uie_stream_send(sv[0], msg, len, -1), UIE_OK);
-	assert_int_equal(uie_vmserver_serve_one(&f->m, sv[1]), UIE_OK);
+	assert_int_equal(uie_vmserver_serve_one(&f->mf.m, sv[1]), UIE_OK);
 	assert_int_equal(uie_stream_recv(sv[0], ans, &alen, &afd, 5000), UIE_OK);
 	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
 	assert_int_equal(a.type, UIE_MSG_STATUS_ANS);
@@ -325,14 +298,14 @@ static void test_vmserver_frames(void **state)
 	/* a well-framed but malformed message: error answer, the stream goes on */
 	msg[4] = 9;
 	assert_int_equal(uie_stream_send(sv[0], msg, len, -1), UIE_OK);
-	assert_int_equal(uie_vmserver_serve_one(&f->m, sv[1]), UIE_OK);
+	assert_int_equal(uie_vmserver_serve_one(&f->mf.m, sv[1]), UIE_OK);
 	assert_int_equal(uie_stream_recv(sv[0], ans, &alen, &afd, 5000), UIE_OK);
 	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
 	assert_int_equal(a.status, UIE_E_VERSION);
 	/* a frame that does not parse ends the connection, with no answer and no record */
 	assert_int_equal(write(sv[0], "garbage-garbage-garbage", 23), 23);
-	assert_int_equal(uie_vmserver_serve_one(&f->m, sv[1]), UIE_E_PEER);
-	assert_int_equal(f->m.core.next_seq, seq);
+	assert_int_equal(uie_vmserver_serve_one(&f->mf.m, sv[1]), UIE_E_PEER);
+	assert_int_equal(f->mf.m.core.next_seq, seq);
 	close(sv[0]);
 	close(sv[1]);
 }
