@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "hex.h"
 #include "lang.h"
+#include "lang_lex.h"
 
 #define JSON_BANNER "uie reference manifest v1"
 #define MAX_MANIFEST (256u << 20)
@@ -135,48 +136,38 @@ static int add(struct uie_manifest *m, const char *role, size_t rl, const char *
 	return UIE_OK;
 }
 
-/* Value of KEY= among the space-separated fields of line[0..n). */
-static const char *field(const char *line, size_t n, const char *key, size_t *vl)
-{
-	size_t kl = strlen(key);
-
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-
-		while (j < n && line[j] != ' ' && line[j] != '\t')
-			j++;
-		if (j - i > kl && !memcmp(line + i, key, kl) && line[i + kl] == '=') {
-			*vl = j - i - kl - 1;
-			return line + i + kl + 1;
-		}
-		i = j + 1;
-	}
-	return NULL;
-}
-
+/*
+ * The text form, tokenized by the lexer the compiler reads manifests with
+ * (lang_lex.c), so that both accept the same lines: every field once, no
+ * field but role, digest and path.
+ */
 static int read_text(const char *text, size_t len, struct uie_manifest *m, char *why, size_t cap)
 {
-	size_t line = 0;
-	int r = UIE_OK;
+	static const char *const keys[] = { "role", "digest", "path" };
+	const struct lex_tok *f[3];
+	struct uie_lang_err err = { 0 };
+	struct lex_line ln;
+	struct lexer lx;
+	bool twice;
+	int r, i;
 
 	if (!uie_lang_is_manifest(text, len))
 		return why_set(why, cap, "line 1: a manifest starts with '%s'", UIE_MANIFEST_BANNER);
-	for (size_t i = 0; i < len && r == UIE_OK;) {
-		const char *nl = memchr(text + i, '\n', len - i);
-		size_t n = nl ? (size_t)(nl - text) - i : len - i;
-		const char *s = text + i, *ro, *di, *pa;
-		size_t rl, dl, pl;
-
-		line++;
-		i += n + 1;
-		if (n == 0 || s[0] == '#')
+	lex_init(&lx, text, len);
+	while ((r = lex_next(&lx, &ln, &err)) == 1) {
+		if (ln.n == 0)
 			continue;
-		if (!(ro = field(s, n, "role", &rl)) || !(di = field(s, n, "digest", &dl)) ||
-		    !(pa = field(s, n, "path", &pl)))
-			return why_set(why, cap, "line %zu: an entry needs role=, digest= and path=", line);
-		r = add(m, ro, rl, di, dl, pa, pl, why, cap, "line", line);
+		if ((i = lex_fields(&ln, keys, 3, f, &twice)) >= 0)
+			return why_set(why, cap, "line %u: %s '%.*s='", ln.no,
+				       twice ? "field given twice:" : "unknown manifest field", (int)ln.t[i].klen,
+				       ln.t[i].key);
+		if (!f[0] || !f[1] || !f[2])
+			return why_set(why, cap, "line %u: an entry needs role=, digest= and path=", ln.no);
+		if ((r = add(m, f[0]->val, f[0]->vlen, f[1]->val, f[1]->vlen, f[2]->val, f[2]->vlen, why, cap,
+			     "line", ln.no)) != UIE_OK)
+			return r;
 	}
-	return r;
+	return r == 0 ? UIE_OK : why_set(why, cap, "line %u: %s", err.line, err.msg);
 }
 
 static int read_json(const char *text, size_t len, struct uie_manifest *m, char *why, size_t cap)

@@ -119,6 +119,9 @@ static void test_hostile(void **state)
 		UIE_MANIFEST_BANNER "\nrole=MAIN digest=sha256:" H1 " path=/x%00y\n",
 		UIE_MANIFEST_BANNER "\nrole=MAIN digest=sha256:" H1 " path=/x%zz\n",
 		UIE_MANIFEST_BANNER "\nrole=MAIN digest=sha256:" H1 " path=/x\r\n",
+		/* what the compiler refuses (lang_manifest.c) is refused here too */
+		UIE_MANIFEST_BANNER "\nrole=MAIN digest=sha256:" H1 " path=/x role=DSO\n",
+		UIE_MANIFEST_BANNER "\nrole=MAIN digest=sha256:" H1 " path=/x size=3\n",
 		"{\"manifest\": \"something else\", \"entries\": []}",
 		"{\"manifest\": \"uie reference manifest v1\", \"entries\": {}}",
 		"{\"manifest\": \"uie reference manifest v1\", \"entries\": [{\"role\": \"MAIN\"}]}",
