@@ -36,6 +36,22 @@ static int core_log(struct uie_core *c, struct uie_log_record *rec, uint64_t epo
 	return UIE_OK;
 }
 
+/*
+ * A record the monitor writes of its own accord rather than for a request
+ * (SUBJECT, WRITE_VIOLATION, REPEAT_COUNT): role NONE, the mode and epoch
+ * in force; the caller has filled the rest of rec.
+ */
+static int log_own(struct uie_core *c, struct uie_log_record *rec, uint16_t event, uint8_t decision,
+		   uint16_t reason)
+{
+	rec->event_type = event;
+	rec->role = UIE_ROLE_NONE;
+	rec->mode = c->mode;
+	rec->decision = decision;
+	rec->reason = reason;
+	return core_log(c, rec, c->epoch);
+}
+
 static void rec_from_req(struct uie_log_record *rec, const struct uie_req *req)
 {
 	rec->event_type = req->event;
@@ -208,16 +224,11 @@ static int log_subject(struct uie_core *c, const struct uie_req *req, uint64_t g
 {
 	struct uie_log_record rec = { 0 };
 
-	rec.event_type = UIE_LOG_SUBJECT;
-	rec.role = UIE_ROLE_NONE;
 	rec.vaddr = req->subject_seq;
 	rec.file_offset = grant_seq;
 	rec.digest = req->subject;
 	rec.scope = UIE_SCOPE_ELF;
-	rec.mode = c->mode;
-	rec.decision = UIE_ALLOW;
-	rec.reason = UIE_R_SUBJECT;
-	return core_log(c, &rec, c->epoch);
+	return log_own(c, &rec, UIE_LOG_SUBJECT, UIE_ALLOW, UIE_R_SUBJECT);
 }
 
 /* What the policy (or its absence) says about a well-formed request. */
@@ -324,18 +335,13 @@ int uie_core_log_violation(struct uie_core *c, uint32_t pid, const struct uie_fi
 	if (!c || !id || !seq || (digest != NULL) != (scope == UIE_SCOPE_ELF || scope == UIE_SCOPE_RANGE) ||
 	    (digest && !digest_ok(digest)))
 		return UIE_E_INVAL;
-	rec.event_type = UIE_LOG_WRITE_VIOLATION;
-	rec.role = UIE_ROLE_NONE;
 	rec.pid = pid;
 	rec.id = *id;
 	if (digest) {
 		rec.digest = *digest;
 		rec.scope = scope;
 	}
-	rec.mode = c->mode;
-	rec.decision = UIE_DENY;
-	rec.reason = UIE_R_WRITE_VIOLATION;
-	if ((r = core_log(c, &rec, c->epoch)) == UIE_OK)
+	if ((r = log_own(c, &rec, UIE_LOG_WRITE_VIOLATION, UIE_DENY, UIE_R_WRITE_VIOLATION)) == UIE_OK)
 		*seq = rec.seq;
 	return r;
 }
@@ -347,14 +353,9 @@ int uie_core_log_repeat(struct uie_core *c, uint64_t first_seq, uint64_t count, 
 
 	if (!c || !seq || first_seq >= c->next_seq || count < 2)
 		return UIE_E_INVAL;
-	rec.event_type = UIE_LOG_REPEAT_COUNT;
-	rec.role = UIE_ROLE_NONE;
 	rec.file_offset = first_seq;
 	rec.length = count;
-	rec.mode = c->mode;
-	rec.decision = UIE_ALLOW;
-	rec.reason = UIE_R_REPEAT_COUNT;
-	if ((r = core_log(c, &rec, c->epoch)) == UIE_OK)
+	if ((r = log_own(c, &rec, UIE_LOG_REPEAT_COUNT, UIE_ALLOW, UIE_R_REPEAT_COUNT)) == UIE_OK)
 		*seq = rec.seq;
 	return r;
 }
