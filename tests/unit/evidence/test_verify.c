@@ -99,6 +99,31 @@ static uint8_t *rec_at(uint8_t *recs, uint64_t i)
 	return recs + i * UIE_LOG_RECORD_LEN;
 }
 
+/*
+ * Byte off of record seq (a full export: its index) in a copy of ae, changed
+ * from was to now: the chain breaks at that record.
+ */
+static void expect_byte_breaks_chain(struct fx *f, const uint8_t *ae, size_t len, uint64_t seq, size_t off,
+				     uint8_t was, uint8_t now)
+{
+	struct uie_verify_report rep;
+	uint8_t *recs, *ae2;
+	struct uie_ae a;
+	size_t len2;
+
+	assert_int_equal(uie_ae_parse(ae, len, &a), UIE_OK);
+	recs = malloc((size_t)a.nrecords * UIE_LOG_RECORD_LEN);
+	assert_non_null(recs);
+	memcpy(recs, a.records, (size_t)a.nrecords * UIE_LOG_RECORD_LEN);
+	assert_int_equal(rec_at(recs, seq)[off], was);
+	rec_at(recs, seq)[off] = now;
+	rebuild(ae, len, recs, a.nrecords, &ae2, &len2);
+	assert_int_equal(verify(f, ae2, len2, &rep), UIE_V_REPLAY);
+	assert_int_equal(rep.seq, seq);
+	free(ae2);
+	free(recs);
+}
+
 static void test_accept(void **state)
 {
 	struct fx *f = *state;
@@ -417,9 +442,8 @@ static void test_repeat_counts(void **state)
 	struct uie_verify_state st;
 	struct uie_log_record r;
 	uint64_t seq, first = f->log.n - 2; /* a decision of the scenario */
-	uint8_t *ae, *ae2, *recs;
-	size_t len, len2;
-	struct uie_ae a;
+	uint8_t *ae;
+	size_t len;
 
 	assert_int_equal(uie_log_decode(rec_at(f->log.recs, first), UIE_LOG_RECORD_LEN, &r), UIE_OK);
 	assert_true(r.event_type == UIE_LOG_MMAP_EXEC || r.event_type == UIE_LOG_EXECVE ||
@@ -431,17 +455,7 @@ static void test_repeat_counts(void **state)
 	assert_int_equal(rep.repeat_unresolved, 0);
 	st = rep.next;
 	/* the count changed from 41 to 40: the record's LRH no longer matches */
-	assert_int_equal(uie_ae_parse(ae, len, &a), UIE_OK);
-	recs = malloc((size_t)a.nrecords * UIE_LOG_RECORD_LEN);
-	assert_non_null(recs);
-	memcpy(recs, a.records, (size_t)a.nrecords * UIE_LOG_RECORD_LEN);
-	assert_int_equal(rec_at(recs, seq)[80], 41); /* OC.length, FORMATS.md 3.1 */
-	rec_at(recs, seq)[80] = 40;
-	rebuild(ae, len, recs, a.nrecords, &ae2, &len2);
-	assert_int_equal(verify(f, ae2, len2, &rep), UIE_V_REPLAY);
-	assert_int_equal(rep.seq, seq);
-	free(ae2);
-	free(recs);
+	expect_byte_breaks_chain(f, ae, len, seq, 80, 41, 40); /* OC.length, FORMATS.md 3.1 */
 	free(ae);
 	/* an incremental export: the count names a record verified before */
 	assert_int_equal(uie_core_log_repeat(&f->log.core, first, 50, &seq), UIE_OK);
@@ -524,10 +538,9 @@ static void test_subjects(void **state)
 	struct uie_verify_report rep;
 	struct uie_verify_input in;
 	struct uie_verify_state st;
-	uint8_t *ae, *ae2, *recs;
-	size_t len, len2;
+	uint8_t *ae;
+	size_t len;
 	uint64_t at;
-	struct uie_ae a;
 
 	grant_for(f, 4, 'A'); /* record 4: EXECVE MAIN A, allowed under the policy */
 	at = f->log.n - 1;
@@ -537,17 +550,7 @@ static void test_subjects(void **state)
 	assert_int_equal(rep.subject_unresolved, 0);
 	st = rep.next;
 	/* the program record changed from 4 to 1 (also A's EXECVE): the LRH no longer matches */
-	assert_int_equal(uie_ae_parse(ae, len, &a), UIE_OK);
-	recs = malloc((size_t)a.nrecords * UIE_LOG_RECORD_LEN);
-	assert_non_null(recs);
-	memcpy(recs, a.records, (size_t)a.nrecords * UIE_LOG_RECORD_LEN);
-	assert_int_equal(rec_at(recs, at)[72], 4); /* OC.vaddr, FORMATS.md 3.1 */
-	rec_at(recs, at)[72] = 1;
-	rebuild(ae, len, recs, a.nrecords, &ae2, &len2);
-	assert_int_equal(verify(f, ae2, len2, &rep), UIE_V_REPLAY);
-	assert_int_equal(rep.seq, at);
-	free(ae2);
-	free(recs);
+	expect_byte_breaks_chain(f, ae, len, at, 72, 4, 1); /* OC.vaddr, FORMATS.md 3.1 */
 	free(ae);
 	/* an incremental export: the grant and its subject are new, the program's record is not */
 	grant_for(f, 1, 'A'); /* record 1: A's bootstrap EXECVE */
