@@ -8,7 +8,8 @@
 # applied to a scratch root (user, directories, modes); a manual page for
 # every command, rendered by man without warnings; bash completion of
 # commands and options.  As root, the installed monitor is then started as
-# the unit starts it, as the user that sysusers.d makes.
+# the unit starts it, as the user that sysusers.d makes, with its state,
+# socket and key in the test's own directory (never the machine's /var/lib/uie).
 set -u
 build=$1 prefix=$2 bindir=$3 sbindir=$4 mandir=$5 datadir=$6 unitdir=$7
 abs() { case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac; }
@@ -112,7 +113,7 @@ fi
 if [ "$(id -u)" = 0 ] && command -v systemd-sysusers > /dev/null; then
 	systemd-sysusers "$sysusers" || fail "systemd-sysusers on this system"
 	chmod 755 "$T"
-	"$monitord" --foreground --user uie-monitor --syslog none --socket "$T/run/monitor.sock" \
+	"$monitord" --foreground --user uie-monitor --syslog none --socket "$T/run/monitor.sock" --state-dir "$T/state" \
 		--vtpm "builtin:$T/state/ak.pem" --ready-fd 3 3> "$T/ready" 2> "$T/monitord.log" &
 	MON_PID=$!
 	for _ in $(seq 100); do grep -q READY "$T/ready" 2>/dev/null && break; sleep 0.1; done
