@@ -2,7 +2,8 @@
 /*
  * Starting the supervised program.  The child confines itself (no new
  * privileges, Landlock, the seccomp filter), hands its listener to the
- * parent over a socketpair (SCM_RIGHTS) and then executes the program, so
+ * parent over a socketpair (SCM_RIGHTS, through lib/bridge/fdpass like every
+ * descriptor the project passes) and then executes the program, so
  * that the very first execve is already checked.  If anything in that
  * sequence fails the program is never executed.
  */
@@ -19,49 +20,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fdpass.h"
 #include "sup.h"
+#include "uie/bridge.h"
 #include "uie/err.h"
 
-static int send_fd(int sock, int fd)
+/* The one byte that goes with the listener over the socketpair. */
+static const uint8_t listener_tag = 'L';
+
+/* Receives the child's listener: one message of one tag byte and one descriptor. */
+static int recv_listener(int sock, int *listener)
 {
-	char byte = 'L';
-	union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } cm;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cm.b,
-			     .msg_controllen = sizeof(cm.b) };
-	struct cmsghdr *c;
+	uint8_t buf[UIE_BRIDGE_MAX_MSG];
+	size_t len;
+	int r = uie_bridge_recv(sock, buf, &len, listener, -1);
 
-	memset(&cm, 0, sizeof(cm));
-	c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? UIE_OK : UIE_E_SYS;
-}
-
-static int recv_fd(int sock, int *fd)
-{
-	char byte;
-	union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } cm;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cm.b,
-			     .msg_controllen = sizeof(cm.b) };
-	struct cmsghdr *c;
-	ssize_t n;
-
-	*fd = -1;
-	do
-		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n != 1 || byte != 'L' || (mh.msg_flags & MSG_CTRUNC))
-		return UIE_E_PEER;
-	c = CMSG_FIRSTHDR(&mh);
-	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(sizeof(int)))
-		return UIE_E_PEER;
-	memcpy(fd, CMSG_DATA(c), sizeof(int));
-	return UIE_OK;
+	if (r != UIE_OK)
+		return r == UIE_E_SYS ? r : UIE_E_PEER;
+	if (len == 1 && buf[0] == listener_tag && *listener >= 0)
+		return UIE_OK;
+	if (*listener >= 0)
+		close(*listener);
+	*listener = -1;
+	return UIE_E_PEER;
 }
 
 /* In the child: never returns. */
@@ -88,7 +69,7 @@ static void child(int sock, pid_t parent, int landlock_abi, char *const argv[])
 		fprintf(stderr, "uie: cannot install the seccomp filter: %s\n", strerror(errno));
 		_exit(127);
 	}
-	if (send_fd(sock, listener) != UIE_OK)
+	if (uie_bridge_send(sock, &listener_tag, 1, listener) != UIE_OK)
 		_exit(127);
 	close(listener);
 	close(sock);
@@ -118,7 +99,7 @@ int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd
 		child(sv[1], parent, landlock_abi, argv);
 	}
 	close(sv[1]);
-	r = recv_fd(sv[0], listener);
+	r = recv_listener(sv[0], listener);
 	close(sv[0]);
 	if (r == UIE_OK) {
 		*pidfd = (int)syscall(SYS_pidfd_open, c, 0);
