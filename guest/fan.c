@@ -104,26 +104,42 @@ int uie_guest_fan_init(struct uie_sup *s)
  * first, which does not wait, so no exec anywhere can queue an event for a
  * group that nobody reads any more; then a child that we never wait for
  * holds the last reference and drops it, with every other descriptor
- * closed first so that nobody waiting on our pipes waits for it.  Without
- * a child (fork failed, or the marks could not be removed) we wait.
+ * closed first so that nobody waiting on our pipes waits for it.  The
+ * child drops it only once our own copy is closed (the end of a pipe that
+ * we close after the group): a child that ran first and closed first would
+ * leave the last close, and the wait, to us.  Without a child (fork failed,
+ * or the marks could not be removed) we wait.
  */
 void uie_guest_fan_release(struct uie_sup *s)
 {
 	pid_t pid = -1;
+	int ours_closed[2] = { -1, -1 };
 
 	if (s->fan < 0)
 		return;
-	if (fanotify_mark(s->fan, FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM, 0, AT_FDCWD, NULL) == 0)
+	if (fanotify_mark(s->fan, FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM, 0, AT_FDCWD, NULL) == 0 &&
+	    pipe2(ours_closed, O_CLOEXEC) == 0)
 		pid = fork();
 	if (pid == 0) {
-		if (s->fan > 0)
-			close_range(0, (unsigned)s->fan - 1, 0);
-		close_range((unsigned)s->fan + 1, ~0U, 0);
+		char c;
+		int keep_lo = s->fan < ours_closed[0] ? s->fan : ours_closed[0];
+		int keep_hi = s->fan < ours_closed[0] ? ours_closed[0] : s->fan;
+
+		if (keep_lo > 0)
+			close_range(0, (unsigned)keep_lo - 1, 0);
+		if (keep_hi > keep_lo + 1)
+			close_range((unsigned)keep_lo + 1, (unsigned)keep_hi - 1, 0);
+		close_range((unsigned)keep_hi + 1, ~0U, 0);
+		while (read(ours_closed[0], &c, 1) < 0 && errno == EINTR)
+			;
 		close(s->fan);
 		_exit(0);
 	}
 	close(s->fan);
 	s->fan = -1;
+	for (int i = 0; i < 2; i++)
+		if (ours_closed[i] >= 0)
+			close(ours_closed[i]);
 }
 
 bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev)
