@@ -89,6 +89,7 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			       .file_offset = off };
 	struct uie_verdict v;
 	char name[512], why[160];
+	uint64_t begun;
 	int r, progfd = -1;
 
 	if (objfd >= 0)
@@ -113,7 +114,9 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	if (req.role == UIE_ROLE_ANON)
 		progfd = program_of(pid, event);
 	req.subject_seq = uie_guest_subject_of(s, pid);
+	begun = uie_phase_begin(&s->phases);
 	r = uie_bridge_measure(s->bridge, &req, req.role == UIE_ROLE_ANON ? progfd : objfd, &v);
+	uie_phase_end(&s->phases, UIE_PHASE_ASK, begun);
 	if (progfd >= 0)
 		close(progfd);
 	if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)

@@ -52,10 +52,12 @@ static bool same_run(struct uie_sup *s)
 /* Connects, then fetches the generation page and hint (the fast path, when enabled). */
 void uie_guest_connect(struct uie_sup *s)
 {
+	uint64_t begun;
 	int r;
 
 	if (s->bridge >= 0 || s->other_boot)
 		return;
+	begun = uie_phase_begin(&s->phases);
 	if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK) {
 		s->bridge = -1;
 		return;
@@ -64,9 +66,12 @@ void uie_guest_connect(struct uie_sup *s)
 		uie_guest_disconnect(s);
 		return;
 	}
-	if (!s->o->fast_path)
+	if (!s->o->fast_path) {
+		uie_phase_end(&s->phases, UIE_PHASE_CONNECT, begun);
 		return;
+	}
 	r = uie_fastpath_fetch(&s->fp, s->bridge);
+	uie_phase_end(&s->phases, UIE_PHASE_CONNECT, begun);
 	s->fp_ok = r == UIE_OK;
 	if (s->o->verbose && !s->fp_ok)
 		fprintf(stderr, "uie: no fast path: the monitor publishes no generation page (%s)\n",

@@ -293,12 +293,15 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	sigset_t old;
 	pid_t child;
 	int pidfd, sigfd, r;
+	uint64_t begun;
 	__u64 flags = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
 
 	*status = 1;
 	if (!s)
 		return UIE_E_NOMEM;
 	s->o = o;
+	s->phases.on = o->timing;
+	s->phases.start_ns = uie_phase_begin(&s->phases);
 	s->bridge = -1;
 	s->followed = -1;
 	s->fan = -1;
@@ -316,12 +319,18 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 			return UIE_E_NOMEM;
 		}
 	}
+	begun = uie_phase_begin(&s->phases);
 	if (o->fanotify && uie_guest_fan_init(s) != UIE_OK && o->verbose)
 		fprintf(stderr, "uie: no fanotify exec watch (%s); execve is checked by path\n",
 			strerror(errno));
+	uie_phase_end(&s->phases, UIE_PHASE_FANOTIFY, begun);
+	begun = uie_phase_begin(&s->phases);
 	r = uie_guest_kernel_probe(&s->kern, o->verbose);
+	uie_phase_end(&s->phases, UIE_PHASE_PROBE, begun);
+	begun = uie_phase_begin(&s->phases);
 	if (r == UIE_OK)
 		r = uie_guest_spawn(argv, s->kern.landlock_abi, &child, &pidfd, &s->listener);
+	uie_phase_end(&s->phases, UIE_PHASE_SPAWN, begun);
 	if (r != UIE_OK) {
 		if (s->fan >= 0)
 			close(s->fan);
@@ -343,11 +352,15 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	if (sigfd >= 0)
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	begun = uie_phase_begin(&s->phases);
 	close(pidfd);
 	close(s->listener);
 	uie_guest_fan_release(s);
 	uie_guest_fastpath_flush(s);
 	uie_guest_disconnect(s);
+	uie_phase_end(&s->phases, UIE_PHASE_TEARDOWN, begun);
+	if (s->phases.on)
+		uie_phases_print(&s->phases, stderr);
 	free_sup(s);
 	return r;
 }

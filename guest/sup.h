@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "phases.h"
 #include "fastpath.h"
 #include "guest.h"
 #include "host_platform.h"
@@ -109,6 +110,7 @@ struct uie_sup {
 	pid_t anon_ok[UIE_SUP_MAX_ANON];
 	unsigned anon_next;
 	struct seccomp_notif_sizes sizes;
+	struct uie_phases phases; /* uie run --timing */
 	/*
 	 * Fast path (ask.c): the hint and generation page fetched on the
 	 * current connection (fp_ok), with the digests the monitor reported,

@@ -42,6 +42,17 @@ def load(d):
     return out, daemon
 
 
+def load_phases(d, config):
+    """[{phase: microseconds}], one per `uie run --timing` line of startup-phases,CONFIG."""
+    try:
+        with open(os.path.join(d, "startup-phases," + config)) as f:
+            lines = [l.split() for l in f if "=" in l]
+    except OSError:
+        return []
+    return [{k: int(v.split("/")[0]) for k, v in (w.split("=") for w in l if "=" in w)}
+            for l in lines]
+
+
 def ms(ns):
     return ns / 1e6
 
@@ -166,6 +177,14 @@ def main():
                          "minus median of `/bin/true` %.2f ms)." %
                          (NAMES[c], med[("startup", c)] - med[("startup", "native")],
                           med[("startup", c)], med[("startup", "native")]))
+    for c in ours:
+        phases = load_phases(a.samples, c)
+        if phases:
+            lines.append("")
+            lines.append("Where `uie run -- /bin/true` spends its time (%s, `uie run --timing`, median of "
+                         "%d runs, ms): " % (NAMES[c], len(phases)) +
+                         ", ".join("%s %.2f" % (k, statistics.median(r[k] for r in phases) / 1000)
+                                   for k in phases[0]) + ".")
     try:
         with open(os.path.join(a.samples, "refusals.txt")) as f:
             refused = [l.split(None, 2) for l in f if l.strip()]

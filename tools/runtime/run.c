@@ -13,11 +13,12 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie run [--socket PATH] [--no-fanotify] [--no-fast-path] [-v] -- PROGRAM [ARGS...]\n"
+	fprintf(f, "usage: uie run [--socket PATH] [--no-fanotify] [--no-fast-path] [-v] [--timing] -- PROGRAM [ARGS...]\n"
 		   "  --socket PATH   monitor socket (default %s)\n"
 		   "  --no-fanotify   check execve by path only, even as root\n"
 		   "  --no-fast-path  ask the monitor even when its Bloom hint proves a refusal\n"
 		   "  -v              notes on the setup; twice: every grant (refusals always)\n"
+		   "  --timing        at the end, where the run spent its time (microseconds)\n"
 		   "Exit status: PROGRAM's (128+N when killed by signal N); 125 when the\n"
 		   "supervision could not be set up.\n",
 		   UIE_BRIDGE_DEFAULT_PATH);
@@ -30,6 +31,7 @@ int uie_cmd_run(int argc, char **argv)
 		{ "no-fanotify", no_argument, NULL, 'F' },
 		{ "no-fast-path", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "timing", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -52,6 +54,9 @@ int uie_cmd_run(int argc, char **argv)
 			break;
 		case 'v':
 			o.verbose++;
+			break;
+		case 'T':
+			o.timing = true;
 			break;
 		case 'h':
 			usage(stdout);

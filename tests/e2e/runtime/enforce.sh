@@ -108,6 +108,16 @@ for fan in "" --no-fanotify; do
 	refused "ptrace poke" $fan -- "$P/ptrace_poke"
 done
 
+note "uie run --timing: where the run spent its time"
+phases='fanotify=[0-9]* probe=[0-9]* spawn=[0-9]* connect=[0-9]* ask=[0-9]*/[1-9][0-9]* teardown=[0-9]* program=[0-9]* total=[0-9]* us$'
+run_uie --timing -- /bin/true
+expect_rc 0 "--timing"
+expect_err "^uie: timing: $phases" "--timing: every phase, and the program's grants asked"
+run_uie --timing --no-fanotify -- /bin/true
+expect_err "^uie: timing: fanotify=0 " "--timing without the exec watch: no fanotify time"
+run_uie -- /bin/true
+echo "$ERR" | grep -q 'timing' && fail "timing printed without --timing: $ERR"
+
 note "interpreter on a file system mounted after the exec watch started"
 "$UIE" run --socket "$SOCK" -- /bin/sh -c "while [ ! -e $T/late/ready ]; do :; done; $T/script; echo status=\$?" \
 	>"$T/out" 2>"$T/err" &
