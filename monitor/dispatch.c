@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The monitor's request table and the one path every message takes:
- * decode, check the descriptor rule, run the handler, encode the answer.
- * Like OpenSSH's mon_table, anything not in the table is refused.
+ * The monitor's door: the table of every message a guest or tool can send,
+ * and the one path each takes (uie_monitor_serve): decode, look up, check
+ * the descriptor rule, run the handler, encode the answer.  Like OpenSSH's
+ * mon_table, anything not in the table is refused.  The table says how
+ * each message is served: answered at once, or (by the process-mode
+ * server, which passes a uie_mon_later) a MEASURE handed to a measurement
+ * worker or an EXPORT streamed in pieces; those are answered later by
+ * uie_monitor_measure_finish and uie_monitor_export_step, without being
+ * decoded again.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,24 +21,32 @@
 #include "uie/err.h"
 #include "uie/sys.h"
 
+/* How a message is served. */
+enum mon_serve {
+	SERVE_INLINE, /* answered before the next message is read */
+	SERVE_WORKER, /* a cache miss is hashed by a measurement worker (later->job) */
+	SERVE_STREAM, /* written out in pieces between other messages (later->export) */
+};
+
 struct mon_entry {
 	uint16_t type;
 	const char *name;
+	enum mon_serve how;
 	uie_mon_handler fn;
 };
 
 static const struct mon_entry mon_table[] = {
-	{ UIE_MSG_MEASURE_REQ, "measure", uie_mon_measure },
-	{ UIE_MSG_INSTALL_REQ, "install", uie_mon_install },
-	{ UIE_MSG_EXPORT_REQ, "export", uie_mon_export },
-	{ UIE_MSG_HINT_REQ, "hint", uie_mon_hint },
-	{ UIE_MSG_STATUS_REQ, "status", uie_mon_status },
-	{ UIE_MSG_FASTPATH_REQ, "fastpath", uie_mon_fastpath },
-	{ UIE_MSG_PUBKEY_REQ, "pubkey", uie_mon_pubkey },
-	{ UIE_MSG_GEN_REQ, "generation", uie_mon_gen },
-	{ UIE_MSG_CHECKPOINT_REQ, "checkpoint", uie_mon_checkpoint },
-	{ UIE_MSG_MEASURE_VM_REQ, "measure-vm", uie_mon_measure_vm },
-	{ UIE_MSG_VIOLATION_REQ, "violation", uie_mon_violation },
+	{ UIE_MSG_MEASURE_REQ, "measure", SERVE_WORKER, uie_mon_measure },          /* measure.c */
+	{ UIE_MSG_MEASURE_VM_REQ, "measure-vm", SERVE_INLINE, uie_mon_measure_vm }, /* measure_vm.c */
+	{ UIE_MSG_VIOLATION_REQ, "violation", SERVE_INLINE, uie_mon_violation },    /* measure.c */
+	{ UIE_MSG_FASTPATH_REQ, "fastpath", SERVE_INLINE, uie_mon_fastpath },       /* measure.c */
+	{ UIE_MSG_STATUS_REQ, "status", SERVE_INLINE, uie_mon_status },             /* measure.c */
+	{ UIE_MSG_INSTALL_REQ, "install", SERVE_INLINE, uie_mon_install },          /* install.c */
+	{ UIE_MSG_HINT_REQ, "hint", SERVE_INLINE, uie_mon_hint },                   /* install.c */
+	{ UIE_MSG_GEN_REQ, "generation", SERVE_INLINE, uie_mon_gen },               /* install.c */
+	{ UIE_MSG_EXPORT_REQ, "export", SERVE_STREAM, uie_mon_export },             /* export.c */
+	{ UIE_MSG_PUBKEY_REQ, "pubkey", SERVE_INLINE, uie_mon_pubkey },             /* export.c */
+	{ UIE_MSG_CHECKPOINT_REQ, "checkpoint", SERVE_INLINE, uie_mon_checkpoint }, /* export.c */
 };
 
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)
@@ -125,22 +139,18 @@ int uie_mon_quota_take(struct uie_monitor *m, uint64_t n)
 	return UIE_OK;
 }
 
-void uie_monitor_handle_for(struct uie_monitor *m, struct uie_mon_client *c, const uint8_t *msg,
-			    size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd)
-{
-	m->client = c;
-	uie_monitor_handle(m, msg, len, fd, ans, anslen, ansfd);
-	m->client = NULL;
-}
-
-void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
-			size_t *anslen, int *ansfd)
+void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct uie_mon_later *later,
+		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen,
+		       int *ansfd)
 {
 	const struct mon_entry *h = NULL;
+	struct uie_mon_later *defer = NULL;
 	struct uie_wire_msg q, a;
 	int r;
 
 	*ansfd = -1;
+	if (later)
+		*later = (struct uie_mon_later){ 0 };
 	r = uie_bridge_decode(msg, len, &q);
 	if (r == UIE_OK && !(h = lookup(q.type)))
 		r = UIE_E_FORMAT; /* an answer type, sent to the monitor */
@@ -152,10 +162,16 @@ void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, i
 		uie_monitor_refuse(m, msg, len, r, ans, anslen);
 		return;
 	}
+	if (later && h->how != SERVE_INLINE)
+		defer = later;
 	memset(&a, 0, sizeof(a));
 	a.type = q.type + 1;
 	a.request_id = q.request_id;
-	a.status = h->fn(m, &q, fd, &a, ansfd);
+	m->client = c;
+	a.status = h->fn(m, &q, fd, &a, ansfd, defer);
+	m->client = NULL;
+	if (defer && (defer->job || defer->export))
+		return; /* answered later; a job owns fd (an export has none) */
 	if (fd >= 0)
 		close(fd);
 	if (a.status == UIE_OK && uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen) == UIE_OK)
@@ -165,4 +181,10 @@ void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, i
 		close(*ansfd);
 	*ansfd = -1;
 	error_answer(&q, a.status != UIE_OK ? a.status : UIE_E_INVAL, ans, anslen);
+}
+
+void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
+			size_t *anslen, int *ansfd)
+{
+	uie_monitor_serve(m, NULL, NULL, msg, len, fd, ans, anslen, ansfd);
 }

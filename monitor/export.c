@@ -137,45 +137,32 @@ static int export_end(struct uie_export_job *x, struct uie_wire_msg *a, int *afd
 	return UIE_OK;
 }
 
+/*
+ * EXPORT, written whole here (later NULL) or, when later is given, streamed:
+ * the snapshot is taken now and later->export writes it out in pieces
+ * (uie_monitor_export_step) while the loop goes on serving others.
+ */
 int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd)
+		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	struct uie_export_job *x;
 	bool done = false;
 	int r;
 
-	if ((r = export_begin(m, &q->u.export_req, &x)) != UIE_OK)
+	if ((r = export_begin(m, &q->u.export_req, &x)) != UIE_OK) {
+		uie_mon_diag(m, "export since record %llu: %s",
+			     (unsigned long long)q->u.export_req.since_seq, uie_err_str(r));
 		return r;
+	}
+	if (later) {
+		x->request_id = q->request_id;
+		later->export = x;
+		return UIE_OK;
+	}
 	if ((r = export_write(m, x, UINT64_MAX, &done)) == UIE_OK)
 		r = export_end(x, a, afd);
 	uie_export_job_free(x);
 	return r;
-}
-
-struct uie_export_job *uie_monitor_export_start(struct uie_monitor *m, const uint8_t *msg,
-						size_t len, int fd, uint8_t *ans, size_t *anslen)
-{
-	struct uie_wire_msg q, a = { 0 };
-	struct uie_export_job *x = NULL;
-
-	if (uie_bridge_decode(msg, len, &q) != UIE_OK || q.type != UIE_MSG_EXPORT_REQ || fd >= 0)
-		return NULL;
-	a.status = export_begin(m, &q.u.export_req, &x);
-	if (a.status == UIE_OK) {
-		x->request_id = q.request_id;
-		return x;
-	}
-	uie_mon_diag(m, "export since record %llu: %s", (unsigned long long)q.u.export_req.since_seq,
-		     uie_err_str(a.status));
-	uie_monitor_answer(&q, &a, ans, anslen);
-	return NULL;
-}
-
-bool uie_monitor_is_export(const uint8_t *msg, size_t len, int fd)
-{
-	struct uie_wire_msg q;
-
-	return fd < 0 && uie_bridge_decode(msg, len, &q) == UIE_OK && q.type == UIE_MSG_EXPORT_REQ;
 }
 
 bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max,
@@ -198,7 +185,7 @@ bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, ui
 }
 
 int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd)
+		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	uint8_t *der = NULL;
 	size_t len = 0;
@@ -219,7 +206,7 @@ int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 }
 
 int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		       struct uie_wire_msg *a, int *afd)
+		       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	const struct uie_msg_checkpoint_req *c = &q->u.checkpoint_req;
 	int r;

@@ -40,7 +40,7 @@ void uie_mon_publish_hint(struct uie_monitor *m)
 }
 
 int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		    struct uie_wire_msg *a, int *afd)
+		    struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	uint64_t len = q->u.install_req_len;
 	uint8_t *buf;
@@ -75,7 +75,7 @@ int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 }
 
 int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		 struct uie_wire_msg *a, int *afd)
+		 struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	if (m->hint_fd < 0)
 		return UIE_OK; /* len 0: no hint */
@@ -88,7 +88,7 @@ int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 }
 
 int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		struct uie_wire_msg *a, int *afd)
+		struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	(void)q;
 	(void)fd;

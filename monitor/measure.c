@@ -239,12 +239,20 @@ static int quota_measure(struct uie_monitor *m, const struct uie_req *req)
 	return r;
 }
 
-int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		    struct uie_wire_msg *a, int *afd)
+/*
+ * MEASURE, served inline (later NULL) or, when later is given and the
+ * object must be hashed (a cache miss), handed to a measurement worker:
+ * later->job then owns fd and no answer is written yet; the worker's
+ * result is decided and answered by uie_monitor_measure_finish.
+ */
+static int measure_request(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+			   struct uie_wire_msg *a, struct uie_mon_later *later)
 {
 	struct uie_req req;
 	struct uie_digest digest = { 0 };
 	uint8_t scope = UIE_SCOPE_NONE;
+	bool need_hash = false;
+	struct uie_job *job;
 	int merr = UIE_OK, r;
 
 	if ((r = req_from_msg(m, &q->u.measure_req, &req)) != UIE_OK)
@@ -255,53 +263,31 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	if ((r = quota_measure(m, &req)) != UIE_OK)
 		return r;
 	/* Anonymous memory comes with its process's program, or with nothing. */
-	if (req.role != UIE_ROLE_ANON || fd >= 0)
+	if (req.role == UIE_ROLE_ANON && fd < 0)
+		return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
+	if (!later || !m->workers)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
+	else if ((merr = measure_lookup(m, &req, fd, &digest, &scope, &need_hash)) == UIE_OK &&
+		 need_hash) {
+		if ((job = malloc(sizeof(*job))) != NULL) {
+			job_init(m, job, &req, fd); /* the job owns fd from here */
+			job->request_id = q->request_id;
+			later->job = job;
+			return UIE_OK;
+		}
+		merr = measure_fd(m, &req, fd, &digest, &scope); /* no memory for a job: here */
+	}
 	return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
 }
 
-struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_client *c,
-					 const uint8_t *msg, size_t len, int fd, uint8_t *ans,
-					 size_t *anslen, int *ansfd)
+int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
+		    struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
-	struct uie_wire_msg q, a = { 0 };
-	struct uie_digest digest;
-	struct uie_job *job;
-	struct uie_req req;
-	uint8_t scope;
-	bool need_hash = false;
-	int merr;
-
-	/* Only a MEASURE of a file can take long; everything else is answered at once. */
-	if (!m->workers || m->ram || fd < 0 || uie_bridge_decode(msg, len, &q) != UIE_OK ||
-	    q.type != UIE_MSG_MEASURE_REQ || uie_bridge_fd_rule(&q) != UIE_FD_ONE) {
-		uie_monitor_handle_for(m, c, msg, len, fd, ans, anslen, ansfd);
-		return NULL;
-	}
-	*ansfd = -1;
-	m->client = c;
-	if ((a.status = req_from_msg(m, &q.u.measure_req, &req)) == UIE_OK)
-		a.status = quota_measure(m, &req);
-	if (a.status == UIE_OK) {
-		merr = measure_lookup(m, &req, fd, &digest, &scope, &need_hash);
-		if (need_hash && (job = malloc(sizeof(*job))) != NULL) {
-			job_init(m, job, &req, fd); /* the job owns fd from here */
-			job->request_id = q.request_id;
-			m->client = NULL;
-			return job;
-		}
-		if (need_hash) /* no memory for a job: measure here */
-			merr = measure_fd(m, &req, fd, &digest, &scope);
-		a.status = measure_decide(m, &req, fd, merr, &digest, scope, &a.u.measure_ans);
-	}
-	m->client = NULL;
-	close(fd);
-	uie_monitor_answer(&q, &a, ans, anslen);
-	return NULL;
+	return measure_request(m, q, fd, a, later);
 }
 
-void uie_monitor_handle_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
-			       size_t *anslen)
+void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
+				size_t *anslen)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = job->request_id };
 	struct uie_wire_msg a = { 0 };
@@ -322,7 +308,7 @@ void uie_monitor_handle_finish(struct uie_monitor *m, struct uie_job *job, uint8
  * digest: the violation is recorded all the same.
  */
 int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		      struct uie_wire_msg *a, int *afd)
+		      struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	struct uie_req req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_DSO,
 			       .pid = q->u.violation_req.pid };
@@ -360,7 +346,7 @@ int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int f
  * not logged: its records would claim the wrong policy.
  */
 int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		     struct uie_wire_msg *a, int *afd)
+		     struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	uint32_t n = q->u.fastpath_req.count;
 	struct uie_fastpath_report *reps;
@@ -405,7 +391,7 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 }
 
 int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd)
+		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	struct uie_status *s = &a->u.status_ans;
 

@@ -43,7 +43,7 @@ static int frames_read_alloc(const struct uie_msg_measure_vm_req *q, int fd, uin
 }
 
 int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		       struct uie_wire_msg *a, int *afd)
+		       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
 {
 	const struct uie_msg_measure_vm_req *mq = &q->u.measure_vm_req;
 	struct uie_req req = {

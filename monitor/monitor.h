@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * State of uie-monitord and its request handling, independent of sockets:
- * uie_monitor_handle turns one received message (and descriptor) into one
- * answer, so the unit tests drive exactly what the daemon runs.
+ * uie_monitor_serve, the one door, turns one received message (and
+ * descriptor) into one answer (or a job answered later), so the unit tests
+ * drive exactly what the daemon runs.
  */
 #ifndef UIE_MONITOR_H
 #define UIE_MONITOR_H
@@ -123,43 +124,43 @@ void uie_mon_publish_hint(struct uie_monitor *m);
 void uie_monitor_fini(struct uie_monitor *m);
 
 /*
- * Handles one message of len bytes with the descriptor it carried (fd, or
- * -1; always consumed).  Writes the answer into ans (UIE_BRIDGE_MAX_MSG
- * bytes) and its descriptor, owned by the caller, into *ansfd (-1: none).
- * Anything malformed gets an error answer and changes no state.
+ * What the door left to answer later (process mode): a MEASURE whose
+ * object must be hashed, handed to a measurement worker (job, owning the
+ * request's descriptor; uie_workers_submit, then uie_monitor_measure_finish
+ * answers it), or an export written in pieces (export; uie_monitor_export_step
+ * answers it).  Both NULL: the answer was written at once.
  */
+struct uie_mon_later {
+	struct uie_job *job;
+	struct uie_export_job *export;
+};
+
+/*
+ * The door (monitor/dispatch.c): serves one message of len bytes with the
+ * descriptor it carried (fd, or -1; always consumed) on behalf of client c
+ * (whose quota and subjects it uses; NULL: none).  Writes the answer into
+ * ans (UIE_BRIDGE_MAX_MSG bytes) and its descriptor, owned by the caller,
+ * into *ansfd (-1: none), unless later is given and the message's table row
+ * lets it be answered later (then *later says how).  Anything malformed gets
+ * an error answer and changes no state.
+ */
+void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct uie_mon_later *later,
+		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen,
+		       int *ansfd);
+
+/* uie_monitor_serve for no client, everything answered at once (VM mode, tests). */
 void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
 			size_t *anslen, int *ansfd);
 
-/* uie_monitor_handle on behalf of client c, whose quota it charges (NULL: none). */
-void uie_monitor_handle_for(struct uie_monitor *m, struct uie_mon_client *c, const uint8_t *msg,
-			    size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd);
+/* Decides, logs and answers a worker's finished MEASURE job (the caller frees it). */
+void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
+				size_t *anslen);
 
 /*
- * As uie_monitor_handle_for, except that a MEASURE whose object must be
- * hashed (a cache miss) is not answered: it returns the job (owning the
- * descriptor) for uie_workers_submit, and uie_monitor_handle_finish
- * answers it once a worker is done.  Without m->workers it never returns
- * a job.  NULL: the answer is in ans.
+ * Writes up to max more records of an export and, once all are written (or
+ * on an error), puts the answer in ans and its memfd in *ansfd and returns
+ * true (the caller then frees the job).
  */
-struct uie_job *uie_monitor_handle_start(struct uie_monitor *m, struct uie_mon_client *c,
-					 const uint8_t *msg, size_t len, int fd, uint8_t *ans,
-					 size_t *anslen, int *ansfd);
-/* Decides, logs and answers a finished job (the caller frees it). */
-void uie_monitor_handle_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
-			       size_t *anslen);
-
-/*
- * Exports in pieces (monitor/export.c): uie_monitor_is_export tells an
- * EXPORT_REQ (without a descriptor); uie_monitor_export_start takes the
- * snapshot and returns the job, or NULL with the error answer in ans;
- * uie_monitor_export_step writes up to max records and, once all are
- * written (or on an error), puts the answer in ans and its memfd in *ansfd
- * and returns true (the caller then frees the job).
- */
-bool uie_monitor_is_export(const uint8_t *msg, size_t len, int fd);
-struct uie_export_job *uie_monitor_export_start(struct uie_monitor *m, const uint8_t *msg,
-						size_t len, int fd, uint8_t *ans, size_t *anslen);
 bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max,
 			     uint8_t *ans, size_t *anslen, int *ansfd);
 void uie_export_job_free(struct uie_export_job *x);
@@ -191,31 +192,36 @@ int uie_mon_quota_take(struct uie_monitor *m, uint64_t n);
 void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err,
 			uint8_t *ans, size_t *anslen);
 
-/* Handlers, one per request type (monitor/dispatch.c holds the table). */
+/*
+ * Handlers, one per request type (monitor/dispatch.c holds the table).
+ * later is NULL except for the rows served by a worker or streamed, when
+ * the caller can answer later: such a handler may then fill *later instead
+ * of a.
+ */
 typedef int (*uie_mon_handler)(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-			       struct uie_wire_msg *a, int *afd);
+			       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		    struct uie_wire_msg *a, int *afd);
+		    struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		       struct uie_wire_msg *a, int *afd);
+		       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		    struct uie_wire_msg *a, int *afd);
+		    struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd);
+		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		 struct uie_wire_msg *a, int *afd);
+		 struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		struct uie_wire_msg *a, int *afd);
+		struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		     struct uie_wire_msg *a, int *afd);
+		     struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd);
+		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd);
+		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		       struct uie_wire_msg *a, int *afd);
+		       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		      struct uie_wire_msg *a, int *afd);
+		      struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
 
 /* Diagnostics line (printf-style) to m->diag, if set. */
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)

@@ -191,26 +191,25 @@ static bool serve_one(struct uie_monitor *m, struct client *cl)
 {
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	size_t len = 0, anslen = 0;
-	struct uie_job *job = NULL;
+	struct uie_mon_later later = { 0 };
 	int fd = -1, ansfd = -1, r;
 
 	r = uie_bridge_recv(cl->fd, msg, &len, &fd, -1);
 	if (r == UIE_E_PEER || r == UIE_E_SYS)
 		return false;
-	if (r == UIE_OK && uie_monitor_is_export(msg, len, fd)) {
-		cl->export = uie_monitor_export_start(m, msg, len, fd, ans, &anslen);
-		if (cl->export) {
-			cl->busy = true;
-			return true;
-		}
-	} else if (r == UIE_OK) {
-		job = uie_monitor_handle_start(m, &cl->quota, msg, len, fd, ans, &anslen, &ansfd);
-	} else
+	if (r == UIE_OK)
+		uie_monitor_serve(m, &cl->quota, &later, msg, len, fd, ans, &anslen, &ansfd);
+	else
 		uie_monitor_refuse(m, msg, len, r, ans, &anslen);
-	if (job) {
-		job->conn = cl->id;
+	if (later.job) {
+		later.job->conn = cl->id;
 		cl->busy = true;
-		uie_workers_submit(m->workers, job);
+		uie_workers_submit(m->workers, later.job);
+		return true;
+	}
+	if (later.export) {
+		cl->export = later.export;
+		cl->busy = true;
 		return true;
 	}
 	r = uie_bridge_send(cl->fd, ans, anslen, ansfd);
@@ -234,7 +233,7 @@ static void finish_jobs(struct uie_monitor *m, struct client *clients, unsigned 
 			;
 		/* Decided and logged even for a client that left: the grant was asked for. */
 		m->client = i < n && clients[i].fd >= 0 ? &clients[i].quota : NULL;
-		uie_monitor_handle_finish(m, job, ans, &anslen);
+		uie_monitor_measure_finish(m, job, ans, &anslen);
 		m->client = NULL;
 		if (i < n && clients[i].fd >= 0) {
 			clients[i].busy = false;

@@ -52,7 +52,7 @@ static double now_s(void)
 }
 
 /*
- * One MEASURE request of client c through uie_monitor_handle_for, for the
+ * One MEASURE request of client c through the door (uie_monitor_serve), for the
  * program of record subj (0: none); exits on anything but ALLOW.
  */
 static uint64_t grant(struct uie_monitor *m, struct uie_mon_client *c, uint16_t event, uint8_t role,
@@ -67,7 +67,7 @@ static uint64_t grant(struct uie_monitor *m, struct uie_mon_client *c, uint16_t 
 							 .length = 4096, .subject_seq = subj };
 	if (fd < 0 || uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK)
 		exit(1);
-	uie_monitor_handle_for(m, c, msg, len, fd, ans, &alen, &afd);
+	uie_monitor_serve(m, c, NULL, msg, len, fd, ans, &alen, &afd);
 	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.status != UIE_OK ||
 	    a.u.measure_ans.decision != UIE_ALLOW) {
 		fprintf(stderr, "soak_bench: grant refused: %s\n", uie_err_str(a.status));

@@ -80,6 +80,14 @@ static int teardown(void **state)
 }
 
 /* Sends q (with fd) through the monitor; returns the decoded answer and its fd. */
+static struct uie_wire_msg decode_ans(const uint8_t *ans, size_t alen)
+{
+	struct uie_wire_msg a;
+
+	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
+	return a;
+}
+
 static struct uie_wire_msg call(struct fixture *f, struct uie_wire_msg *q, int fd, int *ansfd)
 {
 	return mon_fixture_call(&f->mf.m, q, fd, ansfd);
@@ -587,6 +595,57 @@ static void test_fastpath_reports(void **state)
 	assert_memory_equal(pcr, f->mf.m.core.vpcr, UIE_PCR_LEN);
 }
 
+/*
+ * Through the door with a uie_mon_later (as the daemon serves it): EXPORT
+ * is streamed, not answered at once; a record logged between its pieces is
+ * not in it (the snapshot was taken at the request); STATUS, served
+ * inline, never leaves anything for later.
+ */
+static void test_export_streamed(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ, .request_id = 5 }, a;
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG], *ae;
+	struct uie_mon_later later;
+	uint64_t total = uie_logstore_count(&f->mf.m.log);
+	struct uie_ae parsed;
+	size_t len, alen = 0;
+	unsigned steps = 0;
+	int afd, fd;
+	char path[128];
+
+	q.u.export_req.nonce_len = 20;
+	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
+	uie_monitor_serve(&f->mf.m, NULL, &later, msg, len, -1, ans, &alen, &afd);
+	assert_non_null(later.export);
+	assert_null(later.job);
+	assert_int_equal(afd, -1);
+	fd = open_copy(f, "late", "/bin/true", path);
+	measure(f, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, fd, 0, 4096); /* logged meanwhile */
+	assert_int_equal(uie_logstore_count(&f->mf.m.log), total + 1);
+	while (!uie_monitor_export_step(&f->mf.m, later.export, 1, ans, &alen, &afd))
+		steps++;
+	assert_int_equal(steps + 1, total ? total : 1); /* one record per step, the last answers */
+	uie_export_job_free(later.export);
+	a = decode_ans(ans, alen);
+	assert_int_equal(a.type, UIE_MSG_EXPORT_ANS);
+	assert_int_equal(a.request_id, 5);
+	assert_int_equal(a.status, UIE_OK);
+	assert_true(afd >= 0);
+	assert_int_equal(uie_memfd_read_alloc(afd, a.u.blob_ans.len, UIE_BRIDGE_MAX_BLOB, &ae), UIE_OK);
+	close(afd);
+	assert_int_equal(uie_ae_parse(ae, a.u.blob_ans.len, &parsed), UIE_OK);
+	assert_int_equal(parsed.nrecords, total);
+	free(ae);
+
+	q = (struct uie_wire_msg){ .type = UIE_MSG_STATUS_REQ, .request_id = 6 };
+	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
+	uie_monitor_serve(&f->mf.m, NULL, &later, msg, len, -1, ans, &alen, &afd);
+	assert_null(later.export);
+	assert_null(later.job);
+	assert_int_equal(decode_ans(ans, alen).u.status_ans.nrecords, total + 1);
+}
+
 static void test_export_and_pubkey(void **state)
 {
 	struct fixture *f = *state;
@@ -640,6 +699,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fastpath_reports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_hint_gen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_and_pubkey, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_export_streamed, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

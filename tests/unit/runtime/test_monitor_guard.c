@@ -90,14 +90,14 @@ static struct uie_wire_msg decode(const uint8_t *ans, size_t alen)
 	return a;
 }
 
-/* Measures through uie_monitor_handle_for on behalf of client c. */
+/* Measures through the door (uie_monitor_serve) on behalf of client c, answered at once. */
 static struct uie_wire_msg measure_for(struct fixture *f, struct uie_mon_client *c)
 {
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	size_t len = encode_measure(msg, 5), alen;
 	int afd;
 
-	uie_monitor_handle_for(&f->m, c, msg, len, open_obj(f), ans, &alen, &afd);
+	uie_monitor_serve(&f->m, c, NULL, msg, len, open_obj(f), ans, &alen, &afd);
 	assert_int_equal(afd, -1);
 	return decode(ans, alen);
 }
@@ -161,6 +161,7 @@ static void test_workers(void **state)
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	struct uie_wire_msg a, sync;
 	struct uie_workers w;
+	struct uie_mon_later later;
 	struct uie_job *job;
 	size_t len = encode_measure(msg, 9), alen;
 	int afd;
@@ -168,13 +169,14 @@ static void test_workers(void **state)
 	assert_int_equal(uie_workers_start(&w, 2), UIE_OK);
 	f->m.workers = &w;
 	/* A miss goes to a worker: no answer yet, no record yet. */
-	job = uie_monitor_handle_start(&f->m, NULL, msg, len, open_obj(f), ans, &alen, &afd);
-	assert_non_null(job);
+	uie_monitor_serve(&f->m, NULL, &later, msg, len, open_obj(f), ans, &alen, &afd);
+	assert_non_null(later.job);
+	assert_null(later.export);
 	assert_int_equal(f->m.core.next_seq, 1);
-	uie_workers_submit(&w, job);
+	uie_workers_submit(&w, later.job);
 	job = collect(&w);
 	assert_null(job->next);
-	uie_monitor_handle_finish(&f->m, job, ans, &alen);
+	uie_monitor_measure_finish(&f->m, job, ans, &alen);
 	uie_job_free(job);
 	a = decode(ans, alen);
 	assert_int_equal(a.type, UIE_MSG_MEASURE_ANS);
@@ -183,7 +185,8 @@ static void test_workers(void **state)
 	assert_int_equal(a.u.measure_ans.scope, UIE_SCOPE_RANGE);
 	assert_int_equal(a.u.measure_ans.seq, 1);
 	/* Now cached: answered at once, with the same digest the loop computes. */
-	assert_null(uie_monitor_handle_start(&f->m, NULL, msg, len, open_obj(f), ans, &alen, &afd));
+	uie_monitor_serve(&f->m, NULL, &later, msg, len, open_obj(f), ans, &alen, &afd);
+	assert_null(later.job);
 	sync = decode(ans, alen);
 	assert_memory_equal(&sync.u.measure_ans.digest, &a.u.measure_ans.digest,
 			    sizeof(a.u.measure_ans.digest));
@@ -198,7 +201,9 @@ static void test_workers(void **state)
 		struct uie_wire_msg q = { .type = UIE_MSG_STATUS_REQ, .request_id = 3 };
 
 		assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
-		assert_null(uie_monitor_handle_start(&f->m, NULL, msg, len, -1, ans, &alen, &afd));
+		uie_monitor_serve(&f->m, NULL, &later, msg, len, -1, ans, &alen, &afd);
+		assert_null(later.job);
+		assert_null(later.export);
 		assert_int_equal(decode(ans, alen).type, UIE_MSG_STATUS_ANS);
 	}
 	f->m.workers = NULL;
@@ -240,7 +245,7 @@ static struct uie_wire_msg ask_for(struct fixture *f, struct uie_mon_client *c, 
 	q.u.measure_req = (struct uie_msg_measure_req){ .event = ev, .role = role, .pid = 42,
 		.length = len, .subject_seq = subj };
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &mlen), UIE_OK);
-	uie_monitor_handle_for(&f->m, c, msg, mlen, fd, ans, &alen, &afd);
+	uie_monitor_serve(&f->m, c, NULL, msg, mlen, fd, ans, &alen, &afd);
 	return decode(ans, alen);
 }
 
