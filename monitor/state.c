@@ -135,7 +135,7 @@ static int load_prev(struct uie_monitor *m, const char *dir, struct prev_run *p)
 	if ((r = path_of(path, sizeof(path), dir, "log", p->boot, "")) != UIE_OK)
 		return r;
 	if ((r = uie_file_read_alloc(path, SIZE_MAX / 2, &p->log, &len)) != UIE_OK) {
-		uie_mon_diag(m, "%s: cannot read: %s", path, uie_err_str(r));
+		uie_mon_diag(m, "%s: cannot read: %s", path, uie_file_err_str(r));
 		return r;
 	}
 	if ((r = uie_logfile_parse(m->pl, p->log, len, &p->info)) != UIE_OK) {

@@ -19,6 +19,7 @@
 #include "evidence.h"
 #include "evidence_cmds.h"
 #include "evio.h"
+#include "fileio.h"
 
 static int usage(FILE *f)
 {
@@ -61,7 +62,7 @@ int uie_cmd_evidence_split(int argc, char **argv)
 		return usage(stderr);
 	if ((r = evio_read_alloc(argv[optind], &buf, &len)) != UIE_OK ||
 	    (r = uie_ae_parse(buf, len, &a)) != UIE_OK) {
-		fprintf(stderr, "uie evidence split: %s: %s\n", argv[optind], uie_err_str(r));
+		fprintf(stderr, "uie evidence split: %s: %s\n", argv[optind], uie_file_err_str(r));
 		free(buf);
 		return UIE_EXIT_FAIL;
 	}
@@ -81,7 +82,7 @@ int uie_cmd_evidence_split(int argc, char **argv)
 		r = put(dir, "nonce", nonce, strlen(nonce));
 	free(buf);
 	if (r != UIE_OK) {
-		fprintf(stderr, "uie evidence split: %s: %s\n", dir, uie_err_str(r));
+		fprintf(stderr, "uie evidence split: %s: %s\n", dir, uie_file_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
 	nonce[2 * a.nonce_len] = '\0';

@@ -16,6 +16,7 @@
 #include "evidence_cmds.h"
 #include "evidence.h"
 #include "evio.h"
+#include "fileio.h"
 #include "hex.h"
 #include "uie/err.h"
 #include "uie/package.h"
@@ -130,11 +131,11 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 	int r;
 
 	if ((r = evio_read_alloc(o->ae, &in->ae, &in->ae_len)) != UIE_OK) {
-		fprintf(stderr, "uie verify: %s: %s\n", o->ae, uie_err_str(r));
+		fprintf(stderr, "uie verify: %s: %s\n", o->ae, uie_file_err_str(r));
 		return r;
 	}
 	if ((r = evio_pubkey_der_alloc(o->ak, &in->ak, &in->ak_len)) != UIE_OK) {
-		fprintf(stderr, "uie verify: attestation key %s: %s\n", o->ak, uie_err_str(r));
+		fprintf(stderr, "uie verify: attestation key %s: %s\n", o->ak, uie_file_err_str(r));
 		return r;
 	}
 	if (o->ref) {
@@ -148,7 +149,7 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 	}
 	for (size_t i = 0; i < o->npol; i++) {
 		if ((r = load_policy(pl, o->pol[i], &in->pkg[i], &in->pols[i])) != UIE_OK) {
-			fprintf(stderr, "uie verify: policy package %s: %s\n", o->pol[i], uie_err_str(r));
+			fprintf(stderr, "uie verify: policy package %s: %s\n", o->pol[i], uie_file_err_str(r));
 			return r;
 		}
 		for (size_t k = 0; k < i; k++)
@@ -159,7 +160,7 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 			}
 	}
 	if (o->state && (r = uie_verify_state_load(o->state, &in->prev)) != UIE_OK) {
-		fprintf(stderr, "uie verify: state %s: %s\n", o->state, uie_err_str(r));
+		fprintf(stderr, "uie verify: state %s: %s\n", o->state, uie_file_err_str(r));
 		return r;
 	}
 	return UIE_OK;
@@ -336,7 +337,7 @@ int uie_cmd_verify(int argc, char **argv)
 	};
 	rc = uie_verify_ae(&hp.pl, &vin, &rep);
 	if (rc == UIE_V_OK && o.state && (r = uie_verify_state_save(o.state, &rep.next)) != UIE_OK) {
-		fprintf(stderr, "uie verify: saving state %s: %s\n", o.state, uie_err_str(r));
+		fprintf(stderr, "uie verify: saving state %s: %s\n", o.state, uie_file_err_str(r));
 		rc = UIE_EXIT_FAIL;
 	}
 	if (o.json ? print_json(&rep, &o, in.ae, in.ae_len) != UIE_OK : (print_human(&rep, &o), 0))

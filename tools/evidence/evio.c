@@ -54,7 +54,7 @@ int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t 
 		fprintf(stderr, "%s: the nonce file must hold 1 to %d bytes\n", cmd, EVIO_NONCE_MAX);
 		r = UIE_E_FORMAT;
 	} else {
-		fprintf(stderr, "%s: cannot read nonce file %s: %s\n", cmd, arg, uie_err_str(r));
+		fprintf(stderr, "%s: cannot read nonce file %s: %s\n", cmd, arg, uie_file_err_str(r));
 		r = UIE_E_FORMAT;
 	}
 	free(raw);
