@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie policy check [--manifest MANIFEST]... [--package NAME]... TABLE|PACKAGE
- * [PATH...]`: compares a policy with the files on disk.  Each file the
+ * `uie policy check [--key PUB] [--manifest MANIFEST]... [--package NAME]...
+ * TABLE|PACKAGE [PATH...]`: compares a policy with the files on disk.  Each file the
  * manifests name is measured again (as `uie ref scan` does) and reported
  * when it is gone or unreadable, when it changed since the manifest, or
  * when the policy does not allow what is on disk now in its role ("not
@@ -9,7 +9,8 @@
  * PATHs that the policy does not allow.  Every digest the policy allows
  * that no file checked has any more is reported ("stale"), with the names
  * the manifests give it.  Exit 0 when nothing is reported, 1 otherwise (as
- * diff), 2 on a bad command line.
+ * diff), 2 on a bad command line.  With --key a package whose signature
+ * does not verify by that key is refused before anything is compared.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -271,8 +272,8 @@ static int check_walk(const struct uie_platform *pl, const struct uie_policy *po
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: uie policy check [--manifest MANIFEST]... [--package NAME]... "
-			"TABLE|PACKAGE [PATH...]\n");
+	fprintf(stderr, "usage: uie policy check [--key PUB] [--manifest MANIFEST]... "
+			"[--package NAME]... TABLE|PACKAGE [PATH...]\n");
 	return UIE_EXIT_USAGE;
 }
 
@@ -281,10 +282,12 @@ int uie_cmd_policy_check(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "manifest", required_argument, NULL, 'm' },
 		{ "package", required_argument, NULL, 'P' },
+		{ "key", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uie_manifest m = { 0 };
 	struct uie_host_platform hp;
+	const char *key = NULL;
 	struct uie_digest *now = NULL;
 	const char *pkgs[MAX_PACKAGES];
 	struct uie_package pkg;
@@ -300,6 +303,10 @@ int uie_cmd_policy_check(int argc, char **argv)
 			pkgs[npkg++] = optarg;
 			continue;
 		}
+		if (c == 'k') {
+			key = optarg;
+			continue;
+		}
 		if (c != 'm' || uie_manifest_read_file("uie policy check", optarg, &m) != UIE_OK) {
 			uie_manifest_fini(&m);
 			return c == 'm' ? UIE_EXIT_FAIL : usage();
@@ -309,9 +316,18 @@ int uie_cmd_policy_check(int argc, char **argv)
 		uie_manifest_fini(&m);
 		return usage();
 	}
+	if (!uie_tablefile_key_ok("uie policy check", key)) {
+		uie_manifest_fini(&m);
+		return UIE_EXIT_FAIL;
+	}
 	uie_manifest_sort(&m);
-	r = uie_tablefile_load_alloc(argv[optind], &buf, &pol, &pkg, &is_pkg);
-	if (r == UIE_OK && !(now = calloc(m.n ? m.n : 1, sizeof(*now))))
+	if ((r = uie_tablefile_load_alloc(argv[optind], key, &buf, &pol, &pkg, &is_pkg)) != UIE_OK) {
+		uie_tablefile_err("uie policy check", argv[optind], key, r);
+		uie_manifest_fini(&m);
+		return UIE_EXIT_FAIL;
+	}
+	uie_tablefile_note_signature("uie policy check", key, is_pkg);
+	if (!(now = calloc(m.n ? m.n : 1, sizeof(*now))))
 		r = UIE_E_NOMEM;
 	if (r == UIE_OK && (r = uie_host_platform_init(&hp)) == UIE_OK) {
 		findings = check_files(&hp.pl, &pol, &m, now);

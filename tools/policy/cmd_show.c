@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie policy show [--manifest MANIFEST]... TABLE|PACKAGE`: a compiled table
- * (or a package's) as policy text; with manifests, each rule names the
- * paths that have its digest in a comment (tables store digests only).
+ * `uie policy show [--key PUB] [--manifest MANIFEST]... TABLE|PACKAGE`: a
+ * compiled table (or a package's) as policy text; with manifests, each rule
+ * names the paths that have its digest in a comment (tables store digests
+ * only).  With --key a package is shown only when its signature verifies by
+ * that key; without, stderr says that it was not checked.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -23,7 +25,7 @@
 
 #define NAMES_SHOWN 3
 
-static void show_package(const struct uie_package *p)
+static void show_package(const struct uie_package *p, const char *key)
 {
 	printf("# package: epoch %llu, bound to %llu records, vPCR16 ",
 	       (unsigned long long)p->epoch, (unsigned long long)p->bind_seq);
@@ -35,6 +37,8 @@ static void show_package(const struct uie_package *p)
 	printf(", hint %zu bytes, package hash ", p->hint_len);
 	for (int i = 0; i < UIE_SHA256_LEN; i++)
 		printf("%02x", p->package_hash[i]);
+	if (key)
+		printf("\n# signature: good (verified with %s)", key);
 	printf("\n");
 }
 
@@ -72,9 +76,11 @@ int uie_cmd_policy_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "manifest", required_argument, NULL, 'm' },
+		{ "key", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uie_manifest m = { 0 };
+	const char *key = NULL;
 	struct uie_package pkg;
 	struct uie_policy pol;
 	struct namer nm;
@@ -85,6 +91,10 @@ int uie_cmd_policy_show(int argc, char **argv)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
+		if (c == 'k') {
+			key = optarg;
+			continue;
+		}
 		if (c != 'm' || uie_manifest_read_file("uie policy show", optarg, &m) != UIE_OK) {
 			uie_manifest_fini(&m);
 			return c == 'm' ? UIE_EXIT_FAIL : UIE_EXIT_USAGE;
@@ -92,20 +102,29 @@ int uie_cmd_policy_show(int argc, char **argv)
 		named = true;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: uie policy show [--manifest MANIFEST]... TABLE|PACKAGE\n");
+		fprintf(stderr, "usage: uie policy show [--key PUB] [--manifest MANIFEST]... "
+				"TABLE|PACKAGE\n");
 		uie_manifest_fini(&m);
 		return UIE_EXIT_USAGE;
 	}
-	uie_manifest_sort(&m);
-	if ((r = uie_tablefile_load_alloc(argv[optind], &buf, &pol, &pkg, &is_pkg)) == UIE_OK) {
-		if (is_pkg)
-			show_package(&pkg);
-		/* Tables store no name: a stable placeholder so the text compiles back. */
-		snprintf(name, sizeof(name), "table-%u-rules", pol.nrules);
-		nm = (struct namer){ .m = &m, .alg = pol.hash_alg };
-		r = uie_lang_print_noted(stdout, &pol, name, named ? names_of : NULL, &nm);
-		free(buf);
+	if (!uie_tablefile_key_ok("uie policy show", key)) {
+		uie_manifest_fini(&m);
+		return UIE_EXIT_FAIL;
 	}
+	uie_manifest_sort(&m);
+	if ((r = uie_tablefile_load_alloc(argv[optind], key, &buf, &pol, &pkg, &is_pkg)) != UIE_OK) {
+		uie_tablefile_err("uie policy show", argv[optind], key, r);
+		uie_manifest_fini(&m);
+		return UIE_EXIT_FAIL;
+	}
+	uie_tablefile_note_signature("uie policy show", key, is_pkg);
+	if (is_pkg)
+		show_package(&pkg, key);
+	/* Tables store no name: a stable placeholder so the text compiles back. */
+	snprintf(name, sizeof(name), "table-%u-rules", pol.nrules);
+	nm = (struct namer){ .m = &m, .alg = pol.hash_alg };
+	r = uie_lang_print_noted(stdout, &pol, name, named ? names_of : NULL, &nm);
+	free(buf);
 	uie_manifest_fini(&m);
 	if (r != UIE_OK) {
 		fprintf(stderr, "uie policy show: %s: %s\n", argv[optind], uie_err_str(r));
