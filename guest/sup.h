@@ -80,6 +80,7 @@ struct uie_sup {
 	const struct uie_guest_opts *o;
 	struct uie_kernel kern;
 	int bridge;    /* monitor connection, -1 while down */
+	int conn_errno; /* why the last connect failed, for the refusal's message */
 	/*
 	 * The monitor run (STATUS boot_id) this tree started under: a
 	 * reconnection that finds another run refuses every later grant

@@ -114,6 +114,7 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 
 	*ansfd = -1;
 	memset(ans, 0, sizeof(*ans));
+	errno = 0; /* EPROTO below tells a broken answer from a closed connection */
 	req->request_id = atomic_fetch_add(&next_request_id, 1);
 	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK ||
 	    (r = stream ? uie_stream_send(sock, buf, len, sendfd) : uie_bridge_send(sock, buf, len, sendfd)) !=
@@ -142,6 +143,7 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 			if (fd >= 0)
 				close(fd);
 			memset(ans, 0, sizeof(*ans));
+			errno = EPROTO;
 			return UIE_E_PEER; /* the monitor answered out of protocol */
 		}
 		*ansfd = fd;

@@ -13,7 +13,9 @@
 #include "uie/package.h"
 
 #include "cmd.h"
+#include "conn.h"
 #include "fileio.h"
+#include "host_platform.h"
 #include "policy_cmds.h"
 
 /* Parses [--socket PATH]; returns the index of the first positional, or -1. */
@@ -35,6 +37,34 @@ static int sock_opts(int argc, char **argv, const char **sock)
 	return optind;
 }
 
+/*
+ * Reads and parses the package here, so that a file that is not one (empty,
+ * a table, a directory) is named as such rather than sent and blamed on the
+ * monitor; the monitor checks everything again.
+ */
+static int read_package(const char *path, uint8_t **pkg, size_t *len)
+{
+	struct uie_host_platform hp;
+	struct uie_package p;
+	int r;
+
+	if ((r = uie_file_read_alloc(path, UIE_PACKAGE_MAX_LEN, pkg, len)) != UIE_OK) {
+		fprintf(stderr, "uie policy install: %s: %s\n", path, uie_file_err_str(r));
+		return r;
+	}
+	if ((r = uie_host_platform_init(&hp)) == UIE_OK) {
+		r = uie_package_parse(&hp.pl, *pkg, *len, &p);
+		uie_host_platform_fini(&hp);
+	}
+	if (r != UIE_OK) {
+		fprintf(stderr, "uie policy install: %s: not a policy package (%s)\n", path,
+			*len ? uie_err_str(r) : "empty file");
+		free(*pkg);
+		*pkg = NULL;
+	}
+	return r;
+}
+
 int uie_cmd_policy_install(int argc, char **argv)
 {
 	const char *sock;
@@ -46,17 +76,17 @@ int uie_cmd_policy_install(int argc, char **argv)
 		fprintf(stderr, "usage: uie policy install PACKAGE [--socket PATH]\n");
 		return UIE_EXIT_USAGE;
 	}
-	if ((r = uie_file_read_alloc(argv[i], UIE_PACKAGE_MAX_LEN, &pkg, &len)) != UIE_OK) {
-		fprintf(stderr, "uie policy install: %s: %s\n", argv[i], uie_err_str(r));
+	if (read_package(argv[i], &pkg, &len) != UIE_OK)
+		return UIE_EXIT_FAIL;
+	if (uie_tool_connect("uie policy install", sock, &fd) != UIE_OK) {
+		free(pkg);
 		return UIE_EXIT_FAIL;
 	}
-	if ((r = uie_bridge_connect(sock, &fd)) == UIE_OK) {
-		r = uie_bridge_install(fd, pkg, len, &merr);
-		close(fd);
-	}
+	r = uie_bridge_install(fd, pkg, len, &merr);
+	close(fd);
 	free(pkg);
 	if (r != UIE_OK) {
-		fprintf(stderr, "uie policy install: monitor at %s: %s\n", sock, uie_err_str(r));
+		uie_tool_peer_err("uie policy install", sock, r);
 		return UIE_EXIT_FAIL;
 	}
 	if (merr != UIE_OK) {
@@ -84,12 +114,12 @@ int uie_cmd_status(int argc, char **argv)
 		fprintf(stderr, "usage: uie status [--socket PATH]\n");
 		return UIE_EXIT_USAGE;
 	}
-	if ((r = uie_bridge_connect(sock, &fd)) == UIE_OK) {
-		r = uie_bridge_status(fd, &st);
-		close(fd);
-	}
+	if (uie_tool_connect("uie status", sock, &fd) != UIE_OK)
+		return UIE_EXIT_FAIL;
+	r = uie_bridge_status(fd, &st);
+	close(fd);
 	if (r != UIE_OK) {
-		fprintf(stderr, "uie status: monitor at %s: %s\n", sock, uie_err_str(r));
+		uie_tool_peer_err("uie status", sock, r);
 		return UIE_EXIT_FAIL;
 	}
 	printf("mode: %s\nepoch: %llu\nrecords: %llu\nvpcr16: ",
