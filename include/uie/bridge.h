@@ -60,6 +60,7 @@ struct uie_status {
 	uint64_t boot;    /* run number (1 without a state directory) */
 	int32_t health;   /* UIE_OK, or the log store's or vTPM's failure */
 	uint64_t repeats; /* grants answered by an earlier record (first-seen mode) */
+	uint8_t trust_keys; /* policy-signing keys the monitor trusts (0: it stays in bootstrap) */
 };
 
 /*

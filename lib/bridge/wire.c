@@ -270,7 +270,8 @@ static void status_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
 	const struct uie_status *st = &m->u.status_ans;
 
 	uie_wbuf_u8(w, st->mode);
-	uie_wbuf_zero(w, 3);
+	uie_wbuf_u8(w, st->trust_keys);
+	uie_wbuf_zero(w, 2);
 	uie_wbuf_u64(w, st->epoch);
 	uie_wbuf_u64(w, st->nrecords);
 	uie_wbuf_bytes(w, st->vpcr, UIE_PCR_LEN);
@@ -288,7 +289,8 @@ static int status_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
 	uint32_t health = 0;
 
 	(void)uie_rbuf_u8(r, &st->mode);
-	(void)uie_rbuf_zero(r, 3);
+	(void)uie_rbuf_u8(r, &st->trust_keys);
+	(void)uie_rbuf_zero(r, 2);
 	(void)uie_rbuf_u64(r, &st->epoch);
 	(void)uie_rbuf_u64(r, &st->nrecords);
 	(void)uie_rbuf_bytes(r, st->vpcr, UIE_PCR_LEN);

@@ -65,6 +65,7 @@ static struct uie_wire_msg example(uint16_t type)
 		memset(m.u.status_ans.boot_id, 0x33, UIE_BRIDGE_BOOT_ID_LEN);
 		m.u.status_ans.boot = 4;
 		m.u.status_ans.health = UIE_E_NOSPACE;
+		m.u.status_ans.trust_keys = 3;
 		m.u.status_ans.repeats = 1u << 20;
 		break;
 	case UIE_MSG_CHECKPOINT_REQ:
