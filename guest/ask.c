@@ -17,16 +17,12 @@
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
+#include "uie/names.h"
 #include "uie/sys.h"
 
 static const char *event_name(uint16_t ev)
 {
-	switch (ev) {
-	case UIE_EV_EXECVE: return "execve";
-	case UIE_EV_MMAP_EXEC: return "mmap";
-	case UIE_EV_MPROTECT_EXEC: return "mprotect";
-	default: return "grant";
-	}
+	return uie_event_key(ev) ? uie_event_key(ev) : "grant";
 }
 
 /* True when st is the file pid runs as its main program (/proc/PID/exe). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "uie/err.h"
+#include "uie/names.h"
 #include "uie/policy.h"
 
 #include "cmd.h"
@@ -123,7 +124,7 @@ int uie_cmd_policy_compile(int argc, char **argv)
 	else
 		fprintf(stderr, "compiled %s (%s %u.%u.%u): %u rules, %s, default %s\n", argv[optind],
 			pol.name, pol.version[0], pol.version[1], pol.version[2], pol.nrules,
-			pol.mode == UIE_MODE_ENFORCE ? "ENFORCE" : "MEASURE",
+			uie_mode_name(pol.mode),
 			pol.default_action == UIE_ALLOW ? "ALLOW" : "DENY");
 	uie_lang_policy_fini(&pol);
 	return r == UIE_OK ? UIE_EXIT_OK : UIE_EXIT_FAIL;

@@ -11,6 +11,7 @@
 
 #include "uie/bridge.h"
 #include "uie/err.h"
+#include "uie/names.h"
 #include "uie/package.h"
 
 #include "cmd.h"
@@ -102,7 +103,6 @@ static void hex(const uint8_t *p, size_t n)
 
 int uie_cmd_status(int argc, char **argv)
 {
-	static const char *const modes[] = { "BOOTSTRAP", "MEASURE", "ENFORCE" };
 	struct uie_status st;
 	const char *sock;
 	int fd, r, i = sock_opts(argc, argv, &sock);
@@ -120,7 +120,7 @@ int uie_cmd_status(int argc, char **argv)
 		return UIE_EXIT_FAIL;
 	}
 	printf("mode: %s\nepoch: %llu\nrecords: %llu\nvpcr16: ",
-	       st.mode < UIE_MODE__MAX ? modes[st.mode] : "?", (unsigned long long)st.epoch,
+	       uie_mode_name(st.mode) ? uie_mode_name(st.mode) : "?", (unsigned long long)st.epoch,
 	       (unsigned long long)st.nrecords);
 	hex(st.vpcr, sizeof(st.vpcr));
 	printf("\npolicy: ");
