@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie policy install PACKAGE [--socket PATH]` and `uie status [--socket PATH]`:
- * the guest side only forwards; the monitor decides (docs/BRIDGE.md).
+ * `uie policy install PACKAGE [--socket PATH]`: the guest side only
+ * forwards; the monitor decides (docs/BRIDGE.md).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -11,7 +11,6 @@
 
 #include "uie/bridge.h"
 #include "uie/err.h"
-#include "uie/names.h"
 #include "uie/package.h"
 
 #include "cmd.h"
@@ -92,52 +91,5 @@ int uie_cmd_policy_install(int argc, char **argv)
 		return UIE_EXIT_FAIL;
 	}
 	printf("installed %s\n", argv[i]);
-	return UIE_EXIT_OK;
-}
-
-static void hex(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		printf("%02x", p[i]);
-}
-
-int uie_cmd_status(int argc, char **argv)
-{
-	struct uie_status st;
-	const char *sock;
-	int fd, r, i = sock_opts(argc, argv, &sock);
-
-	if (i != argc) {
-		fprintf(stderr, "usage: uie status [--socket PATH]\n");
-		return UIE_EXIT_USAGE;
-	}
-	if (uie_tool_connect("uie status", sock, &fd) != UIE_OK)
-		return UIE_EXIT_FAIL;
-	r = uie_bridge_status(fd, &st);
-	close(fd);
-	if (r != UIE_OK) {
-		uie_tool_peer_err("uie status", sock, r);
-		return UIE_EXIT_FAIL;
-	}
-	printf("mode: %s\nepoch: %llu\nrecords: %llu\nvpcr16: ",
-	       uie_mode_name(st.mode) ? uie_mode_name(st.mode) : "?", (unsigned long long)st.epoch,
-	       (unsigned long long)st.nrecords);
-	hex(st.vpcr, sizeof(st.vpcr));
-	printf("\npolicy: ");
-	hex(st.policy_id, sizeof(st.policy_id));
-	printf("\nboot: %llu ", (unsigned long long)st.boot);
-	hex(st.boot_id, sizeof(st.boot_id));
-	printf("\nrepeats: %llu\nhealth: %s\n", (unsigned long long)st.repeats,
-	       st.health == UIE_OK ? "ok" : uie_err_str(st.health));
-	printf("trusted keys: %u\n", st.trust_keys);
-	if (!st.trust_keys)
-		fprintf(stderr, "uie status: WARNING: the monitor at %s has no trusted policy key "
-				"(--trust-key): it can never leave bootstrap, and every program runs\n",
-			sock);
-	if (st.health != UIE_OK) {
-		fprintf(stderr, "uie status: monitor at %s is unhealthy: %s (grants fail closed; "
-			"see its diagnostics log)\n", sock, uie_err_str(st.health));
-		return UIE_EXIT_FAIL;
-	}
 	return UIE_EXIT_OK;
 }
