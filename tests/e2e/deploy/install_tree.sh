@@ -113,7 +113,7 @@ if [ "$(id -u)" = 0 ] && command -v systemd-sysusers > /dev/null; then
 	systemd-sysusers "$sysusers" || fail "systemd-sysusers on this system"
 	chmod 755 "$T"
 	"$monitord" --foreground --user uie-monitor --syslog none --socket "$T/run/monitor.sock" \
-		--vtpm "builtin:$T/state/ak.pem" --ready-fd 3 3> "$T/ready" 2> "$T/monitord.log" &
+		--vtpm "builtin:$T/state/ak.pem" --state-dir "$T/state" --ready-fd 3 3> "$T/ready" 2> "$T/monitord.log" &
 	MON_PID=$!
 	for _ in $(seq 100); do grep -q READY "$T/ready" 2>/dev/null && break; sleep 0.1; done
 	grep -q READY "$T/ready" || { cat "$T/monitord.log" >&2; fail "installed monitor did not start"; }

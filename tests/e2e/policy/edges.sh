@@ -3,11 +3,11 @@
 # The rough edges a new user hits (issue 21): each bad input is refused with
 # a message that names the file or socket and the system error, and changes
 # nothing.  Every check here failed before its fix.
-# Environment from meson: UIE, UIE_MONITORD.
+# Environment from meson: UIE, UIE_MONITORD, UIE_VMRELAY.
 set -u
 
 . "$(dirname "$0")/../common.sh"
-e2e_start uie-edges UIE UIE_MONITORD
+e2e_start uie-edges UIE UIE_MONITORD UIE_VMRELAY
 e2e_keep_going
 
 # expect_cmd WHAT RC PATTERN CMD...: runs CMD, fails unless it exits RC and
@@ -131,11 +131,40 @@ expect_cmd "--socket in a missing directory" 2 "/nonexist-uie/dir/s.*No such fil
 	--log-file "$T/m1/log" --state-dir "$T/m1/state"
 [ -z "$(ls "$T/m1")" ] || fail "--socket /nonexist-uie/dir/s left $(ls "$T/m1")"
 
+note "help and version everywhere, JSON, folded duplicates"
+expect_cmd "uie help" 0 "" "$UIE" help
+grep -q "^  policy compile" "$T/stdout" || fail "uie help lists no commands"
+expect_cmd "uie policy --help" 0 "" "$UIE" policy --help
+grep -q "^  policy sign" "$T/stdout" && ! grep -q "^  verify" "$T/stdout" ||
+	fail "uie policy --help does not list the policy commands only"
+expect_cmd "uie-monitord --version" 0 "" "$UIE_MONITORD" --version
+grep -Eq '^uie-monitord [0-9]+\.[0-9]+\.[0-9]+$' "$T/stdout" || fail "uie-monitord --version"
+expect_cmd "uie-vmrelay --version" 0 "" "$UIE_VMRELAY" --version
+grep -Eq '^uie-vmrelay [0-9]+\.[0-9]+\.[0-9]+$' "$T/stdout" || fail "uie-vmrelay --version"
+expect_cmd "uie-vmrelay --help" 0 "" "$UIE_VMRELAY" --help
+grep -q "^usage: uie-vmrelay" "$T/stdout" || fail "uie-vmrelay --help prints no usage"
+expect_cmd "uie-vmrelay --ready-fd abc" 2 "ready-fd" "$UIE_VMRELAY" --ready-fd abc
+"$UIE" ref scan --package dash >"$T/once" 2>/dev/null || fail "ref scan --package dash"
+"$UIE" ref scan --package dash --package dash >"$T/twice" 2>/dev/null || fail "ref scan twice"
+cmp -s "$T/once" "$T/twice" || fail "a package given twice is listed twice: $(diff "$T/once" "$T/twice")"
+"$UIE" ref scan --json "$T/true" "$T/true" >"$T/m.json" || fail "ref scan --json"
+[ "$(jq '.entries | length' "$T/m.json")" = 1 ] || fail "ref scan --json: $(cat "$T/m.json")"
+"$UIE" policy compile "$T/m.json" -o "$T/tj" 2>/dev/null && cmp -s "$T/t" "$T/tj" ||
+	fail "the JSON manifest does not compile to the same table"
+expect_cmd "policy show --json" 0 "" "$UIE" policy show --json --key "$T/ttp.pub" "$T/p-top"
+# (jq reads numbers as doubles: the epoch is checked in the text.)
+[ "$(jq -r '.mode, .package.signature, .rules[0].op' "$T/stdout" | tr '\n' ' ')" = \
+	"ENFORCE good EXECVE " ] && grep -q '"epoch": 9223372036854775807,' "$T/stdout" ||
+	fail "policy show --json: $(cat "$T/stdout")"
+
 note "a monitor without --trust-key says it can never leave bootstrap"
 start_monitor "$UIE_MONITORD" "$T/sock" "builtin:$T/ak.pem" 2>"$T/mon.err" || fail "monitor did not start"
 grep -q "WARNING: no --trust-key" "$T/monitord.log" || fail "no warning in the monitor's log"
 expect_cmd "status of a keyless monitor" 0 "WARNING: .*no trusted policy key" \
 	"$UIE" status --socket "$T/sock"
+expect_cmd "status --json" 0 "" "$UIE" status --json --socket "$T/sock"
+[ "$(jq -r '.mode, .trusted_keys, .records' "$T/stdout" | tr '\n' ' ')" = "BOOTSTRAP 0 1 " ] ||
+	fail "status --json: $(cat "$T/stdout")"
 stop_monitor
 
 e2e_finish edges
