@@ -87,7 +87,7 @@ struct uie_sup {
 	 * (docs/DESIGN.md, "Restart").
 	 */
 	bool have_boot, other_boot;
-	uint8_t boot_id[UIE_BRIDGE_BOOT_ID_LEN];
+	uint8_t boot_id[UIE_BOOT_ID_LEN];
 	int followed;  /* connection whose CPU affinity was followed (loop.c) */
 	int listener;  /* seccomp notification fd */
 	int fan;       /* fanotify group, -1 without */

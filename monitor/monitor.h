@@ -52,7 +52,6 @@ struct uie_mon_state;
 
 struct uie_guest_ram;
 
-#define UIE_MON_BOOT_ID_LEN 16
 
 struct uie_monitor {
 	const struct uie_platform *pl;
@@ -71,7 +70,7 @@ struct uie_monitor {
 	struct uie_workers *workers;   /* measurement threads (borrowed), NULL: measure in the loop */
 	struct uie_mon_state *state; /* owned state directory; NULL: memory only */
 	uint64_t boot;             /* run number over the state directory (1 without) */
-	uint8_t boot_id[UIE_MON_BOOT_ID_LEN]; /* random per run, told to clients */
+	uint8_t boot_id[UIE_BOOT_ID_LEN]; /* random per run, told to clients */
 	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
 	const struct uie_guest_ram *ram;
 	struct uie_denylog *denylog; /* borrowed; NULL: denials go to the secure log only */

@@ -220,7 +220,7 @@ int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint
 
 	*ae = NULL;
 	*ae_len = 0;
-	if (!nonce || nonce_len < 1 || nonce_len > UIE_BRIDGE_NONCE_MAX)
+	if (!nonce || nonce_len < 1 || nonce_len > UIE_NONCE_MAX)
 		return UIE_E_INVAL;
 	q.u.export_req.since_seq = since_seq;
 	q.u.export_req.nonce_len = (uint8_t)nonce_len;

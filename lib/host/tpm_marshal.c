@@ -9,6 +9,7 @@
 #include <tss2/tss2_mu.h>
 
 #include "uie/err.h"
+#include "uie/types.h"
 
 /* TPMA_OBJECT: fixedTPM | fixedParent | sensitiveDataOrigin | userWithAuth | restricted | sign */
 #define AK_ATTRIBUTES 0x00050072u
@@ -75,6 +76,8 @@ _Static_assert(sizeof(((TPM2B_DIGEST *)0)->buffer) >= UIE_TPM_DIGEST_MAX, "pcrDi
 _Static_assert(TPM2_NUM_PCR_BANKS >= UIE_TPM_MAX_BANKS, "PCR banks fit");
 _Static_assert(TPM2_PCR_SELECT_MAX >= UIE_TPM_PCR_SELECT_MAX, "PCR selection fits");
 _Static_assert(TPM2_MAX_ECC_KEY_BYTES >= UIE_TPM_ECC_MAX, "ECC parameters fit");
+/* A verifier's nonce is the quote's extraData. */
+_Static_assert(UIE_NONCE_MAX <= UIE_TPM_DATA_MAX, "every nonce fits extraData");
 
 /* A tpm2-tss marshalling result as a project error. */
 static int mu_err(TSS2_RC rc)

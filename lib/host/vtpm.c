@@ -105,7 +105,7 @@ int uie_vtpm_quote_alloc(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_
 		return UIE_E_INVAL;
 	*attest = *sig = NULL;
 	*attest_len = *sig_len = 0;
-	if (!t || !nonce || nonce_len < UIE_VTPM_NONCE_MIN || nonce_len > UIE_VTPM_NONCE_MAX)
+	if (!t || !nonce || nonce_len < UIE_VTPM_NONCE_MIN || nonce_len > UIE_NONCE_MAX)
 		return UIE_E_INVAL;
 	return t->ops->quote_alloc(t, nonce, nonce_len, attest, attest_len, sig, sig_len);
 }

@@ -36,7 +36,7 @@ static void usage(FILE *f)
 
 struct export_opts {
 	const char *socket, *out, *cel, *pubkey;
-	uint8_t nonce[EVIO_NONCE_MAX];
+	uint8_t nonce[UIE_NONCE_MAX];
 	size_t nonce_len;
 	uint64_t since;
 };
@@ -108,7 +108,7 @@ int uie_cmd_evidence_export(int argc, char **argv)
 	struct export_opts o;
 	uint8_t *ae = NULL, *der = NULL;
 	size_t ae_len = 0, der_len = 0;
-	char hex[2 * EVIO_NONCE_MAX + 1];
+	char hex[2 * UIE_NONCE_MAX + 1];
 	int fd = -1, r, rc;
 
 	if ((rc = parse(argc, argv, &o)) != UIE_EXIT_OK)

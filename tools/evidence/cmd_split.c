@@ -44,7 +44,7 @@ int uie_cmd_evidence_split(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char nonce[2 * EVIO_NONCE_MAX + 2];
+	char nonce[2 * UIE_NONCE_MAX + 2];
 	const char *dir = NULL;
 	struct uie_ae a;
 	uint8_t *buf = NULL;
@@ -66,7 +66,7 @@ int uie_cmd_evidence_split(int argc, char **argv)
 		free(buf);
 		return UIE_EXIT_FAIL;
 	}
-	if (a.nonce_len > EVIO_NONCE_MAX)
+	if (a.nonce_len > UIE_NONCE_MAX)
 		r = UIE_E_LIMIT;
 	for (size_t i = 0; r == UIE_OK && i < a.nonce_len; i++)
 		snprintf(nonce + 2 * i, 3, "%02x", a.nonce[i]);

@@ -30,7 +30,7 @@
 struct verify_opts {
 	const char *ae, *ak, *ref, *state, *pol[MAX_POLICIES];
 	size_t npol;
-	uint8_t nonce[EVIO_NONCE_MAX];
+	uint8_t nonce[UIE_NONCE_MAX];
 	size_t nonce_len;
 	int json;
 };

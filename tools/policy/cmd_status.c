@@ -25,7 +25,7 @@
 static void print_text(const struct uie_status *st)
 {
 	char vpcr[2 * UIE_PCR_LEN + 1], policy[2 * UIE_SHA256_LEN + 1],
-		boot_id[2 * UIE_BRIDGE_BOOT_ID_LEN + 1];
+		boot_id[2 * UIE_BOOT_ID_LEN + 1];
 
 	uie_hex_encode(vpcr, st->vpcr, sizeof(st->vpcr));
 	uie_hex_encode(policy, st->policy_id, sizeof(st->policy_id));
@@ -41,7 +41,7 @@ static void print_text(const struct uie_status *st)
 static int print_json(const struct uie_status *st)
 {
 	char vpcr[2 * UIE_PCR_LEN + 1], policy[2 * UIE_SHA256_LEN + 1],
-		boot_id[2 * UIE_BRIDGE_BOOT_ID_LEN + 1];
+		boot_id[2 * UIE_BOOT_ID_LEN + 1];
 	json_t *j;
 	int r;
 
