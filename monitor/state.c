@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "hex.h"
 #include "monitor.h"
 #include "uie/err.h"
 #include "uie/package.h"
@@ -86,14 +87,9 @@ static int lock_dir(struct uie_monitor *m, struct uie_mon_state *st, const char 
 static bool run_file(const char *name, const char *prefix, uint64_t *n)
 {
 	size_t pl = strlen(prefix);
-	char *end;
 
-	if (strncmp(name, prefix, pl) != 0 || name[pl] != '.' || name[pl + 1] < '0' ||
-	    name[pl + 1] > '9')
-		return false;
-	errno = 0;
-	*n = strtoull(name + pl + 1, &end, 10);
-	return !errno && !*end;
+	return strncmp(name, prefix, pl) == 0 && name[pl] == '.' &&
+	       uie_parse_u64(name + pl + 1, n) == UIE_OK;
 }
 
 /* The newest run's number; removes files a start that did not finish left (*.tmp). */

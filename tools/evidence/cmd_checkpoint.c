@@ -58,8 +58,8 @@ int uie_cmd_evidence_checkpoint(int argc, char **argv)
 	r = uie_bridge_checkpoint(fd, st.next_seq, st.pcr, &base);
 	close(fd);
 	if (r == UIE_E_BINDING) {
-		fprintf(stderr, "uie evidence checkpoint: %s: the state is not of the log of the "
-				"monitor at %s\n", state, sock);
+		fprintf(stderr, "uie evidence checkpoint: %s: %s (the state is not of the log of "
+				"the monitor at %s)\n", state, uie_err_str(r), sock);
 		return UIE_EXIT_FAIL;
 	}
 	if (r != UIE_OK) {
