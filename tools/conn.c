@@ -14,8 +14,9 @@ int uie_tool_connect(const char *cmd, const char *sock, int *fd)
 
 	if (r != UIE_OK)
 		fprintf(stderr, "%s: cannot connect to the monitor at %s: %s\n", cmd, sock,
-			r == UIE_E_INVAL ? "socket path too long" : errno ? strerror(errno)
-									  : uie_err_str(r));
+			r == UIE_E_INVAL ? "socket path too long"
+			: errno          ? strerror(errno)
+					 : uie_err_str(r));
 	return r;
 }
 

@@ -14,9 +14,9 @@ static const struct name events[UIE_EV__MAX] = {
 };
 
 static const struct name roles[UIE_ROLE__MAX] = {
-	[UIE_ROLE_MAIN] = { "MAIN", "main" },	  [UIE_ROLE_INTERP] = { "INTERP", "interp" },
-	[UIE_ROLE_DSO] = { "DSO", "dso" },	  [UIE_ROLE_FILE] = { "FILE", "file" },
-	[UIE_ROLE_ANON] = { "ANON", "anon" },	  [UIE_ROLE_SCRIPT] = { "SCRIPT", "script" },
+	[UIE_ROLE_MAIN] = { "MAIN", "main" }, [UIE_ROLE_INTERP] = { "INTERP", "interp" },
+	[UIE_ROLE_DSO] = { "DSO", "dso" },    [UIE_ROLE_FILE] = { "FILE", "file" },
+	[UIE_ROLE_ANON] = { "ANON", "anon" }, [UIE_ROLE_SCRIPT] = { "SCRIPT", "script" },
 };
 
 static const struct name modes[UIE_MODE__MAX] = {

@@ -24,38 +24,34 @@
 
 static void print_text(const struct uie_status *st)
 {
-	char vpcr[2 * UIE_PCR_LEN + 1], policy[2 * UIE_SHA256_LEN + 1],
-		boot_id[2 * UIE_BOOT_ID_LEN + 1];
+	char vpcr[2 * UIE_PCR_LEN + 1], policy[2 * UIE_SHA256_LEN + 1], boot_id[2 * UIE_BOOT_ID_LEN + 1];
 
 	uie_hex_encode(vpcr, st->vpcr, sizeof(st->vpcr));
 	uie_hex_encode(policy, st->policy_id, sizeof(st->policy_id));
 	uie_hex_encode(boot_id, st->boot_id, sizeof(st->boot_id));
 	printf("mode: %s\nepoch: %llu\nrecords: %llu\nvpcr16: %s\npolicy: %s\nboot: %llu %s\n"
 	       "repeats: %llu\nhealth: %s\ntrusted keys: %u\n",
-	       uie_mode_name(st->mode), (unsigned long long)st->epoch,
-	       (unsigned long long)st->nrecords, vpcr, policy, (unsigned long long)st->boot, boot_id,
-	       (unsigned long long)st->repeats, st->health == UIE_OK ? "ok" : uie_err_str(st->health),
-	       st->trust_keys);
+	       uie_mode_name(st->mode), (unsigned long long)st->epoch, (unsigned long long)st->nrecords, vpcr,
+	       policy, (unsigned long long)st->boot, boot_id, (unsigned long long)st->repeats,
+	       st->health == UIE_OK ? "ok" : uie_err_str(st->health), st->trust_keys);
 }
 
 static int print_json(const struct uie_status *st)
 {
-	char vpcr[2 * UIE_PCR_LEN + 1], policy[2 * UIE_SHA256_LEN + 1],
-		boot_id[2 * UIE_BOOT_ID_LEN + 1];
+	char vpcr[2 * UIE_PCR_LEN + 1], policy[2 * UIE_SHA256_LEN + 1], boot_id[2 * UIE_BOOT_ID_LEN + 1];
 	json_t *j;
 	int r;
 
 	uie_hex_encode(vpcr, st->vpcr, sizeof(st->vpcr));
 	uie_hex_encode(policy, st->policy_id, sizeof(st->policy_id));
 	uie_hex_encode(boot_id, st->boot_id, sizeof(st->boot_id));
-	j = json_pack("{s:s, s:o, s:o, s:s, s:s, s:o, s:s, s:o, s:s, s:i}", "mode",
-		      uie_mode_name(st->mode), "epoch", uie_json_u64(st->epoch), "records",
-		      uie_json_u64(st->nrecords), "vpcr16", vpcr, "policy", policy, "boot",
-		      uie_json_u64(st->boot), "boot_id", boot_id, "repeats", uie_json_u64(st->repeats),
-		      "health", st->health == UIE_OK ? "ok" : uie_err_str(st->health), "trusted_keys",
+	j = json_pack("{s:s, s:o, s:o, s:s, s:s, s:o, s:s, s:o, s:s, s:i}", "mode", uie_mode_name(st->mode),
+		      "epoch", uie_json_u64(st->epoch), "records", uie_json_u64(st->nrecords), "vpcr16", vpcr,
+		      "policy", policy, "boot", uie_json_u64(st->boot), "boot_id", boot_id, "repeats",
+		      uie_json_u64(st->repeats), "health",
+		      st->health == UIE_OK ? "ok" : uie_err_str(st->health), "trusted_keys",
 		      (int)st->trust_keys);
-	r = j && json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? UIE_OK
-										     : UIE_E_NOMEM;
+	r = j && json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? UIE_OK : UIE_E_NOMEM;
 	if (r == UIE_OK)
 		putchar('\n');
 	json_decref(j);
@@ -100,12 +96,15 @@ int uie_cmd_status(int argc, char **argv)
 	if (!json)
 		print_text(&st);
 	if (!st.trust_keys)
-		fprintf(stderr, "uie status: WARNING: the monitor at %s has no trusted policy key "
-				"(--trust-key): it can never leave bootstrap, and every program runs\n",
+		fprintf(stderr,
+			"uie status: WARNING: the monitor at %s has no trusted policy key "
+			"(--trust-key): it can never leave bootstrap, and every program runs\n",
 			sock);
 	if (st.health != UIE_OK) {
-		fprintf(stderr, "uie status: monitor at %s is unhealthy: %s (grants fail closed; "
-				"see its diagnostics log)\n", sock, uie_err_str(st.health));
+		fprintf(stderr,
+			"uie status: monitor at %s is unhealthy: %s (grants fail closed; "
+			"see its diagnostics log)\n",
+			sock, uie_err_str(st.health));
 		return UIE_EXIT_FAIL;
 	}
 	return UIE_EXIT_OK;
