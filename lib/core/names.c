@@ -25,32 +25,25 @@ static const struct name modes[UIE_MODE__MAX] = {
 	[UIE_MODE_ENFORCE] = { "ENFORCE", "enforce" },
 };
 
-const char *uie_event_name(unsigned event)
+/* The name (or key) of value v of a table of n entries, NULL outside it. */
+static const char *pick(const struct name *t, unsigned n, unsigned v, int key)
 {
-	return event < UIE_EV__MAX ? events[event].name : 0;
+	if (v >= n || !t[v].name)
+		return 0;
+	return key ? t[v].key : t[v].name;
 }
 
-const char *uie_event_key(unsigned event)
-{
-	return event < UIE_EV__MAX ? events[event].key : 0;
-}
+/* uie_WHAT_name() and uie_WHAT_key() of one table (uie/names.h). */
+#define NAME_AND_KEY(what, table, n)              \
+	const char *uie_##what##_name(unsigned v) \
+	{                                         \
+		return pick(table, n, v, 0);      \
+	}                                         \
+	const char *uie_##what##_key(unsigned v)  \
+	{                                         \
+		return pick(table, n, v, 1);      \
+	}
 
-const char *uie_role_name(unsigned role)
-{
-	return role < UIE_ROLE__MAX ? roles[role].name : 0;
-}
-
-const char *uie_role_key(unsigned role)
-{
-	return role < UIE_ROLE__MAX ? roles[role].key : 0;
-}
-
-const char *uie_mode_name(unsigned mode)
-{
-	return mode < UIE_MODE__MAX ? modes[mode].name : 0;
-}
-
-const char *uie_mode_key(unsigned mode)
-{
-	return mode < UIE_MODE__MAX ? modes[mode].key : 0;
-}
+NAME_AND_KEY(event, events, UIE_EV__MAX)
+NAME_AND_KEY(role, roles, UIE_ROLE__MAX)
+NAME_AND_KEY(mode, modes, UIE_MODE__MAX)

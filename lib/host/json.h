@@ -15,4 +15,11 @@
 /* A new reference: v as an integer, or its decimal string above INT64_MAX; NULL on ENOMEM. */
 json_t *uie_json_u64(uint64_t v);
 
+/*
+ * Prints j (may be NULL: a failed json_pack) on stdout, indented, with a
+ * newline, and releases it.  UIE_OK, or UIE_E_NOMEM when j is NULL or
+ * cannot be written out.
+ */
+int uie_json_print(json_t *j);
+
 #endif

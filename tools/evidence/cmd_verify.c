@@ -302,13 +302,7 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 		      uie_json_u64(rep->subject_records), "subject_unresolved",
 		      uie_json_u64(rep->subject_unresolved), "subjects",
 		      subjects(ae, ae_len, rep->cls == UIE_V_OK));
-	if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
-		json_decref(j);
-		return UIE_E_NOMEM;
-	}
-	putchar('\n');
-	json_decref(j);
-	return UIE_OK;
+	return uie_json_print(j);
 }
 
 int uie_cmd_verify(int argc, char **argv)

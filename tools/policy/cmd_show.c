@@ -99,7 +99,7 @@ static int print_json(const struct uie_policy *pol, const struct uie_package *pk
 	size_t dlen = uie_hash_len(pol->hash_alg);
 	const char *alg = uie_lang_hash_name(pol->hash_alg);
 	char dig[8 + 2 * UIE_DIGEST_MAX + 1];
-	json_t *rules = json_array(), *j, *rule;
+	json_t *rules = json_array(), *rule;
 	int r = rules && alg ? UIE_OK : UIE_E_NOMEM;
 
 	for (uint32_t i = 0; r == UIE_OK && i < pol->nrules; i++) {
@@ -120,17 +120,12 @@ static int print_json(const struct uie_policy *pol, const struct uie_package *pk
 		if (!rule || json_array_append_new(rules, rule) != 0)
 			r = UIE_E_NOMEM;
 	}
-	j = r == UIE_OK ? json_pack("{s:o, s:s, s:s, s:s, s:O}", "package",
-				    pkg ? package_json(pkg, key) : json_null(), "mode",
-				    uie_mode_name(pol->mode), "default",
-				    pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY", "hash_alg", alg,
-				    "rules", rules)
-			: NULL;
-	if (r == UIE_OK && (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0))
-		r = UIE_E_NOMEM;
 	if (r == UIE_OK)
-		putchar('\n');
-	json_decref(j);
+		r = uie_json_print(json_pack("{s:o, s:s, s:s, s:s, s:O}", "package",
+					     pkg ? package_json(pkg, key) : json_null(), "mode",
+					     uie_mode_name(pol->mode), "default",
+					     pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY",
+					     "hash_alg", alg, "rules", rules));
 	json_decref(rules);
 	return r;
 }

@@ -39,23 +39,16 @@ static void print_text(const struct uie_status *st)
 static int print_json(const struct uie_status *st)
 {
 	char vpcr[2 * UIE_PCR_LEN + 1], policy[2 * UIE_SHA256_LEN + 1], boot_id[2 * UIE_BOOT_ID_LEN + 1];
-	json_t *j;
-	int r;
 
 	uie_hex_encode(vpcr, st->vpcr, sizeof(st->vpcr));
 	uie_hex_encode(policy, st->policy_id, sizeof(st->policy_id));
 	uie_hex_encode(boot_id, st->boot_id, sizeof(st->boot_id));
-	j = json_pack("{s:s, s:o, s:o, s:s, s:s, s:o, s:s, s:o, s:s, s:i}", "mode", uie_mode_name(st->mode),
-		      "epoch", uie_json_u64(st->epoch), "records", uie_json_u64(st->nrecords), "vpcr16", vpcr,
-		      "policy", policy, "boot", uie_json_u64(st->boot), "boot_id", boot_id, "repeats",
-		      uie_json_u64(st->repeats), "health",
-		      st->health == UIE_OK ? "ok" : uie_err_str(st->health), "trusted_keys",
-		      (int)st->trust_keys);
-	r = j && json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? UIE_OK : UIE_E_NOMEM;
-	if (r == UIE_OK)
-		putchar('\n');
-	json_decref(j);
-	return r;
+	return uie_json_print(json_pack(
+		"{s:s, s:o, s:o, s:s, s:s, s:o, s:s, s:o, s:s, s:i}", "mode", uie_mode_name(st->mode),
+		"epoch", uie_json_u64(st->epoch), "records", uie_json_u64(st->nrecords), "vpcr16", vpcr,
+		"policy", policy, "boot", uie_json_u64(st->boot), "boot_id", boot_id, "repeats",
+		uie_json_u64(st->repeats), "health", st->health == UIE_OK ? "ok" : uie_err_str(st->health),
+		"trusted_keys", (int)st->trust_keys));
 }
 
 int uie_cmd_status(int argc, char **argv)
