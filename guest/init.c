@@ -150,7 +150,7 @@ static bool others_alive(pid_t relay)
 		if (uie_parse_u64(e->d_name, &pid) != UIE_OK || pid == 0 || pid > INT32_MAX ||
 		    (pid_t)pid == getpid() || (pid_t)pid == relay)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		snprintf(path, sizeof(path), "/proc/%llu/cmdline", (unsigned long long)pid);
 		if (!(f = fopen(path, "re")))
 			continue;
 		found = fread(&c, 1, 1, f) == 1;

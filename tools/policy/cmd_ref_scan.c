@@ -199,7 +199,7 @@ static void fold(struct scan *s)
 
 static void digest_text(const struct uie_digest *d, char out[8 + 2 * UIE_DIGEST_MAX + 1])
 {
-	memcpy(out, "sha256:", 7);
+	snprintf(out, 8, "sha256:");
 	uie_hex_encode(out + 7, d->bytes, d->len);
 }
 
@@ -239,10 +239,15 @@ static int json_alloc(const struct scan *s, char **out, size_t *len)
 	if (r == UIE_OK && (json_object_set_new(root, "manifest", json_string(JSON_BANNER)) != 0 ||
 			    json_object_set(root, "entries", arr) != 0))
 		r = UIE_E_NOMEM;
-	*out = r == UIE_OK ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-	if (r == UIE_OK && !*out)
-		r = UIE_E_NOMEM;
-	*len = *out ? strlen(*out) : 0;
+	if (r == UIE_OK) {
+		FILE *f = open_memstream(out, len);
+
+		if (!f || json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
+		    fputc('\n', f) == EOF)
+			r = UIE_E_NOMEM;
+		if (f && fclose(f) != 0)
+			r = UIE_E_NOMEM;
+	}
 	json_decref(arr);
 	json_decref(root);
 	return r;
@@ -255,10 +260,6 @@ static int write_manifest(const struct scan *s, const char *out)
 	size_t len = 0;
 	int r = s->json ? json_alloc(s, &buf, &len) : text_alloc(s, &buf, &len);
 
-	if (r == UIE_OK && s->json && (buf = realloc(buf, len + 1)))
-		buf[len++] = '\n';
-	if (r == UIE_OK && !buf)
-		r = UIE_E_NOMEM;
 	if (r == UIE_OK) {
 		r = out ? uie_file_write_atomic(out, buf, len, 0644) : uie_fd_write_all(1, buf, len);
 		if (r != UIE_OK)
