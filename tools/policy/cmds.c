@@ -13,7 +13,8 @@ const struct uie_cmd uie_cmds_policy[] = {
 	  "[--key PUB] [--json] [--manifest MANIFEST]... TABLE|PACKAGE" },
 	{ "policy check", uie_cmd_policy_check,
 	  "compare a policy with the files on disk (stale digests, uncovered files)",
-	  "[--key PUB] [--manifest MANIFEST]... [--package NAME]... TABLE|PACKAGE [PATH...]" },
+	  "[--key PUB] [--json] [--manifest MANIFEST]... [--package NAME]... TABLE|PACKAGE "
+	  "[PATH...]" },
 	{ "key gen", uie_cmd_key_gen, "generate an ECDSA P-256 policy-signing key pair",
 	  "[--force] -o PRIV.pem --pub PUB.pem" },
 	{ "policy sign", uie_cmd_policy_sign, "sign a table into a bound policy package",

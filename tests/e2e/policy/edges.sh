@@ -157,6 +157,11 @@ expect_cmd "policy show --json" 0 "" "$UIE" policy show --json --key "$T/ttp.pub
 	"ENFORCE good EXECVE " ] && grep -q '"epoch": 9223372036854775807,' "$T/stdout" ||
 	fail "policy show --json: $(cat "$T/stdout")"
 
+cp /bin/ls "$T/notyet"
+"$UIE" policy check --json "$T/p" "$T/true" "$T/notyet" >"$T/stdout" 2>/dev/null && fail "check --json found nothing"
+[ "$(jq -r '.count, .findings[0].kind, .findings[0].role, .findings[0].note' "$T/stdout" | tr '\n' ' ')" = \
+	"1 not-covered MAIN op=EXECVE role=MAIN " ] || fail "policy check --json: $(cat "$T/stdout")"
+
 note "a monitor without --trust-key says it can never leave bootstrap"
 start_monitor "$UIE_MONITORD" "$T/sock" "builtin:$T/ak.pem" 2>"$T/mon.err" || fail "monitor did not start"
 grep -q "WARNING: no --trust-key" "$T/monitord.log" || fail "no warning in the monitor's log"
