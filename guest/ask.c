@@ -17,16 +17,12 @@
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
+#include "uie/names.h"
 #include "uie/sys.h"
 
 static const char *event_name(uint16_t ev)
 {
-	switch (ev) {
-	case UIE_EV_EXECVE: return "execve";
-	case UIE_EV_MMAP_EXEC: return "mmap";
-	case UIE_EV_MPROTECT_EXEC: return "mprotect";
-	default: return "grant";
-	}
+	return uie_event_key(ev) ? uie_event_key(ev) : "grant";
 }
 
 /* True when st is the file pid runs as its main program (/proc/PID/exe). */
@@ -88,7 +84,7 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 			       .pid = (uint32_t)pid, .vaddr = vaddr, .length = length,
 			       .file_offset = off };
 	struct uie_verdict v;
-	char name[512], why[160];
+	char name[512], why[256];
 	uint64_t begun;
 	int r, progfd = -1;
 
@@ -96,8 +92,11 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 		req.id = uie_file_id_of(st);
 	uie_guest_connect(s);
 	if (s->bridge < 0) {
-		snprintf(why, sizeof(why), s->other_boot ? "the monitor restarted since this tree started"
-							 : "monitor unreachable");
+		if (s->other_boot)
+			snprintf(why, sizeof(why), "the monitor restarted since this tree started");
+		else
+			snprintf(why, sizeof(why), "monitor unreachable at %s: %s", s->o->socket_path,
+				 strerror(s->conn_errno));
 		goto refused;
 	}
 	if (uie_guest_fastpath_refusal(s, &req, objfd)) {
@@ -122,8 +121,9 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 	if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)
 		uie_guest_disconnect(s); /* unusable; the next request reconnects */
 	if (r != UIE_OK) {
-		snprintf(why, sizeof(why), "monitor %s (%s)", r == UIE_E_PEER ? "unreachable" : "error",
-			 uie_err_str(r));
+		snprintf(why, sizeof(why), "monitor %s at %s (%s)",
+			 r == UIE_E_PEER ? "unreachable" : "error", s->o->socket_path,
+			 r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
 		goto refused;
 	}
 	/* Only refusals are worth remembering: an allowed digest is a hint hit anyway. */

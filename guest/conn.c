@@ -5,6 +5,7 @@
  * hint fetched on it; closed on any bridge failure (the next request
  * reconnects).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,6 +60,7 @@ void uie_guest_connect(struct uie_sup *s)
 		return;
 	begun = uie_phase_begin(&s->phases);
 	if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK) {
+		s->conn_errno = errno;
 		s->bridge = -1;
 		return;
 	}

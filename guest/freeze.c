@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hex.h"
 #include "sup.h"
 #include "uie/err.h"
 #include "uie/sys.h"
@@ -122,7 +123,8 @@ static int sweep(struct uie_freeze *f, unsigned *added)
 	if (!d)
 		return UIE_E_SYS;
 	while (r == UIE_OK && (de = readdir(d)) != NULL) {
-		pid_t tid = (pid_t)strtol(de->d_name, NULL, 10);
+		uint64_t n;
+		pid_t tid = uie_parse_u64(de->d_name, &n) == UIE_OK && n <= INT32_MAX ? (pid_t)n : 0;
 
 		if (tid <= 0 || known(f, tid))
 			continue;

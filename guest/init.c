@@ -37,6 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hex.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 #include "vmrelay.h"
@@ -143,12 +144,13 @@ static bool others_alive(pid_t relay)
 		return false;
 	while (!found && (e = readdir(d)) != NULL) {
 		char path[300], c;
-		long pid = strtol(e->d_name, NULL, 10);
+		uint64_t pid;
 		FILE *f;
 
-		if (pid <= 0 || pid == getpid() || pid == relay)
+		if (uie_parse_u64(e->d_name, &pid) != UIE_OK || pid == 0 || pid > INT32_MAX ||
+		    (pid_t)pid == getpid() || (pid_t)pid == relay)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		snprintf(path, sizeof(path), "/proc/%llu/cmdline", (unsigned long long)pid);
 		if (!(f = fopen(path, "re")))
 			continue;
 		found = fread(&c, 1, 1, f) == 1;

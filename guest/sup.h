@@ -81,13 +81,14 @@ struct uie_sup {
 	const struct uie_guest_opts *o;
 	struct uie_kernel kern;
 	int bridge;    /* monitor connection, -1 while down */
+	int conn_errno; /* why the last connect failed, for the refusal's message */
 	/*
 	 * The monitor run (STATUS boot_id) this tree started under: a
 	 * reconnection that finds another run refuses every later grant
 	 * (docs/DESIGN.md, "Restart").
 	 */
 	bool have_boot, other_boot;
-	uint8_t boot_id[UIE_BRIDGE_BOOT_ID_LEN];
+	uint8_t boot_id[UIE_BOOT_ID_LEN];
 	int followed;  /* connection whose CPU affinity was followed (loop.c) */
 	int listener;  /* seccomp notification fd */
 	int fan;       /* fanotify group, -1 without */

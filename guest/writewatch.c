@@ -30,6 +30,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "hex.h"
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -89,10 +90,10 @@ static pid_t live_mapper(dev_t dev, ino_t ino)
 	if (!d)
 		return 0;
 	while (!l.pid && (de = readdir(d)) != NULL) {
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
+		uint64_t n;
+		long pid = uie_parse_u64(de->d_name, &n) == UIE_OK && n <= INT32_MAX ? (long)n : 0;
 
-		if (*end || pid <= 0 || pid == getpid())
+		if (pid <= 0 || pid == getpid())
 			continue;
 		if (uie_guest_maps_each((pid_t)pid, find_exec, &l) == UIE_E_STATE)
 			l.pid = (pid_t)pid;

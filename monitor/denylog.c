@@ -9,14 +9,8 @@
 #include <unistd.h>
 
 #include "uie/err.h"
+#include "uie/names.h"
 
-static const char *const event_keys[UIE_EV__MAX] = {
-	[UIE_EV_EXECVE] = "execve", [UIE_EV_MMAP_EXEC] = "mmap", [UIE_EV_MPROTECT_EXEC] = "mprotect",
-};
-static const char *const role_keys[UIE_ROLE__MAX] = {
-	[UIE_ROLE_MAIN] = "main", [UIE_ROLE_INTERP] = "interp", [UIE_ROLE_DSO] = "dso",
-	[UIE_ROLE_FILE] = "file", [UIE_ROLE_ANON] = "anon", [UIE_ROLE_SCRIPT] = "script",
-};
 /* The rule that refused: one word each, for grep and journalctl filters. */
 static const char *const reason_keys[UIE_R__MAX] = {
 	[UIE_R_RULE_ALLOW] = "allow-rule", [UIE_R_RULE_DENY] = "deny-rule",
@@ -29,6 +23,11 @@ static const char *const reason_keys[UIE_R__MAX] = {
 static const char *key(const char *const *tab, size_t n, unsigned v)
 {
 	return v < n && tab[v] ? tab[v] : "unknown";
+}
+
+static const char *known(const char *name)
+{
+	return name ? name : "unknown";
 }
 
 int uie_denylog_open(struct uie_denylog *dl, const char *path)
@@ -95,7 +94,7 @@ size_t uie_denylog_format(char *buf, size_t size, const struct uie_req *req,
 	buf[0] = '\0';
 	put(buf, size, &n, "%s event=%s role=%s rule=%s",
 	    v->decision == UIE_DENY ? "denied" : "would-deny (measure mode)",
-	    key(event_keys, UIE_EV__MAX, req->event), key(role_keys, UIE_ROLE__MAX, req->role),
+	    known(uie_event_key(req->event)), known(uie_role_key(req->role)),
 	    key(reason_keys, UIE_R__MAX, v->reason));
 	put(buf, size, &n, " digest=");
 	if (v->digest.alg == UIE_HASH_SHA256 || v->digest.alg == UIE_HASH_SHA384) {
@@ -107,8 +106,7 @@ size_t uie_denylog_format(char *buf, size_t size, const struct uie_req *req,
 	}
 	put(buf, size, &n, " object=");
 	put_quoted(buf, size, &n, object ? object : "");
-	put(buf, size, &n, " pid=%u mode=%s seq=%llu", req->pid,
-	    mode == UIE_MODE_ENFORCE ? "enforce" : mode == UIE_MODE_MEASURE ? "measure" : "bootstrap",
+	put(buf, size, &n, " pid=%u mode=%s seq=%llu", req->pid, known(uie_mode_key(mode)),
 	    (unsigned long long)v->seq);
 	return n;
 }

@@ -13,6 +13,7 @@
 #include "monitor.h"
 #include "state.h"
 #include "uie/err.h"
+#include "uie/names.h"
 #include "uie/package.h"
 
 void uie_mon_publish_hint(struct uie_monitor *m)
@@ -65,9 +66,9 @@ int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	} else {
 		free(buf);
 	}
-	uie_mon_diag(m, "install of %llu-byte package: %s (epoch %llu, mode %u)",
+	uie_mon_diag(m, "install of %llu-byte package: %s (epoch %llu, mode %s)",
 		     (unsigned long long)len, uie_err_str(res), (unsigned long long)m->core.epoch,
-		     m->core.mode);
+		     uie_mode_name(m->core.mode));
 	a->u.install_ans.result = res;
 	a->u.install_ans.mode = m->core.mode;
 	a->u.install_ans.epoch = m->core.epoch;

@@ -5,7 +5,9 @@
  * serves the bridge until SIGTERM or SIGINT.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <grp.h>
 #include <sched.h>
 #include <signal.h>
@@ -17,7 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "guestram.h"
+#include "hex.h"
 #include "host_platform.h"
 #include "monitor.h"
 #include "sandbox.h"
@@ -47,6 +51,13 @@ struct opts {
 };
 
 static volatile sig_atomic_t stop_flag;
+
+/* --log-sync names, indexed by enum uie_log_sync. */
+static const char *const log_sync_names[] = {
+	[UIE_LOG_SYNC_POLICY] = "policy",
+	[UIE_LOG_SYNC_ALWAYS] = "always",
+	[UIE_LOG_SYNC_NONE] = "none",
+};
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UIE_ASAN 1
@@ -120,22 +131,102 @@ static void usage(FILE *f)
 }
 
 /* Parses a limit option's decimal value in [min, max] (0 always passes when zero_ok). */
-static bool parse_limit(const char *name, const char *arg, unsigned long long min,
-			unsigned long long max, bool zero_ok, unsigned long long *out)
+static bool parse_limit(const char *name, const char *arg, uint64_t min, uint64_t max,
+			bool zero_ok, uint64_t *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' ||
-	    ((*out < min || *out > max) && !(zero_ok && *out == 0))) {
-		fprintf(stderr, "uie-monitord: bad --%s '%s' (%llu to %llu%s)\n", name, arg, min, max,
+	if (uie_parse_u64(arg, out) != UIE_OK || ((*out < min || *out > max) && !(zero_ok && *out == 0))) {
+		fprintf(stderr, "uie-monitord: bad --%s '%s' (%llu to %llu%s)\n", name, arg,
+			(unsigned long long)min, (unsigned long long)max,
 			zero_ok ? ", or 0 for no limit" : "");
 		return false;
 	}
 	return true;
 }
 
+/* The limit options (docs/DESIGN.md, "Fair service"): true when c is one and arg is good. */
+static bool parse_limit_option(int c, const char *arg, struct opts *o, bool *ok)
+{
+	uint64_t u = 0;
+
+	*ok = true;
+	switch (c) {
+	case 'M':
+		*ok = parse_limit("max-clients", arg, 1, UIE_SERVER_CLIENTS_CAP, false, &u);
+		o->conn.max_clients = (unsigned)u;
+		return true;
+	case 'P':
+		*ok = parse_limit("max-clients-per-process", arg, 1, UIE_SERVER_CLIENTS_CAP, false, &u);
+		o->conn.max_per_process = (unsigned)u;
+		return true;
+	case 'O':
+		*ok = parse_limit("max-object-size", arg, 4096, UINT64_MAX, true, &u);
+		o->req.max_object = u;
+		return true;
+	case 'T':
+		*ok = parse_limit("max-hash-ms", arg, 1, 3600000, true, &u);
+		o->req.max_hash_ms = (uint32_t)u;
+		return true;
+	case 'Q': /* a full fast-path batch must fit in the bucket */
+		*ok = parse_limit("client-quota", arg, UIE_BRIDGE_FASTPATH_MAX, UINT32_MAX, true, &u);
+		o->req.quota = (uint32_t)u;
+		return true;
+	case 'W':
+		*ok = parse_limit("measure-workers", arg, 0, UIE_WORKERS_MAX, false, &u);
+		o->workers = (unsigned)u;
+		return true;
+	default: return false;
+	}
+}
+
+/* One option; false after saying why it is bad. */
+static bool parse_option(int c, const char *arg, struct opts *o)
+{
+	uint64_t u;
+	bool ok;
+
+	switch (c) {
+	case 's': o->socket = arg; return true;
+	case 'v': o->vtpm = arg; return true;
+	case 'u': o->user = arg; return true;
+	case 'g': o->group = arg; return true;
+	case 'f': o->foreground = true; return true;
+	case 'l': o->log_file = arg; return true;
+	case 'V': o->vm_socket = arg; return true;
+	case 'R': o->guest_ram = arg; return true;
+	case 'L': o->syslog = strcmp(arg, "none") ? arg : NULL; return true;
+	case 'S': o->mon.state_dir = strcmp(arg, "none") ? arg : NULL; return true;
+	case 'F': o->mon.first_seen = true; return true;
+	case 'k':
+		if (o->nkeys >= MAX_TRUST_KEYS) {
+			fprintf(stderr, "uie-monitord: too many --trust-key (at most %d)\n", MAX_TRUST_KEYS);
+			return false;
+		}
+		o->keys[o->nkeys++] = arg;
+		return true;
+	case 'r':
+		if (!parse_limit("ready-fd", arg, 3, 1024, false, &u))
+			return false;
+		o->ready_fd = (int)u;
+		return true;
+	case 'c':
+		if (!parse_limit("cpu", arg, 0, CPU_SETSIZE - 1, false, &u))
+			return false;
+		o->cpu = (int)u;
+		return true;
+	case 'Y':
+		for (unsigned i = 0; i < sizeof(log_sync_names) / sizeof(log_sync_names[0]); i++)
+			if (!strcmp(arg, log_sync_names[i])) {
+				o->mon.log_sync = (uint8_t)i;
+				return true;
+			}
+		fprintf(stderr, "uie-monitord: --log-sync is policy, always or none\n");
+		return false;
+	default:
+		return parse_limit_option(c, arg, o, &ok) && ok;
+	}
+}
+
+/* The command line into *o: 0, or the exit status (0 after --help or --version: -1). */
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -144,6 +235,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "group", required_argument, NULL, 'g' },   { "foreground", no_argument, NULL, 'f' },
 		{ "ready-fd", required_argument, NULL, 'r' }, { "log-file", required_argument, NULL, 'l' },
 		{ "cpu", required_argument, NULL, 'c' },     { "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'X' },
 		{ "state-dir", required_argument, NULL, 'S' }, { "log-sync", required_argument, NULL, 'Y' },
 		{ "first-seen", no_argument, NULL, 'F' },
 		{ "vm-socket", required_argument, NULL, 'V' }, { "guest-ram", required_argument, NULL, 'R' },
@@ -156,9 +248,6 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "measure-workers", required_argument, NULL, 'W' },
 		{ 0 },
 	};
-	unsigned long long u;
-	char *end;
-	long v;
 	int c;
 
 	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1,
@@ -169,90 +258,19 @@ static int parse(int argc, char **argv, struct opts *o)
 				     UIE_MON_DEFAULT_QUOTA },
 			    .workers = UIE_WORKERS_DEFAULT };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (c) {
-		case 's': o->socket = optarg; break;
-		case 'v': o->vtpm = optarg; break;
-		case 'u': o->user = optarg; break;
-		case 'g': o->group = optarg; break;
-		case 'f': o->foreground = true; break;
-		case 'l': o->log_file = optarg; break;
-		case 'V': o->vm_socket = optarg; break;
-		case 'R': o->guest_ram = optarg; break;
-		case 'L': o->syslog = strcmp(optarg, "none") ? optarg : NULL; break;
-		case 'k':
-			if (o->nkeys >= MAX_TRUST_KEYS) {
-				fprintf(stderr, "uie-monitord: too many --trust-key\n");
-				return 2;
-			}
-			o->keys[o->nkeys++] = optarg;
-			break;
-		case 'r':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || v < 3 || v > 1024) {
-				fprintf(stderr, "uie-monitord: bad --ready-fd '%s'\n", optarg);
-				return 2;
-			}
-			o->ready_fd = (int)v;
-			break;
-		case 'c':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 0 || v >= CPU_SETSIZE) {
-				fprintf(stderr, "uie-monitord: bad --cpu '%s'\n", optarg);
-				return 2;
-			}
-			o->cpu = (int)v;
-			break;
-		case 'S': o->mon.state_dir = strcmp(optarg, "none") ? optarg : NULL; break;
-		case 'F': o->mon.first_seen = true; break;
-		case 'Y':
-			if (!strcmp(optarg, "policy"))
-				o->mon.log_sync = UIE_LOG_SYNC_POLICY;
-			else if (!strcmp(optarg, "always"))
-				o->mon.log_sync = UIE_LOG_SYNC_ALWAYS;
-			else if (!strcmp(optarg, "none"))
-				o->mon.log_sync = UIE_LOG_SYNC_NONE;
-			else {
-				fprintf(stderr, "uie-monitord: --log-sync is policy, always or none\n");
-				return 2;
-			}
-			break;
-		case 'M':
-			if (!parse_limit("max-clients", optarg, 1, UIE_SERVER_CLIENTS_CAP, false, &u))
-				return 2;
-			o->conn.max_clients = (unsigned)u;
-			break;
-		case 'P':
-			if (!parse_limit("max-clients-per-process", optarg, 1, UIE_SERVER_CLIENTS_CAP,
-					 false, &u))
-				return 2;
-			o->conn.max_per_process = (unsigned)u;
-			break;
-		case 'O':
-			if (!parse_limit("max-object-size", optarg, 4096, UINT64_MAX, true, &u))
-				return 2;
-			o->req.max_object = u;
-			break;
-		case 'T':
-			if (!parse_limit("max-hash-ms", optarg, 1, 3600000, true, &u))
-				return 2;
-			o->req.max_hash_ms = (uint32_t)u;
-			break;
-		case 'Q': /* a full fast-path batch must fit in the bucket */
-			if (!parse_limit("client-quota", optarg, UIE_BRIDGE_FASTPATH_MAX, UINT32_MAX, true,
-					 &u))
-				return 2;
-			o->req.quota = (uint32_t)u;
-			break;
-		case 'W':
-			if (!parse_limit("measure-workers", optarg, 0, UIE_WORKERS_MAX, false, &u))
-				return 2;
-			o->workers = (unsigned)u;
-			break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return 2;
+		if (c == 'h' || c == 'X') {
+			if (c == 'h')
+				usage(stdout);
+			else
+				printf("uie-monitord %s\n", UIE_VERSION);
+			return -1;
 		}
+		if (c == '?' || c == ':') {
+			usage(stderr);
+			return 2;
+		}
+		if (!parse_option(c, optarg, o))
+			return 2;
 	}
 	if (optind != argc) {
 		usage(stderr);
@@ -262,6 +280,52 @@ static int parse(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "uie-monitord: --vm-socket and --guest-ram go together\n");
 		return 2;
 	}
+	return 0;
+}
+
+/* The directory a path is in must exist (levels up: 2 when the server makes the last one). */
+static bool dir_exists(const char *opt, const char *path, int levels)
+{
+	char dir[PATH_MAX];
+	const char *why;
+	struct stat st;
+	char *slash;
+
+	if (strlen(path) >= sizeof(dir) || path[0] != '/') {
+		fprintf(stderr, "uie-monitord: %s %s: an absolute path is needed\n", opt, path);
+		return false;
+	}
+	memcpy(dir, path, strlen(path) + 1);
+	while (levels-- > 0 && (slash = strrchr(dir, '/')))
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (stat(dir, &st) != 0)
+		why = strerror(errno);
+	else if (!S_ISDIR(st.st_mode))
+		why = "not a directory";
+	else
+		return true;
+	fprintf(stderr, "uie-monitord: %s %s: %s: %s\n", opt, path, dir, why);
+	return false;
+}
+
+/*
+ * What can be checked before anything is written (the log file, the
+ * vTPM key, the socket, the state directory): a bad argument changes
+ * nothing.  0, or the exit status 2.
+ */
+static int check_args(const struct opts *o)
+{
+	int fl;
+
+	if (o->ready_fd >= 0 && ((fl = fcntl(o->ready_fd, F_GETFL)) < 0 ||
+				 (fl & O_ACCMODE) == O_RDONLY)) {
+		fprintf(stderr, "uie-monitord: --ready-fd %d: %s\n", o->ready_fd,
+			fl < 0 ? strerror(errno) : "not open for writing");
+		return 2;
+	}
+	if (o->vm_socket ? !dir_exists("--vm-socket", o->vm_socket, 1)
+			 : !dir_exists("--socket", o->socket, 2))
+		return 2;
 	return 0;
 }
 
@@ -281,9 +345,10 @@ static void make_key_dir(const char *spec)
 	}
 }
 
+/* Says what failed (with the system error when a call failed) and returns the exit status 1. */
 static int fail(FILE *diag, const char *what, int r)
 {
-	fprintf(diag, "uie-monitord: %s: %s\n", what, uie_err_str(r));
+	fprintf(diag, "uie-monitord: %s: %s\n", what, uie_file_err_str(r));
 	return 1;
 }
 
@@ -334,21 +399,12 @@ static int identities(const struct opts *o, uid_t *uid, gid_t *gid, gid_t *sock_
 	return r;
 }
 
-static int run(const struct opts *o, FILE *diag)
+/* The process: not dumpable, no core, on its CPU, private files; who it will run as. */
+static int setup_process(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gid,
+			 gid_t *sock_gid)
 {
-	struct uie_host_platform hp;
-	struct uie_monitor m;
-	struct uie_server_limits conn;
-	struct uie_workers workers = { .wake = { -1, -1 } };
-	struct uie_denylog denylog;
-	struct uie_vtpm *tpm = NULL;
-	struct uie_guest_ram ram = { .fd = -1 };
 	struct rlimit nocore = { 0, 0 };
-	uid_t uid;
-	gid_t gid, sock_gid;
-	uint8_t *der = NULL, *att = NULL, *sig = NULL;
-	size_t dl, al, sl;
-	int lfd = -1, r;
+	int r;
 
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	setrlimit(RLIMIT_CORE, &nocore);
@@ -361,44 +417,96 @@ static int run(const struct opts *o, FILE *diag)
 			return fail(diag, "--cpu", UIE_E_SYS);
 	}
 	umask(077);
-	if ((r = identities(o, &uid, &gid, &sock_gid)) != UIE_OK)
+	if ((r = identities(o, uid, gid, sock_gid)) != UIE_OK)
 		return fail(diag, "user or group", r);
-	if ((r = uie_host_platform_init(&hp)) != UIE_OK)
-		return fail(diag, "platform", r);
+	return 0;
+}
+
+/* The trusted keys and the vTPM, warmed up: what quoting needs is loaded before the filter. */
+static int setup_trust(const struct opts *o, FILE *diag, struct uie_host_platform *hp,
+		       struct uie_vtpm **tpm)
+{
+	uint8_t *der = NULL, *att = NULL, *sig = NULL;
+	size_t dl, al, sl;
+	int r;
+
 	for (unsigned i = 0; i < o->nkeys; i++)
-		if ((r = uie_host_platform_add_key_file(&hp, o->keys[i], NULL)) != UIE_OK)
+		if ((r = uie_host_platform_add_key_file(hp, o->keys[i], NULL)) != UIE_OK)
 			return fail(diag, o->keys[i], r);
 	make_key_dir(o->vtpm);
-	if ((r = uie_vtpm_open(o->vtpm, &tpm)) != UIE_OK)
+	if ((r = uie_vtpm_open(o->vtpm, tpm)) != UIE_OK)
 		return fail(diag, o->vtpm, r);
-	/* Loads what quoting needs (providers, key) before the filter forbids opening files. */
-	if ((r = uie_vtpm_pubkey_alloc(tpm, &der, &dl)) != UIE_OK ||
-	    (r = uie_vtpm_quote_alloc(tpm, (const uint8_t *)"warm-up", 7, &att, &al, &sig, &sl)) != UIE_OK)
-		return fail(diag, "vTPM warm-up", r);
+	r = uie_vtpm_pubkey_alloc(*tpm, &der, &dl);
+	if (r == UIE_OK)
+		r = uie_vtpm_quote_alloc(*tpm, (const uint8_t *)"warm-up", 7, &att, &al, &sig, &sl);
 	free(der);
 	free(att);
 	free(sig);
+	return r == UIE_OK ? 0 : fail(diag, "vTPM warm-up", r);
+}
+
+/* VM mode: one guest, reached only through its port; objects read from its RAM. */
+static int setup_vm(const struct opts *o, FILE *diag, struct uie_guest_ram *ram, int *lfd)
+{
+	int r;
+
+	if ((r = uie_guest_ram_open(o->guest_ram, ram)) != UIE_OK)
+		return fail(diag, o->guest_ram, r);
+	if ((r = uie_vmserver_listen(o->vm_socket, lfd)) != UIE_OK)
+		return fail(diag, o->vm_socket, r);
+	return 0;
+}
+
+/* A monitor that trusts no key can never install a policy: said where it is seen. */
+static void warn_no_keys(FILE *diag)
+{
+	static const char msg[] = "uie-monitord: WARNING: no --trust-key: no policy can ever be "
+				  "installed, so this monitor stays in bootstrap (measure only: "
+				  "every program runs)\n";
+
+	fputs(msg, diag);
+	fflush(diag);
+	if (diag != stderr)
+		fputs(msg, stderr);
+}
+
+static int run(const struct opts *o, FILE *diag)
+{
+	struct uie_host_platform hp;
+	struct uie_monitor m;
+	struct uie_server_limits conn = o->conn;
+	struct uie_workers workers = { .wake = { -1, -1 } };
+	struct uie_denylog denylog;
+	struct uie_vtpm *tpm = NULL;
+	struct uie_guest_ram ram = { .fd = -1 };
+	struct uie_monitor_opts mo = o->mon;
+	uid_t uid = 0;
+	gid_t gid = 0, sock_gid = 0;
+	int lfd = -1, r;
+
+	if ((r = setup_process(o, diag, &uid, &gid, &sock_gid)) != 0)
+		return r;
+	if ((r = uie_host_platform_init(&hp)) != UIE_OK)
+		return fail(diag, "platform", r);
+	if ((r = setup_trust(o, diag, &hp, &tpm)) != 0)
+		return r;
+	if (!o->nkeys)
+		warn_no_keys(diag);
 	/* The socket first: a monitor that cannot serve leaves the state directory alone. */
-	if (o->vm_socket) {
-		/* VM mode: one guest, reached only through its port; objects read from its RAM. */
-		if ((r = uie_guest_ram_open(o->guest_ram, &ram)) != UIE_OK)
-			return fail(diag, o->guest_ram, r);
-		if ((r = uie_vmserver_listen(o->vm_socket, &lfd)) != UIE_OK)
-			return fail(diag, o->vm_socket, r);
-	} else if ((r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK) {
+	if (o->vm_socket && (r = setup_vm(o, diag, &ram, &lfd)) != 0)
+		return r;
+	if (!o->vm_socket && (r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
 		return fail(diag, o->socket, r);
-	}
-	if ((r = uie_monitor_init_opts(&m, &hp.pl, tpm, diag, &o->mon)) != UIE_OK)
-		return fail(diag, o->mon.state_dir ? "monitor state (see above)" : "monitor core", r);
-	if (o->vm_socket)
-		m.ram = &ram;
-	m.limits = o->req;
-	conn = o->conn;
-	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
-		return fail(diag, "connection limits", r);
 	if ((r = uie_denylog_open(&denylog, o->syslog)) != UIE_OK)
 		return fail(diag, "--syslog", r);
-	m.denylog = &denylog;
+	mo.limits = &o->req;
+	mo.ram = o->vm_socket ? &ram : NULL;
+	mo.denylog = &denylog;
+	mo.trust_keys = o->nkeys;
+	if ((r = uie_monitor_init_opts(&m, &hp.pl, tpm, diag, &mo)) != UIE_OK)
+		return fail(diag, o->mon.state_dir ? "monitor state (see above)" : "monitor core", r);
+	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
+		return fail(diag, "connection limits", r);
 	/* The state files stay open: the dropped user appends through these descriptors. */
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
 		return fail(diag, "daemonize", r);
@@ -414,12 +522,10 @@ static int run(const struct opts *o, FILE *diag)
 	if ((r = uie_sandbox_lock(strncmp(o->vtpm, "swtpm:", 6) == 0)) != UIE_OK)
 		return fail(diag, "seccomp", r);
 	if (o->vm_socket)
-		uie_mon_diag(&m, "VM mode: serving %s, guest RAM %s (%llu MiB), as uid %u (vTPM %s, %u "
-			     "trusted keys)", o->vm_socket, o->guest_ram,
-			     (unsigned long long)(ram.size >> 20), (unsigned)uid, o->vtpm, o->nkeys);
-	else
-		uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)", o->socket,
-			     (unsigned)uid, o->vtpm, o->nkeys);
+		uie_mon_diag(&m, "VM mode: guest RAM %s (%llu MiB)", o->guest_ram,
+			     (unsigned long long)(ram.size >> 20));
+	uie_mon_diag(&m, "serving %s as uid %u (vTPM %s, %u trusted keys)",
+		     o->vm_socket ? o->vm_socket : o->socket, (unsigned)uid, o->vtpm, o->nkeys);
 	if (o->ready_fd >= 0) {
 		if (write(o->ready_fd, "READY\n", 6) != 6)
 			return fail(diag, "--ready-fd", UIE_E_SYS);
@@ -451,6 +557,8 @@ int main(int argc, char **argv)
 	int r;
 
 	if ((r = parse(argc, argv, &o)) != 0)
+		return r < 0 ? 0 : r;
+	if ((r = check_args(&o)) != 0)
 		return r;
 	if (o.log_file && !(diag = fopen(o.log_file, "ae"))) {
 		fprintf(stderr, "uie-monitord: cannot open %s: %s\n", o.log_file, strerror(errno));

@@ -404,5 +404,6 @@ int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	s->boot = m->boot;
 	s->repeats = m->log.repeats;
 	s->health = uie_mon_health(m);
+	s->trust_keys = m->trust_keys > UINT8_MAX ? UINT8_MAX : (uint8_t)m->trust_keys;
 	return UIE_OK;
 }

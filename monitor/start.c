@@ -35,6 +35,13 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl,
 	m->limits = (struct uie_mon_limits){ .max_object = UIE_MON_DEFAULT_MAX_OBJECT,
 					     .max_hash_ms = UIE_MON_DEFAULT_MAX_HASH_MS,
 					     .quota = UIE_MON_DEFAULT_QUOTA };
+	if (o && o->limits)
+		m->limits = *o->limits;
+	if (o) {
+		m->ram = o->ram;
+		m->denylog = o->denylog;
+		m->trust_keys = o->trust_keys;
+	}
 	if (getrandom(m->boot_id, sizeof(m->boot_id), 0) != (ssize_t)sizeof(m->boot_id))
 		return UIE_E_SYS;
 	/* Without the page the guests keep no fast path: only speed is lost. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "hex.h"
 #include "monitor.h"
 #include "uie/err.h"
 #include "uie/package.h"
@@ -86,14 +87,9 @@ static int lock_dir(struct uie_monitor *m, struct uie_mon_state *st, const char 
 static bool run_file(const char *name, const char *prefix, uint64_t *n)
 {
 	size_t pl = strlen(prefix);
-	char *end;
 
-	if (strncmp(name, prefix, pl) != 0 || name[pl] != '.' || name[pl + 1] < '0' ||
-	    name[pl + 1] > '9')
-		return false;
-	errno = 0;
-	*n = strtoull(name + pl + 1, &end, 10);
-	return !errno && !*end;
+	return strncmp(name, prefix, pl) == 0 && name[pl] == '.' &&
+	       uie_parse_u64(name + pl + 1, n) == UIE_OK;
 }
 
 /* The newest run's number; removes files a start that did not finish left (*.tmp). */
@@ -135,7 +131,7 @@ static int load_prev(struct uie_monitor *m, const char *dir, struct prev_run *p)
 	if ((r = path_of(path, sizeof(path), dir, "log", p->boot, "")) != UIE_OK)
 		return r;
 	if ((r = uie_file_read_alloc(path, SIZE_MAX / 2, &p->log, &len)) != UIE_OK) {
-		uie_mon_diag(m, "%s: cannot read: %s", path, uie_err_str(r));
+		uie_mon_diag(m, "%s: cannot read: %s", path, uie_file_err_str(r));
 		return r;
 	}
 	if ((r = uie_logfile_parse(m->pl, p->log, len, &p->info)) != UIE_OK) {

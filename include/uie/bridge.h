@@ -48,7 +48,6 @@ enum uie_bridge_msg {
 	UIE_MSG__MAX
 };
 
-#define UIE_BRIDGE_BOOT_ID_LEN 16
 
 struct uie_status {
 	uint8_t mode;
@@ -56,10 +55,11 @@ struct uie_status {
 	uint64_t nrecords;
 	uint8_t vpcr[UIE_PCR_LEN];
 	uint8_t policy_id[UIE_SHA256_LEN];
-	uint8_t boot_id[UIE_BRIDGE_BOOT_ID_LEN]; /* random per monitor run */
+	uint8_t boot_id[UIE_BOOT_ID_LEN]; /* random per monitor run */
 	uint64_t boot;    /* run number (1 without a state directory) */
 	int32_t health;   /* UIE_OK, or the log store's or vTPM's failure */
 	uint64_t repeats; /* grants answered by an earlier record (first-seen mode) */
+	uint8_t trust_keys; /* policy-signing keys the monitor trusts (0: it stays in bootstrap) */
 };
 
 /*

@@ -20,6 +20,12 @@
 #define UIE_PACKAGE_MAX_SIG 72       /* longest DER ECDSA P-256 signature */
 /* Signature algorithm: TPM_ALG_ECDSA, meaning ECDSA on P-256 over SHA-256 here. */
 #define UIE_SIG_ECDSA_P256_SHA256 0x0018
+/*
+ * Highest policy epoch, 2^63-1: signing and installation refuse any above,
+ * so that an epoch is a JSON integer everywhere (verifier state, CEL) and a
+ * mistyped 2^64-1 cannot end all later installs (docs/FORMATS.md 4).
+ */
+#define UIE_EPOCH_MAX 0x7fffffffffffffffull
 
 struct uie_package {
 	uint16_t version;

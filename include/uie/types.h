@@ -54,6 +54,15 @@ enum uie_hash_alg {
 #define UIE_SHA384_LEN 48
 #define UIE_DIGEST_MAX 48
 
+/*
+ * Sizes several formats share, defined once: the random id of a monitor
+ * run (STATUS, the log file header, the guest's check of a reconnection)
+ * and the longest verifier nonce (bridge EXPORT_REQ, AE, the quote's
+ * extraData, the tools' --nonce).
+ */
+#define UIE_BOOT_ID_LEN 16
+#define UIE_NONCE_MAX 64
+
 /* An event and role a request (or a rule) can name: role NONE never names an object. */
 static inline bool uie_event_role_valid(uint16_t event, uint8_t role)
 {

@@ -114,6 +114,7 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 
 	*ansfd = -1;
 	memset(ans, 0, sizeof(*ans));
+	errno = 0; /* EPROTO below tells a broken answer from a closed connection */
 	req->request_id = atomic_fetch_add(&next_request_id, 1);
 	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK ||
 	    (r = stream ? uie_stream_send(sock, buf, len, sendfd) : uie_bridge_send(sock, buf, len, sendfd)) !=
@@ -142,6 +143,7 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 			if (fd >= 0)
 				close(fd);
 			memset(ans, 0, sizeof(*ans));
+			errno = EPROTO;
 			return UIE_E_PEER; /* the monitor answered out of protocol */
 		}
 		*ansfd = fd;
@@ -218,7 +220,7 @@ int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint
 
 	*ae = NULL;
 	*ae_len = 0;
-	if (!nonce || nonce_len < 1 || nonce_len > UIE_BRIDGE_NONCE_MAX)
+	if (!nonce || nonce_len < 1 || nonce_len > UIE_NONCE_MAX)
 		return UIE_E_INVAL;
 	q.u.export_req.since_seq = since_seq;
 	q.u.export_req.nonce_len = (uint8_t)nonce_len;

@@ -214,7 +214,7 @@ static void export_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
 	uie_wbuf_u64(w, m->u.export_req.since_seq);
 	uie_wbuf_u8(w, m->u.export_req.nonce_len);
 	uie_wbuf_zero(w, 7);
-	uie_wbuf_bytes(w, m->u.export_req.nonce, UIE_BRIDGE_NONCE_MAX);
+	uie_wbuf_bytes(w, m->u.export_req.nonce, UIE_NONCE_MAX);
 }
 
 static int export_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
@@ -222,7 +222,7 @@ static int export_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
 	(void)uie_rbuf_u64(r, &m->u.export_req.since_seq);
 	(void)uie_rbuf_u8(r, &m->u.export_req.nonce_len);
 	(void)uie_rbuf_zero(r, 7);
-	(void)uie_rbuf_bytes(r, m->u.export_req.nonce, UIE_BRIDGE_NONCE_MAX);
+	(void)uie_rbuf_bytes(r, m->u.export_req.nonce, UIE_NONCE_MAX);
 	return uie_rbuf_err(r);
 }
 
@@ -231,9 +231,9 @@ static bool export_req_ok(const struct uie_wire_msg *m)
 {
 	const struct uie_msg_export_req *q = &m->u.export_req;
 
-	if (q->nonce_len < 1 || q->nonce_len > UIE_BRIDGE_NONCE_MAX)
+	if (q->nonce_len < 1 || q->nonce_len > UIE_NONCE_MAX)
 		return false;
-	for (size_t i = q->nonce_len; i < UIE_BRIDGE_NONCE_MAX; i++)
+	for (size_t i = q->nonce_len; i < UIE_NONCE_MAX; i++)
 		if (q->nonce[i])
 			return false;
 	return true;
@@ -265,17 +265,22 @@ static bool gen_ans_ok(const struct uie_wire_msg *m)
 	return m->u.blob_ans.len == UIE_GENPAGE_LEN;
 }
 
+/* docs/BRIDGE.md fixes these fields: boot_id[16] @88 of STATUS_ANS, nonce[64] in EXPORT_REQ. */
+_Static_assert(UIE_BOOT_ID_LEN == 16, "STATUS_ANS boot_id is 16 bytes");
+_Static_assert(UIE_NONCE_MAX == 64, "EXPORT_REQ carries a 64-byte nonce field");
+
 static void status_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
 {
 	const struct uie_status *st = &m->u.status_ans;
 
 	uie_wbuf_u8(w, st->mode);
-	uie_wbuf_zero(w, 3);
+	uie_wbuf_u8(w, st->trust_keys);
+	uie_wbuf_zero(w, 2);
 	uie_wbuf_u64(w, st->epoch);
 	uie_wbuf_u64(w, st->nrecords);
 	uie_wbuf_bytes(w, st->vpcr, UIE_PCR_LEN);
 	uie_wbuf_bytes(w, st->policy_id, UIE_SHA256_LEN);
-	uie_wbuf_bytes(w, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN);
+	uie_wbuf_bytes(w, st->boot_id, UIE_BOOT_ID_LEN);
 	uie_wbuf_u64(w, st->boot);
 	uie_wbuf_u32(w, (uint32_t)st->health);
 	uie_wbuf_zero(w, 4);
@@ -288,12 +293,13 @@ static int status_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
 	uint32_t health = 0;
 
 	(void)uie_rbuf_u8(r, &st->mode);
-	(void)uie_rbuf_zero(r, 3);
+	(void)uie_rbuf_u8(r, &st->trust_keys);
+	(void)uie_rbuf_zero(r, 2);
 	(void)uie_rbuf_u64(r, &st->epoch);
 	(void)uie_rbuf_u64(r, &st->nrecords);
 	(void)uie_rbuf_bytes(r, st->vpcr, UIE_PCR_LEN);
 	(void)uie_rbuf_bytes(r, st->policy_id, UIE_SHA256_LEN);
-	(void)uie_rbuf_bytes(r, st->boot_id, UIE_BRIDGE_BOOT_ID_LEN);
+	(void)uie_rbuf_bytes(r, st->boot_id, UIE_BOOT_ID_LEN);
 	(void)uie_rbuf_u64(r, &st->boot);
 	(void)uie_rbuf_u32(r, &health);
 	(void)uie_rbuf_zero(r, 4);

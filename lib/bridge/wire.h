@@ -16,7 +16,6 @@
 #include "uie/core.h"
 
 #define UIE_BRIDGE_HDR_LEN 16
-#define UIE_BRIDGE_NONCE_MAX 64
 #define UIE_BRIDGE_PUBKEY_MAX 1024
 #define UIE_BRIDGE_ERROR_ANS_LEN (UIE_BRIDGE_HDR_LEN + 4)
 /* Largest payload passed in a memfd (evidence of a long log, packages). */
@@ -49,7 +48,7 @@ struct uie_msg_install_ans {
 struct uie_msg_export_req {
 	uint64_t since_seq;
 	uint8_t nonce_len;
-	uint8_t nonce[UIE_BRIDGE_NONCE_MAX];
+	uint8_t nonce[UIE_NONCE_MAX];
 };
 
 /* Answers whose payload is in a memfd (EXPORT_ANS, HINT_ANS, GEN_ANS). */

@@ -117,7 +117,7 @@ static int package_check(const struct uie_core *c, const struct uie_package *p,
 	r = c->pl->verify(c->pl->ctx, p->key_id, p->package_hash, UIE_SHA256_LEN, p->sig, p->sig_len);
 	if (r != UIE_OK)
 		return r == UIE_E_KEY ? UIE_E_KEY : UIE_E_SIGNATURE;
-	if (p->epoch <= c->epoch)
+	if (p->epoch <= c->epoch || p->epoch > UIE_EPOCH_MAX)
 		return UIE_E_EPOCH;
 	if ((r = binding_check(c, p, pcr_at, pcr_ctx)) != UIE_OK)
 		return r;

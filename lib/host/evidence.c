@@ -9,9 +9,11 @@
 #include "uie/err.h"
 #include "uie/types.h"
 
+/* The AE stores the nonce length as a u16 (docs/FORMATS.md 5.1). */
+_Static_assert(UIE_NONCE_MAX <= UINT16_MAX, "an AE nonce length fits its field");
+
 #define AE_MAGIC "UIEA"
 #define AE_VERSION 1
-#define AE_NONCE_MAX 64
 #define AE_PM_LEN 56
 #define AE_ATTEST_MAX 1024
 #define AE_SIG_MAX 256
@@ -20,7 +22,7 @@ static int check_fields(const struct uie_ae *ae, uint64_t *rec_bytes)
 {
 	uint64_t end;
 
-	if (ae->nonce_len < 1 || ae->nonce_len > AE_NONCE_MAX || ae->attest_len < 1 ||
+	if (ae->nonce_len < 1 || ae->nonce_len > UIE_NONCE_MAX || ae->attest_len < 1 ||
 	    ae->attest_len > AE_ATTEST_MAX || ae->sig_len < 1 || ae->sig_len > AE_SIG_MAX)
 		return UIE_E_LIMIT;
 	if (ae->pm.mode >= UIE_MODE__MAX)
@@ -152,7 +154,7 @@ static int parse_body(struct uie_rbuf *b, struct uie_ae *ae)
 		return r;
 	if ((r = uie_rbuf_zero(b, 2)) != UIE_OK || (r = uie_rbuf_u16(b, &u16)) != UIE_OK)
 		return r;
-	if (u16 < 1 || u16 > AE_NONCE_MAX)
+	if (u16 < 1 || u16 > UIE_NONCE_MAX)
 		return UIE_E_LIMIT;
 	ae->nonce_len = u16;
 	if ((r = uie_rbuf_view(b, &ae->nonce, u16)) != UIE_OK ||

@@ -6,10 +6,20 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "uie/err.h"
+
+/* Closes fd (unless -1) and returns r with errno set to e. */
+static int file_error(int fd, int e, int r)
+{
+	if (fd >= 0)
+		close(fd);
+	errno = e;
+	return r == UIE_E_IO ? uie_err_from_errno(e) : r;
+}
 
 /*
  * Reads fd to its end into a buffer grown as needed.  Reading stops one
@@ -20,8 +30,10 @@ static int read_to_end(int fd, size_t max, size_t hint, uint8_t **buf, size_t *l
 	size_t cap = hint < max ? hint + 1 : max + 1, n = 0;
 	uint8_t *b = malloc(cap), *nb;
 
-	if (!b)
+	if (!b) {
+		errno = ENOMEM;
 		return UIE_E_NOMEM;
+	}
 	for (;;) {
 		ssize_t got;
 
@@ -30,6 +42,7 @@ static int read_to_end(int fd, size_t max, size_t hint, uint8_t **buf, size_t *l
 
 			if (!(nb = realloc(b, ncap))) {
 				free(b);
+				errno = ENOMEM;
 				return UIE_E_NOMEM;
 			}
 			b = nb;
@@ -39,14 +52,18 @@ static int read_to_end(int fd, size_t max, size_t hint, uint8_t **buf, size_t *l
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
+			int e = errno;
+
 			free(b);
-			return UIE_E_IO;
+			errno = e;
+			return uie_err_from_errno(e);
 		}
 		if (got == 0)
 			break;
 		n += (size_t)got;
 		if (n > max) {
 			free(b);
+			errno = EFBIG;
 			return UIE_E_LIMIT;
 		}
 	}
@@ -59,32 +76,51 @@ int uie_fd_read_alloc(int fd, size_t max, uint8_t **buf, size_t *len)
 {
 	*buf = NULL;
 	*len = 0;
-	if (fd < 0 || max >= SIZE_MAX / 2)
+	if (fd < 0 || max >= SIZE_MAX / 2) {
+		errno = EINVAL;
 		return UIE_E_INVAL;
+	}
 	return read_to_end(fd, max, 1 << 16, buf, len);
 }
 
 int uie_file_read_alloc(const char *path, size_t max, uint8_t **buf, size_t *len)
 {
 	struct stat st;
-	int fd, r;
+	int fd, r, e;
 
 	*buf = NULL;
 	*len = 0;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return UIE_E_IO;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return UIE_E_IO;
-	}
-	if ((uint64_t)st.st_size > max) {
-		close(fd);
-		return UIE_E_LIMIT;
-	}
+		return file_error(-1, errno, UIE_E_IO);
+	if (fstat(fd, &st) != 0)
+		return file_error(fd, errno, UIE_E_IO);
+	/* Only regular files: a directory or a device is named as such. */
+	if (!S_ISREG(st.st_mode))
+		return file_error(fd, S_ISDIR(st.st_mode) ? EISDIR : EINVAL, UIE_E_IO);
+	if ((uint64_t)st.st_size > max)
+		return file_error(fd, EFBIG, UIE_E_LIMIT);
 	/* A regular file that grows while being read is an error, not a larger buffer. */
 	r = read_to_end(fd, (size_t)st.st_size, (size_t)st.st_size, buf, len);
+	e = errno;
 	close(fd);
-	return r == UIE_E_LIMIT ? UIE_E_IO : r;
+	if (r == UIE_E_LIMIT) {
+		e = EAGAIN; /* it changed while being read */
+		r = UIE_E_IO;
+	}
+	errno = e;
+	return r;
+}
+
+const char *uie_file_err_str(int r)
+{
+	switch (r) {
+	case UIE_E_IO:
+	case UIE_E_NOSPACE:
+	case UIE_E_ACCESS:
+	case UIE_E_NOTFOUND:
+	case UIE_E_SYS: return errno ? strerror(errno) : uie_err_str(r);
+	default: return uie_err_str(r);
+	}
 }
 
 int uie_err_from_errno(int e)
@@ -124,23 +160,28 @@ int uie_fd_write_all(int fd, const void *buf, size_t len)
 int uie_file_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
 {
 	char *tmp;
-	int fd, r;
+	int fd, e = 0;
 
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		errno = ENOMEM;
 		return UIE_E_NOMEM;
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		free(tmp);
-		return UIE_E_IO;
 	}
-	r = fchmod(fd, mode) == 0 ? uie_fd_write_all(fd, buf, len) : UIE_E_IO;
-	if (r == UIE_OK && fsync(fd) != 0)
-		r = UIE_E_IO;
-	if (close(fd) != 0)
-		r = UIE_E_IO;
-	if (r == UIE_OK && rename(tmp, path) != 0)
-		r = UIE_E_IO;
-	if (r != UIE_OK)
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		e = errno;
+		free(tmp);
+		errno = e;
+		return uie_err_from_errno(e);
+	}
+	/* The first failure's errno is the one reported. */
+	if (fchmod(fd, mode) != 0 || uie_fd_write_all(fd, buf, len) != UIE_OK || fsync(fd) != 0)
+		e = errno;
+	if (close(fd) != 0 && !e)
+		e = errno;
+	if (!e && rename(tmp, path) != 0)
+		e = errno;
+	if (e)
 		unlink(tmp);
 	free(tmp);
-	return r;
+	errno = e;
+	return e ? uie_err_from_errno(e) : UIE_OK;
 }

@@ -11,6 +11,9 @@
 #include "uie/err.h"
 #include "uie/package.h"
 
+/* The log file header (docs/FORMATS.md 3.6) holds the run's 16-byte boot id. */
+_Static_assert(UIE_BOOT_ID_LEN == 16, "log file header boot_id is 16 bytes");
+
 int uie_logfile_hdr_encode(const struct uie_logfile_hdr *hdr, uint8_t out[UIE_LOGFILE_HDR_LEN])
 {
 	struct uie_wbuf w;

@@ -20,7 +20,6 @@
 #define UIE_LOGFILE_MAGIC "UIELOG01" /* 8 bytes */
 #define UIE_LOGFILE_VERSION 1
 #define UIE_LOGFILE_HDR_LEN 80
-#define UIE_BOOT_ID_LEN 16
 
 /* Header flags. */
 #define UIE_LOGFILE_FIRST_SEEN 0x1u /* repeats of a logged grant were counted, not logged */

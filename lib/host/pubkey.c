@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "pubkey.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -39,7 +40,7 @@ int uie_pubkey_read_alloc(const char *path, EVP_PKEY **pk)
 
 	*pk = NULL;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return UIE_E_IO;
+		return uie_err_from_errno(errno);
 	r = uie_fd_read_alloc(fd, UIE_PUBKEY_FILE_MAX, &raw, &len);
 	close(fd);
 	if (r == UIE_OK)

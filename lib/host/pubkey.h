@@ -22,8 +22,9 @@ int uie_pubkey_parse_alloc(const uint8_t *p, size_t n, EVP_PKEY **pk);
 
 /*
  * The same from the file at path (any file that reads to its end, a pipe
- * too; at most UIE_PUBKEY_FILE_MAX bytes): also UIE_E_IO when it cannot be
- * opened or read, UIE_E_LIMIT, UIE_E_NOMEM.
+ * too; at most UIE_PUBKEY_FILE_MAX bytes): also the error of the failing
+ * call when it cannot be opened or read (UIE_E_NOTFOUND, UIE_E_ACCESS,
+ * UIE_E_IO; errno set), UIE_E_LIMIT, UIE_E_NOMEM.
  */
 #define UIE_PUBKEY_FILE_MAX (1u << 20)
 int uie_pubkey_read_alloc(const char *path, EVP_PKEY **pk);

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* TPM 2.0 quote, signature and public-area marshalling (big-endian). */
+/* TPM 2.0 quote, signature and public-area marshalling through tpm2-tss (tss2-mu). */
 #include "tpm_marshal.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include <openssl/sha.h>
+#include <tss2/tss2_mu.h>
 
 #include "uie/err.h"
+#include "uie/types.h"
 
 /* TPMA_OBJECT: fixedTPM | fixedParent | sensitiveDataOrigin | userWithAuth | restricted | sign */
 #define AK_ATTRIBUTES 0x00050072u
@@ -61,127 +64,221 @@ void uie_tpm_put64(struct uie_wbuf *w, uint64_t v)
 	uie_tpm_put32(w, (uint32_t)v);
 }
 
-/* A TPM2B: u16 size, then that many bytes (at most max). */
-static int get_2b(struct uie_rbuf *b, uint8_t *out, uint16_t *len, size_t max)
-{
-	uint16_t n;
-	int r;
+/*
+ * The structures themselves are tpm2-tss's (Tss2_MU_*): converted from and
+ * to our fixed-size views, whose maxima are checked here, outside the
+ * marshalling, together with the strictness tpm2-tss leaves to the caller
+ * (attestation type, algorithm, trailing bytes).
+ */
+_Static_assert(sizeof(((TPM2B_NAME *)0)->name) >= UIE_TPM_NAME_MAX, "qualifiedSigner fits");
+_Static_assert(sizeof(((TPM2B_DATA *)0)->buffer) >= UIE_TPM_DATA_MAX, "extraData fits");
+_Static_assert(sizeof(((TPM2B_DIGEST *)0)->buffer) >= UIE_TPM_DIGEST_MAX, "pcrDigest fits");
+_Static_assert(TPM2_NUM_PCR_BANKS >= UIE_TPM_MAX_BANKS, "PCR banks fit");
+_Static_assert(TPM2_PCR_SELECT_MAX >= UIE_TPM_PCR_SELECT_MAX, "PCR selection fits");
+_Static_assert(TPM2_MAX_ECC_KEY_BYTES >= UIE_TPM_ECC_MAX, "ECC parameters fit");
+/* A verifier's nonce is the quote's extraData. */
+_Static_assert(UIE_NONCE_MAX <= UIE_TPM_DATA_MAX, "every nonce fits extraData");
 
-	if ((r = uie_tpm_get16(b, &n)) != UIE_OK)
-		return r;
+/* A tpm2-tss marshalling result as a project error. */
+static int mu_err(TSS2_RC rc)
+{
+	switch (rc) {
+	case TSS2_RC_SUCCESS: return UIE_OK;
+	case TSS2_MU_RC_INSUFFICIENT_BUFFER: return UIE_E_TRUNCATED;
+	case TSS2_MU_RC_BAD_SIZE: return UIE_E_LIMIT;
+	default: return UIE_E_FORMAT;
+	}
+}
+
+/*
+ * Appends the n bytes a Tss2_MU_*_Marshal wrote into tmp, or latches its
+ * error in w.  The caller stores rc first: n is set by that call.
+ */
+static void put_marshalled(struct uie_wbuf *w, TSS2_RC rc, const uint8_t *tmp, size_t n)
+{
+	if (rc == TSS2_RC_SUCCESS)
+		uie_wbuf_bytes(w, tmp, n);
+	else if (w->err == UIE_OK)
+		w->err = UIE_E_OVERFLOW;
+}
+
+/* Copies a TPM2B's n bytes into a view of at most max bytes (UIE_E_LIMIT above it). */
+static int take(uint8_t *dst, uint16_t *dst_len, const uint8_t *src, uint16_t n, size_t max)
+{
 	if (n > max)
 		return UIE_E_LIMIT;
-	if ((r = uie_rbuf_bytes(b, out, n)) != UIE_OK)
-		return r;
-	*len = n;
+	memcpy(dst, src, n);
+	*dst_len = n;
 	return UIE_OK;
 }
 
-static void put_2b(struct uie_wbuf *w, const uint8_t *p, uint16_t n)
+/* Our view of a quote as TPMS_ATTEST; false when a length is beyond the TPM's own maxima. */
+static bool quote_to_tss(const struct uie_tpm_quote *q, TPMS_ATTEST *ta)
 {
-	uie_tpm_put16(w, n);
-	uie_wbuf_bytes(w, p, n);
+	TPML_PCR_SELECTION *sel = &ta->attested.quote.pcrSelect;
+
+	memset(ta, 0, sizeof(*ta));
+	if (q->signer_len > UIE_TPM_NAME_MAX || q->extra_len > UIE_TPM_DATA_MAX ||
+	    q->pcr_digest_len > UIE_TPM_DIGEST_MAX || q->nsel > UIE_TPM_MAX_BANKS)
+		return false;
+	ta->magic = q->magic;
+	ta->type = q->type;
+	ta->qualifiedSigner.size = q->signer_len;
+	memcpy(ta->qualifiedSigner.name, q->signer, q->signer_len);
+	ta->extraData.size = q->extra_len;
+	memcpy(ta->extraData.buffer, q->extra, q->extra_len);
+	ta->clockInfo.clock = q->clock;
+	ta->clockInfo.resetCount = q->reset_count;
+	ta->clockInfo.restartCount = q->restart_count;
+	ta->clockInfo.safe = q->safe;
+	ta->firmwareVersion = q->firmware_version;
+	sel->count = q->nsel;
+	for (uint32_t i = 0; i < q->nsel; i++) {
+		if (q->sel[i].size_of_select > UIE_TPM_PCR_SELECT_MAX)
+			return false;
+		sel->pcrSelections[i].hash = q->sel[i].hash;
+		sel->pcrSelections[i].sizeofSelect = q->sel[i].size_of_select;
+		memcpy(sel->pcrSelections[i].pcrSelect, q->sel[i].select, q->sel[i].size_of_select);
+	}
+	ta->attested.quote.pcrDigest.size = q->pcr_digest_len;
+	memcpy(ta->attested.quote.pcrDigest.buffer, q->pcr_digest, q->pcr_digest_len);
+	return true;
+}
+
+static int quote_from_tss(const TPMS_ATTEST *ta, struct uie_tpm_quote *q)
+{
+	const TPML_PCR_SELECTION *sel = &ta->attested.quote.pcrSelect;
+	int r;
+
+	q->magic = ta->magic;
+	q->type = ta->type;
+	if ((r = take(q->signer, &q->signer_len, ta->qualifiedSigner.name, ta->qualifiedSigner.size,
+		      UIE_TPM_NAME_MAX)) != UIE_OK ||
+	    (r = take(q->extra, &q->extra_len, ta->extraData.buffer, ta->extraData.size,
+		      UIE_TPM_DATA_MAX)) != UIE_OK ||
+	    (r = take(q->pcr_digest, &q->pcr_digest_len, ta->attested.quote.pcrDigest.buffer,
+		      ta->attested.quote.pcrDigest.size, UIE_TPM_DIGEST_MAX)) != UIE_OK)
+		return r;
+	q->clock = ta->clockInfo.clock;
+	q->reset_count = ta->clockInfo.resetCount;
+	q->restart_count = ta->clockInfo.restartCount;
+	q->safe = ta->clockInfo.safe;
+	q->firmware_version = ta->firmwareVersion;
+	if (sel->count > UIE_TPM_MAX_BANKS)
+		return UIE_E_LIMIT;
+	q->nsel = sel->count;
+	for (uint32_t i = 0; i < sel->count; i++) {
+		if (sel->pcrSelections[i].sizeofSelect > UIE_TPM_PCR_SELECT_MAX)
+			return UIE_E_LIMIT;
+		q->sel[i].hash = sel->pcrSelections[i].hash;
+		q->sel[i].size_of_select = sel->pcrSelections[i].sizeofSelect;
+		memcpy(q->sel[i].select, sel->pcrSelections[i].pcrSelect,
+		       sel->pcrSelections[i].sizeofSelect);
+	}
+	return UIE_OK;
 }
 
 void uie_tpm_quote_put(struct uie_wbuf *w, const struct uie_tpm_quote *q)
 {
-	uie_tpm_put32(w, q->magic);
-	uie_tpm_put16(w, q->type);
-	put_2b(w, q->signer, q->signer_len);
-	put_2b(w, q->extra, q->extra_len);
-	uie_tpm_put64(w, q->clock);
-	uie_tpm_put32(w, q->reset_count);
-	uie_tpm_put32(w, q->restart_count);
-	uie_wbuf_u8(w, q->safe);
-	uie_tpm_put64(w, q->firmware_version);
-	uie_tpm_put32(w, q->nsel);
-	for (uint32_t i = 0; i < q->nsel && i < UIE_TPM_MAX_BANKS; i++) {
-		uie_tpm_put16(w, q->sel[i].hash);
-		uie_wbuf_u8(w, q->sel[i].size_of_select);
-		uie_wbuf_bytes(w, q->sel[i].select, q->sel[i].size_of_select);
+	uint8_t tmp[sizeof(TPMS_ATTEST)];
+	TPMS_ATTEST ta;
+	size_t off = 0;
+	TSS2_RC rc;
+
+	if (!quote_to_tss(q, &ta)) {
+		if (w->err == UIE_OK)
+			w->err = UIE_E_LIMIT;
+		return;
 	}
-	put_2b(w, q->pcr_digest, q->pcr_digest_len);
+	rc = Tss2_MU_TPMS_ATTEST_Marshal(&ta, tmp, sizeof(tmp), &off);
+	put_marshalled(w, rc, tmp, off);
 }
 
-static int get_selection(struct uie_rbuf *b, struct uie_tpm_quote *q)
-{
-	int r;
-
-	if ((r = uie_tpm_get32(b, &q->nsel)) != UIE_OK)
-		return r;
-	if (q->nsel > UIE_TPM_MAX_BANKS)
-		return UIE_E_LIMIT;
-	for (uint32_t i = 0; i < q->nsel; i++) {
-		struct uie_tpm_pcr_sel *s = &q->sel[i];
-
-		if ((r = uie_tpm_get16(b, &s->hash)) != UIE_OK ||
-		    (r = uie_rbuf_u8(b, &s->size_of_select)) != UIE_OK)
-			return r;
-		if (s->size_of_select > UIE_TPM_PCR_SELECT_MAX)
-			return UIE_E_LIMIT;
-		if ((r = uie_rbuf_bytes(b, s->select, s->size_of_select)) != UIE_OK)
-			return r;
-	}
-	return UIE_OK;
-}
-
-int uie_tpm_quote_parse(const uint8_t *p, size_t len, struct uie_tpm_quote *out)
+/* The fields before TPMU_ATTEST: a quote of ours needs both before the union is read. */
+static int peek_header(const uint8_t *p, size_t len, uint32_t *magic, uint16_t *type)
 {
 	struct uie_rbuf b;
 	int r;
 
-	memset(out, 0, sizeof(*out));
 	uie_rbuf_init(&b, p, len);
-	if ((r = uie_tpm_get32(&b, &out->magic)) != UIE_OK ||
-	    (r = uie_tpm_get16(&b, &out->type)) != UIE_OK)
-		goto fail;
-	/* TPMU_ATTEST is a union selected by type: only the quote arm is known here. */
-	if (out->type != UIE_TPM_ST_ATTEST_QUOTE) {
-		r = UIE_E_FORMAT;
-		goto fail;
-	}
-	if ((r = get_2b(&b, out->signer, &out->signer_len, sizeof(out->signer))) != UIE_OK ||
-	    (r = get_2b(&b, out->extra, &out->extra_len, sizeof(out->extra))) != UIE_OK ||
-	    (r = uie_tpm_get64(&b, &out->clock)) != UIE_OK ||
-	    (r = uie_tpm_get32(&b, &out->reset_count)) != UIE_OK ||
-	    (r = uie_tpm_get32(&b, &out->restart_count)) != UIE_OK ||
-	    (r = uie_rbuf_u8(&b, &out->safe)) != UIE_OK ||
-	    (r = uie_tpm_get64(&b, &out->firmware_version)) != UIE_OK ||
-	    (r = get_selection(&b, out)) != UIE_OK ||
-	    (r = get_2b(&b, out->pcr_digest, &out->pcr_digest_len, sizeof(out->pcr_digest))) != UIE_OK ||
-	    (r = uie_rbuf_end(&b)) != UIE_OK)
-		goto fail;
-	return UIE_OK;
-fail:
+	if ((r = uie_tpm_get32(&b, magic)) != UIE_OK)
+		return r;
+	return uie_tpm_get16(&b, type);
+}
+
+int uie_tpm_quote_parse(const uint8_t *p, size_t len, struct uie_tpm_quote *out)
+{
+	TPMS_ATTEST ta;
+	uint32_t magic;
+	uint16_t type;
+	size_t off = 0;
+	int r;
+
 	memset(out, 0, sizeof(*out));
+	if ((r = peek_header(p, len, &magic, &type)) != UIE_OK)
+		return r;
+	/* TPMU_ATTEST is a union selected by type: only the quote arm is known here. */
+	if (type != UIE_TPM_ST_ATTEST_QUOTE)
+		return UIE_E_FORMAT;
+	r = mu_err(Tss2_MU_TPMS_ATTEST_Unmarshal(p, len, &off, &ta));
+	if (r == UIE_OK && off != len)
+		r = UIE_E_FORMAT; /* trailing bytes */
+	if (r == UIE_OK)
+		r = quote_from_tss(&ta, out);
+	if (r != UIE_OK)
+		memset(out, 0, sizeof(*out));
 	return r;
 }
 
 void uie_tpm_sig_put(struct uie_wbuf *w, const struct uie_tpm_ecdsa_sig *s)
 {
-	uie_tpm_put16(w, s->sig_alg);
-	uie_tpm_put16(w, s->hash_alg);
-	put_2b(w, s->r, s->r_len);
-	put_2b(w, s->s, s->s_len);
+	uint8_t tmp[sizeof(TPMT_SIGNATURE)];
+	TPMT_SIGNATURE ts = { .sigAlg = s->sig_alg };
+	size_t off = 0;
+	TSS2_RC rc;
+
+	if (s->r_len > UIE_TPM_ECC_MAX || s->s_len > UIE_TPM_ECC_MAX) {
+		if (w->err == UIE_OK)
+			w->err = UIE_E_LIMIT;
+		return;
+	}
+	ts.signature.ecdsa.hash = s->hash_alg;
+	ts.signature.ecdsa.signatureR.size = s->r_len;
+	memcpy(ts.signature.ecdsa.signatureR.buffer, s->r, s->r_len);
+	ts.signature.ecdsa.signatureS.size = s->s_len;
+	memcpy(ts.signature.ecdsa.signatureS.buffer, s->s, s->s_len);
+	rc = Tss2_MU_TPMT_SIGNATURE_Marshal(&ts, tmp, sizeof(tmp), &off);
+	put_marshalled(w, rc, tmp, off);
 }
 
 int uie_tpm_sig_parse(const uint8_t *p, size_t len, struct uie_tpm_ecdsa_sig *out)
 {
+	const TPMS_SIGNATURE_ECDSA *e;
+	TPMT_SIGNATURE ts;
 	struct uie_rbuf b;
+	size_t off = 0;
 	int r;
 
 	memset(out, 0, sizeof(*out));
 	uie_rbuf_init(&b, p, len);
 	if ((r = uie_tpm_get16(&b, &out->sig_alg)) != UIE_OK)
 		goto fail;
+	/* Only ECDSA is ours: any other arm of TPMU_SIGNATURE is refused before it is read. */
 	if (out->sig_alg != UIE_TPM_ALG_ECDSA) {
 		r = UIE_E_ALG;
 		goto fail;
 	}
-	if ((r = uie_tpm_get16(&b, &out->hash_alg)) != UIE_OK ||
-	    (r = get_2b(&b, out->r, &out->r_len, sizeof(out->r))) != UIE_OK ||
-	    (r = get_2b(&b, out->s, &out->s_len, sizeof(out->s))) != UIE_OK ||
-	    (r = uie_rbuf_end(&b)) != UIE_OK)
+	r = mu_err(Tss2_MU_TPMT_SIGNATURE_Unmarshal(p, len, &off, &ts));
+	if (r == UIE_OK && off != len)
+		r = UIE_E_FORMAT;
+	if (r != UIE_OK)
+		goto fail;
+	e = &ts.signature.ecdsa;
+	out->hash_alg = e->hash;
+	if ((r = take(out->r, &out->r_len, e->signatureR.buffer, e->signatureR.size,
+		      UIE_TPM_ECC_MAX)) != UIE_OK ||
+	    (r = take(out->s, &out->s_len, e->signatureS.buffer, e->signatureS.size,
+		      UIE_TPM_ECC_MAX)) != UIE_OK)
 		goto fail;
 	return UIE_OK;
 fail:
@@ -191,22 +288,31 @@ fail:
 
 void uie_tpm_ecc_public_put(struct uie_wbuf *w, const uint8_t x[32], const uint8_t y[32])
 {
-	uie_tpm_put16(w, UIE_TPM_ALG_ECC);        /* type */
-	uie_tpm_put16(w, UIE_TPM_ALG_SHA256);     /* nameAlg */
-	uie_tpm_put32(w, AK_ATTRIBUTES);          /* objectAttributes */
-	uie_tpm_put16(w, 0);                      /* authPolicy: empty */
-	uie_tpm_put16(w, UIE_TPM_ALG_NULL);       /* symmetric */
-	uie_tpm_put16(w, UIE_TPM_ALG_ECDSA);      /* scheme */
-	uie_tpm_put16(w, UIE_TPM_ALG_SHA256);     /*   its hash */
-	uie_tpm_put16(w, UIE_TPM_ECC_NIST_P256);  /* curveID */
-	uie_tpm_put16(w, UIE_TPM_ALG_NULL);       /* kdf */
-	put_2b(w, x, 32);                         /* unique.ecc.x */
-	put_2b(w, y, 32);                         /* unique.ecc.y */
+	uint8_t tmp[sizeof(TPMT_PUBLIC)];
+	TPMT_PUBLIC pub = {
+		.type = TPM2_ALG_ECC,
+		.nameAlg = TPM2_ALG_SHA256,
+		.objectAttributes = AK_ATTRIBUTES,
+		.parameters.eccDetail = {
+			.symmetric.algorithm = TPM2_ALG_NULL,
+			.scheme = { .scheme = TPM2_ALG_ECDSA, .details.ecdsa.hashAlg = TPM2_ALG_SHA256 },
+			.curveID = TPM2_ECC_NIST_P256,
+			.kdf.scheme = TPM2_ALG_NULL,
+		},
+		.unique.ecc = { .x.size = 32, .y.size = 32 },
+	};
+	size_t off = 0;
+	TSS2_RC rc;
+
+	memcpy(pub.unique.ecc.x.buffer, x, 32);
+	memcpy(pub.unique.ecc.y.buffer, y, 32);
+	rc = Tss2_MU_TPMT_PUBLIC_Marshal(&pub, tmp, sizeof(tmp), &off);
+	put_marshalled(w, rc, tmp, off);
 }
 
 int uie_tpm_ecc_name(const uint8_t x[32], const uint8_t y[32], uint8_t name[34])
 {
-	uint8_t pub[128];
+	uint8_t pub[sizeof(TPMT_PUBLIC)];
 	struct uie_wbuf w;
 
 	uie_wbuf_init(&w, pub, sizeof(pub));

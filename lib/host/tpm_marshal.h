@@ -3,9 +3,10 @@
  * The few TPM 2.0 structures evidence needs (TPM 2.0 Library spec part 2),
  * marshalled big-endian exactly as a TPM does: TPMS_ATTEST of type
  * TPM_ST_ATTEST_QUOTE, TPMT_SIGNATURE with an ECDSA signature, and the
- * TPMT_PUBLIC / name of an ECC P-256 restricted signing key.  Encoders
- * and decoders go through the buffer API; decoding is strict (every size
- * checked, no trailing bytes).
+ * TPMT_PUBLIC / name of an ECC P-256 restricted signing key.  The
+ * marshalling is tpm2-tss's (Tss2_MU_*); these functions add what it
+ * leaves to the caller: our maxima, the quote type, the ECDSA arm, and no
+ * trailing bytes (decoding is strict).  Encoders append to a wbuf.
  */
 #ifndef UIE_TPM_MARSHAL_H
 #define UIE_TPM_MARSHAL_H

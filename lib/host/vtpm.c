@@ -11,6 +11,7 @@
 #include <openssl/param_build.h>
 #include <openssl/x509.h>
 
+#include "hex.h"
 #include "uie/err.h"
 
 /* A host or port of a swtpm: spec must not smuggle other TCTI options. */
@@ -28,8 +29,7 @@ static int safe_tcti_word(const char *s, size_t n)
 static int swtpm_conf(const char *rest, char *conf, size_t cap)
 {
 	const char *colon = strrchr(rest, ':');
-	char *end = NULL;
-	unsigned long port;
+	uint64_t port;
 
 	if (rest[0] == '/') {
 		if (!safe_tcti_word(rest, strlen(rest)))
@@ -40,10 +40,10 @@ static int swtpm_conf(const char *rest, char *conf, size_t cap)
 	}
 	if (!colon || !safe_tcti_word(rest, (size_t)(colon - rest)))
 		return UIE_E_INVAL;
-	port = strtoul(colon + 1, &end, 10);
-	if (colon[1] == '\0' || *end != '\0' || port == 0 || port > 65535)
+	if (uie_parse_u64(colon + 1, &port) != UIE_OK || port == 0 || port > 65535)
 		return UIE_E_INVAL;
-	if (snprintf(conf, cap, "swtpm:host=%.*s,port=%lu", (int)(colon - rest), rest, port) >= (int)cap)
+	if (snprintf(conf, cap, "swtpm:host=%.*s,port=%llu", (int)(colon - rest), rest,
+		     (unsigned long long)port) >= (int)cap)
 		return UIE_E_LIMIT;
 	return UIE_OK;
 }
@@ -105,7 +105,7 @@ int uie_vtpm_quote_alloc(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_
 		return UIE_E_INVAL;
 	*attest = *sig = NULL;
 	*attest_len = *sig_len = 0;
-	if (!t || !nonce || nonce_len < UIE_VTPM_NONCE_MIN || nonce_len > UIE_VTPM_NONCE_MAX)
+	if (!t || !nonce || nonce_len < UIE_VTPM_NONCE_MIN || nonce_len > UIE_NONCE_MAX)
 		return UIE_E_INVAL;
 	return t->ops->quote_alloc(t, nonce, nonce_len, attest, attest_len, sig, sig_len);
 }

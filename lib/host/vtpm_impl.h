@@ -31,6 +31,5 @@ int uie_vtpm_ecc_spki_alloc(const uint8_t x[32], const uint8_t y[32], uint8_t **
 
 /* Nonce sizes a quote accepts (TPM2B_DATA of our quotes). */
 #define UIE_VTPM_NONCE_MIN 1
-#define UIE_VTPM_NONCE_MAX 64
 
 #endif

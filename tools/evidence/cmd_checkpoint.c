@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "conn.h"
+#include "fileio.h"
 #include "evidence_cmds.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -48,16 +50,20 @@ int uie_cmd_evidence_checkpoint(int argc, char **argv)
 	}
 	if ((r = uie_verify_state_load(state, &st)) != UIE_OK || !st.valid) {
 		fprintf(stderr, "uie evidence checkpoint: %s: %s\n", state,
-			r != UIE_OK ? uie_err_str(r) : "no verified export yet");
+			r != UIE_OK ? uie_file_err_str(r) : "no verified export yet");
 		return UIE_EXIT_FAIL;
 	}
-	if ((r = uie_bridge_connect(sock, &fd)) == UIE_OK) {
-		r = uie_bridge_checkpoint(fd, st.next_seq, st.pcr, &base);
-		close(fd);
+	if (uie_tool_connect("uie evidence checkpoint", sock, &fd) != UIE_OK)
+		return UIE_EXIT_FAIL;
+	r = uie_bridge_checkpoint(fd, st.next_seq, st.pcr, &base);
+	close(fd);
+	if (r == UIE_E_BINDING) {
+		fprintf(stderr, "uie evidence checkpoint: %s: %s (the state is not of the log of "
+				"the monitor at %s)\n", state, uie_err_str(r), sock);
+		return UIE_EXIT_FAIL;
 	}
 	if (r != UIE_OK) {
-		fprintf(stderr, "uie evidence checkpoint: monitor at %s: %s%s\n", sock, uie_err_str(r),
-			r == UIE_E_BINDING ? " (the state is not of this monitor's log)" : "");
+		uie_tool_peer_err("uie evidence checkpoint", sock, r);
 		return UIE_EXIT_FAIL;
 	}
 	printf("checkpoint at record %llu: earlier records left the monitor's memory\n",

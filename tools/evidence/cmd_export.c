@@ -16,8 +16,10 @@
 
 #include "cel.h"
 #include "cmd.h"
+#include "conn.h"
 #include "evidence.h"
 #include "evio.h"
+#include "fileio.h"
 #include "hex.h"
 #include "evidence_cmds.h"
 #include "uie/bridge.h"
@@ -34,7 +36,7 @@ static void usage(FILE *f)
 
 struct export_opts {
 	const char *socket, *out, *cel, *pubkey;
-	uint8_t nonce[EVIO_NONCE_MAX];
+	uint8_t nonce[UIE_NONCE_MAX];
 	size_t nonce_len;
 	uint64_t since;
 };
@@ -106,7 +108,7 @@ int uie_cmd_evidence_export(int argc, char **argv)
 	struct export_opts o;
 	uint8_t *ae = NULL, *der = NULL;
 	size_t ae_len = 0, der_len = 0;
-	char hex[2 * EVIO_NONCE_MAX + 1];
+	char hex[2 * UIE_NONCE_MAX + 1];
 	int fd = -1, r, rc;
 
 	if ((rc = parse(argc, argv, &o)) != UIE_EXIT_OK)
@@ -120,26 +122,27 @@ int uie_cmd_evidence_export(int argc, char **argv)
 		uie_hex_encode(hex, o.nonce, o.nonce_len);
 		fprintf(stderr, "nonce: %s\n", hex);
 	}
-	if ((r = uie_bridge_connect(o.socket, &fd)) != UIE_OK) {
-		fprintf(stderr, "uie evidence export: %s: %s\n", o.socket, uie_err_str(r));
+	if (uie_tool_connect("uie evidence export", o.socket, &fd) != UIE_OK)
 		return UIE_EXIT_FAIL;
-	}
 	rc = UIE_EXIT_FAIL;
 	if ((r = uie_bridge_export_alloc(fd, o.nonce, o.nonce_len, o.since, &ae, &ae_len)) != UIE_OK) {
-		fprintf(stderr, "uie evidence export: the monitor did not export: %s\n", uie_err_str(r));
+		uie_tool_peer_err("uie evidence export", o.socket, r);
 		goto out;
 	}
-	if (o.pubkey && ((r = uie_bridge_pubkey_alloc(fd, &der, &der_len)) != UIE_OK ||
-			 (r = evio_write_pubkey_pem(o.pubkey, der, der_len)) != UIE_OK)) {
-		fprintf(stderr, "uie evidence export: attestation key: %s\n", uie_err_str(r));
+	if (o.pubkey && (r = uie_bridge_pubkey_alloc(fd, &der, &der_len)) != UIE_OK) {
+		uie_tool_peer_err("uie evidence export", o.socket, r);
+		goto out;
+	}
+	if (o.pubkey && (r = evio_write_pubkey_pem(o.pubkey, der, der_len)) != UIE_OK) {
+		fprintf(stderr, "uie evidence export: %s: %s\n", o.pubkey, uie_file_err_str(r));
 		goto out;
 	}
 	if ((r = evio_write(o.out, ae, ae_len)) != UIE_OK) {
-		fprintf(stderr, "uie evidence export: %s: %s\n", o.out, uie_err_str(r));
+		fprintf(stderr, "uie evidence export: %s: %s\n", o.out, uie_file_err_str(r));
 		goto out;
 	}
 	if (o.cel && (r = write_cel(o.cel, ae, ae_len)) != UIE_OK) {
-		fprintf(stderr, "uie evidence export: CEL %s: %s\n", o.cel, uie_err_str(r));
+		fprintf(stderr, "uie evidence export: CEL %s: %s\n", o.cel, uie_file_err_str(r));
 		goto out;
 	}
 	rc = UIE_EXIT_OK;

@@ -19,6 +19,7 @@
 #include "evidence.h"
 #include "evidence_cmds.h"
 #include "evio.h"
+#include "fileio.h"
 
 static int usage(FILE *f)
 {
@@ -43,7 +44,7 @@ int uie_cmd_evidence_split(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char nonce[2 * EVIO_NONCE_MAX + 2];
+	char nonce[2 * UIE_NONCE_MAX + 2];
 	const char *dir = NULL;
 	struct uie_ae a;
 	uint8_t *buf = NULL;
@@ -61,11 +62,11 @@ int uie_cmd_evidence_split(int argc, char **argv)
 		return usage(stderr);
 	if ((r = evio_read_alloc(argv[optind], &buf, &len)) != UIE_OK ||
 	    (r = uie_ae_parse(buf, len, &a)) != UIE_OK) {
-		fprintf(stderr, "uie evidence split: %s: %s\n", argv[optind], uie_err_str(r));
+		fprintf(stderr, "uie evidence split: %s: %s\n", argv[optind], uie_file_err_str(r));
 		free(buf);
 		return UIE_EXIT_FAIL;
 	}
-	if (a.nonce_len > EVIO_NONCE_MAX)
+	if (a.nonce_len > UIE_NONCE_MAX)
 		r = UIE_E_LIMIT;
 	for (size_t i = 0; r == UIE_OK && i < a.nonce_len; i++)
 		snprintf(nonce + 2 * i, 3, "%02x", a.nonce[i]);
@@ -81,7 +82,7 @@ int uie_cmd_evidence_split(int argc, char **argv)
 		r = put(dir, "nonce", nonce, strlen(nonce));
 	free(buf);
 	if (r != UIE_OK) {
-		fprintf(stderr, "uie evidence split: %s: %s\n", dir, uie_err_str(r));
+		fprintf(stderr, "uie evidence split: %s: %s\n", dir, uie_file_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
 	nonce[2 * a.nonce_len] = '\0';

@@ -16,6 +16,9 @@
 #include "evidence_cmds.h"
 #include "evidence.h"
 #include "evio.h"
+#include "fileio.h"
+#include "json.h"
+#include "uie/names.h"
 #include "hex.h"
 #include "uie/err.h"
 #include "uie/package.h"
@@ -27,7 +30,7 @@
 struct verify_opts {
 	const char *ae, *ak, *ref, *state, *pol[MAX_POLICIES];
 	size_t npol;
-	uint8_t nonce[EVIO_NONCE_MAX];
+	uint8_t nonce[UIE_NONCE_MAX];
 	size_t nonce_len;
 	int json;
 };
@@ -130,11 +133,11 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 	int r;
 
 	if ((r = evio_read_alloc(o->ae, &in->ae, &in->ae_len)) != UIE_OK) {
-		fprintf(stderr, "uie verify: %s: %s\n", o->ae, uie_err_str(r));
+		fprintf(stderr, "uie verify: %s: %s\n", o->ae, uie_file_err_str(r));
 		return r;
 	}
 	if ((r = evio_pubkey_der_alloc(o->ak, &in->ak, &in->ak_len)) != UIE_OK) {
-		fprintf(stderr, "uie verify: attestation key %s: %s\n", o->ak, uie_err_str(r));
+		fprintf(stderr, "uie verify: attestation key %s: %s\n", o->ak, uie_file_err_str(r));
 		return r;
 	}
 	if (o->ref) {
@@ -148,7 +151,7 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 	}
 	for (size_t i = 0; i < o->npol; i++) {
 		if ((r = load_policy(pl, o->pol[i], &in->pkg[i], &in->pols[i])) != UIE_OK) {
-			fprintf(stderr, "uie verify: policy package %s: %s\n", o->pol[i], uie_err_str(r));
+			fprintf(stderr, "uie verify: policy package %s: %s\n", o->pol[i], uie_file_err_str(r));
 			return r;
 		}
 		for (size_t k = 0; k < i; k++)
@@ -159,16 +162,12 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 			}
 	}
 	if (o->state && (r = uie_verify_state_load(o->state, &in->prev)) != UIE_OK) {
-		fprintf(stderr, "uie verify: state %s: %s\n", o->state, uie_err_str(r));
+		fprintf(stderr, "uie verify: state %s: %s\n", o->state, uie_file_err_str(r));
 		return r;
 	}
 	return UIE_OK;
 }
 
-static const char *mode_name(uint8_t m)
-{
-	return m == UIE_MODE_BOOTSTRAP ? "bootstrap" : m == UIE_MODE_MEASURE ? "measure" : "enforce";
-}
 
 static void print_human(const struct uie_verify_report *rep, const struct verify_opts *o)
 {
@@ -190,7 +189,7 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 	else
 		printf("  records:   none after %llu\n", (unsigned long long)rep->first_seq);
 	printf("  vPCR16:    %s\n", pcr);
-	printf("  claimed:   mode %s, epoch %llu\n", mode_name(rep->mode), (unsigned long long)rep->epoch);
+	printf("  claimed:   mode %s, epoch %llu\n", uie_mode_key(rep->mode), (unsigned long long)rep->epoch);
 	if (rep->cls == UIE_V_SIGNATURE)
 		return;
 	printf("  clock:     %llu ms, resetCount %u, restartCount %u, safe %u\n",
@@ -237,9 +236,9 @@ static json_t *repeat_counts(const uint8_t *buf, size_t len, bool accepted)
 	for (uint64_t i = 0; i < ae.nrecords; i++)
 		if (uie_log_decode(ae.records + i * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN, &r) == UIE_OK &&
 		    r.event_type == UIE_LOG_REPEAT_COUNT &&
-		    json_array_append_new(a, json_pack("{s:I, s:I, s:I}", "record", (json_int_t)r.file_offset,
-						       "count", (json_int_t)r.length, "at",
-						       (json_int_t)r.seq)) != 0) {
+		    json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "record", uie_json_u64(r.file_offset),
+						       "count", uie_json_u64(r.length), "at",
+						       uie_json_u64(r.seq))) != 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -283,33 +282,27 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 	json_t *j;
 
 	uie_hex_encode(pcr, rep->vpcr, UIE_PCR_LEN);
-	j = json_pack("{s:b, s:s, s:i, s:s, s:o, s:I, s:I, s:s, s:i, s:I, s:{s:I, s:I, s:I, s:i}, "
-		      "s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:o*, s:I, s:I, s:o*}",
+	j = json_pack("{s:b, s:s, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:{s:o, s:o, s:o, s:i}, "
+		      "s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o*, s:o, s:o, s:o*}",
 		      "accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls),
 		      "exit_code", rep->cls, "reason", rep->reason, "bad_record",
-		      rep->has_seq ? json_integer((json_int_t)rep->seq) : json_null(), "first_seq",
-		      (json_int_t)rep->first_seq, "nrecords", (json_int_t)rep->nrecords, "vpcr16", pcr,
-		      "mode", rep->mode, "epoch", (json_int_t)rep->epoch, "clock", "clock",
-		      (json_int_t)rep->clock, "reset_count", (json_int_t)rep->reset_count,
-		      "restart_count", (json_int_t)rep->restart_count, "safe", rep->safe,
-		      "exec_records", (json_int_t)rep->exec_records, "reference_checked", o->ref != NULL,
-		      "reference_hits", (json_int_t)rep->ref_checked, "unknown_denied",
-		      (json_int_t)rep->unknown_denied, "decisions_checked",
-		      (json_int_t)rep->decisions_checked, "decisions_unchecked",
-		      (json_int_t)rep->decisions_unchecked, "repeat_records",
-		      (json_int_t)rep->repeat_records, "repeat_unresolved",
-		      (json_int_t)rep->repeat_unresolved, "repeat_counts",
+		      rep->has_seq ? uie_json_u64(rep->seq) : json_null(), "first_seq",
+		      uie_json_u64(rep->first_seq), "nrecords", uie_json_u64(rep->nrecords), "vpcr16", pcr,
+		      "mode", uie_mode_name(rep->mode), "epoch", uie_json_u64(rep->epoch), "clock", "clock",
+		      uie_json_u64(rep->clock), "reset_count", uie_json_u64(rep->reset_count),
+		      "restart_count", uie_json_u64(rep->restart_count), "safe", rep->safe,
+		      "exec_records", uie_json_u64(rep->exec_records), "reference_checked", o->ref != NULL,
+		      "reference_hits", uie_json_u64(rep->ref_checked), "unknown_denied",
+		      uie_json_u64(rep->unknown_denied), "decisions_checked",
+		      uie_json_u64(rep->decisions_checked), "decisions_unchecked",
+		      uie_json_u64(rep->decisions_unchecked), "repeat_records",
+		      uie_json_u64(rep->repeat_records), "repeat_unresolved",
+		      uie_json_u64(rep->repeat_unresolved), "repeat_counts",
 		      repeat_counts(ae, ae_len, rep->cls == UIE_V_OK), "subject_records",
-		      (json_int_t)rep->subject_records, "subject_unresolved",
-		      (json_int_t)rep->subject_unresolved, "subjects",
+		      uie_json_u64(rep->subject_records), "subject_unresolved",
+		      uie_json_u64(rep->subject_unresolved), "subjects",
 		      subjects(ae, ae_len, rep->cls == UIE_V_OK));
-	if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
-		json_decref(j);
-		return UIE_E_NOMEM;
-	}
-	putchar('\n');
-	json_decref(j);
-	return UIE_OK;
+	return uie_json_print(j);
 }
 
 int uie_cmd_verify(int argc, char **argv)
@@ -336,7 +329,7 @@ int uie_cmd_verify(int argc, char **argv)
 	};
 	rc = uie_verify_ae(&hp.pl, &vin, &rep);
 	if (rc == UIE_V_OK && o.state && (r = uie_verify_state_save(o.state, &rep.next)) != UIE_OK) {
-		fprintf(stderr, "uie verify: saving state %s: %s\n", o.state, uie_err_str(r));
+		fprintf(stderr, "uie verify: saving state %s: %s\n", o.state, uie_file_err_str(r));
 		rc = UIE_EXIT_FAIL;
 	}
 	if (o.json ? print_json(&rep, &o, in.ae, in.ae_len) != UIE_OK : (print_human(&rep, &o), 0))

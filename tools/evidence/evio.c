@@ -40,21 +40,21 @@ int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t 
 		return UIE_E_FORMAT;
 	}
 	if (!from_file) {
-		if (uie_hex_decode_upto(arg, nonce, EVIO_NONCE_MAX, len) == UIE_OK)
+		if (uie_hex_decode_upto(arg, nonce, UIE_NONCE_MAX, len) == UIE_OK)
 			return UIE_OK;
-		fprintf(stderr, "%s: --nonce needs 1 to %d bytes of hex\n", cmd, EVIO_NONCE_MAX);
+		fprintf(stderr, "%s: --nonce needs 1 to %d bytes of hex\n", cmd, UIE_NONCE_MAX);
 		return UIE_E_FORMAT;
 	}
-	r = strcmp(arg, "-") ? uie_file_read_alloc(arg, EVIO_NONCE_MAX, &raw, &n)
-			     : uie_fd_read_alloc(0, EVIO_NONCE_MAX, &raw, &n);
+	r = strcmp(arg, "-") ? uie_file_read_alloc(arg, UIE_NONCE_MAX, &raw, &n)
+			     : uie_fd_read_alloc(0, UIE_NONCE_MAX, &raw, &n);
 	if (r == UIE_OK && n > 0) {
 		memcpy(nonce, raw, n);
 		*len = n;
 	} else if (r == UIE_OK || r == UIE_E_LIMIT) {
-		fprintf(stderr, "%s: the nonce file must hold 1 to %d bytes\n", cmd, EVIO_NONCE_MAX);
+		fprintf(stderr, "%s: the nonce file must hold 1 to %d bytes\n", cmd, UIE_NONCE_MAX);
 		r = UIE_E_FORMAT;
 	} else {
-		fprintf(stderr, "%s: cannot read nonce file %s: %s\n", cmd, arg, uie_err_str(r));
+		fprintf(stderr, "%s: cannot read nonce file %s: %s\n", cmd, arg, uie_file_err_str(r));
 		r = UIE_E_FORMAT;
 	}
 	free(raw);

@@ -7,17 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uie/types.h"
+
 #define EVIO_MAX_FILE (1ull << 34) /* 16 GiB: a log of ~90 million records */
 
 /* Whole regular file (or stdin for "-"), malloc'ed; UIE_E_IO / UIE_E_LIMIT / UIE_E_NOMEM. */
 int evio_read_alloc(const char *path, uint8_t **buf, size_t *len);
 /* Writes atomically (temporary file + rename), or to stdout for "-". */
 int evio_write(const char *path, const void *p, size_t n);
-#define EVIO_NONCE_MAX 64
 
 /*
  * The --nonce HEX (from_file false) or --nonce-file FILE ("-": stdin) option
- * of cmd: 1 to EVIO_NONCE_MAX bytes into nonce, given once (*len is 0 on
+ * of cmd: 1 to UIE_NONCE_MAX bytes into nonce, given once (*len is 0 on
  * entry).  On error, says why on stderr and returns UIE_E_FORMAT.
  */
 int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t *nonce,

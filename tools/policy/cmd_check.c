@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie policy check [--manifest MANIFEST]... [--package NAME]... TABLE|PACKAGE
- * [PATH...]`: compares a policy with the files on disk.  Each file the
+ * `uie policy check [--key PUB] [--manifest MANIFEST]... [--package NAME]...
+ * TABLE|PACKAGE [PATH...]`: compares a policy with the files on disk.  Each file the
  * manifests name is measured again (as `uie ref scan` does) and reported
  * when it is gone or unreadable, when it changed since the manifest, or
  * when the policy does not allow what is on disk now in its role ("not
@@ -9,7 +9,8 @@
  * PATHs that the policy does not allow.  Every digest the policy allows
  * that no file checked has any more is reported ("stale"), with the names
  * the manifests give it.  Exit 0 when nothing is reported, 1 otherwise (as
- * diff), 2 on a bad command line.
+ * diff), 2 on a bad command line.  With --key a package whose signature
+ * does not verify by that key is refused before anything is compared.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -22,8 +23,11 @@
 #include "uie/package.h"
 #include "uie/policy.h"
 
+#include <jansson.h>
+
 #include "cmd.h"
 #include "hex.h"
+#include "json.h"
 #include "host_platform.h"
 #include "lang.h"
 #include "manifest.h"
@@ -51,12 +55,55 @@ static void primary_grant(const char *role, uint8_t *event, uint8_t *r)
 		}
 }
 
-static void put_digest(const struct uie_digest *d)
-{
-	char hex[2 * UIE_DIGEST_MAX + 1];
+/* Where findings go: lines on stdout, or (--json) entries of one array. */
+struct report {
+	json_t *json; /* NULL: text */
+	int err;
+};
 
-	uie_hex_encode(hex, d->bytes, d->len);
-	printf("%s:%s", uie_lang_hash_name(d->alg), hex);
+static void digest_text(const struct uie_digest *d, char out[8 + 2 * UIE_DIGEST_MAX + 1])
+{
+	snprintf(out, 8, "%s:", uie_lang_hash_name(d->alg));
+	uie_hex_encode(out + strlen(out), d->bytes, d->len);
+}
+
+/*
+ * One finding: kind (missing, changed, not-covered, stale), the role and
+ * encoded path (NULL for stale), the digests it compares (NULL when none)
+ * and a note (why it is missing, what the policy lacks, whose digest).
+ */
+static void finding(struct report *rp, const char *kind, const char *role, const char *path,
+		    const struct uie_digest *was, const struct uie_digest *now, const char *note)
+{
+	char a[8 + 2 * UIE_DIGEST_MAX + 1] = "", b[8 + 2 * UIE_DIGEST_MAX + 1] = "";
+	json_t *f;
+
+	if (was)
+		digest_text(was, a);
+	if (now)
+		digest_text(now, b);
+	if (!rp->json) {
+		printf("%s", kind);
+		if (role)
+			printf(" %s %s", role, path);
+		if (was && now)
+			printf(": manifest %s, on disk %s\n", a, b);
+		else if (!role)
+			printf(" %s: %s\n", b, note);
+		else if (now)
+			printf(": %s (%s)\n", b, note);
+		else
+			printf(": %s\n", note);
+		return;
+	}
+	f = json_pack("{s:s}", "kind", kind);
+	if (!f || (role && (json_object_set_new(f, "role", json_string(role)) != 0 ||
+			    json_object_set_new(f, "path", json_string(path)) != 0)) ||
+	    (was && json_object_set_new(f, "manifest_digest", json_string(a)) != 0) ||
+	    (now && json_object_set_new(f, "digest", json_string(b)) != 0) ||
+	    (note && json_object_set_new(f, "note", json_string(note)) != 0) ||
+	    json_array_append_new(rp->json, f) != 0)
+		rp->err = UIE_E_NOMEM;
 }
 
 /* Measures one named file now; 0 when *now is its digest. */
@@ -95,6 +142,7 @@ struct walk_ctx {
 	struct uie_digest *seen; /* digests found (grown) */
 	size_t nseen, cap;
 	unsigned findings;
+	struct report *rp;
 	int err;
 };
 
@@ -103,22 +151,24 @@ static int pcmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void not_covered(const char *role, const char *path, const struct uie_digest *d)
+static void not_covered(struct report *rp, const char *role, const char *path,
+			const struct uie_digest *d)
 {
+	char enc[3 * 4096 + 1], *o = enc, note[64];
 	uint8_t ev, r;
 
 	primary_grant(role, &ev, &r);
-	printf("not-covered %s ", role);
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)path; *p && o < enc + sizeof(enc) - 4;
+	     p++) {
 		/* the manifest's encoding */
 		if (*p <= 0x20 || *p >= 0x7f || strchr("%#\"\\", *p))
-			printf("%%%02X", *p);
+			o += sprintf(o, "%%%02X", *p);
 		else
-			putchar(*p);
+			*o++ = (char)*p;
 	}
-	printf(": ");
-	put_digest(d);
-	printf(" (op=%s role=%s)\n", uie_lang_event_name(ev), uie_lang_role_name(r));
+	*o = '\0';
+	snprintf(note, sizeof(note), "op=%s role=%s", uie_lang_event_name(ev), uie_lang_role_name(r));
+	finding(rp, "not-covered", role, enc, NULL, d, note);
 }
 
 static bool covered(const struct uie_policy *pol, const char *role, const struct uie_digest *d)
@@ -151,7 +201,7 @@ static void walk_found(void *ctx, const char *path, const char *role, const stru
 	if (w->m->n && bsearch(&path, w->named, w->m->n, sizeof(*w->named), pcmp))
 		return;
 	if (!covered(w->pol, role, d)) {
-		not_covered(role, path, d);
+		not_covered(w->rp, role, path, d);
 		w->findings++;
 	}
 }
@@ -160,13 +210,13 @@ static void walk_unreadable(void *ctx, const char *path, const char *why)
 {
 	struct walk_ctx *w = ctx;
 
-	printf("missing FILE %s: %s\n", path, why);
+	finding(w->rp, "missing", "FILE", path, NULL, NULL, why);
 	w->findings++;
 }
 
 /* Files named by the manifests against the policy; returns the number of findings. */
 static unsigned check_files(const struct uie_platform *pl, const struct uie_policy *pol,
-			    const struct uie_manifest *m, struct uie_digest *now)
+			    const struct uie_manifest *m, struct uie_digest *now, struct report *rp)
 {
 	unsigned findings = 0;
 
@@ -175,21 +225,17 @@ static unsigned check_files(const struct uie_platform *pl, const struct uie_poli
 		const char *why;
 
 		if (measure_now(pl, pol->hash_alg, e->path, &now[i], &why) != 0) {
-			printf("missing %s %s: %s\n", e->role, e->path_enc, why);
+			finding(rp, "missing", e->role, e->path_enc, NULL, NULL, why);
 			memset(&now[i], 0, sizeof(now[i]));
 			findings++;
 			continue;
 		}
 		if (e->digest.alg == pol->hash_alg && uie_digest_cmp(&now[i], &e->digest) != 0) {
-			printf("changed %s %s: manifest ", e->role, e->path_enc);
-			put_digest(&e->digest);
-			printf(", on disk ");
-			put_digest(&now[i]);
-			printf("\n");
+			finding(rp, "changed", e->role, e->path_enc, &e->digest, &now[i], NULL);
 			findings++;
 		}
 		if (!covered(pol, e->role, &now[i])) {
-			not_covered(e->role, e->path, &now[i]);
+			not_covered(rp, e->role, e->path, &now[i]);
 			findings++;
 		}
 	}
@@ -198,8 +244,9 @@ static unsigned check_files(const struct uie_platform *pl, const struct uie_poli
 
 /* ALLOW digests of the policy that no file checked (now[0..n)) has now. */
 static unsigned check_rules(const struct uie_policy *pol, const struct uie_manifest *m,
-			    struct uie_digest *now, size_t n)
+			    struct uie_digest *now, size_t n, struct report *rp)
 {
+	char note[4200];
 	size_t dlen = uie_hash_len(pol->hash_alg);
 	unsigned findings = 0;
 
@@ -218,14 +265,13 @@ static unsigned check_rules(const struct uie_policy *pol, const struct uie_manif
 		memcpy(d.bytes, q + 4, dlen);
 		if (bsearch(&d, now, n, sizeof(*now), dcmp))
 			continue;
-		printf("stale ");
-		put_digest(&d);
 		first = uie_manifest_find(m, &d, &count);
 		if (first < 0)
-			printf(": allowed, no manifest names it\n");
+			snprintf(note, sizeof(note), "allowed, no manifest names it");
 		else
-			printf(": allowed, no longer the digest of %s%s\n", m->e[first].path_enc,
-			       count > 1 ? " (and others)" : "");
+			snprintf(note, sizeof(note), "allowed, no longer the digest of %s%s",
+				 m->e[first].path_enc, count > 1 ? " (and others)" : "");
+		finding(rp, "stale", NULL, NULL, NULL, &d, note);
 		findings++;
 	}
 	return findings;
@@ -234,9 +280,9 @@ static unsigned check_rules(const struct uie_policy *pol, const struct uie_manif
 /* The packages' and PATHs' objects (a walk), then the stale digests of all checked. */
 static int check_walk(const struct uie_platform *pl, const struct uie_policy *pol,
 		      const struct uie_manifest *m, struct uie_digest *now, const char *const *pkgs,
-		      unsigned npkg, char **paths, unsigned *findings)
+		      unsigned npkg, char **paths, struct report *rp, unsigned *findings)
 {
-	struct walk_ctx w = { .pol = pol, .m = m };
+	struct walk_ctx w = { .pol = pol, .m = m, .rp = rp };
 	struct uie_scan_walker sw = { .pl = pl, .alg = pol->hash_alg, .ctx = &w,
 				      .found = walk_found, .unreadable = walk_unreadable };
 	struct uie_digest *all;
@@ -261,7 +307,7 @@ static int check_walk(const struct uie_platform *pl, const struct uie_policy *po
 		memcpy(all, now, m->n * sizeof(*all));
 		if (w.nseen)
 			memcpy(all + m->n, w.seen, w.nseen * sizeof(*all));
-		*findings = w.findings + check_rules(pol, m, all, m->n + w.nseen);
+		*findings = w.findings + check_rules(pol, m, all, m->n + w.nseen, rp);
 		free(all);
 	}
 	free(w.named);
@@ -271,8 +317,8 @@ static int check_walk(const struct uie_platform *pl, const struct uie_policy *po
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: uie policy check [--manifest MANIFEST]... [--package NAME]... "
-			"TABLE|PACKAGE [PATH...]\n");
+	fprintf(stderr, "usage: uie policy check [--key PUB] [--json] [--manifest MANIFEST]... "
+			"[--package NAME]... TABLE|PACKAGE [PATH...]\n");
 	return UIE_EXIT_USAGE;
 }
 
@@ -281,10 +327,15 @@ int uie_cmd_policy_check(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "manifest", required_argument, NULL, 'm' },
 		{ "package", required_argument, NULL, 'P' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uie_manifest m = { 0 };
 	struct uie_host_platform hp;
+	struct report rp = { 0 };
+	const char *key = NULL;
+	bool json = false;
 	struct uie_digest *now = NULL;
 	const char *pkgs[MAX_PACKAGES];
 	struct uie_package pkg;
@@ -300,6 +351,11 @@ int uie_cmd_policy_check(int argc, char **argv)
 			pkgs[npkg++] = optarg;
 			continue;
 		}
+		if (c == 'k' || c == 'j') {
+			key = c == 'k' ? optarg : key;
+			json = json || c == 'j';
+			continue;
+		}
 		if (c != 'm' || uie_manifest_read_file("uie policy check", optarg, &m) != UIE_OK) {
 			uie_manifest_fini(&m);
 			return c == 'm' ? UIE_EXIT_FAIL : usage();
@@ -309,19 +365,35 @@ int uie_cmd_policy_check(int argc, char **argv)
 		uie_manifest_fini(&m);
 		return usage();
 	}
+	if (!uie_tablefile_key_ok("uie policy check", key)) {
+		uie_manifest_fini(&m);
+		return UIE_EXIT_FAIL;
+	}
 	uie_manifest_sort(&m);
-	r = uie_tablefile_load_alloc(argv[optind], &buf, &pol, &pkg, &is_pkg);
-	if (r == UIE_OK && !(now = calloc(m.n ? m.n : 1, sizeof(*now))))
+	if ((r = uie_tablefile_load_alloc(argv[optind], key, &buf, &pol, &pkg, &is_pkg)) != UIE_OK) {
+		uie_tablefile_err("uie policy check", argv[optind], key, r);
+		uie_manifest_fini(&m);
+		return UIE_EXIT_FAIL;
+	}
+	uie_tablefile_note_signature("uie policy check", key, is_pkg);
+	if (!(now = calloc(m.n ? m.n : 1, sizeof(*now))) || (json && !(rp.json = json_array())))
 		r = UIE_E_NOMEM;
 	if (r == UIE_OK && (r = uie_host_platform_init(&hp)) == UIE_OK) {
-		findings = check_files(&hp.pl, &pol, &m, now);
-		r = check_walk(&hp.pl, &pol, &m, now, pkgs, npkg, argv + optind + 1, &walked);
+		findings = check_files(&hp.pl, &pol, &m, now, &rp);
+		r = check_walk(&hp.pl, &pol, &m, now, pkgs, npkg, argv + optind + 1, &rp, &walked);
 		findings += walked;
 		uie_host_platform_fini(&hp);
+		if (r == UIE_OK)
+			r = rp.err;
+		if (r == UIE_OK && json)
+			r = uie_json_print(json_pack("{s:o, s:o, s:o, s:O}", "files_named",
+						     uie_json_u64(m.n), "rules", uie_json_u64(pol.nrules),
+						     "count", uie_json_u64(findings), "findings", rp.json));
 		if (r == UIE_OK)
 			fprintf(stderr, "uie policy check: %zu files named, %u rules: %u finding(s)\n",
 				m.n, pol.nrules, findings);
 	}
+	json_decref(rp.json);
 	free(now);
 	free(buf);
 	uie_manifest_fini(&m);

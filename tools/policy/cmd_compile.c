@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "uie/err.h"
+#include "uie/names.h"
 #include "uie/policy.h"
 
 #include "cmd.h"
@@ -69,7 +70,7 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		return UIE_EXIT_USAGE;
 	}
 	if ((r = uie_file_read_alloc(argv[optind], MAX_INPUT, &text, &len)) != UIE_OK) {
-		fprintf(stderr, "uie policy compile: %s: %s\n", argv[optind], uie_err_str(r));
+		fprintf(stderr, "uie policy compile: %s: %s\n", argv[optind], uie_file_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
 	if (uie_manifest_is_json((const char *)text, len)) {
@@ -119,11 +120,11 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		free(table);
 	}
 	if (r != UIE_OK)
-		fprintf(stderr, "uie policy compile: %s: %s\n", out, uie_err_str(r));
+		fprintf(stderr, "uie policy compile: %s: %s\n", out, uie_file_err_str(r));
 	else
 		fprintf(stderr, "compiled %s (%s %u.%u.%u): %u rules, %s, default %s\n", argv[optind],
 			pol.name, pol.version[0], pol.version[1], pol.version[2], pol.nrules,
-			pol.mode == UIE_MODE_ENFORCE ? "ENFORCE" : "MEASURE",
+			uie_mode_name(pol.mode),
 			pol.default_action == UIE_ALLOW ? "ALLOW" : "DENY");
 	uie_lang_policy_fini(&pol);
 	return r == UIE_OK ? UIE_EXIT_OK : UIE_EXIT_FAIL;

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `uie key gen -o PRIV.pem --pub PUB.pem`: a policy-signing key pair (ECDSA P-256). */
+/*
+ * `uie key gen [--force] -o PRIV.pem --pub PUB.pem`: a policy-signing key
+ * pair (ECDSA P-256).  An existing file is replaced only with --force: a
+ * private key overwritten by mistake cannot sign for its policies again.
+ */
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -38,11 +45,25 @@ static int pem_alloc(EVP_PKEY *pk, int priv, char **out, size_t *len)
 	return *out ? UIE_OK : UIE_E_CRYPTO;
 }
 
+/* Whether path may be written: it does not exist, or force; else says why. */
+static bool may_write(const char *path, bool force)
+{
+	struct stat st;
+	int found = force ? -1 : lstat(path, &st);
+
+	if (found == 0)
+		fprintf(stderr, "uie key gen: %s: already exists (--force replaces it)\n", path);
+	else if (found < 0 && !force && errno != ENOENT)
+		fprintf(stderr, "uie key gen: %s: %s\n", path, strerror(errno));
+	return force || (found < 0 && errno == ENOENT);
+}
+
 int uie_cmd_key_gen(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "pub", required_argument, NULL, 'p' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *priv = NULL, *pub = NULL;
@@ -50,46 +71,53 @@ int uie_cmd_key_gen(int argc, char **argv)
 	char *pem = NULL;
 	uint8_t id[32];
 	size_t len;
+	bool force = false;
 	int c, r;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:p:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:p:f", opts, NULL)) != -1) {
 		if (c == 'o')
 			priv = optarg;
 		else if (c == 'p')
 			pub = optarg;
+		else if (c == 'f')
+			force = true;
 		else
 			goto usage;
 	}
 	if (!priv || !pub || optind != argc)
 		goto usage;
+	if (!may_write(priv, force) || !may_write(pub, force))
+		return UIE_EXIT_FAIL;
 	if (!(pk = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256"))) {
 		fprintf(stderr, "uie key gen: key generation failed\n");
 		return UIE_EXIT_FAIL;
 	}
-	if ((r = pem_alloc(pk, 1, &pem, &len)) == UIE_OK)
-		r = uie_file_write_atomic(priv, pem, len, 0600);
+	if ((r = pem_alloc(pk, 1, &pem, &len)) == UIE_OK &&
+	    (r = uie_file_write_atomic(priv, pem, len, 0600)) != UIE_OK)
+		fprintf(stderr, "uie key gen: %s: %s\n", priv, uie_file_err_str(r));
 	if (pem) {
 		OPENSSL_cleanse(pem, len);
 		free(pem);
 		pem = NULL;
 	}
-	if (r == UIE_OK && (r = pem_alloc(pk, 0, &pem, &len)) == UIE_OK)
-		r = uie_file_write_atomic(pub, pem, len, 0644);
+	if (r == UIE_OK && (r = pem_alloc(pk, 0, &pem, &len)) == UIE_OK &&
+	    (r = uie_file_write_atomic(pub, pem, len, 0644)) != UIE_OK)
+		fprintf(stderr, "uie key gen: %s: %s\n", pub, uie_file_err_str(r));
 	free(pem);
 	if (r == UIE_OK)
 		r = uie_pubkey_id(pk, id);
 	EVP_PKEY_free(pk);
-	if (r != UIE_OK) {
+	if (r == UIE_E_CRYPTO) /* file errors are named above */
 		fprintf(stderr, "uie key gen: %s\n", uie_err_str(r));
+	if (r != UIE_OK)
 		return UIE_EXIT_FAIL;
-	}
 	printf("key id ");
 	for (int i = 0; i < 32; i++)
 		printf("%02x", id[i]);
 	printf("\n");
 	return UIE_EXIT_OK;
 usage:
-	fprintf(stderr, "usage: uie key gen -o PRIV.pem --pub PUB.pem\n");
+	fprintf(stderr, "usage: uie key gen [--force] -o PRIV.pem --pub PUB.pem\n");
 	return UIE_EXIT_USAGE;
 }

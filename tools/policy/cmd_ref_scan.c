@@ -21,34 +21,56 @@
 
 #include "uie/err.h"
 
+#include <jansson.h>
+
 #include "cmd.h"
+#include "fileio.h"
+#include "hex.h"
 #include "host_platform.h"
 #include "lang.h"
 #include "policy_cmds.h"
 #include "scan.h"
 
 #define MAX_ARGS 256
+#define JSON_BANNER "uie reference manifest v1"
+
+/* One manifest entry, kept until the scan ends: nothing is written on error. */
+struct entry {
+	const char *role; /* static */
+	struct uie_digest d;
+	char *path;       /* owned */
+	size_t order;     /* position found, for the output order after folding */
+};
 
 struct scan {
 	struct uie_host_platform hp;
 	struct uie_scan_walker w;
-	FILE *out;
 	bool json, progress;
-	uint64_t entries, last_ns;
+	struct entry *e;
+	size_t n, cap;
+	bool nomem;
+	uint64_t last_ns;
 	struct uie_digest last; /* of the last entry, and whether it was a script */
 	bool last_script;
 };
 
-static void put_path(FILE *f, const char *p)
+/* The percent-encoded path (docs/POLICY.md section 2), malloc'ed. */
+static char *encode_path(const char *p)
 {
+	char *out = malloc(3 * strlen(p) + 1), *o = out;
+
+	if (!out)
+		return NULL;
 	for (; *p; p++) {
 		unsigned char c = (unsigned char)*p;
 
 		if (c <= 0x20 || c >= 0x7f || c == '%' || c == '#' || c == '"' || c == '\\')
-			fprintf(f, "%%%02X", c);
+			o += sprintf(o, "%%%02X", c);
 		else
-			fputc(c, f);
+			*o++ = (char)c;
 	}
+	*o = '\0';
+	return out;
 }
 
 static void progress(void *ctx, bool final)
@@ -82,20 +104,25 @@ static void complain(void *ctx, const char *path, const char *why)
 static void emit(void *ctx, const char *path, const char *role, const struct uie_digest *d)
 {
 	struct scan *s = ctx;
+	struct entry *ne;
 
 	s->last = *d;
 	s->last_script = !strcmp(role, "SCRIPT");
-	if (s->json)
-		fprintf(s->out, "%s\n    {\"role\": \"%s\", \"digest\": \"sha256:", s->entries ? "," : "",
-			role);
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+
+		if (!(ne = realloc(s->e, cap * sizeof(*ne)))) {
+			s->nomem = true;
+			return;
+		}
+		s->e = ne;
+		s->cap = cap;
+	}
+	s->e[s->n] = (struct entry){ .role = role, .d = *d, .path = encode_path(path), .order = s->n };
+	if (!s->e[s->n].path)
+		s->nomem = true;
 	else
-		fprintf(s->out, "role=%s digest=sha256:", role);
-	for (unsigned i = 0; i < d->len; i++)
-		fprintf(s->out, "%02x", d->bytes[i]);
-	fprintf(s->out, s->json ? "\", \"path\": \"" : " path=");
-	put_path(s->out, path);
-	fprintf(s->out, s->json ? "\"}" : "\n");
-	s->entries++;
+		s->n++;
 }
 
 static void found(void *ctx, const char *path, const char *role, const struct uie_digest *d)
@@ -129,22 +156,120 @@ static void scan_jit(struct scan *s, const char *path)
 	emit(s, path, "JIT", &s->last);
 }
 
-static int open_output(const char *out, char **tmp, FILE **f)
+static int by_entry(const void *a, const void *b)
 {
-	size_t n = strlen(out) + 16;
-	int fd;
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
 
-	if (!(*tmp = malloc(n)))
-		return UIE_E_NOMEM;
-	snprintf(*tmp, n, "%s.tmp.XXXXXX", out);
-	if ((fd = mkstemp(*tmp)) < 0)
-		return UIE_E_IO;
-	if (fchmod(fd, 0644) != 0 || !(*f = fdopen(fd, "w"))) {
-		close(fd);
-		unlink(*tmp);
-		return UIE_E_IO;
+	if (!c)
+		c = strcmp(x->role, y->role);
+	if (!c)
+		c = memcmp(x->d.bytes, y->d.bytes, sizeof(x->d.bytes));
+	return c ? c : x->order < y->order ? -1 : 1;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * Folds entries found more than once (a package or path given twice, a
+ * file in two packages' lists) into the first, keeping the order found.
+ */
+static void fold(struct scan *s)
+{
+	size_t k = 0;
+
+	qsort(s->e, s->n, sizeof(*s->e), by_entry);
+	for (size_t i = 0; i < s->n; i++) {
+		if (k && !strcmp(s->e[k - 1].path, s->e[i].path) &&
+		    !strcmp(s->e[k - 1].role, s->e[i].role) &&
+		    !memcmp(s->e[k - 1].d.bytes, s->e[i].d.bytes, sizeof(s->e[i].d.bytes))) {
+			free(s->e[i].path);
+			continue;
+		}
+		s->e[k++] = s->e[i];
 	}
-	return UIE_OK;
+	s->n = k;
+	qsort(s->e, s->n, sizeof(*s->e), by_order);
+}
+
+static void digest_text(const struct uie_digest *d, char out[8 + 2 * UIE_DIGEST_MAX + 1])
+{
+	snprintf(out, 8, "sha256:");
+	uie_hex_encode(out + 7, d->bytes, d->len);
+}
+
+/* The manifest as text (docs/POLICY.md section 2), malloc'ed. */
+static int text_alloc(const struct scan *s, char **out, size_t *len)
+{
+	char dig[8 + 2 * UIE_DIGEST_MAX + 1];
+	uint64_t objects = 0;
+	FILE *f = open_memstream(out, len);
+
+	if (!f)
+		return UIE_E_NOMEM;
+	fprintf(f, "%s\n", UIE_MANIFEST_BANNER);
+	for (size_t i = 0; i < s->n; i++) {
+		digest_text(&s->e[i].d, dig);
+		fprintf(f, "role=%s digest=%s path=%s\n", s->e[i].role, dig, s->e[i].path);
+		objects += strcmp(s->e[i].role, "JIT") != 0;
+	}
+	fprintf(f, "# %llu objects\n", (unsigned long long)objects);
+	return fclose(f) == 0 ? UIE_OK : UIE_E_NOMEM;
+}
+
+/* The manifest as JSON (the same entries), malloc'ed. */
+static int json_alloc(const struct scan *s, char **out, size_t *len)
+{
+	char dig[8 + 2 * UIE_DIGEST_MAX + 1];
+	json_t *arr = json_array(), *root = json_object(), *e;
+	int r = arr && root ? UIE_OK : UIE_E_NOMEM;
+
+	for (size_t i = 0; r == UIE_OK && i < s->n; i++) {
+		digest_text(&s->e[i].d, dig);
+		e = json_pack("{s:s, s:s, s:s}", "role", s->e[i].role, "digest", dig, "path",
+			      s->e[i].path);
+		if (!e || json_array_append_new(arr, e) != 0)
+			r = UIE_E_NOMEM;
+	}
+	if (r == UIE_OK && (json_object_set_new(root, "manifest", json_string(JSON_BANNER)) != 0 ||
+			    json_object_set(root, "entries", arr) != 0))
+		r = UIE_E_NOMEM;
+	if (r == UIE_OK) {
+		FILE *f = open_memstream(out, len);
+
+		if (!f || json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
+		    fputc('\n', f) == EOF)
+			r = UIE_E_NOMEM;
+		if (f && fclose(f) != 0)
+			r = UIE_E_NOMEM;
+	}
+	json_decref(arr);
+	json_decref(root);
+	return r;
+}
+
+/* Writes the manifest to out (atomically) or stdout; says why it could not. */
+static int write_manifest(const struct scan *s, const char *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int r = s->json ? json_alloc(s, &buf, &len) : text_alloc(s, &buf, &len);
+
+	if (r == UIE_OK) {
+		r = out ? uie_file_write_atomic(out, buf, len, 0644) : uie_fd_write_all(1, buf, len);
+		if (r != UIE_OK)
+			fprintf(stderr, "uie ref scan: %s: %s\n", out ? out : "standard output",
+				uie_file_err_str(r));
+	} else {
+		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(r));
+	}
+	free(buf);
+	return r;
 }
 
 static int usage(FILE *f)
@@ -168,7 +293,6 @@ int uie_cmd_ref_scan(int argc, char **argv)
 	unsigned npkg = 0, njit = 0;
 	struct scan s = { 0 };
 	const char *out = NULL;
-	char *tmp = NULL;
 	int c, r = UIE_OK;
 
 	optind = 1;
@@ -186,18 +310,13 @@ int uie_cmd_ref_scan(int argc, char **argv)
 	}
 	if (optind >= argc && !npkg && !njit)
 		return usage(stderr);
-	if ((r = uie_host_platform_init(&s.hp)) != UIE_OK)
-		goto fail;
+	if ((r = uie_host_platform_init(&s.hp)) != UIE_OK) {
+		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(r));
+		return UIE_EXIT_FAIL;
+	}
 	s.w = (struct uie_scan_walker){ .pl = &s.hp.pl, .alg = UIE_HASH_SHA256, .ctx = &s,
 					.found = found, .unreadable = unreadable, .tick = tick };
-	s.out = stdout;
-	if (out && (r = open_output(out, &tmp, &s.out)) != UIE_OK) {
-		s.out = NULL;
-		goto fail;
-	}
 	s.progress = isatty(STDERR_FILENO) && (out || !isatty(STDOUT_FILENO));
-	fputs(s.json ? "{\n  \"manifest\": \"uie reference manifest v1\",\n  \"entries\": [" :
-		       UIE_MANIFEST_BANNER "\n", s.out);
 	for (unsigned i = 0; i < npkg && r == UIE_OK; i++)
 		if ((r = uie_scan_package(&s.w, pkgs[i])) != UIE_OK)
 			fprintf(stderr, "uie ref scan: no installed package '%s' (no "
@@ -206,40 +325,27 @@ int uie_cmd_ref_scan(int argc, char **argv)
 		scan_jit(&s, jits[i]);
 	if (r == UIE_OK && optind < argc)
 		r = uie_scan_tree(&s.w, argv + optind);
-	if (s.json)
-		fputs("\n  ]\n}\n", s.out);
-	else
-		fprintf(s.out, "# %llu objects\n", (unsigned long long)s.w.objects);
 	progress(&s, true);
-	if (fflush(s.out) != 0 || ferror(s.out))
-		r = UIE_E_IO;
 	if (s.w.missing)
 		fprintf(stderr, "uie ref scan: %llu file(s) the packages list are not installed "
 				"(dpkg path-exclude or diversions); not an error\n",
 			(unsigned long long)s.w.missing);
+	if (r == UIE_OK && s.nomem) {
+		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(UIE_E_NOMEM));
+		r = UIE_E_NOMEM;
+	}
 	if (r == UIE_OK && s.w.unreadable_count) {
-		fprintf(stderr, "uie ref scan: %llu path(s) could not be measured (named above)\n",
-			(unsigned long long)s.w.unreadable_count);
+		fprintf(stderr, "uie ref scan: %llu path(s) could not be measured (named above); "
+				"nothing written\n", (unsigned long long)s.w.unreadable_count);
 		r = UIE_E_IO;
 	}
-	if (out) {
-		if (fclose(s.out) != 0 && r == UIE_OK)
-			r = UIE_E_IO;
-		s.out = NULL;
-		if (r == UIE_OK && rename(tmp, out) != 0)
-			r = UIE_E_IO;
+	if (r == UIE_OK) {
+		fold(&s);
+		r = write_manifest(&s, out);
 	}
-fail:
-	if (tmp && r != UIE_OK) {
-		if (s.out)
-			fclose(s.out);
-		unlink(tmp);
-	}
-	free(tmp);
+	for (size_t i = 0; i < s.n; i++)
+		free(s.e[i].path);
+	free(s.e);
 	uie_host_platform_fini(&s.hp);
-	if (r != UIE_OK) {
-		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(r));
-		return UIE_EXIT_FAIL;
-	}
-	return UIE_EXIT_OK;
+	return r == UIE_OK ? UIE_EXIT_OK : UIE_EXIT_FAIL;
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie policy show [--manifest MANIFEST]... TABLE|PACKAGE`: a compiled table
- * (or a package's) as policy text; with manifests, each rule names the
- * paths that have its digest in a comment (tables store digests only).
+ * `uie policy show [--key PUB] [--json] [--manifest MANIFEST]... TABLE|PACKAGE`: a
+ * compiled table (or a package's) as policy text; with manifests, each rule
+ * names the paths that have its digest in a comment (tables store digests
+ * only).  With --key a package is shown only when its signature verifies by
+ * that key; without, stderr says that it was not checked.  --json: the
+ * same as one JSON object (docs/POLICY.md section 3).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -11,10 +14,15 @@
 
 #include "uie/err.h"
 #include "uie/package.h"
+#include "uie/names.h"
 #include "uie/policy.h"
 
+#include <jansson.h>
+
 #include "cmd.h"
+#include "hex.h"
 #include "host_platform.h"
+#include "json.h"
 #include "lang.h"
 #include "fileio.h"
 #include "manifest.h"
@@ -23,7 +31,7 @@
 
 #define NAMES_SHOWN 3
 
-static void show_package(const struct uie_package *p)
+static void show_package(const struct uie_package *p, const char *key)
 {
 	printf("# package: epoch %llu, bound to %llu records, vPCR16 ",
 	       (unsigned long long)p->epoch, (unsigned long long)p->bind_seq);
@@ -35,6 +43,8 @@ static void show_package(const struct uie_package *p)
 	printf(", hint %zu bytes, package hash ", p->hint_len);
 	for (int i = 0; i < UIE_SHA256_LEN; i++)
 		printf("%02x", p->package_hash[i]);
+	if (key)
+		printf("\n# signature: good (verified with %s)", key);
 	printf("\n");
 }
 
@@ -68,13 +78,69 @@ static const char *names_of(void *ctx, const uint8_t *digest)
 	return n->buf;
 }
 
+/* The package's fields as a JSON object; signature: what was checked. */
+static json_t *package_json(const struct uie_package *p, const char *key)
+{
+	char pcr[2 * UIE_PCR_LEN + 1], id[2 * UIE_SHA256_LEN + 1], hash[2 * UIE_SHA256_LEN + 1];
+
+	uie_hex_encode(pcr, p->bind_pcr, UIE_PCR_LEN);
+	uie_hex_encode(id, p->key_id, UIE_SHA256_LEN);
+	uie_hex_encode(hash, p->package_hash, UIE_SHA256_LEN);
+	return json_pack("{s:o, s:o, s:s, s:s, s:o, s:s, s:s}", "epoch", uie_json_u64(p->epoch),
+			 "bind_seq", uie_json_u64(p->bind_seq), "bind_pcr", pcr, "key_id", id,
+			 "hint_len", uie_json_u64(p->hint_len), "package_hash", hash, "signature",
+			 key ? "good" : "not checked");
+}
+
+/* The table (and package) as one JSON object: mode, default, rules with their paths. */
+static int print_json(const struct uie_policy *pol, const struct uie_package *pkg,
+		      const char *key, struct namer *nm)
+{
+	size_t dlen = uie_hash_len(pol->hash_alg);
+	const char *alg = uie_lang_hash_name(pol->hash_alg);
+	char dig[8 + 2 * UIE_DIGEST_MAX + 1];
+	json_t *rules = json_array(), *rule;
+	int r = rules && alg ? UIE_OK : UIE_E_NOMEM;
+
+	for (uint32_t i = 0; r == UIE_OK && i < pol->nrules; i++) {
+		/* A loaded table's rule: event, role, action, reserved, digest. */
+		const uint8_t *q = pol->rules + (size_t)i * pol->rule_len;
+		const char *ev = uie_event_name(q[0]), *role = uie_role_name(q[1]);
+
+		if (!ev || !role) {
+			r = UIE_E_FORMAT;
+			break;
+		}
+		snprintf(dig, sizeof(dig), "%s:", alg);
+		uie_hex_encode(dig + strlen(dig), q + pol->rule_len - dlen, dlen);
+		rule = json_pack("{s:s, s:s, s:s, s:s}", "op", ev, "role", role, "digest", dig,
+				 "action", q[2] == UIE_ALLOW ? "ALLOW" : "DENY");
+		if (rule && nm->m->n)
+			json_object_set_new(rule, "paths", json_string(names_of(nm, q + pol->rule_len - dlen)));
+		if (!rule || json_array_append_new(rules, rule) != 0)
+			r = UIE_E_NOMEM;
+	}
+	if (r == UIE_OK)
+		r = uie_json_print(json_pack("{s:o, s:s, s:s, s:s, s:O}", "package",
+					     pkg ? package_json(pkg, key) : json_null(), "mode",
+					     uie_mode_name(pol->mode), "default",
+					     pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY",
+					     "hash_alg", alg, "rules", rules));
+	json_decref(rules);
+	return r;
+}
+
 int uie_cmd_policy_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "manifest", required_argument, NULL, 'm' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uie_manifest m = { 0 };
+	const char *key = NULL;
+	bool json = false;
 	struct uie_package pkg;
 	struct uie_policy pol;
 	struct namer nm;
@@ -85,6 +151,11 @@ int uie_cmd_policy_show(int argc, char **argv)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
+		if (c == 'k' || c == 'j') {
+			key = c == 'k' ? optarg : key;
+			json = json || c == 'j';
+			continue;
+		}
 		if (c != 'm' || uie_manifest_read_file("uie policy show", optarg, &m) != UIE_OK) {
 			uie_manifest_fini(&m);
 			return c == 'm' ? UIE_EXIT_FAIL : UIE_EXIT_USAGE;
@@ -92,20 +163,33 @@ int uie_cmd_policy_show(int argc, char **argv)
 		named = true;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: uie policy show [--manifest MANIFEST]... TABLE|PACKAGE\n");
+		fprintf(stderr, "usage: uie policy show [--key PUB] [--json] [--manifest MANIFEST]... "
+				"TABLE|PACKAGE\n");
 		uie_manifest_fini(&m);
 		return UIE_EXIT_USAGE;
 	}
+	if (!uie_tablefile_key_ok("uie policy show", key)) {
+		uie_manifest_fini(&m);
+		return UIE_EXIT_FAIL;
+	}
 	uie_manifest_sort(&m);
-	if ((r = uie_tablefile_load_alloc(argv[optind], &buf, &pol, &pkg, &is_pkg)) == UIE_OK) {
+	if ((r = uie_tablefile_load_alloc(argv[optind], key, &buf, &pol, &pkg, &is_pkg)) != UIE_OK) {
+		uie_tablefile_err("uie policy show", argv[optind], key, r);
+		uie_manifest_fini(&m);
+		return UIE_EXIT_FAIL;
+	}
+	uie_tablefile_note_signature("uie policy show", key, is_pkg);
+	nm = (struct namer){ .m = &m, .alg = pol.hash_alg };
+	if (json) {
+		r = print_json(&pol, is_pkg ? &pkg : NULL, key, &nm);
+	} else {
 		if (is_pkg)
-			show_package(&pkg);
+			show_package(&pkg, key);
 		/* Tables store no name: a stable placeholder so the text compiles back. */
 		snprintf(name, sizeof(name), "table-%u-rules", pol.nrules);
-		nm = (struct namer){ .m = &m, .alg = pol.hash_alg };
 		r = uie_lang_print_noted(stdout, &pol, name, named ? names_of : NULL, &nm);
-		free(buf);
 	}
+	free(buf);
 	uie_manifest_fini(&m);
 	if (r != UIE_OK) {
 		fprintf(stderr, "uie policy show: %s: %s\n", argv[optind], uie_err_str(r));

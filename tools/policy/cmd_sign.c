@@ -70,8 +70,10 @@ int uie_cmd_policy_sign(int argc, char **argv)
 			key = optarg;
 			break;
 		case 'e':
-			if (uie_parse_u64(optarg, &pp.epoch) != UIE_OK || pp.epoch == 0) {
-				fprintf(stderr, "uie policy sign: --epoch must be a number >= 1\n");
+			if (uie_parse_u64(optarg, &pp.epoch) != UIE_OK || pp.epoch == 0 ||
+			    pp.epoch > UIE_EPOCH_MAX) {
+				fprintf(stderr, "uie policy sign: --epoch must be 1 to %llu (2^63-1)\n",
+					(unsigned long long)UIE_EPOCH_MAX);
 				return UIE_EXIT_USAGE;
 			}
 			have |= 1;
@@ -125,6 +127,11 @@ int uie_cmd_policy_sign(int argc, char **argv)
 		}
 		pp.bind_seq = st.next_seq;
 		memcpy(pp.bind_pcr, st.pcr, UIE_PCR_LEN);
+		if (!(have & 1) && st.epoch >= UIE_EPOCH_MAX) {
+			fprintf(stderr, "uie policy sign: %s: the verified epoch is the highest there is\n",
+				from);
+			return UIE_EXIT_FAIL;
+		}
 		if (!(have & 1))
 			pp.epoch = st.epoch + 1;
 		have |= 7;
@@ -132,25 +139,24 @@ int uie_cmd_policy_sign(int argc, char **argv)
 	if (!key || !out || have != 7 || optind != argc - 1)
 		return usage();
 	if ((r = keys_load_private(key, &pk)) != UIE_OK) {
-		fprintf(stderr, "uie policy sign: %s: %s (need an ECDSA P-256 PEM private key)\n", key,
-			uie_err_str(r));
+		fprintf(stderr, "uie policy sign: %s: %s\n", key,
+			r == UIE_E_KEY ? "need an ECDSA P-256 PEM private key" : uie_file_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
-	r = uie_file_read_alloc(argv[optind], UIE_PACKAGE_MAX_LEN, &table, &tlen);
-	if (r == UIE_OK)
-		r = pkg_build_alloc(pk, table, tlen, &pp, &pkg, &plen);
-	if (r == UIE_E_STATE)
+	if ((r = uie_file_read_alloc(argv[optind], UIE_PACKAGE_MAX_LEN, &table, &tlen)) != UIE_OK)
+		fprintf(stderr, "uie policy sign: %s: %s\n", argv[optind], uie_file_err_str(r));
+	else if ((r = pkg_build_alloc(pk, table, tlen, &pp, &pkg, &plen)) == UIE_E_STATE)
 		fprintf(stderr, "uie policy sign: --bloom needs an ENFORCE policy with DEFAULT "
 				"action=DENY (a miss proves nothing otherwise)\n");
-	if (r == UIE_OK)
-		r = uie_file_write_atomic(out, pkg, plen, 0644);
+	else if (r != UIE_OK)
+		fprintf(stderr, "uie policy sign: %s: %s\n", argv[optind], uie_err_str(r));
+	else if ((r = uie_file_write_atomic(out, pkg, plen, 0644)) != UIE_OK)
+		fprintf(stderr, "uie policy sign: %s: %s\n", out, uie_file_err_str(r));
 	EVP_PKEY_free(pk);
 	free(table);
 	free(pkg);
-	if (r != UIE_OK) {
-		fprintf(stderr, "uie policy sign: %s\n", uie_err_str(r));
+	if (r != UIE_OK)
 		return UIE_EXIT_FAIL;
-	}
 	fprintf(stderr, "signed %s: epoch %llu, bound to %llu records, %zu bytes\n", out,
 		(unsigned long long)pp.epoch, (unsigned long long)pp.bind_seq, plen);
 	return UIE_EXIT_OK;

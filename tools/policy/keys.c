@@ -2,12 +2,15 @@
 #include "keys.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
 #include <openssl/pem.h>
 
 #include "uie/err.h"
+
+#include "fileio.h"
 
 int keys_load_private(const char *path, EVP_PKEY **pk)
 {
@@ -17,7 +20,7 @@ int keys_load_private(const char *path, EVP_PKEY **pk)
 
 	*pk = NULL;
 	if (!(f = fopen(path, "rb")))
-		return UIE_E_IO;
+		return uie_err_from_errno(errno);
 	*pk = PEM_read_PrivateKey(f, NULL, NULL, NULL);
 	fclose(f);
 	if (!*pk)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "uie/err.h"
+#include "uie/names.h"
 
 #include "lang_lex.h"
 
@@ -23,29 +24,14 @@ struct parse_state {
 	uint32_t mode_line, default_line, alg_line;
 };
 
-static const char *const event_names[UIE_EV__MAX] = {
-	[UIE_EV_EXECVE] = "EXECVE",
-	[UIE_EV_MMAP_EXEC] = "MMAP_EXEC",
-	[UIE_EV_MPROTECT_EXEC] = "MPROTECT_EXEC",
-};
-
-static const char *const role_names[UIE_ROLE__MAX] = {
-	[UIE_ROLE_MAIN] = "MAIN",
-	[UIE_ROLE_INTERP] = "INTERP",
-	[UIE_ROLE_DSO] = "DSO",
-	[UIE_ROLE_FILE] = "FILE",
-	[UIE_ROLE_ANON] = "ANON",
-	[UIE_ROLE_SCRIPT] = "SCRIPT",
-};
-
 const char *uie_lang_event_name(uint8_t event)
 {
-	return event < UIE_EV__MAX ? event_names[event] : NULL;
+	return uie_event_name(event);
 }
 
 const char *uie_lang_role_name(uint8_t role)
 {
-	return role < UIE_ROLE__MAX ? role_names[role] : NULL;
+	return uie_role_name(role);
 }
 
 const char *uie_lang_hash_name(uint16_t alg)
@@ -59,10 +45,11 @@ static uint32_t val_col(const struct lex_tok *t)
 }
 
 /* Index of the value in names[0..n), or -1. */
-static int lookup(const char *const *names, int n, const struct lex_tok *t)
+/* The value in [0, n) whose name(value) is t's value, or -1. */
+static int lookup(const char *(*name)(unsigned), int n, const struct lex_tok *t)
 {
 	for (int i = 0; i < n; i++)
-		if (names[i] && lex_is(t->val, t->vlen, names[i]))
+		if (name((unsigned)i) && lex_is(t->val, t->vlen, name((unsigned)i)))
 			return i;
 	return -1;
 }
@@ -236,12 +223,12 @@ static int rule_stmt(struct parse_state *st, const struct lex_line *ln)
 	for (int j = 0; j < 4; j++)
 		if (!f[j])
 			return lex_error(st->err, ln->no, ln->end_col, "rule is missing %s=", keys[j]);
-	if ((v = lookup(event_names, UIE_EV__MAX, f[0])) < 0)
+	if ((v = lookup(uie_event_name, UIE_EV__MAX, f[0])) < 0)
 		return lex_error(st->err, ln->no, val_col(f[0]),
 				 "op must be EXECVE, MMAP_EXEC or MPROTECT_EXEC, not '%.*s'",
 				 (int)f[0]->vlen, f[0]->val);
 	rule.r.event = (uint8_t)v;
-	if ((v = lookup(role_names, UIE_ROLE__MAX, f[1])) < 0)
+	if ((v = lookup(uie_role_name, UIE_ROLE__MAX, f[1])) < 0)
 		return lex_error(st->err, ln->no, val_col(f[1]),
 				 "role must be MAIN, INTERP, DSO, FILE, SCRIPT or ANON, not '%.*s'",
 				 (int)f[1]->vlen, f[1]->val);

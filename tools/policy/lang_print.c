@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "uie/err.h"
+#include "uie/names.h"
 
 int uie_lang_compile_alloc(const struct uie_lang_policy *p, uint8_t **out, size_t *outlen)
 {
@@ -59,7 +60,7 @@ int uie_lang_print_noted(FILE *f, const struct uie_policy *pol, const char *name
 		return UIE_E_ALG;
 	fprintf(f, "# policy_name and policy_version are not stored in a compiled table\n");
 	fprintf(f, "policy_name=%s policy_version=0.0.0\n", name);
-	fprintf(f, "mode=%s\n", pol->mode == UIE_MODE_MEASURE ? "MEASURE" : "ENFORCE");
+	fprintf(f, "mode=%s\n", uie_mode_name(pol->mode));
 	fprintf(f, "DEFAULT action=%s\n", pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY");
 	for (uint32_t i = 0; i < pol->nrules; i++) {
 		/* A loaded table's rule: event, role, action, reserved, digest. */

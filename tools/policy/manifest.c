@@ -289,7 +289,7 @@ int uie_manifest_read_file(const char *cmd, const char *path, struct uie_manifes
 	int r;
 
 	if ((r = uie_file_read_alloc(path, MAX_MANIFEST, &text, &len)) != UIE_OK) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, path, uie_err_str(r));
+		fprintf(stderr, "%s: %s: %s\n", cmd, path, uie_file_err_str(r));
 		return r;
 	}
 	r = uie_manifest_read((const char *)text, len, m, why, sizeof(why));

@@ -2,6 +2,7 @@
 /* Table or package file to a loaded table (tablefile.h). */
 #include "tablefile.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,11 +10,30 @@
 
 #include "fileio.h"
 #include "host_platform.h"
+#include "pubkey.h"
 
-int uie_tablefile_load_alloc(const char *path, uint8_t **buf, struct uie_policy *pol,
-			     struct uie_package *pkg, bool *is_pkg)
+/* Parses a package and, with key_path, checks its signature by that key. */
+static int package_load(const uint8_t *buf, size_t len, const char *key_path,
+			struct uie_package *pkg)
 {
 	struct uie_host_platform hp;
+	uint8_t id[UIE_SHA256_LEN];
+	int r;
+
+	if ((r = uie_host_platform_init(&hp)) != UIE_OK)
+		return r;
+	r = uie_package_parse(&hp.pl, buf, len, pkg);
+	if (r == UIE_OK && key_path && (r = uie_host_platform_add_key_file(&hp, key_path, id)) == UIE_OK)
+		r = memcmp(id, pkg->key_id, sizeof(id)) ? UIE_E_KEY :
+		    hp.pl.verify(hp.pl.ctx, pkg->key_id, pkg->package_hash, UIE_SHA256_LEN, pkg->sig,
+				 pkg->sig_len) == UIE_OK ? UIE_OK : UIE_E_SIGNATURE;
+	uie_host_platform_fini(&hp);
+	return r;
+}
+
+int uie_tablefile_load_alloc(const char *path, const char *key_path, uint8_t **buf,
+			     struct uie_policy *pol, struct uie_package *pkg, bool *is_pkg)
+{
 	const uint8_t *table;
 	size_t len, tlen;
 	int r;
@@ -24,15 +44,13 @@ int uie_tablefile_load_alloc(const char *path, uint8_t **buf, struct uie_policy 
 	table = *buf;
 	tlen = len;
 	if (len >= 8 && !memcmp(*buf, UIE_PACKAGE_MAGIC, 8)) {
-		if ((r = uie_host_platform_init(&hp)) == UIE_OK) {
-			r = uie_package_parse(&hp.pl, *buf, len, pkg);
-			uie_host_platform_fini(&hp);
-		}
-		if (r == UIE_OK) {
+		if ((r = package_load(*buf, len, key_path, pkg)) == UIE_OK) {
 			*is_pkg = true;
 			table = pkg->table;
 			tlen = pkg->table_len;
 		}
+	} else if (key_path) {
+		r = UIE_E_FORMAT;
 	}
 	if (r == UIE_OK)
 		r = uie_policy_load(table, tlen, pol);
@@ -41,4 +59,44 @@ int uie_tablefile_load_alloc(const char *path, uint8_t **buf, struct uie_policy 
 		*buf = NULL;
 	}
 	return r;
+}
+
+bool uie_tablefile_key_ok(const char *cmd, const char *key_path)
+{
+	EVP_PKEY *pk;
+	int r;
+
+	if (!key_path)
+		return true;
+	if ((r = uie_pubkey_read_alloc(key_path, &pk)) != UIE_OK) {
+		fprintf(stderr, "%s: key %s: %s\n", cmd, key_path,
+			r == UIE_E_KEY ? "not a PEM or DER public key" : uie_file_err_str(r));
+		return false;
+	}
+	EVP_PKEY_free(pk);
+	return true;
+}
+
+void uie_tablefile_err(const char *cmd, const char *path, const char *key_path, int r)
+{
+	if (key_path && r == UIE_E_SIGNATURE)
+		fprintf(stderr, "%s: %s: the signature does not verify with %s (altered after "
+				"signing?)\n", cmd, path, key_path);
+	else if (key_path && r == UIE_E_KEY)
+		fprintf(stderr, "%s: %s: signature not by %s (or the key is unusable)\n", cmd, path,
+			key_path);
+	else if (key_path && r == UIE_E_FORMAT)
+		fprintf(stderr, "%s: %s: not a signed package (a bare table has no signature to "
+				"check)\n", cmd, path);
+	else
+		fprintf(stderr, "%s: %s: %s\n", cmd, path, uie_file_err_str(r));
+}
+
+void uie_tablefile_note_signature(const char *cmd, const char *key_path, bool is_pkg)
+{
+	if (!is_pkg)
+		fprintf(stderr, "%s: a bare table: no signature\n", cmd);
+	else if (!key_path)
+		fprintf(stderr, "%s: signature not checked (give the TTP's public key with --key)\n",
+			cmd);
 }

@@ -19,7 +19,8 @@ static void usage(FILE *f)
 		   "  --no-fast-path  ask the monitor even when its Bloom hint proves a refusal\n"
 		   "  -v              notes on the setup; twice: every grant (refusals always)\n"
 		   "  --timing        at the end, where the run spent its time (microseconds)\n"
-		   "Exit status: PROGRAM's (128+N when killed by signal N); 125 when the\n"
+		   "Exit status: PROGRAM's (128+N when killed by signal N); 127 when PROGRAM\n"
+		   "is not found; 126 when its execution was refused; 125 when the\n"
 		   "supervision could not be set up.\n",
 		   UIE_BRIDGE_DEFAULT_PATH);
 }

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # Every command has a manual page, and every page says what its command's
 # --help says: a command (or option) added without its page fails here.
-#   man_pages.sh UIE UIE_MONITORD MANDIR
+#   man_pages.sh UIE UIE_MONITORD MANDIR [UIE_VMRELAY UIE_INIT]
 # For each command in `uie --help`: MANDIR/uie-WORDS.1.scd exists, is listed
 # in MANDIR/meson.build (so it is built and installed) and named in uie.1;
 # each --option of its --help appears in its page.  The same for
 # uie-monitord(8).  No page in MANDIR is left out of meson.build.
 set -u
-uie=$1 monitord=$2 mandir=$3
+uie=$1 monitord=$2 mandir=$3 vmrelay=${4:-} init=${5:-}
 fails=0
 bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
@@ -39,6 +39,14 @@ for c in $commands; do
 done
 [ -f "$mandir/uie-monitord.8.scd" ] || bad "no manual page for uie-monitord"
 options_in "$mandir/uie-monitord.8.scd" "$monitord" --help
+# The guest's VM-mode programs, and the policy language and manifest format (section 5).
+for p in uie-vmrelay.8 uie-init.8 uie-policy.5; do
+	[ -f "$mandir/$p.scd" ] || bad "no manual page $p"
+	grep -q "${p%.*}\*(${p##*.})" "$mandir/uie.1.scd" || bad "uie.1 does not point to ${p%.*}(${p##*.})"
+done
+[ -z "$vmrelay" ] || options_in "$mandir/uie-vmrelay.8.scd" "$vmrelay" --help
+[ -z "$init" ] || options_in "$mandir/uie-init.8.scd" "$init" --help
+grep -q "127" "$mandir/uie-run.1.scd" || bad "uie-run.1 does not document exit 127 (program not found)"
 for page in "$mandir"/*.scd; do
 	name=$(basename "$page" .scd)
 	grep -q "'$name'" "$mandir/meson.build" || bad "$name is not listed in $mandir/meson.build"

@@ -290,28 +290,30 @@ static int sink_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN], const u
 	return UIE_OK;
 }
 
-int ev_log_init(struct ev_log *l, struct uie_vtpm *tpm)
+/* The log's platform and the sink its core appends through; the core is the caller's. */
+static int log_setup(struct ev_log *l, struct uie_vtpm *tpm, struct uie_log_sink *sink)
 {
-	struct uie_log_sink sink = { .ctx = l, .append = sink_append };
-	int r;
-
 	memset(l, 0, sizeof(*l));
 	l->tpm = tpm;
-	if ((r = uie_host_platform_init(&l->hp)) != UIE_OK)
-		return r;
-	return uie_core_init(&l->core, &l->hp.pl, &sink, UIE_HASH_SHA256);
+	*sink = (struct uie_log_sink){ .ctx = l, .append = sink_append };
+	return uie_host_platform_init(&l->hp);
+}
+
+int ev_log_init(struct ev_log *l, struct uie_vtpm *tpm)
+{
+	struct uie_log_sink sink;
+	int r = log_setup(l, tpm, &sink);
+
+	return r != UIE_OK ? r : uie_core_init(&l->core, &l->hp.pl, &sink, UIE_HASH_SHA256);
 }
 
 int ev_log_init_restart(struct ev_log *l, struct uie_vtpm *tpm, const struct uie_core_prev *prev)
 {
-	struct uie_log_sink sink = { .ctx = l, .append = sink_append };
-	int r;
+	struct uie_log_sink sink;
+	int r = log_setup(l, tpm, &sink);
 
-	memset(l, 0, sizeof(*l));
-	l->tpm = tpm;
-	if ((r = uie_host_platform_init(&l->hp)) != UIE_OK)
-		return r;
-	return uie_core_init_restart(&l->core, &l->hp.pl, &sink, UIE_HASH_SHA256, prev);
+	return r != UIE_OK ? r
+			   : uie_core_init_restart(&l->core, &l->hp.pl, &sink, UIE_HASH_SHA256, prev);
 }
 
 void ev_log_fini(struct ev_log *l)

@@ -311,6 +311,35 @@ static void test_cel(void **state)
 	ev_log_fini(&l);
 }
 
+/* A u64 above 2^63-1 is a decimal string in CEL-JSON, never a negative integer. */
+static void test_cel_u64(void **state)
+{
+	struct uie_log_record r;
+	struct ev_log l;
+	uint8_t rec[UIE_LOG_RECORD_LEN];
+	json_t *arr, *c;
+	json_error_t jerr;
+	char *json;
+
+	(void)state;
+	assert_int_equal(ev_log_init(&l, NULL), UIE_OK);
+	assert_int_equal(ev_log_scenario(&l), UIE_OK);
+	assert_int_equal(uie_log_decode(l.recs, UIE_LOG_RECORD_LEN, &r), UIE_OK);
+	r.epoch = UINT64_MAX;
+	r.vaddr = (uint64_t)INT64_MAX;
+	r.length = (uint64_t)INT64_MAX + 1;
+	assert_int_equal(uie_log_encode(&l.hp.pl, &r, rec), UIE_OK);
+	assert_int_equal(uie_cel_json_alloc(rec, r.seq, 1, &json), UIE_OK);
+	assert_non_null(arr = json_loads(json, 0, &jerr));
+	c = json_object_get(json_array_get(arr, 0), "content");
+	assert_string_equal(json_string_value(json_object_get(c, "epoch")), "18446744073709551615");
+	assert_string_equal(json_string_value(json_object_get(c, "length")), "9223372036854775808");
+	assert_int_equal(json_integer_value(json_object_get(c, "vaddr")), INT64_MAX);
+	json_decref(arr);
+	free(json);
+	ev_log_fini(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_ae_build_limits),
 		cmocka_unit_test(test_attest_vector),
 		cmocka_unit_test(test_cel),
+		cmocka_unit_test(test_cel_u64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

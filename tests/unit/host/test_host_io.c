@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* lib/host hex.c and fileio.c against real files, pipes and directories. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -134,17 +135,24 @@ static void test_file_errors(void **state)
 	size_t len;
 
 	(void)state;
+	/* Each error leaves errno naming the cause, which uie_file_err_str prints. */
 	assert_int_equal(uie_file_read_alloc(dir, 1 << 20, &buf, &len), UIE_E_IO); /* a directory */
+	assert_int_equal(errno, EISDIR);
+	assert_string_equal(uie_file_err_str(UIE_E_IO), strerror(EISDIR));
 	assert_null(buf);
 	assert_int_equal(uie_file_read_alloc("/dev/null", 1 << 20, &buf, &len), UIE_E_IO);
+	assert_int_equal(errno, EINVAL);
 	snprintf(path, sizeof(path), "%s/missing", dir);
-	assert_int_equal(uie_file_read_alloc(path, 1 << 20, &buf, &len), UIE_E_IO);
+	assert_int_equal(uie_file_read_alloc(path, 1 << 20, &buf, &len), UIE_E_NOTFOUND);
+	assert_int_equal(errno, ENOENT);
 	snprintf(path, sizeof(path), "%s/no/such/dir", dir);
-	assert_int_equal(uie_file_write_atomic(path, "x", 1, 0644), UIE_E_IO);
+	assert_int_equal(uie_file_write_atomic(path, "x", 1, 0644), UIE_E_NOTFOUND);
+	assert_int_equal(errno, ENOENT);
 	/* A failed replacement leaves the directory as it was. */
 	snprintf(path, sizeof(path), "%s/d", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	assert_int_equal(uie_file_write_atomic(path, "x", 1, 0644), UIE_E_IO);
+	assert_int_equal(errno, EISDIR);
 	snprintf(path, sizeof(path), "ls -A '%s' | grep -q tmp", dir);
 	assert_int_not_equal(system(path), 0);
 }

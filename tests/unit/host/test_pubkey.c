@@ -111,10 +111,10 @@ static void test_not_a_key(void **state)
 	assert_int_equal(uie_file_write_atomic(path, junk, sizeof(junk) - 1, 0600), UIE_OK);
 	assert_int_equal(uie_pubkey_read_alloc(path, &pk), UIE_E_KEY);
 	snprintf(path, sizeof(path), "%s/missing", dir);
-	assert_int_equal(uie_pubkey_read_alloc(path, &pk), UIE_E_IO);
+	assert_int_equal(uie_pubkey_read_alloc(path, &pk), UIE_E_NOTFOUND);
 	assert_null(pk);
 	assert_int_equal(uie_host_platform_init(&hp), UIE_OK);
-	assert_int_equal(uie_host_platform_add_key_file(&hp, path, NULL), UIE_E_IO);
+	assert_int_equal(uie_host_platform_add_key_file(&hp, path, NULL), UIE_E_NOTFOUND);
 	assert_int_equal(hp.nkeys, 0);
 	uie_host_platform_fini(&hp);
 	tc_rmtree(dir);

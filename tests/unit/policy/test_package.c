@@ -155,6 +155,24 @@ static void test_reject_epoch_zero_in_bootstrap(void **state)
 	free(pkg);
 }
 
+/* Epochs above UIE_EPOCH_MAX (2^63-1) are refused; the ceiling itself installs. */
+static void test_reject_epoch_above_ceiling(void **state)
+{
+	struct fx *f = *state;
+	size_t l1, l2, l3;
+	uint8_t *max = pt_package(&f->pc, f->key, f->table, f->tlen, UINT64_MAX, false, &l1);
+	uint8_t *over = pt_package(&f->pc, f->key, f->table, f->tlen, UIE_EPOCH_MAX + 1, false, &l2);
+	uint8_t *top = pt_package(&f->pc, f->key, f->table, f->tlen, UIE_EPOCH_MAX, false, &l3);
+
+	expect_reject(f, max, l1, UIE_E_EPOCH);
+	expect_reject(f, over, l2, UIE_E_EPOCH);
+	assert_int_equal(install(f, top, l3), UIE_OK);
+	assert_true(f->pc.core.epoch == UIE_EPOCH_MAX);
+	free(max);
+	free(over);
+	free(top);
+}
+
 /* Re-signs a parsed package after edit() so only the edited field is wrong. */
 static uint8_t *resign(struct fx *f, uint64_t epoch, void (*edit)(struct uie_package *, struct fx *),
 		       size_t *len)
@@ -481,6 +499,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reject_unknown_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_epoch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_epoch_zero_in_bootstrap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reject_epoch_above_ceiling, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_binding, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_binding_to_older_prefix, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reject_format, setup, teardown),

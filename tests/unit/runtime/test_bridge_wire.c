@@ -46,8 +46,8 @@ static struct uie_wire_msg example(uint16_t type)
 		break;
 	case UIE_MSG_EXPORT_REQ:
 		m.u.export_req.since_seq = 12;
-		m.u.export_req.nonce_len = UIE_BRIDGE_NONCE_MAX;
-		memset(m.u.export_req.nonce, 0x5a, UIE_BRIDGE_NONCE_MAX);
+		m.u.export_req.nonce_len = UIE_NONCE_MAX;
+		memset(m.u.export_req.nonce, 0x5a, UIE_NONCE_MAX);
 		break;
 	case UIE_MSG_EXPORT_ANS:
 	case UIE_MSG_HINT_ANS:
@@ -62,9 +62,10 @@ static struct uie_wire_msg example(uint16_t type)
 		m.u.status_ans.nrecords = 1000;
 		memset(m.u.status_ans.vpcr, 0x11, UIE_PCR_LEN);
 		memset(m.u.status_ans.policy_id, 0x22, UIE_SHA256_LEN);
-		memset(m.u.status_ans.boot_id, 0x33, UIE_BRIDGE_BOOT_ID_LEN);
+		memset(m.u.status_ans.boot_id, 0x33, UIE_BOOT_ID_LEN);
 		m.u.status_ans.boot = 4;
 		m.u.status_ans.health = UIE_E_NOSPACE;
+		m.u.status_ans.trust_keys = 3;
 		m.u.status_ans.repeats = 1u << 20;
 		break;
 	case UIE_MSG_CHECKPOINT_REQ:
