@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Writes to an approved file while it is mapped executable, by a process
+ * that does not map it (so that only the victim's mapping is at stake).
+ * `sealattack MODE LIB`: the process maps LIB's code executable (a grant),
+ * then a child that has unmapped it
+ *   shared    opens LIB read-write and stores the payload through a
+ *             shared writable mapping (no write system call: no FAN_MODIFY)
+ *   writerun  writes the payload with pwrite, and the parent runs it and
+ *             exits at once (within a millisecond of the write)
+ * and the parent calls the code.  GAINED when the payload ran; a victim
+ * killed before the write never says anything (exit 137).
+ */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "attempt.h"
+#include "elfseg.h"
+#include "payload_code.h"
+
+static int child(const char *mode, const char *lib, void *code, size_t len, off_t off)
+{
+	unsigned char *w;
+	int fd;
+
+	munmap(code, len);
+	fd = open(lib, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open for writing");
+	if (!strcmp(mode, "writerun"))
+		return pwrite(fd, payload_code, sizeof(payload_code), off) == sizeof(payload_code) ? 0 : 2;
+	w = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (w == MAP_FAILED)
+		return setup_failed("shared writable mapping");
+	memcpy(w, payload_code, sizeof(payload_code));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	void *code;
+	size_t len;
+	off_t off;
+	pid_t pid;
+	int fd, st;
+
+	if (argc != 3)
+		return ATTEMPT_SETUP;
+	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || exec_segment(fd, &off, &len) != 0)
+		return setup_failed("open");
+	code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+	if (code == MAP_FAILED)
+		return setup_failed("the approved mapping was refused");
+	close(fd);
+	pid = fork();
+	if (pid < 0)
+		return setup_failed("fork");
+	if (pid == 0)
+		_exit(child(argv[1], argv[2], code, len, off));
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return setup_failed("the writer failed");
+	if (payload_ran(code))
+		return gained("bytes written after the grant ran");
+	return refused("the approved code did not change", EACCES);
+}
