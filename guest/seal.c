@@ -101,8 +101,9 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool *fr
 		return err == EAGAIN ? UIE_SEAL_WRITERS : UIE_SEAL_NONE;
 	}
 	e = &s->seals[s->nseals++];
-	*e = (struct uie_seal){ .dev = st->st_dev, .ino = st->st_ino, .fd = fd,
-				.map_dev = st->st_dev, .map_ino = st->st_ino };
+	*e = (struct uie_seal){
+		.dev = st->st_dev, .ino = st->st_ino, .fd = fd, .map_dev = st->st_dev, .map_ino = st->st_ino
+	};
 	/* What the maps show for an overlayfs file before Linux 6.8. */
 	uie_guest_maps_backing_id(s->kern.procmap_query, fd, st, &e->map_dev, &e->map_ino);
 	*fresh = true;
@@ -190,8 +191,7 @@ static bool enforcing(struct uie_sup *s)
 	struct uie_status st;
 
 	uie_guest_connect(s);
-	return s->bridge < 0 || uie_bridge_status(s->bridge, &st) != UIE_OK ||
-	       st.mode == UIE_MODE_ENFORCE;
+	return s->bridge < 0 || uie_bridge_status(s->bridge, &st) != UIE_OK || st.mode == UIE_MODE_ENFORCE;
 }
 
 /*
@@ -206,8 +206,10 @@ static void kill_tree(const struct uie_sup *s, const struct mappers *mp, const c
 	for (unsigned i = 0; i < mp->n; i++) {
 		fds[i] = in_tree(s, mp->pid[i]) ? (int)syscall(SYS_pidfd_open, mp->pid[i], 0) : -1;
 		if (fds[i] >= 0 && syscall(SYS_pidfd_send_signal, fds[i], SIGKILL, NULL, 0) == 0)
-			fprintf(stderr, "uie: killed pid %d: %s, which it maps executable, is being "
-				"opened for writing\n", (int)mp->pid[i], name);
+			fprintf(stderr,
+				"uie: killed pid %d: %s, which it maps executable, is being "
+				"opened for writing\n",
+				(int)mp->pid[i], name);
 	}
 	for (unsigned i = 0; i < mp->n; i++) {
 		struct pollfd p = { .fd = fds[i], .events = POLLIN };
@@ -250,8 +252,12 @@ void uie_guest_seal_broken(struct uie_sup *s, int fd)
 	for (unsigned i = s->nseals; i-- > 0;) {
 		struct uie_seal *e = &s->seals[i];
 
-		/* fd -1: the signal queue overflowed (SIGIO): any lease with a break pending. */
-		if (fd >= 0 ? e->fd == fd : fcntl(e->fd, F_GETLEASE) != F_RDLCK)
+		/*
+		 * fd -1: the signal queue overflowed (SIGIO).  Either way only a lease
+		 * with a break pending counts: a signal queued for a seal released
+		 * since may name a descriptor number a new seal now uses.
+		 */
+		if ((fd < 0 || e->fd == fd) && fcntl(e->fd, F_GETLEASE) != F_RDLCK)
 			broken(s, e);
 	}
 }

@@ -43,9 +43,9 @@ PY
 note "each attack gains natively"
 for m in copy wx wxprot; do native "execmod $m" "$P/execmod" $m "$LIB"; done
 native "execmod race" "$P/execmod" race "$LIB" 3
-for m in shared writerun; do
+for m in shared writerun race; do
 	cp "$LIB" "$T/n-$m.so"
-	native "sealattack $m" "$P/sealattack" $m "$T/n-$m.so"
+	native "sealattack $m" "$P/sealattack" $m "$T/n-$m.so" 3
 done
 
 gen_key
@@ -93,6 +93,17 @@ start_runtime_monitor --trust-key "$T/pub.pem"
 install_policy enforce "$P/execmod" "$P/sealattack" "$P/mapwait" /bin/sh /usr/bin/sleep "$LIB"
 cp "$LIB" "$T/writerun.so"
 sealed writerun "$T/writerun.so"
+
+note "ENFORCE: grants racing a writer that keeps opening the file"
+cp "$LIB" "$T/race.so"
+run_uie -- "$P/sealattack" race "$T/race.so" "${UIE_RACE_SECONDS:-3}"
+case $RC in
+0) expect_out REFUSED "sealattack race" ;; # every grant met a writer
+137) expect_err "uie: violation: $T/race.so, mapped executable by pid .* (record [0-9]*)" \
+	"sealattack race (killed: its record)" ;;
+*) show; fail "sealattack race: exit $RC, want 0 or 137" ;;
+esac
+note "$(echo "$OUT" | head -1) (exit $RC)"
 
 note "ENFORCE: a rename over a mapped file (dpkg's upgrade) is no violation"
 nviol=$(grep -c 'write violation' "$T/monitord.log")
