@@ -8,6 +8,11 @@
  * /proc/PID/map_files.  Anonymous and fileless memory is asked about as
  * role ANON (the policy decides; ENFORCE denies it by default).
  *
+ * Execmod: the file's digest says nothing of pages a write copied into a
+ * private mapping, so a file range with such a page (pages.c), or one
+ * asked to be writable and executable at once, goes to the monitor with
+ * UIE_COND_EXECMOD, which it refuses (docs/THREAT-MODEL.md).
+ *
  * Races: the kernel resolves the mmap descriptor again when the call
  * continues.  Before continuing, kcmp() checks that the target's fd still
  * names the measured open file; after continuing, reconcile.c checks the
