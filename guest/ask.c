@@ -100,7 +100,7 @@ static bool ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int 
 
 	if (objfd >= 0) {
 		req.id = uie_file_id_of(st);
-		seal = uie_guest_seal(s, objfd, st, &fresh);
+		seal = uie_guest_seal(s, objfd, st, pid, &fresh);
 		if (seal == UIE_SEAL_NONE)
 			req.cond |= UIE_COND_UNSEALED;
 	}

@@ -40,6 +40,12 @@
 #include "uie/sys.h"
 
 #define SWEEP_MS 2000 /* seals of unmapped files are dropped this long after, when idle */
+/*
+ * A grant continued this recently may still be on its way into the maps
+ * (the kernel runs the call after our answer, and a single-threaded
+ * caller is not stopped): its process counts as a mapper meanwhile.
+ */
+#define IN_FLIGHT_MS 2000
 #define KILL_WAIT_MS 2000
 #define MAX_MAPPERS 64
 
@@ -74,7 +80,17 @@ static void release(struct uie_sup *s, struct uie_seal *e)
 	*e = s->seals[--s->nseals];
 }
 
-int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool *fresh)
+/* Remembers that pid (a thread) asks for a grant of e's file now. */
+static void asked(struct uie_seal *e, pid_t pid)
+{
+	unsigned threads;
+
+	if (uie_guest_task_info(pid, -1, &e->grantee, &threads) != UIE_OK)
+		e->grantee = pid;
+	e->asked_ms = uie_now_ms();
+}
+
+int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh)
 {
 	struct uie_seal *e;
 	char link[48];
@@ -83,8 +99,10 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool *fr
 	*fresh = false;
 	if (immutable(objfd, st))
 		return UIE_SEAL_HELD;
-	if ((e = find(s, st->st_dev, st->st_ino)) != NULL) /* a break pending: a writer waits */
+	if ((e = find(s, st->st_dev, st->st_ino)) != NULL) { /* a break pending: a writer waits */
+		asked(e, pid);
 		return fcntl(e->fd, F_GETLEASE) == F_RDLCK ? UIE_SEAL_HELD : UIE_SEAL_WRITERS;
+	}
 	if (s->nseals == UIE_SUP_MAX_SEALS) {
 		errno = ENOLCK;
 		return UIE_SEAL_NONE;
@@ -106,6 +124,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool *fr
 	};
 	/* What the maps show for an overlayfs file before Linux 6.8. */
 	uie_guest_maps_backing_id(s->kern.procmap_query, fd, st, &e->map_dev, &e->map_ino);
+	asked(e, pid);
 	*fresh = true;
 	return UIE_SEAL_HELD;
 }
@@ -185,6 +204,21 @@ static void find_mappers(const struct uie_seal *e, struct mappers *mp)
 		closedir(d);
 }
 
+/* Adds e's latest grantee when its grant may not be in its maps yet (IN_FLIGHT_MS). */
+static void in_flight(const struct uie_seal *e, struct mappers *mp)
+{
+	char path[32];
+
+	if (uie_now_ms() - e->asked_ms >= IN_FLIGHT_MS || mp->n == MAX_MAPPERS)
+		return;
+	for (unsigned i = 0; i < mp->n; i++)
+		if (mp->pid[i] == e->grantee)
+			return;
+	snprintf(path, sizeof(path), "/proc/%d", (int)e->grantee);
+	if (access(path, F_OK) == 0)
+		mp->pid[mp->n++] = e->grantee;
+}
+
 /* The monitor's mode says ENFORCE, or it cannot be asked (fail closed). */
 static bool enforcing(struct uie_sup *s)
 {
@@ -239,6 +273,7 @@ static void broken(struct uie_sup *s, struct uie_seal *e)
 	if (s->fan >= 0) /* the write that follows is this one: no second report */
 		fanotify_mark(s->fan, FAN_MARK_REMOVE, FAN_MODIFY, e->fd, NULL);
 	find_mappers(e, &mp);
+	in_flight(e, &mp);
 	if (mp.n > 0) {
 		uie_guest_describe(NULL, e->fd, name, sizeof(name));
 		if (uie_guest_report_violation(s, 0, e->fd, mp.pid[0]) != UIE_OK || enforcing(s))
@@ -310,7 +345,7 @@ void uie_guest_seal_sweep(struct uie_sup *s)
 	}
 	closedir(d);
 	for (unsigned i = s->nseals; i-- > 0;)
-		if (!sw.live[i]) {
+		if (!sw.live[i] && uie_now_ms() - s->seals[i].asked_ms >= IN_FLIGHT_MS) {
 			uie_guest_forget(s, s->seals[i].dev, s->seals[i].ino);
 			release(s, &s->seals[i]);
 		}

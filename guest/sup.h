@@ -129,6 +129,8 @@ struct uie_sup {
 		uint64_t dev, ino;         /* the file */
 		uint64_t map_dev, map_ino; /* as /proc/PID/maps names it (overlayfs before 6.8) */
 		int fd;                    /* our read-only open holding the lease */
+		pid_t grantee;             /* process of the latest grant asked for (tgid) */
+		uint64_t asked_ms;         /* CLOCK_MONOTONIC ms of that request */
 	} seals[UIE_SUP_MAX_SEALS];
 	unsigned nseals;
 	uint64_t seal_swept_ms;
@@ -336,8 +338,11 @@ enum {
 };
 /* The realtime signal a lease break raises (read from the loop's signalfd). */
 int uie_guest_seal_signal(void);
-/* Seals objfd's file (st); *fresh when the lease was taken by this call. */
-int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool *fresh);
+/*
+ * Seals objfd's file (st) for a grant to pid (a thread); *fresh when the
+ * lease was taken by this call.
+ */
+int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh);
 /* Drops the seal of (dev, ino), taken for a grant that did not happen. */
 void uie_guest_unseal(struct uie_sup *s, uint64_t dev, uint64_t ino);
 /*

@@ -9,7 +9,7 @@
  *   writerun  writes the payload with pwrite, and the parent runs it and
  *             exits at once (within a millisecond of the write)
  *   race      for SECONDS keeps opening LIB for writing, writing the payload,
- *             writing the original back and closing, while the parent keeps
+ *             0.5 ms later the original back, and closing, while the parent keeps
  *             mapping the code afresh and calling it (grants racing writers)
  * and the parent calls the code.  GAINED when the payload ran; a victim
  * killed before the write never says anything (exit 137).
@@ -37,11 +37,13 @@ static int rewriter(int fd, size_t len, off_t off, time_t end)
 	if (!orig || pread(fd, orig, len, off) != (ssize_t)len)
 		return setup_failed("read the original");
 	while (time(NULL) < end) {
-		if (pwrite(fd, payload_code, sizeof(payload_code), off) != sizeof(payload_code) ||
-		    pwrite(fd, orig, sizeof(payload_code), off) != sizeof(payload_code))
+		if (pwrite(fd, payload_code, sizeof(payload_code), off) != sizeof(payload_code))
+			return setup_failed("pwrite");
+		usleep(500); /* long enough for a victim that calls the code natively */
+		if (pwrite(fd, orig, sizeof(payload_code), off) != sizeof(payload_code))
 			return setup_failed("pwrite");
 		close(fd);
-		usleep(100);
+		usleep(500);
 		fd = open(lib_path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			return setup_failed("open for writing");
