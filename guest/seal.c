@@ -83,10 +83,7 @@ static void release(struct uie_sup *s, struct uie_seal *e)
 /* Remembers that pid (a thread) asks for a grant of e's file now. */
 static void asked(struct uie_seal *e, pid_t pid)
 {
-	unsigned threads;
-
-	if (uie_guest_task_info(pid, -1, &e->grantee, &threads) != UIE_OK)
-		e->grantee = pid;
+	e->grantee = pid;
 	e->asked_ms = uie_now_ms();
 }
 
@@ -204,19 +201,22 @@ static void find_mappers(const struct uie_seal *e, struct mappers *mp)
 		closedir(d);
 }
 
-/* Adds e's latest grantee when its grant may not be in its maps yet (IN_FLIGHT_MS). */
+/*
+ * Adds the process of e's latest grant when that grant may not be in its
+ * maps yet (IN_FLIGHT_MS), and the thread that asked still exists.
+ */
 static void in_flight(const struct uie_seal *e, struct mappers *mp)
 {
-	char path[32];
+	unsigned threads;
+	pid_t tgid;
 
-	if (uie_now_ms() - e->asked_ms >= IN_FLIGHT_MS || mp->n == MAX_MAPPERS)
+	if (uie_now_ms() - e->asked_ms >= IN_FLIGHT_MS || mp->n == MAX_MAPPERS ||
+	    uie_guest_task_info(e->grantee, -1, &tgid, &threads) != UIE_OK)
 		return;
 	for (unsigned i = 0; i < mp->n; i++)
-		if (mp->pid[i] == e->grantee)
+		if (mp->pid[i] == tgid)
 			return;
-	snprintf(path, sizeof(path), "/proc/%d", (int)e->grantee);
-	if (access(path, F_OK) == 0)
-		mp->pid[mp->n++] = e->grantee;
+	mp->pid[mp->n++] = tgid;
 }
 
 /* The monitor's mode says ENFORCE, or it cannot be asked (fail closed). */

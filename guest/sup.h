@@ -129,7 +129,7 @@ struct uie_sup {
 		uint64_t dev, ino;         /* the file */
 		uint64_t map_dev, map_ino; /* as /proc/PID/maps names it (overlayfs before 6.8) */
 		int fd;                    /* our read-only open holding the lease */
-		pid_t grantee;             /* process of the latest grant asked for (tgid) */
+		pid_t grantee;             /* thread that asked for the latest grant */
 		uint64_t asked_ms;         /* CLOCK_MONOTONIC ms of that request */
 	} seals[UIE_SUP_MAX_SEALS];
 	unsigned nseals;
