@@ -76,20 +76,31 @@ static int program_of(pid_t pid, uint16_t event)
 	return open(link, O_RDONLY | O_CLOEXEC);
 }
 
-bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
-		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
-		   const char *what)
+/*
+ * uie_guest_ask with the request's conditions (UIE_COND_*, files only).  A
+ * file is sealed (seal.c) before the monitor is asked, so that no write
+ * can come between its measurement and its use unannounced; one that
+ * cannot be sealed is asked about as UNSEALED.
+ */
+static bool ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
+		const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off, const char *what,
+		uint8_t cond)
 {
 	struct uie_req req = { .event = event, .role = objfd < 0 ? UIE_ROLE_ANON : role,
 			       .pid = (uint32_t)pid, .vaddr = vaddr, .length = length,
-			       .file_offset = off };
+			       .file_offset = off, .cond = objfd < 0 ? 0 : cond };
 	struct uie_verdict v;
 	char name[512], why[256];
 	uint64_t begun;
-	int r, progfd = -1;
+	int r, progfd = -1, seal = UIE_SEAL_HELD;
+	bool fresh = false;
 
-	if (objfd >= 0)
+	if (objfd >= 0) {
 		req.id = uie_file_id_of(st);
+		seal = uie_guest_seal(s, objfd, st, pid, &fresh);
+		if (seal == UIE_SEAL_NONE)
+			req.cond |= UIE_COND_UNSEALED;
+	}
 	uie_guest_connect(s);
 	if (s->bridge < 0) {
 		if (s->other_boot)
@@ -103,7 +114,7 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 		/* The monitor logs every one; stderr names only the first few of a batch. */
 		if (s->fp_shown >= UIE_SUP_FP_SHOWN) {
 			s->fp_hidden++;
-			return false;
+			goto dropped;
 		}
 		s->fp_shown++;
 		snprintf(why, sizeof(why), "fast path: not in the policy (hint of epoch %llu)",
@@ -133,13 +144,13 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 		if (req.role == UIE_ROLE_ANON && v.reason == UIE_R_ANON_EXEC && event != UIE_EV_EXECVE &&
 		    !s->o->verbose) {
 			s->anon_quiet++;
-			return false;
+			goto dropped;
 		}
 		snprintf(why, sizeof(why), "refused by the monitor: %s (record %llu)",
 			 uie_reason_str(v.reason), (unsigned long long)v.seq);
 		goto refused;
 	}
-	if (objfd >= 0 && uie_guest_open_for_writing(objfd)) {
+	if (seal == UIE_SEAL_WRITERS) {
 		snprintf(why, sizeof(why), "the file is open for writing, so its code could change once "
 			 "mapped (the monitor's record %llu stands for a grant that did not happen)",
 			 (unsigned long long)v.seq);
@@ -164,11 +175,21 @@ bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, i
 refused:
 	fprintf(stderr, "uie: denied %s of %s (pid %d): %s\n", event_name(event),
 		uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid, why);
+dropped:
+	if (fresh)
+		uie_guest_unseal(s, req.id.dev, req.id.ino);
 	return false;
 }
 
+bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
+		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
+		   const char *what)
+{
+	return ask(s, event, role, pid, objfd, st, vaddr, length, off, what, 0);
+}
+
 bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
-		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what)
+		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what, uint8_t cond)
 {
 	char name[512];
 	struct stat st;
@@ -183,5 +204,5 @@ bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_
 	if (role == UIE_ROLE_ANON)
 		return uie_guest_ask(s, event, role, pid, -1, NULL, vaddr, length, off,
 				     what ? what : "fileless memory");
-	return uie_guest_ask(s, event, role, pid, fd, &st, vaddr, length, off, what);
+	return ask(s, event, role, pid, fd, &st, vaddr, length, off, what, cond);
 }

@@ -231,10 +231,21 @@ static int setup_signals(sigset_t *old)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGQUIT);
+	/* Lease breaks of sealed files (seal.c); SIGIO when the kernel's signal queue was full. */
+	sigaddset(&set, uie_guest_seal_signal());
+	sigaddset(&set, SIGIO);
 	if (sigprocmask(SIG_BLOCK, &set, old) != 0)
 		return -1;
 	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	return fd;
+}
+
+/* The shorter of two poll timeouts (-1: none). */
+static int min_timeout(int a, int b)
+{
+	if (a < 0)
+		return b;
+	return b < 0 || a < b ? a : b;
 }
 
 static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const char *prog,
@@ -249,13 +260,15 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 			{ .fd = reaped ? -1 : pidfd, .events = POLLIN },
 			{ .fd = sigfd, .events = POLLIN },
 		};
-		int idle = uie_guest_fastpath_idle_ms(s);
-		int k = poll(p, 4, s->nleft && (idle < 0 || idle > LEFT_POLL_MS) ? LEFT_POLL_MS : idle);
+		int idle = min_timeout(uie_guest_fastpath_idle_ms(s), uie_guest_seal_idle_ms(s));
+		int k = poll(p, 4, s->nleft ? min_timeout(idle, LEFT_POLL_MS) : idle);
 
 		if (k < 0 && errno != EINTR)
 			break;
-		if (k == 0) /* quiet: report the fast-path refusals now */
+		if (k == 0) { /* quiet: report the fast-path refusals, drop unused seals */
 			uie_guest_fastpath_flush(s);
+			uie_guest_seal_sweep(s);
+		}
 		if (s->nleft)
 			uie_guest_thaw_left(s);
 		if (p[1].revents & POLLIN) {
@@ -280,7 +293,13 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 		if (p[3].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
-			if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si) && !reaped)
+			if (read(sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+				continue;
+			if ((int)si.ssi_signo == uie_guest_seal_signal())
+				uie_guest_seal_broken(s, si.ssi_fd);
+			else if (si.ssi_signo == SIGIO)
+				uie_guest_seal_broken(s, -1);
+			else if (!reaped)
 				kill(child, (int)si.ssi_signo);
 		}
 	}
@@ -342,6 +361,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 		s->kern.sync_wake_up = ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags) == 0;
 	if (!s->kern.sync_wake_up && o->verbose)
 		fprintf(stderr, "uie: no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux 6.6): slower round trips\n");
+	s->root = child;
 	sigfd = setup_signals(&old);
 	r = supervise(s, child, pidfd, sigfd, argv[0], status);
 	/* A program whose JIT is not optional dies of the refusal (node: SIGTRAP): say why. */

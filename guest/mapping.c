@@ -8,6 +8,11 @@
  * /proc/PID/map_files.  Anonymous and fileless memory is asked about as
  * role ANON (the policy decides; ENFORCE denies it by default).
  *
+ * Execmod: the file's digest says nothing of pages a write copied into a
+ * private mapping, so a file range with such a page (pages.c), or one
+ * asked to be writable and executable at once, goes to the monitor with
+ * UIE_COND_EXECMOD, which it refuses (docs/THREAT-MODEL.md).
+ *
  * Races: the kernel resolves the mmap descriptor again when the call
  * continues.  Before continuing, kcmp() checks that the target's fd still
  * names the measured open file; after continuing, reconcile.c checks the
@@ -18,6 +23,7 @@
 #include <fcntl.h>
 #include <linux/kcmp.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -48,9 +54,11 @@ void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct secco
 		uie_guest_deny(r, errno == EBADF ? EBADF : EACCES);
 		return;
 	}
+	/* Writable and executable: a write would copy in bytes nobody measured. */
 	if (uie_guest_id_valid(s, n->id) &&
 	    uie_guest_ask_obj(s, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, n->pid, obj, addr, len,
-			      n->data.args[5], NULL)) {
+			      n->data.args[5], NULL,
+			      (n->data.args[2] & PROT_WRITE) ? UIE_COND_EXECMOD : 0)) {
 		/* The fd may have been replaced while the monitor measured. */
 		if (syscall(SYS_kcmp, getpid(), n->pid, KCMP_FILE, obj, fd) == 0)
 			uie_guest_cont(r);
@@ -80,6 +88,25 @@ static int collect(void *ctx, const struct uie_map *m)
 	}
 	sp->piece[sp->n++] = *m;
 	return UIE_OK;
+}
+
+/*
+ * UIE_COND_EXECMOD when [lo, hi) of a file mapping is to be writable too,
+ * or holds a page a write copied (pages.c; the caller's other threads are
+ * stopped).  A page map that cannot be read counts as copied: fail closed.
+ */
+static uint8_t execmod(const struct seccomp_notif *n, uint64_t lo, uint64_t hi, bool writable)
+{
+	bool copied;
+
+	if (writable)
+		return UIE_COND_EXECMOD;
+	if (uie_guest_pages_copied(n->pid, lo, hi, &copied) != UIE_OK) {
+		fprintf(stderr, "uie: cannot read the page map of pid %d (%s): its pages count as "
+			"copied\n", (int)n->pid, strerror(errno));
+		return UIE_COND_EXECMOD;
+	}
+	return copied ? UIE_COND_EXECMOD : 0;
 }
 
 void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r)
@@ -126,7 +153,8 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 			ok = false;
 		} else {
 			ok = uie_guest_ask_obj(s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, n->pid, obj, lo,
-					       hi - lo, m->off + (lo - m->start), NULL);
+					       hi - lo, m->off + (lo - m->start), NULL,
+					       execmod(n, lo, hi, (n->data.args[2] & PROT_WRITE) != 0));
 			close(obj);
 		}
 		if (!ok)

@@ -64,7 +64,7 @@ static int check(void *ctx, const struct uie_map *m)
 	if (uie_guest_map_open(rc->tgid, m, &fd) != UIE_OK)
 		return errno == ENOENT ? UIE_OK : UIE_E_DENIED; /* unmapped meanwhile */
 	ok = uie_guest_ask_obj(rc->s, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, rc->tgid, fd, m->start,
-			       m->end - m->start, m->off, what);
+			       m->end - m->start, m->off, what, 0);
 	close(fd);
 	return ok ? UIE_OK : UIE_E_DENIED;
 }

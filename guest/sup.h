@@ -29,6 +29,7 @@
 #define UIE_SUP_APPROVED_SLOTS 4096 /* power of two */
 #define UIE_SUP_MAX_FP_REPORTS 1024 /* fast-path refusals waiting to be reported */
 #define UIE_SUP_SUBJECTS 256 /* programs named as subjects (fewer than the monitor keeps) */
+#define UIE_SUP_MAX_SEALS 1024 /* granted files sealed at once (seal.c) */
 /*
  * Fast-path refusals are reported once the tree has made no request for
  * UIE_SUP_FP_QUIET_MS, or at the latest UIE_SUP_FP_MAX_DELAY_MS after the
@@ -125,6 +126,17 @@ struct uie_sup {
 	uint64_t fp_epoch;     /* epoch of the hint the queued refusals were made with */
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
 	bool watch_warned; /* a file could not be watched for writes (said once) */
+	pid_t root; /* the tree's first process */
+	/* Granted files sealed with a read lease (seal.c), compact. */
+	struct uie_seal {
+		uint64_t dev, ino;         /* the file */
+		uint64_t map_dev, map_ino; /* as /proc/PID/maps names it (overlayfs before 6.8) */
+		int fd;                    /* our read-only open holding the lease */
+		pid_t grantee;             /* thread that asked for the latest grant */
+		uint64_t asked_ms;         /* CLOCK_MONOTONIC ms of that request */
+	} seals[UIE_SUP_MAX_SEALS];
+	unsigned nseals;
+	uint64_t seal_swept_ms;
 	/*
 	 * Anonymous memory refused for want of a JIT rule: not named on stderr
 	 * (optional JITs such as PCRE2's fall back to an interpreter), only
@@ -241,10 +253,11 @@ uint8_t uie_guest_exec_role(int fd, uint8_t role);
  * uie_guest_ask for an open object found in the target (a mapped file):
  * one fstat; role elf_role for ELF files (MAIN instead of DSO for the
  * target's own program), FILE for others, ANON for fileless objects
- * (memfd, deleted, O_TMPFILE; uie_sys_fileless).
+ * (memfd, deleted, O_TMPFILE; uie_sys_fileless).  cond: UIE_COND_EXECMOD
+ * when the pages could be other than the file's (mapping.c).
  */
 bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
-		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
+		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what, uint8_t cond);
 
 /* ---- describe.c ---- */
 /*
@@ -314,17 +327,41 @@ struct fanotify_event_metadata;
 /* Watches objfd's file, just approved, for writes (no-op without fanotify). */
 void uie_guest_watch_add(struct uie_sup *s, int objfd);
 /*
- * True when some process has objfd's file open for writing now (a write
- * descriptor or a shared writable mapping): no read lease can be taken.
- * False also when that cannot be told (no CAP_LEASE and not the owner, a
- * file system without leases).
- */
-bool uie_guest_open_for_writing(int objfd);
-/*
  * Has the monitor log that fd's file, mapped executable by mapper, was
- * written by writer (0: unknown), and says so on stderr.
+ * written by writer (0: unknown), and says so on stderr.  Return: UIE_OK
+ * once the record exists, else the error.
  */
-void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper);
+int uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper);
+
+/* ---- seal.c: read leases on granted files (writes announced before they happen) ---- */
+enum {
+	UIE_SEAL_HELD,    /* sealed (now or before), or immutable */
+	UIE_SEAL_WRITERS, /* open for writing now (a descriptor, a shared writable mapping) */
+	UIE_SEAL_NONE,    /* no lease possible (no CAP_LEASE and not the owner, no leases here) */
+};
+/* The realtime signal a lease break raises (read from the loop's signalfd). */
+int uie_guest_seal_signal(void);
+/*
+ * Seals objfd's file (st) for a grant to pid (a thread); *fresh when the
+ * lease was taken by this call.
+ */
+int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh);
+/* Drops the seal of (dev, ino), taken for a grant that did not happen. */
+void uie_guest_unseal(struct uie_sup *s, uint64_t dev, uint64_t ino);
+/*
+ * The lease on fd broke (a writer waits; fd -1: look at every seal): logs
+ * the violation if the file is mapped executable, kills the tree's mappers
+ * in ENFORCE, then releases.
+ */
+void uie_guest_seal_broken(struct uie_sup *s, int fd);
+/* Poll timeout (ms) until seals are due for a sweep; -1: none held. */
+int uie_guest_seal_idle_ms(const struct uie_sup *s);
+/* Drops the seals of files no process maps executable any more (when due). */
+void uie_guest_seal_sweep(struct uie_sup *s);
+
+/* ---- pages.c ---- */
+/* Whether a page of pid's [lo, hi) (a private file mapping) is a copy a write made. */
+int uie_guest_pages_copied(pid_t pid, uint64_t lo, uint64_t hi, bool *copied);
 /* Handles a FAN_MODIFY event: a violation when the file is still mapped executable. */
 void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metadata *m);
 

@@ -120,7 +120,8 @@ static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, ui
 {
 	const struct uie_msg_measure_req *mq = &q->u.measure_req;
 	struct uie_req req = { .event = mq->event, .role = mq->role, .pid = mq->pid,
-			       .vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset };
+			       .vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
+			       .cond = UIE_BRIDGE_COND_OF(mq->flags) };
 	struct uie_wire_msg a = { .type = UIE_MSG_MEASURE_ANS, .request_id = q->request_id };
 	struct uie_vmpin pin;
 	int r;

@@ -17,7 +17,9 @@
  * forgotten, so that one event is handled per approval and the next grant
  * of the file is measured, approved and watched again.  Not seen: stores
  * through a shared writable mapping of the file (no fsnotify event), and
- * files on file systems that refuse marks (docs/THREAT-MODEL.md).
+ * files on file systems that refuse marks (docs/THREAT-MODEL.md).  A
+ * sealed file (seal.c) is reported before the write, when its lease
+ * breaks; this watch remains for files MEASURE grants unsealed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -44,24 +46,6 @@ void uie_guest_watch_add(struct uie_sup *s, int objfd)
 		fprintf(stderr, "uie: cannot watch an approved file for writes (%s); writes to it "
 			"go unseen\n", strerror(errno));
 	s->watch_warned = true;
-}
-
-bool uie_guest_open_for_writing(int objfd)
-{
-	char link[48];
-	bool writers;
-	int fd;
-
-	/* Our own read-only open: the lease belongs to it, not to the target's descriptor. */
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", objfd);
-	fd = open(link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	writers = fcntl(fd, F_SETLEASE, F_RDLCK) != 0 && errno == EAGAIN;
-	if (!writers)
-		fcntl(fd, F_SETLEASE, F_UNLCK);
-	close(fd);
-	return writers;
 }
 
 struct live {
@@ -119,7 +103,7 @@ void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metada
 	uie_guest_report_violation(s, m->pid, m->fd, mapper);
 }
 
-void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper)
+int uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t mapper)
 {
 	char name[512];
 	uint64_t seq = 0;
@@ -138,4 +122,5 @@ void uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t m
 		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d; "
 			"the monitor could not log it: %s\n", uie_guest_describe(NULL, fd, name, sizeof(name)),
 			(int)mapper, (int)writer, uie_err_str(r));
+	return r;
 }

@@ -215,6 +215,7 @@ static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req 
 	*req = (struct uie_req){
 		.event = mq->event, .role = mq->role, .pid = mq->pid,
 		.vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
+		.cond = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_COND_OF(mq->flags),
 	};
 	/* VM mode has no subjects: its EXECVE grants travel as MEASURE_VM_REQ (BRIDGE.md 12). */
 	if (!m->log.fs || m->ram || mq->subject_seq == 0)

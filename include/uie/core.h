@@ -65,7 +65,22 @@ struct uie_req {
 	 */
 	uint64_t subject_seq;
 	struct uie_digest subject;
+	/*
+	 * What the guest found about the object's pages and file (UIE_COND_*,
+	 * files only): a grant the policy allows is still denied with reason
+	 * EXECMOD or UNSEALED (docs/FORMATS.md 3.4).
+	 */
+	uint8_t cond;
 };
+
+/* uie_req.cond */
+/*
+ * mmap/mprotect: a page of the range is a private copy a write made, or the
+ * request asks for write and execute together (the pages could change)
+ */
+#define UIE_COND_EXECMOD 0x01
+#define UIE_COND_UNSEALED 0x02 /* the file cannot be sealed against writes (no lease) */
+#define UIE_COND_ALL (UIE_COND_EXECMOD | UIE_COND_UNSEALED)
 
 struct uie_verdict {
 	uint8_t decision; /* what the guest must apply */

@@ -148,6 +148,8 @@ enum uie_reason {
 	UIE_R_WRITE_VIOLATION = 15, /* the file of a live approved executable mapping was written */
 	UIE_R_REPEAT_COUNT = 16,   /* first-seen mode: how many requests a logged record stands for */
 	UIE_R_SUBJECT = 17,        /* first-seen mode: the program a grant record was made for */
+	UIE_R_EXECMOD = 18,        /* a file range with copied pages, or writable and executable (execmod) */
+	UIE_R_UNSEALED = 19,       /* the file could not be sealed against writes while mapped */
 	UIE_R__MAX
 };
 

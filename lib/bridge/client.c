@@ -170,7 +170,8 @@ int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_
 		return UIE_E_INVAL;
 	q.u.measure_req = (struct uie_msg_measure_req){
 		.event = req->event, .role = req->role, .pid = req->pid,
-		.flags = req->role == UIE_ROLE_ANON && objfd >= 0 ? UIE_BRIDGE_REQ_PROGRAM : 0,
+		.flags = req->role == UIE_ROLE_ANON ? (objfd >= 0 ? UIE_BRIDGE_REQ_PROGRAM : 0)
+						    : UIE_BRIDGE_REQ_COND(req->cond),
 		.vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset,
 		.subject_seq = req->subject_seq,
 	};
@@ -385,7 +386,8 @@ int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint
 	    nframes != ((flags & UIE_VM_FLAG_FILELESS) ? 0 : uie_bridge_vm_nframes(object_size)))
 		return UIE_E_INVAL;
 	q.u.measure_vm_req = (struct uie_msg_measure_vm_req){
-		.r = { .event = req->event, .role = req->role, .flags = flags, .pid = req->pid,
+		.r = { .event = req->event, .role = req->role,
+		       .flags = (uint8_t)(flags | UIE_BRIDGE_REQ_COND(req->cond)), .pid = req->pid,
 		       .vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset },
 		.object_size = object_size,
 	};

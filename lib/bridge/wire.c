@@ -53,8 +53,13 @@ static void get_digest(struct uie_rbuf *r, struct uie_digest *d, uint16_t alg, u
 
 static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 {
-	return uie_event_role_valid(event, role) &&
-	       (flags == 0 || (flags == UIE_BRIDGE_REQ_PROGRAM && role == UIE_ROLE_ANON));
+	uint8_t cond = UIE_BRIDGE_COND_OF(flags);
+
+	if (!uie_event_role_valid(event, role))
+		return false;
+	if (role == UIE_ROLE_ANON)
+		return flags == 0 || flags == UIE_BRIDGE_REQ_PROGRAM;
+	return flags == UIE_BRIDGE_REQ_COND(cond) && (!(cond & UIE_COND_EXECMOD) || event != UIE_EV_EXECVE);
 }
 
 /* The fields MEASURE_REQ and MEASURE_VM_REQ share. */

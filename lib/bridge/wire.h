@@ -23,11 +23,17 @@
 
 /* MEASURE_REQ flag: the descriptor is the process's main program (role ANON: JIT rules). */
 #define UIE_BRIDGE_REQ_PROGRAM 0x01
+/*
+ * MEASURE_REQ and MEASURE_VM_REQ flags 0x02 EXECMOD and 0x04 UNSEALED: the
+ * request's conditions (uie_req.cond), files only (docs/BRIDGE.md section 3).
+ */
+#define UIE_BRIDGE_REQ_COND(cond) ((uint8_t)((cond) << 1))
+#define UIE_BRIDGE_COND_OF(flags) ((uint8_t)(((flags) >> 1) & UIE_COND_ALL))
 
 struct uie_msg_measure_req {
 	uint16_t event;
 	uint8_t role;
-	uint8_t flags; /* 0, or UIE_BRIDGE_REQ_PROGRAM with role ANON */
+	uint8_t flags; /* UIE_BRIDGE_REQ_PROGRAM with role ANON; else UIE_BRIDGE_REQ_COND */
 	uint32_t pid;
 	uint64_t vaddr, length, file_offset;
 	/* MEASURE_REQ only: the EXECVE record that granted the process's program (0: unknown) */

@@ -63,9 +63,12 @@ static void rec_from_req(struct uie_log_record *rec, const struct uie_req *req)
 	rec->file_offset = req->file_offset;
 }
 
+/* Conditions are for files; EXECMOD only for mmap and mprotect (docs/FORMATS.md 3.4). */
 static bool req_ok(const struct uie_req *req)
 {
-	return req && uie_event_role_valid(req->event, req->role);
+	return req && uie_event_role_valid(req->event, req->role) && !(req->cond & ~UIE_COND_ALL) &&
+	       (req->cond == 0 || req->role != UIE_ROLE_ANON) &&
+	       (!(req->cond & UIE_COND_EXECMOD) || req->event != UIE_EV_EXECVE);
 }
 
 static bool digest_ok(const struct uie_digest *d)
@@ -252,6 +255,14 @@ static void evaluate(const struct uie_core *c, const struct uie_req *req, int me
 	} else {
 		uie_policy_lookup(&c->policy, (uint8_t)req->event, req->role, digest->bytes, decision,
 				  reason);
+		/* The digest names the file, not bytes a write copied or may still change. */
+		if (req->cond & UIE_COND_EXECMOD) {
+			*decision = UIE_DENY;
+			*reason = UIE_R_EXECMOD;
+		} else if ((req->cond & UIE_COND_UNSEALED) && *decision == UIE_ALLOW) {
+			*decision = UIE_DENY;
+			*reason = UIE_R_UNSEALED;
+		}
 	}
 }
 

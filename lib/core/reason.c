@@ -19,6 +19,8 @@ static const char *const reason_names[UIE_R__MAX] = {
 	[UIE_R_WRITE_VIOLATION] = "the file of an approved executable mapping was written",
 	[UIE_R_REPEAT_COUNT] = "repeat count of a first-seen record",
 	[UIE_R_SUBJECT] = "the program a first-seen record was made for",
+	[UIE_R_EXECMOD] = "pages a write copied, or write and execute together (execmod)",
+	[UIE_R_UNSEALED] = "the file cannot be sealed against writes while mapped",
 };
 
 const char *uie_reason_str(uint16_t reason)

@@ -107,6 +107,8 @@ struct uie_verify_report {
 	uint64_t exec_records;
 	uint64_t ref_checked, unknown_denied;
 	uint64_t decisions_checked, decisions_unchecked;
+	/* Grants refused as execmod (copied pages) and as unsealable files, and the first of each. */
+	uint64_t execmod_records, execmod_first, unsealed_records, unsealed_first;
 	/* REPEAT_COUNT records; those naming a record before this evidence. */
 	uint64_t repeat_records, repeat_unresolved;
 	/* SUBJECT records; those naming an EXECVE record before this evidence. */

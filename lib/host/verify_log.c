@@ -80,6 +80,22 @@ static void check_decision(const struct uie_verify_input *in, const struct uie_l
 			note(f, r->seq, "recorded %s with reason %u, which must deny", dec_name(r->decision),
 			     r->reason);
 		return;
+	case UIE_R_EXECMOD:
+		if (r->decision != UIE_DENY || r->role == UIE_ROLE_ANON ||
+		    r->event_type == UIE_LOG_EXECVE)
+			note(f, r->seq, "execmod recorded as %s for event %u", dec_name(r->decision),
+			     r->event_type);
+		else if (!rep->execmod_records++)
+			rep->execmod_first = r->seq;
+		return;
+	case UIE_R_UNSEALED:
+		if (r->decision != UIE_DENY || r->role == UIE_ROLE_ANON) {
+			note(f, r->seq, "unsealed grant recorded as %s", dec_name(r->decision));
+			return;
+		}
+		if (!rep->unsealed_records++)
+			rep->unsealed_first = r->seq;
+		break; /* the policy must allow the digest: only the seal was missing */
 	case UIE_R_RULE_ALLOW:
 	case UIE_R_RULE_DENY:
 	case UIE_R_DEFAULT:
@@ -104,6 +120,10 @@ static void check_decision(const struct uie_verify_input *in, const struct uie_l
 		return;
 	}
 	uie_policy_lookup(&p->table, (uint8_t)r->event_type, r->role, r->digest.bytes, &dec, &reason);
+	if (r->reason == UIE_R_UNSEALED && dec == UIE_ALLOW) {
+		dec = UIE_DENY;
+		reason = UIE_R_UNSEALED;
+	}
 	if (dec != r->decision || reason != r->reason || r->mode != p->table.mode)
 		note(f, r->seq, "recorded %s (reason %u, mode %u) but the policy of epoch %llu decides %s (reason %u, mode %u)",
 		     dec_name(r->decision), r->reason, r->mode, (unsigned long long)r->epoch, dec_name(dec),

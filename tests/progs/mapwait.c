@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * For the write-violation test: `mapwait LIB READY GO` maps LIB executable
- * (a grant the interceptor asks the monitor about), creates the file
+ * For the write-violation test: `mapwait LIB READY GO` maps LIB's code
+ * executable (a grant the interceptor asks the monitor about), creates the file
  * READY, and keeps the mapping until the file GO exists (at most 60 s).
  * Exit 0 when the mapping was granted, 1 when refused, 2 on setup errors.
  */
@@ -11,19 +11,22 @@
 #include <unistd.h>
 
 #include "attempt.h"
+#include "elfseg.h"
 
 int main(int argc, char **argv)
 {
 	struct stat st;
+	size_t len;
+	off_t off;
 	void *p;
 	int fd;
 
 	if (argc != 4)
 		return ATTEMPT_SETUP;
 	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0 || exec_segment(fd, &off, &len) != 0)
 		return ATTEMPT_SETUP;
-	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	p = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
 	if (p == MAP_FAILED) {
 		refused("mmap", errno);
 		return 1;
@@ -35,6 +38,6 @@ int main(int argc, char **argv)
 	close(fd);
 	for (int i = 0; i < 6000 && stat(argv[3], &st) != 0; i++)
 		usleep(10000);
-	munmap(p, 4096);
+	munmap(p, len);
 	return 0;
 }

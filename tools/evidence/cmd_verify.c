@@ -204,6 +204,14 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 		printf("  reference: not checked (no --reference)\n");
 	printf("  decisions: %llu checked against the policy, %llu in epochs without a --policy\n",
 	       (unsigned long long)rep->decisions_checked, (unsigned long long)rep->decisions_unchecked);
+	if (rep->execmod_records)
+		printf("  execmod:   %llu requests refused: pages a write had copied, or write and "
+		       "execute together (first: record %llu)\n", (unsigned long long)rep->execmod_records,
+		       (unsigned long long)rep->execmod_first);
+	if (rep->unsealed_records)
+		printf("  unsealed:  %llu grants refused: the file could not be sealed against writes "
+		       "(first: record %llu)\n", (unsigned long long)rep->unsealed_records,
+		       (unsigned long long)rep->unsealed_first);
 	if (rep->repeat_records)
 		printf("  repeats:   %llu repeat count records (first-seen mode), %llu of them for records "
 		       "before this evidence\n", (unsigned long long)rep->repeat_records,
@@ -283,7 +291,7 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 
 	uie_hex_encode(pcr, rep->vpcr, UIE_PCR_LEN);
 	j = json_pack("{s:b, s:s, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:{s:o, s:o, s:o, s:i}, "
-		      "s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o*, s:o, s:o, s:o*}",
+		      "s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o*, s:o, s:o, s:o*}",
 		      "accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls),
 		      "exit_code", rep->cls, "reason", rep->reason, "bad_record",
 		      rep->has_seq ? uie_json_u64(rep->seq) : json_null(), "first_seq",
@@ -295,7 +303,9 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 		      "reference_hits", uie_json_u64(rep->ref_checked), "unknown_denied",
 		      uie_json_u64(rep->unknown_denied), "decisions_checked",
 		      uie_json_u64(rep->decisions_checked), "decisions_unchecked",
-		      uie_json_u64(rep->decisions_unchecked), "repeat_records",
+		      uie_json_u64(rep->decisions_unchecked), "execmod_records",
+		      uie_json_u64(rep->execmod_records), "unsealed_records",
+		      uie_json_u64(rep->unsealed_records), "repeat_records",
 		      uie_json_u64(rep->repeat_records), "repeat_unresolved",
 		      uie_json_u64(rep->repeat_unresolved), "repeat_counts",
 		      repeat_counts(ae, ae_len, rep->cls == UIE_V_OK), "subject_records",

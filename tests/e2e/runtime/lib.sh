@@ -50,3 +50,17 @@ install_policy() {
 		"$T/table" -o "$T/pkg" >/dev/null || fail "policy sign"
 	"$UIE" policy install "$T/pkg" --socket "$SOCK" >/dev/null || fail "policy install"
 }
+
+# wait_file FILE: up to 30 s.
+wait_file() { for _ in $(seq 600); do [ -e "$1" ] && return 0; sleep 0.05; done; return 1; }
+
+# verify_rc TAG: exports fresh evidence and prints `uie verify`'s exit code (its
+# output in $T/TAG.out).
+verify_rc() {
+	local nonce
+	nonce=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+	"$UIE" evidence export --socket "$SOCK" --nonce "$nonce" -o "$T/$1.ae" \
+		--pubkey-out "$T/ak.pub" >/dev/null 2>"$T/$1.err" || { cat "$T/$1.err" >&2; fail "export ($1)"; }
+	"$UIE" verify "$T/$1.ae" --nonce "$nonce" --ak-pub "$T/ak.pub" >"$T/$1.out" 2>&1
+	echo $?
+}

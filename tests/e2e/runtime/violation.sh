@@ -9,19 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 P=$PROGS
 
-# wait_file FILE: up to 30 s.
-wait_file() { for _ in $(seq 600); do [ -e "$1" ] && return 0; sleep 0.05; done; return 1; }
-
-# verify_rc TAG: exports fresh evidence and prints `uie verify`'s exit code.
-verify_rc() {
-	local nonce
-	nonce=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
-	"$UIE" evidence export --socket "$SOCK" --nonce "$nonce" -o "$T/$1.ae" \
-		--pubkey-out "$T/ak.pub" >/dev/null 2>"$T/$1.err" || { cat "$T/$1.err" >&2; fail "export ($1)"; }
-	"$UIE" verify "$T/$1.ae" --nonce "$nonce" --ak-pub "$T/ak.pub" >"$T/$1.out" 2>&1
-	echo $?
-}
-
 start_runtime_monitor
 cp "$P/libuiegood.so" "$T/lib.so"
 

@@ -212,6 +212,31 @@ static void test_modes(void **state)
 		       UIE_DENY, UIE_R_DEFAULT);
 		decide(f, main_req, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
 		       UIE_DENY, UIE_R_DEFAULT);
+		/* Conditions: execmod over any rule, unsealed only where the policy allows. */
+		{
+			struct uie_req q = dso_req();
+
+			q.cond = UIE_COND_EXECMOD | UIE_COND_UNSEALED;
+			decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
+			       UIE_DENY, UIE_R_EXECMOD);
+			assert_memory_equal(last_rec(f).digest.bytes, f->d_allow.bytes, 32);
+			q.cond = UIE_COND_UNSEALED;
+			decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
+			       UIE_DENY, UIE_R_UNSEALED);
+			decide(f, q, UIE_OK, &f->d_deny, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
+			       UIE_DENY, UIE_R_RULE_DENY);
+			q.event = UIE_EV_EXECVE; /* no execmod for an exec, no condition for ANON */
+			q.role = UIE_ROLE_MAIN;
+			q.cond = UIE_COND_EXECMOD;
+			assert_int_equal(uie_core_decide(&f->core, &q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF,
+							 &(struct uie_verdict){ 0 }),
+					 UIE_E_INVAL);
+			q = anon;
+			q.cond = UIE_COND_UNSEALED;
+			assert_int_equal(uie_core_decide(&f->core, &q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF,
+							 &(struct uie_verdict){ 0 }),
+					 UIE_E_INVAL);
+		}
 		/* Anonymous memory, failed measurement, stale algorithm. */
 		decide(f, anon, UIE_OK, NULL, UIE_SCOPE_NONE, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
 		       UIE_R_ANON_EXEC);

@@ -382,7 +382,22 @@ static void test_hostile(void **state)
 	assert_int_equal(decode_mutated(vec_measure_req, 18, 7, 0), UIE_E_FORMAT);
 	assert_int_equal(decode_mutated(vec_measure_req, 18, 6, 0), UIE_OK); /* SCRIPT */
 	assert_int_equal(decode_mutated(vec_measure_req, 19, 1, 0), UIE_E_FORMAT); /* PROGRAM, not ANON */
-	assert_int_equal(decode_mutated(vec_measure_req, 19, 2, 0), UIE_E_FORMAT);
+	/* conditions (docs/BRIDGE.md, MEASURE_REQ flags 0x02 EXECMOD, 0x04 UNSEALED) */
+	for (unsigned f = 2; f <= 6; f += 2) {
+		uint8_t b[128];
+		size_t n = tc_hex(vec_measure_req, b, sizeof(b));
+
+		b[19] = (uint8_t)f;
+		assert_int_equal(uie_bridge_decode(b, n, &m), UIE_OK);
+		assert_int_equal(UIE_BRIDGE_COND_OF(m.u.measure_req.flags), f >> 1);
+		b[16] = UIE_EV_EXECVE; /* no execmod for an exec */
+		assert_int_equal(uie_bridge_decode(b, n, &m), f & 2 ? UIE_E_FORMAT : UIE_OK);
+		b[16] = UIE_EV_MMAP_EXEC;
+		b[18] = UIE_ROLE_ANON; /* conditions are for files */
+		assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
+	}
+	assert_int_equal(decode_mutated(vec_measure_req, 19, 8, 0), UIE_E_FORMAT);
+	assert_int_equal(decode_mutated(vec_measure_req, 19, 3, 0), UIE_E_FORMAT);
 	{ /* role ANON: without a descriptor, or with the program's (flag PROGRAM) */
 		uint8_t b[128];
 		size_t n = tc_hex(vec_measure_req, b, sizeof(b));

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Sealing granted files against writes while they are mapped executable
+ * (docs/THREAT-MODEL.md, "Writes to code").  For every file the monitor is
+ * asked to grant, the supervisor holds a read lease (F_SETLEASE F_RDLCK,
+ * root or the file's owner) on its own read-only open of it.  The kernel
+ * then makes every open for writing and every truncate of the file, by
+ * any process on the machine, wait until we release the lease, and tells
+ * us first (the realtime signal of uie_guest_seal_signal, with the
+ * descriptor, read from the loop's signalfd).  Before releasing we have
+ * the monitor log a WRITE_VIOLATION if a process of the tree still maps
+ * the file executable, so the record exists before any byte changes; in
+ * ENFORCE (or when the monitor cannot be told) those processes are killed
+ * and waited for first.  A lease cannot be taken while a writer exists:
+ * such a grant is refused as before (a write descriptor, or a shared
+ * writable mapping made before the grant).  A file that cannot be leased
+ * at all is asked about with UIE_COND_UNSEALED, which the monitor refuses
+ * in ENFORCE.  Renaming a new file over a sealed one (dpkg) breaks no
+ * lease: the mapped inode does not change.  Seals of files no process
+ * maps executable any more are dropped when the tree is idle.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sup.h"
+#include "uie/err.h"
+#include "uie/sys.h"
+
+#define SWEEP_MS 2000 /* seals of unmapped files are dropped this long after, when idle */
+/*
+ * A grant continued this recently may still be on its way into the maps
+ * (the kernel runs the call after our answer, and a single-threaded
+ * caller is not stopped): its process counts as a mapper meanwhile.
+ */
+#define IN_FLIGHT_MS 2000
+#define KILL_WAIT_MS 2000
+#define MAX_MAPPERS 64
+
+int uie_guest_seal_signal(void)
+{
+	return SIGRTMIN + 1;
+}
+
+/* A file whose content cannot change: a memfd sealed against writes, or fs-verity. */
+static bool immutable(int fd, const struct stat *st)
+{
+	int flags = 0;
+
+	if (st->st_nlink == 0) /* only sealed memfds get here (fileless ones are ANON) */
+		return true;
+	return ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_VERITY_FL);
+}
+
+static struct uie_seal *find(struct uie_sup *s, uint64_t dev, uint64_t ino)
+{
+	for (unsigned i = 0; i < s->nseals; i++)
+		if (s->seals[i].dev == dev && s->seals[i].ino == ino)
+			return &s->seals[i];
+	return NULL;
+}
+
+/* Releases the lease (a waiting writer proceeds) and forgets the seal. */
+static void release(struct uie_sup *s, struct uie_seal *e)
+{
+	fcntl(e->fd, F_SETLEASE, F_UNLCK);
+	close(e->fd);
+	*e = s->seals[--s->nseals];
+}
+
+/* Remembers that pid (a thread) asks for a grant of e's file now. */
+static void asked(struct uie_seal *e, pid_t pid)
+{
+	e->grantee = pid;
+	e->asked_ms = uie_now_ms();
+}
+
+int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh)
+{
+	struct uie_seal *e;
+	char link[48];
+	int fd, err;
+
+	*fresh = false;
+	if (immutable(objfd, st))
+		return UIE_SEAL_HELD;
+	if ((e = find(s, st->st_dev, st->st_ino)) != NULL) { /* a break pending: a writer waits */
+		asked(e, pid);
+		return fcntl(e->fd, F_GETLEASE) == F_RDLCK ? UIE_SEAL_HELD : UIE_SEAL_WRITERS;
+	}
+	if (s->nseals == UIE_SUP_MAX_SEALS) {
+		errno = ENOLCK;
+		return UIE_SEAL_NONE;
+	}
+	/* Our own read-only open: the lease belongs to it, not to the target's descriptor. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", objfd);
+	fd = open(link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return UIE_SEAL_NONE;
+	if (fcntl(fd, F_SETSIG, uie_guest_seal_signal()) != 0 || fcntl(fd, F_SETLEASE, F_RDLCK) != 0) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return err == EAGAIN ? UIE_SEAL_WRITERS : UIE_SEAL_NONE;
+	}
+	e = &s->seals[s->nseals++];
+	*e = (struct uie_seal){
+		.dev = st->st_dev, .ino = st->st_ino, .fd = fd, .map_dev = st->st_dev, .map_ino = st->st_ino
+	};
+	/* What the maps show for an overlayfs file before Linux 6.8. */
+	uie_guest_maps_backing_id(s->kern.procmap_query, fd, st, &e->map_dev, &e->map_ino);
+	asked(e, pid);
+	*fresh = true;
+	return UIE_SEAL_HELD;
+}
+
+void uie_guest_unseal(struct uie_sup *s, uint64_t dev, uint64_t ino)
+{
+	struct uie_seal *e = find(s, dev, ino);
+
+	if (e)
+		release(s, e);
+}
+
+/* Whether pid descends from the tree's first process (its parents read from /proc). */
+static bool in_tree(const struct uie_sup *s, pid_t pid)
+{
+	for (int depth = 0; pid > 1 && depth < 256; depth++) {
+		char path[48], buf[512], *p;
+		ssize_t n;
+		int fd;
+
+		if (pid == s->root)
+			return true;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			return false;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			return false;
+		buf[n] = '\0';
+		/* "pid (comm) state ppid": comm may hold anything but ends at the last ')'. */
+		if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %*c %d", &pid) != 1)
+			return false;
+	}
+	return false;
+}
+
+struct mappers {
+	const struct uie_seal *e;
+	pid_t pid[MAX_MAPPERS];
+	unsigned n;
+	bool found; /* the current process maps it */
+};
+
+static int maps_it(void *ctx, const struct uie_map *m)
+{
+	struct mappers *mp = ctx;
+
+	if (m->x && !m->special && m->ino == mp->e->map_ino &&
+	    makedev(m->dev_major, m->dev_minor) == mp->e->map_dev) {
+		mp->found = true;
+		return UIE_E_STATE; /* found: stop the walk */
+	}
+	return UIE_OK;
+}
+
+/* The processes that map e's file executable (the first MAX_MAPPERS). */
+static void find_mappers(const struct uie_seal *e, struct mappers *mp)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	memset(mp, 0, sizeof(*mp));
+	mp->e = e;
+	while (d && mp->n < MAX_MAPPERS && (de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == getpid())
+			continue;
+		mp->found = false;
+		uie_guest_maps_each((pid_t)pid, maps_it, mp);
+		if (mp->found)
+			mp->pid[mp->n++] = (pid_t)pid;
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * Adds the process of e's latest grant when that grant may not be in its
+ * maps yet (IN_FLIGHT_MS), and the thread that asked still exists.
+ */
+static void in_flight(const struct uie_seal *e, struct mappers *mp)
+{
+	unsigned threads;
+	pid_t tgid;
+
+	if (uie_now_ms() - e->asked_ms >= IN_FLIGHT_MS || mp->n == MAX_MAPPERS ||
+	    uie_guest_task_info(e->grantee, -1, &tgid, &threads) != UIE_OK)
+		return;
+	for (unsigned i = 0; i < mp->n; i++)
+		if (mp->pid[i] == tgid)
+			return;
+	mp->pid[mp->n++] = tgid;
+}
+
+/* The monitor's mode says ENFORCE, or it cannot be asked (fail closed). */
+static bool enforcing(struct uie_sup *s)
+{
+	struct uie_status st;
+
+	uie_guest_connect(s);
+	return s->bridge < 0 || uie_bridge_status(s->bridge, &st) != UIE_OK || st.mode == UIE_MODE_ENFORCE;
+}
+
+/*
+ * Kills each process of the tree and waits until it is gone (its mappings
+ * with it).  One whose parent exited is no longer found as the tree's
+ * (docs/THREAT-MODEL.md): its record exists all the same.
+ */
+static void kill_tree(const struct uie_sup *s, const struct mappers *mp, const char *name)
+{
+	int fds[MAX_MAPPERS];
+
+	for (unsigned i = 0; i < mp->n; i++) {
+		fds[i] = in_tree(s, mp->pid[i]) ? (int)syscall(SYS_pidfd_open, mp->pid[i], 0) : -1;
+		if (fds[i] >= 0 && syscall(SYS_pidfd_send_signal, fds[i], SIGKILL, NULL, 0) == 0)
+			fprintf(stderr,
+				"uie: killed pid %d: %s, which it maps executable, is being "
+				"opened for writing\n",
+				(int)mp->pid[i], name);
+	}
+	for (unsigned i = 0; i < mp->n; i++) {
+		struct pollfd p = { .fd = fds[i], .events = POLLIN };
+		uint64_t start = uie_now_ms();
+
+		while (fds[i] >= 0 && poll(&p, 1, KILL_WAIT_MS) < 0 && errno == EINTR &&
+		       uie_now_ms() - start < KILL_WAIT_MS)
+			;
+		if (fds[i] >= 0)
+			close(fds[i]);
+	}
+}
+
+/*
+ * A writer waits for e's lease: logged (and in ENFORCE the tree's mappers
+ * killed) before the lease goes, then the writer proceeds.  The approval
+ * is withdrawn either way: the next grant measures the new bytes.
+ */
+static void broken(struct uie_sup *s, struct uie_seal *e)
+{
+	char name[512];
+	struct mappers mp;
+
+	uie_guest_forget(s, e->dev, e->ino);
+	if (e->map_dev != e->dev || e->map_ino != e->ino)
+		uie_guest_forget(s, e->map_dev, e->map_ino);
+	if (s->fan >= 0) /* the write that follows is this one: no second report */
+		fanotify_mark(s->fan, FAN_MARK_REMOVE, FAN_MODIFY, e->fd, NULL);
+	find_mappers(e, &mp);
+	in_flight(e, &mp);
+	if (mp.n > 0) {
+		uie_guest_describe(NULL, e->fd, name, sizeof(name));
+		if (uie_guest_report_violation(s, 0, e->fd, mp.pid[0]) != UIE_OK || enforcing(s))
+			kill_tree(s, &mp, name);
+	}
+	release(s, e);
+}
+
+void uie_guest_seal_broken(struct uie_sup *s, int fd)
+{
+	for (unsigned i = s->nseals; i-- > 0;) {
+		struct uie_seal *e = &s->seals[i];
+
+		/*
+		 * fd -1: the signal queue overflowed (SIGIO).  Either way only a lease
+		 * with a break pending counts: a signal queued for a seal released
+		 * since may name a descriptor number a new seal now uses.
+		 */
+		if ((fd < 0 || e->fd == fd) && fcntl(e->fd, F_GETLEASE) != F_RDLCK)
+			broken(s, e);
+	}
+}
+
+int uie_guest_seal_idle_ms(const struct uie_sup *s)
+{
+	uint64_t now = uie_now_ms(), due = s->seal_swept_ms + SWEEP_MS;
+
+	if (s->nseals == 0)
+		return -1;
+	return due > now ? (int)(due - now) : 0;
+}
+
+struct sweep {
+	struct uie_sup *s;
+	bool live[UIE_SUP_MAX_SEALS];
+};
+
+static int mark_live(void *ctx, const struct uie_map *m)
+{
+	struct sweep *sw = ctx;
+
+	if (!m->x || m->special)
+		return UIE_OK;
+	for (unsigned i = 0; i < sw->s->nseals; i++)
+		if (sw->s->seals[i].map_ino == m->ino &&
+		    sw->s->seals[i].map_dev == makedev(m->dev_major, m->dev_minor))
+			sw->live[i] = true;
+	return UIE_OK;
+}
+
+void uie_guest_seal_sweep(struct uie_sup *s)
+{
+	struct sweep sw = { .s = s };
+	struct dirent *de;
+	DIR *d;
+
+	if (uie_guest_seal_idle_ms(s) != 0)
+		return;
+	s->seal_swept_ms = uie_now_ms();
+	/* Any process, not only the tree's: one whose parent died is no longer found as ours. */
+	if (!(d = opendir("/proc")))
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (!*end && pid > 0 && pid != getpid())
+			uie_guest_maps_each((pid_t)pid, mark_live, &sw);
+	}
+	closedir(d);
+	for (unsigned i = s->nseals; i-- > 0;)
+		if (!sw.live[i] && uie_now_ms() - s->seals[i].asked_ms >= IN_FLIGHT_MS) {
+			uie_guest_forget(s, s->seals[i].dev, s->seals[i].ino);
+			release(s, &s->seals[i]);
+		}
+}

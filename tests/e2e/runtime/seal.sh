@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Approved code stays what was measured (issue 18).  Each attack first runs
+# natively, where it must gain (or the test says why it cannot apply), then
+# under ENFORCE, where it must be refused, or, for a write to a mapped file
+# (which cannot be refused), its WRITE_VIOLATION record must exist before the
+# write proceeds and the mapping process be dead.  Also: a rename over a
+# mapped file (how dpkg upgrades) is no violation, the seal of a file nobody
+# maps any more goes, and a file that cannot be sealed is refused.
+. "$(dirname "$0")/lib.sh"
+P=$PROGS
+LIB=$P/libuiegood.so
+
+# native WHAT CMD...: the attack must gain (exit 10) without `uie run`.
+native() {
+	local what=$1 rc
+	shift
+	"$@" >"$T/native.out" 2>&1
+	rc=$?
+	[ "$rc" = 10 ] || fail "$what natively: exit $rc, want 10 (the attack does not work on this kernel: $(cat "$T/native.out"))"
+}
+
+# lease_of FILE: the /proc/locks line of a lease on FILE's inode, if any.
+lease_of() { grep -E "LEASE .* [0-9a-f]+:[0-9a-f]+:$(stat -c %i "$1") " /proc/locks; }
+
+note "the kernel: a read lease makes an open for writing wait and tells the holder"
+cp "$LIB" "$T/probe.so"
+python3 - "$T/probe.so" <<'PY' || fail "read leases do not work here (on $(stat -f -c %T "$T")): sealing cannot be tested"
+import fcntl, os, signal, subprocess, sys, time
+F_SETLEASE, F_GETLEASE = 1024, 1025
+got = []
+signal.signal(signal.SIGIO, lambda *a: got.append(1))
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.fcntl(fd, F_SETLEASE, fcntl.F_RDLCK)
+w = subprocess.Popen(["sh", "-c", 'exec 3>>"$0"', sys.argv[1]])
+time.sleep(0.3)
+assert w.poll() is None, "the writer did not wait for the lease"
+assert got, "no SIGIO"
+fcntl.fcntl(fd, F_SETLEASE, fcntl.F_UNLCK)
+assert w.wait(5) == 0
+PY
+
+note "each attack gains natively"
+for m in copy wx wxprot; do native "execmod $m" "$P/execmod" $m "$LIB"; done
+native "execmod race" "$P/execmod" race "$LIB" 3
+for m in shared writerun race; do
+	cp "$LIB" "$T/n-$m.so"
+	native "sealattack $m" "$P/sealattack" $m "$T/n-$m.so" 3
+done
+
+gen_key
+start_runtime_monitor --trust-key "$T/pub.pem"
+install_policy enforce "$P/execmod" "$P/sealattack" "$P/mapwait" /bin/sh /usr/bin/sleep "$LIB"
+"$UIE" status --socket "$SOCK" | grep -q 'mode: ENFORCE' || fail "policy not in force"
+
+note "ENFORCE: no execmod, no writable and executable file mapping"
+for m in copy wx wxprot; do
+	run_uie -- "$P/execmod" $m "$LIB"
+	expect_rc 0 "execmod $m"
+	expect_out REFUSED "execmod $m"
+	expect_err "refused by the monitor: pages a write copied" "execmod $m (its reason)"
+done
+note "ENFORCE: a thread writes while the grant is checked"
+run_uie -- "$P/execmod" race "$LIB" "${UIE_RACE_SECONDS:-3}"
+expect_rc 0 "execmod race"
+expect_out REFUSED "execmod race"
+note "$OUT"
+rc=$(verify_rc execmod)
+[ "$rc" = 0 ] || { cat "$T/execmod.out" >&2; fail "evidence with execmod refusals: exit $rc"; }
+grep -q "execmod: .* requests refused" "$T/execmod.out" ||
+	{ cat "$T/execmod.out" >&2; fail "verify does not name the execmod refusals"; }
+
+# sealed MODE FILE: the attack under ENFORCE: the victim dies before the write,
+# after the monitor logged it; the evidence is refused, naming that record.
+sealed() {
+	run_uie -- "$P/sealattack" "$1" "$2"
+	expect_rc 137 "sealattack $1 (the mapping process is killed)"
+	expect_err "killed pid .*$2, which it maps executable, is being opened for writing" "sealattack $1"
+	seq=$(echo "$ERR" | sed -n "s|^uie: violation: $2, mapped executable by pid .* (record \([0-9]*\))$|\1|p")
+	[ -n "$seq" ] || { show; fail "sealattack $1: no violation logged"; }
+	rc=$(verify_rc "$1")
+	[ "$rc" = 22 ] || { cat "$T/$1.out" >&2; fail "sealattack $1: verify exit $rc, want 22"; }
+	grep -q "first record at fault: $seq$" "$T/$1.out" ||
+		{ cat "$T/$1.out" >&2; fail "sealattack $1: verify does not name record $seq"; }
+}
+note "ENFORCE: a shared writable mapping of a copy in $T, made after the grant"
+cp "$LIB" "$T/shared.so"
+sealed shared "$T/shared.so"
+stop_monitor
+
+note "ENFORCE: write, run and exit within a millisecond"
+start_runtime_monitor --trust-key "$T/pub.pem"
+install_policy enforce "$P/execmod" "$P/sealattack" "$P/mapwait" /bin/sh /usr/bin/sleep "$LIB"
+cp "$LIB" "$T/writerun.so"
+sealed writerun "$T/writerun.so"
+
+note "ENFORCE: grants racing a writer that keeps opening the file"
+cp "$LIB" "$T/race.so"
+run_uie -- "$P/sealattack" race "$T/race.so" "${UIE_RACE_SECONDS:-3}"
+case $RC in
+0) expect_out REFUSED "sealattack race" ;; # every grant met a writer
+137) expect_err "uie: violation: $T/race.so, mapped executable by pid .* (record [0-9]*)" \
+	"sealattack race (killed: its record)" ;;
+*) show; fail "sealattack race: exit $RC, want 0 or 137" ;;
+esac
+note "$(echo "$OUT" | head -1) (exit $RC)"
+
+note "ENFORCE: a rename over a mapped file (dpkg's upgrade) is no violation"
+nviol=$(grep -c 'write violation' "$T/monitord.log")
+cp "$LIB" "$T/up.so"
+rm -f "$T/ready" "$T/go"
+"$UIE" run --socket "$SOCK" -- "$P/mapwait" "$T/up.so" "$T/ready" "$T/go" >"$T/out" 2>"$T/err" &
+upid=$!
+wait_file "$T/ready" || { cat "$T/err" >&2; fail "the mapping was not granted"; }
+lease_of "$T/up.so" >/dev/null || fail "the granted file is not sealed"
+cp "$P/libuiedso2.so" "$T/up.so.new" && mv -f "$T/up.so.new" "$T/up.so" || fail "rename"
+touch "$T/go"
+wait $upid || { cat "$T/err" >&2; fail "mapwait did not survive the upgrade"; }
+grep -q "violation\|killed" "$T/err" && { cat "$T/err" >&2; fail "the upgrade was taken for a violation"; }
+
+note "ENFORCE: the seal goes with the last executable mapping"
+cp "$LIB" "$T/gone.so"
+rm -f "$T/ready" "$T/go" "$T/go2"
+"$UIE" run --socket "$SOCK" -- /bin/sh -c "'$P/mapwait' '$T/gone.so' '$T/ready' '$T/go'; \
+	while [ ! -e '$T/go2' ]; do sleep 0.1; done" >"$T/out" 2>"$T/err" &
+upid=$!
+wait_file "$T/ready" || { cat "$T/err" >&2; fail "the mapping was not granted (gone)"; }
+lease_of "$T/gone.so" >/dev/null || fail "the granted file is not sealed (gone)"
+touch "$T/go"
+for _ in $(seq 100); do lease_of "$T/gone.so" >/dev/null || break; sleep 0.1; done
+lease=$(lease_of "$T/gone.so")
+touch "$T/go2"
+wait $upid
+[ -z "$lease" ] || fail "the seal outlived the mapping: $lease"
+[ "$(grep -c 'write violation' "$T/monitord.log")" = "$nviol" ] ||
+	{ cat "$T/monitord.log" >&2; fail "the upgrade or the unmapping was logged as a violation"; }
+
+note "ENFORCE: a file that cannot be sealed is refused with its own reason"
+cp "$LIB" "$T/unsealable.so"
+chown 12345 "$T/unsealable.so"
+rm -f "$T/ready" "$T/go"
+touch "$T/go"
+# Without CAP_LEASE, root may lease only the files it owns.
+setpriv --bounding-set -lease "$UIE" run --socket "$SOCK" -- "$P/mapwait" "$T/unsealable.so" "$T/ready" "$T/go" \
+	>"$T/out" 2>"$T/err"
+RC=$?; OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
+expect_rc 1 "unsealable file"
+expect_err "denied mmap of $T/unsealable.so.*cannot be sealed against writes" "unsealable file"
+stop_monitor
+
+note "MEASURE: write, run and exit: the record precedes the write"
+start_runtime_monitor --trust-key "$T/pub.pem"
+install_policy measure "$P/sealattack" "$LIB"
+cp "$LIB" "$T/measured.so"
+run_uie -- "$P/sealattack" writerun "$T/measured.so"
+expect_rc 10 "MEASURE lets the write through"
+seq=$(echo "$ERR" | sed -n "s|^uie: violation: $T/measured.so, mapped executable by pid .* (record \([0-9]*\))$|\1|p")
+[ -n "$seq" ] || { show; fail "MEASURE: no violation logged"; }
+rc=$(verify_rc measured)
+[ "$rc" = 22 ] || { cat "$T/measured.out" >&2; fail "MEASURE writerun: verify exit $rc, want 22"; }
+grep -q "first record at fault: $seq$" "$T/measured.out" ||
+	{ cat "$T/measured.out" >&2; fail "MEASURE writerun: verify does not name record $seq"; }
+echo PASS

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Writes to an approved file while it is mapped executable, by a process
+ * that does not map it (so that only the victim's mapping is at stake).
+ * `sealattack MODE LIB [SECONDS]`: the process maps LIB's code executable
+ * (a grant), then a child that has unmapped it
+ *   shared    opens LIB read-write and stores the payload through a
+ *             shared writable mapping (no write system call: no FAN_MODIFY)
+ *   writerun  writes the payload with pwrite, and the parent runs it and
+ *             exits at once (within a millisecond of the write)
+ *   race      for SECONDS keeps opening LIB for writing, writing the payload,
+ *             0.5 ms later the original back, and closing, while the parent keeps
+ *             mapping the code afresh and calling it (grants racing writers)
+ * and the parent calls the code.  GAINED when the payload ran; a victim
+ * killed before the write never says anything (exit 137).
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "attempt.h"
+#include "elfseg.h"
+#include "payload_code.h"
+
+static const char *lib_path;
+static time_t race_end;
+
+/* The race's writer: the payload in, the original back, until end. */
+static int rewriter(int fd, size_t len, off_t off, time_t end)
+{
+	unsigned char *orig = malloc(len);
+
+	if (!orig || pread(fd, orig, len, off) != (ssize_t)len)
+		return setup_failed("read the original");
+	while (time(NULL) < end) {
+		if (pwrite(fd, payload_code, sizeof(payload_code), off) != sizeof(payload_code))
+			return setup_failed("pwrite");
+		usleep(500); /* long enough for a victim that calls the code natively */
+		if (pwrite(fd, orig, sizeof(payload_code), off) != sizeof(payload_code))
+			return setup_failed("pwrite");
+		close(fd);
+		usleep(500);
+		fd = open(lib_path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return setup_failed("open for writing");
+	}
+	return 0;
+}
+
+static int child(const char *mode, const char *lib, void *code, size_t len, off_t off)
+{
+	unsigned char *w;
+	int fd;
+
+	munmap(code, len);
+	fd = open(lib, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return setup_failed("open for writing");
+	if (!strcmp(mode, "writerun"))
+		return pwrite(fd, payload_code, sizeof(payload_code), off) == sizeof(payload_code) ? 0 : 2;
+	if (!strcmp(mode, "race"))
+		return rewriter(fd, len, off, race_end);
+	w = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (w == MAP_FAILED)
+		return setup_failed("shared writable mapping");
+	memcpy(w, payload_code, sizeof(payload_code));
+	return 0;
+}
+
+/* The race's victim: maps the code afresh and calls it until the writer is done. */
+static int race(pid_t writer, void *code, size_t len, off_t off)
+{
+	unsigned long grants = 0, refusals = 0;
+	int fd = open(lib_path, O_RDONLY | O_CLOEXEC), st;
+
+	munmap(code, len);
+	while (fd >= 0 && waitpid(writer, &st, WNOHANG) == 0) {
+		code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+		if (code == MAP_FAILED) {
+			refusals++;
+			continue;
+		}
+		grants++;
+		if (payload_ran(code)) {
+			kill(writer, SIGKILL);
+			return gained("bytes written after a grant ran");
+		}
+		munmap(code, len);
+	}
+	printf("granted %lu times, refused %lu times\n", grants, refusals);
+	return refused("the payload never ran", EACCES);
+}
+
+int main(int argc, char **argv)
+{
+	void *code;
+	size_t len;
+	off_t off;
+	pid_t pid;
+	int fd, st;
+
+	if (argc < 3)
+		return ATTEMPT_SETUP;
+	lib_path = argv[2];
+	race_end = time(NULL) + (argc > 3 ? atoi(argv[3]) : 3);
+	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || exec_segment(fd, &off, &len) != 0)
+		return setup_failed("open");
+	code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+	if (code == MAP_FAILED)
+		return setup_failed("the approved mapping was refused");
+	close(fd);
+	pid = fork();
+	if (pid < 0)
+		return setup_failed("fork");
+	if (pid == 0)
+		_exit(child(argv[1], argv[2], code, len, off));
+	if (!strcmp(argv[1], "race"))
+		return race(pid, code, len, off);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return setup_failed("the writer failed");
+	if (payload_ran(code))
+		return gained("bytes written after the grant ran");
+	return refused("the approved code did not change", EACCES);
+}
