@@ -9,7 +9,8 @@
 
 #include "cmd.h"
 
-static const struct uie_cmd *const areas[] = { uie_cmds_runtime, uie_cmds_evidence, uie_cmds_policy };
+static const struct uie_cmd *const areas[] = { uie_cmds_runtime, uie_cmds_evidence, uie_cmds_policy,
+							uie_cmds_attest };
 
 static void usage(FILE *f)
 {
