@@ -97,8 +97,8 @@ static int get_nonce(struct uie_http *h, const struct attest_opts *o, uint8_t no
 	int r;
 
 	snprintf(path, sizeof(path), "/v1/machines/%s/nonce", o->machine);
-	if ((r = answer("nonce", uie_http_json(h, "POST", path, NULL, &status, &reply), status, 201, reply)) ==
-		    UIE_OK &&
+	r = uie_http_json(h, "POST", path, NULL, &status, &reply);
+	if ((r = answer("nonce", r, status, 201, reply)) == UIE_OK &&
 	    (uie_hex_decode(json_string_value(json_object_get(reply, "nonce")),
 			    json_string_length(json_object_get(reply, "nonce")), nonce, NONCE_LEN) != UIE_OK ||
 	     !json_is_integer(json_object_get(reply, "since")))) {
