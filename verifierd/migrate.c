@@ -103,6 +103,7 @@ static int migrate(struct vd_conn *c, const char *dir, char **names, char why[VD
 	if ((r = scan(dir, names, &top, why)) != UIE_OK)
 		return r;
 	if (vd_db_exec(c, "migration", "BEGIN", NULL) != UIE_OK ||
+	    vd_db_exec(c, "migration", "SET LOCAL client_min_messages = warning", NULL) != UIE_OK ||
 	    vd_db_exec(c, "migration lock", "SELECT pg_advisory_xact_lock(1969841526)", NULL) != UIE_OK ||
 	    vd_db_exec(c, "migration", "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, "
 		       "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())", NULL) != UIE_OK ||
