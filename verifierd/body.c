@@ -59,8 +59,9 @@ static int load_object(const char *body, size_t len, const char *const *allowed,
 		while (allowed[i] && strcmp(allowed[i], key) != 0)
 			i++;
 		if (!allowed[i]) {
+			why_is(why, UIE_E_FORMAT, "unknown field \"%.64s\"", key); /* key dies with o */
 			json_decref(o);
-			return why_is(why, UIE_E_FORMAT, "unknown field \"%.64s\"", key);
+			return UIE_E_FORMAT;
 		}
 	}
 	*out = o;
