@@ -72,8 +72,10 @@ struct vd_conn *vd_db_acquire(struct vd_db *db)
 	}
 	c->busy = true;
 	pthread_mutex_unlock(&db->lock);
-	if (PQstatus(c->pg) != CONNECTION_OK)
+	if (PQstatus(c->pg) != CONNECTION_OK) {
 		PQreset(c->pg);
+		c->nprepared = 0; /* a new session knows none of them */
+	}
 	return c;
 }
 
@@ -116,10 +118,34 @@ void vd_param_bytes(struct vd_params *p, const uint8_t *b, size_t n)
 	param(p, (const char *)b, (int)n, 1);
 }
 
+/*
+ * sql with p as a statement prepared on this connection (on first use:
+ * the server parses and plans it once); unprepared when the cache is full.
+ */
+static PGresult *exec_prepared(struct vd_conn *c, const char *sql, const struct vd_params *p)
+{
+	char name[16];
+	unsigned i = 0;
+	PGresult *res;
+
+	while (i < c->nprepared && c->prepared[i] != sql)
+		i++;
+	if (i == VD_PREPARED_MAX)
+		return PQexecParams(c->pg, sql, p->n, NULL, p->v, p->len, p->fmt, 0);
+	snprintf(name, sizeof(name), "s%u", i);
+	if (i == c->nprepared) {
+		res = PQprepare(c->pg, name, sql, p->n, NULL);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+			return res;
+		PQclear(res);
+		c->prepared[c->nprepared++] = sql;
+	}
+	return PQexecPrepared(c->pg, name, p->n, p->v, p->len, p->fmt, 0);
+}
+
 PGresult *vd_db_query(struct vd_conn *c, const char *what, const char *sql, const struct vd_params *p)
 {
-	PGresult *res = p ? PQexecParams(c->pg, sql, p->n, NULL, p->v, p->len, p->fmt, 0)
-			  : PQexec(c->pg, sql);
+	PGresult *res = p ? exec_prepared(c, sql, p) : PQexec(c->pg, sql);
 	ExecStatusType st = PQresultStatus(res);
 
 	if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK)

@@ -18,10 +18,14 @@
 
 #define VD_DB_WHY_LEN 512
 
+#define VD_PREPARED_MAX 32
+
 struct vd_conn {
 	PGconn *pg;
 	struct uie_host_platform hp;
 	bool busy;
+	const char *prepared[VD_PREPARED_MAX]; /* statement i is named "s<i>" */
+	unsigned nprepared;
 };
 
 struct vd_db;
@@ -57,7 +61,8 @@ void vd_param_u64(struct vd_params *p, uint64_t v);
 void vd_param_bytes(struct vd_params *p, const uint8_t *b, size_t n);
 
 /*
- * Runs sql with p (NULL: none); the result of a statement that succeeded
+ * Runs sql with p (NULL: none; with p, sql must be a string constant: it
+ * is prepared once per connection and known by its address); the result of a statement that succeeded
  * (the caller PQclear's it), or NULL after printing the server's message
  * with what on stderr.
  */

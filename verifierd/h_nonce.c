@@ -22,9 +22,9 @@ static int outstanding(struct vd_conn *c, const char *id, bool *known, uint64_t 
 	PQclear(res);
 	if (!*known)
 		return UIE_OK;
-	if (vd_db_exec(c, "expiring nonces", "DELETE FROM nonces WHERE machine_id = $1 AND expires_at <= now()",
-		       &p) != UIE_OK ||
-	    !(res = vd_db_query(c, "counting nonces", "SELECT count(*) FROM nonces WHERE machine_id = $1", &p)))
+	if (!(res = vd_db_query(c, "counting nonces", "WITH expired AS (DELETE FROM nonces WHERE machine_id = $1 "
+				"AND expires_at <= now()) SELECT count(*) FROM nonces WHERE machine_id = $1 AND "
+				"expires_at > now()", &p)))
 		return UIE_E_IO;
 	*n = vd_db_u64(res, 0, 0);
 	PQclear(res);

@@ -9,12 +9,13 @@
 
 enum {
 	COL_AK, COL_REF, COL_INTERVAL, COL_VALID, COL_CLOCK, COL_RESET, COL_RESTART, COL_NEXT,
-	COL_PCR, COL_EPOCH, COL_MODE, COL_POLICY_ID, COL_STATUS,
+	COL_PCR, COL_EPOCH, COL_MODE, COL_POLICY_ID, COL_STATUS, COL_NPOL,
 };
 
 #define SELECT_MACHINE                                                                             \
 	"SELECT ak_der, reference, interval_s, valid, clock, reset_count, restart_count, next_seq, " \
-	"pcr, epoch, mode, policy_id, status FROM machines WHERE id = $1"
+	"pcr, epoch, mode, policy_id, status, (SELECT count(*) FROM policies WHERE machine_id = $1) "  \
+	"FROM machines WHERE id = $1"
 
 static int state_from_row(const PGresult *res, struct vd_machine *m)
 {
@@ -91,7 +92,8 @@ int vd_machine_load_alloc(struct vd_conn *c, const char *id, bool lock, bool inp
 		PQclear(res);
 		return UIE_E_NOTFOUND;
 	}
-	if ((r = state_from_row(res, m)) == UIE_OK && inputs && (r = load_reference(res, m)) == UIE_OK)
+	if ((r = state_from_row(res, m)) == UIE_OK && inputs && (r = load_reference(res, m)) == UIE_OK &&
+	    vd_db_u64(res, 0, COL_NPOL)) /* most machines: no query for policies */
 		r = load_policies(c, id, m);
 	PQclear(res);
 	if (r != UIE_OK)

@@ -28,7 +28,9 @@ CREATE TABLE policies (
 	PRIMARY KEY (machine_id, epoch)
 );
 
-CREATE TABLE nonces (
+-- Unlogged: no WAL for a row that lives a minute; a server crash empties
+-- the table, which only makes agents ask again.
+CREATE UNLOGGED TABLE nonces (
 	nonce bytea PRIMARY KEY,
 	machine_id text NOT NULL REFERENCES machines ON DELETE CASCADE,
 	expires_at timestamptz NOT NULL
