@@ -13,7 +13,7 @@
 #include "vd.h"
 
 /* Answers rep; nothing is stored unless the answer is a verdict (200). */
-void vd_attest_post(const struct vd_ctx *ctx, struct vd_conn *c, const char *id,
-		    const struct vd_attest *a, struct vd_reply *rep);
+void vd_attest_post(const struct vd_ctx *ctx, struct vd_conn *c, const char *id, const struct vd_attest *a,
+		    struct vd_reply *rep);
 
 #endif

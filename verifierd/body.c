@@ -27,8 +27,7 @@ bool vd_id_ok(const char *s)
 	return n > 0;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int why_is(char why[VD_WHY_LEN], int err, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int why_is(char why[VD_WHY_LEN], int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -53,7 +52,8 @@ static int load_object(const char *body, size_t len, const char *const *allowed,
 		json_decref(o);
 		return why_is(why, UIE_E_FORMAT, "body is not a JSON object");
 	}
-	json_object_foreach(o, key, v) {
+	json_object_foreach(o, key, v)
+	{
 		size_t i = 0;
 
 		while (allowed[i] && strcmp(allowed[i], key) != 0)
@@ -133,8 +133,7 @@ static int get_policy(const struct uie_platform *pl, json_t *v, size_t i, struct
 	return UIE_OK;
 }
 
-static int get_policies(const struct uie_platform *pl, json_t *o, struct vd_enrol *e,
-			char why[VD_WHY_LEN])
+static int get_policies(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
 {
 	json_t *a = json_object_get(o, "policies"), *v;
 	size_t i;
@@ -146,14 +145,11 @@ static int get_policies(const struct uie_platform *pl, json_t *o, struct vd_enro
 		return why_is(why, UIE_E_FORMAT, "\"policies\" must be an array");
 	if (json_array_size(a) > VD_MAX_POLICIES)
 		return why_is(why, UIE_E_RANGE, "at most %d policies", VD_MAX_POLICIES);
-	json_array_foreach(a, i, v)
-		if ((r = get_policy(pl, v, i, e, why)) != UIE_OK)
-			return r;
+	json_array_foreach(a, i, v) if ((r = get_policy(pl, v, i, e, why)) != UIE_OK) return r;
 	return UIE_OK;
 }
 
-static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e,
-			char why[VD_WHY_LEN])
+static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
 {
 	json_t *iv = json_object_get(o, "interval");
 	const char *s;
@@ -182,8 +178,8 @@ static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enro
 	return get_policies(pl, o, e, why);
 }
 
-int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t len,
-			 struct vd_enrol *out, char why[VD_WHY_LEN])
+int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t len, struct vd_enrol *out,
+			 char why[VD_WHY_LEN])
 {
 	static const char *const allowed[] = { "id", "ak_pub", "interval", "reference", "policies", NULL };
 	json_t *o;

@@ -44,8 +44,8 @@ struct vd_enrol {
  * Return: UIE_OK; UIE_E_FORMAT (not that JSON object: bad_json) or
  * UIE_E_RANGE (a value out of range: bad_field), why filled; UIE_E_NOMEM.
  */
-int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t len,
-			 struct vd_enrol *out, char why[VD_WHY_LEN]);
+int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t len, struct vd_enrol *out,
+			 char why[VD_WHY_LEN]);
 void vd_enrol_free(struct vd_enrol *e);
 
 struct vd_attest {

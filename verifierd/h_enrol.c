@@ -15,8 +15,10 @@ static int insert(struct vd_conn *c, const struct vd_enrol *e, bool *exists)
 	vd_param_bytes(&p, e->ak_der, e->ak_len);
 	vd_param_text(&p, e->reference);
 	vd_param_u64(&p, e->interval);
-	if (!(res = vd_db_query(c, "enrolling", "INSERT INTO machines (id, ak_der, reference, interval_s) "
-				"VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id", &p)))
+	if (!(res = vd_db_query(c, "enrolling",
+				"INSERT INTO machines (id, ak_der, reference, interval_s) "
+				"VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id",
+				&p)))
 		return UIE_E_IO;
 	*exists = PQntuples(res) == 0;
 	PQclear(res);
@@ -26,8 +28,10 @@ static int insert(struct vd_conn *c, const struct vd_enrol *e, bool *exists)
 		vd_param_text(&q, e->id);
 		vd_param_u64(&q, e->pol[i].epoch);
 		vd_param_bytes(&q, e->pol[i].bytes, e->pol[i].len);
-		r = vd_db_exec(c, "enrolling a policy", "INSERT INTO policies (machine_id, epoch, package) "
-			       "VALUES ($1, $2, $3)", &q);
+		r = vd_db_exec(c, "enrolling a policy",
+			       "INSERT INTO policies (machine_id, epoch, package) "
+			       "VALUES ($1, $2, $3)",
+			       &q);
 	}
 	return r;
 }

@@ -15,16 +15,20 @@ static int outstanding(struct vd_conn *c, const char *id, bool *known, uint64_t 
 	PGresult *res;
 
 	vd_param_text(&p, id);
-	if (!(res = vd_db_query(c, "issuing a nonce", "SELECT next_seq FROM machines WHERE id = $1 FOR UPDATE", &p)))
+	if (!(res = vd_db_query(c, "issuing a nonce",
+				"SELECT next_seq FROM machines WHERE id = $1 FOR UPDATE", &p)))
 		return UIE_E_IO;
 	*known = PQntuples(res) == 1;
 	*since = *known ? vd_db_u64(res, 0, 0) : 0;
 	PQclear(res);
 	if (!*known)
 		return UIE_OK;
-	if (!(res = vd_db_query(c, "counting nonces", "WITH expired AS (DELETE FROM nonces WHERE machine_id = $1 "
-				"AND expires_at <= now()) SELECT count(*) FROM nonces WHERE machine_id = $1 AND "
-				"expires_at > now()", &p)))
+	if (!(res = vd_db_query(
+		      c, "counting nonces",
+		      "WITH expired AS (DELETE FROM nonces WHERE machine_id = $1 "
+		      "AND expires_at <= now()) SELECT count(*) FROM nonces WHERE machine_id = $1 AND "
+		      "expires_at > now()",
+		      &p)))
 		return UIE_E_IO;
 	*n = vd_db_u64(res, 0, 0);
 	PQclear(res);
@@ -61,13 +65,16 @@ void vd_h_nonce(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_req
 	vd_param_bytes(&p, nonce, sizeof(nonce));
 	vd_param_text(&p, req->id);
 	vd_param_u64(&p, ctx->cfg->nonce_ttl);
-	if (vd_db_exec(c, "storing a nonce", "INSERT INTO nonces (nonce, machine_id, expires_at) VALUES "
-		       "($1, $2, now() + make_interval(secs => $3))", &p) != UIE_OK ||
+	if (vd_db_exec(c, "storing a nonce",
+		       "INSERT INTO nonces (nonce, machine_id, expires_at) VALUES "
+		       "($1, $2, now() + make_interval(secs => $3))",
+		       &p) != UIE_OK ||
 	    vd_db_exec(c, "storing a nonce", "COMMIT", NULL) != UIE_OK) {
 		vd_reply_db(rep, "storing the nonce");
 		return;
 	}
 	uie_hex_encode(hex, nonce, sizeof(nonce));
-	vd_reply_json(rep, 201, json_pack("{s:s, s:I, s:I}", "nonce", hex, "since", (json_int_t)since,
-					  "expires_in", (json_int_t)ctx->cfg->nonce_ttl));
+	vd_reply_json(rep, 201,
+		      json_pack("{s:s, s:I, s:I}", "nonce", hex, "since", (json_int_t)since, "expires_in",
+				(json_int_t)ctx->cfg->nonce_ttl));
 }

@@ -8,7 +8,19 @@
 #define LIMIT_DEFAULT 100
 #define LIMIT_MAX 1000
 
-enum { C_ID, C_AT, C_VERIFIER, C_ACCEPTED, C_RESULT, C_REASON, C_BAD, C_FIRST, C_N, C_NEW, C_NEXT };
+enum {
+	C_ID,
+	C_AT,
+	C_VERIFIER,
+	C_ACCEPTED,
+	C_RESULT,
+	C_REASON,
+	C_BAD,
+	C_FIRST,
+	C_N,
+	C_NEW,
+	C_NEXT
+};
 
 static json_t *num(const PGresult *res, int i, int col)
 {
@@ -20,15 +32,15 @@ static json_t *verdicts_json(const PGresult *res)
 	json_t *a = json_array();
 
 	for (int i = 0; a && i < PQntuples(res); i++)
-		if (json_array_append_new(a, json_pack("{s:o, s:s, s:s, s:b, s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
-						       "verdict", num(res, i, C_ID), "at", PQgetvalue(res, i, C_AT),
-						       "verifier", PQgetvalue(res, i, C_VERIFIER), "accepted",
-						       PQgetvalue(res, i, C_ACCEPTED)[0] == 't', "result",
-						       PQgetvalue(res, i, C_RESULT), "reason",
-						       PQgetvalue(res, i, C_REASON), "bad_record", num(res, i, C_BAD),
-						       "first_seq", num(res, i, C_FIRST), "nrecords", num(res, i, C_N),
-						       "new_records", num(res, i, C_NEW), "next_seq",
-						       num(res, i, C_NEXT))) != 0) {
+		if (json_array_append_new(
+			    a, json_pack("{s:o, s:s, s:s, s:b, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "verdict",
+					 num(res, i, C_ID), "at", PQgetvalue(res, i, C_AT), "verifier",
+					 PQgetvalue(res, i, C_VERIFIER), "accepted",
+					 PQgetvalue(res, i, C_ACCEPTED)[0] == 't', "result",
+					 PQgetvalue(res, i, C_RESULT), "reason", PQgetvalue(res, i, C_REASON),
+					 "bad_record", num(res, i, C_BAD), "first_seq", num(res, i, C_FIRST),
+					 "nrecords", num(res, i, C_N), "new_records", num(res, i, C_NEW),
+					 "next_seq", num(res, i, C_NEXT))) != 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -49,11 +61,15 @@ void vd_h_verdicts(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_
 	}
 	vd_param_text(&p, req->id);
 	vd_param_u64(&p, limit);
-	if (!(res = vd_db_query(c, "reading verdicts", "SELECT v.id, to_char(v.at AT TIME ZONE 'UTC', "
-				"'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), v.verifier, v.accepted, v.result, v.reason, "
-				"v.bad_record, v.first_seq, v.nrecords, v.new_records, v.next_seq, m.id FROM machines m "
-				"LEFT JOIN verdicts v ON v.machine_id = m.id WHERE m.id = $1 ORDER BY v.id DESC "
-				"LIMIT $2", &p))) {
+	if (!(res = vd_db_query(
+		      c, "reading verdicts",
+		      "SELECT v.id, to_char(v.at AT TIME ZONE 'UTC', "
+		      "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), v.verifier, v.accepted, v.result, v.reason, "
+		      "v.bad_record, v.first_seq, v.nrecords, v.new_records, v.next_seq, m.id FROM machines "
+		      "m "
+		      "LEFT JOIN verdicts v ON v.machine_id = m.id WHERE m.id = $1 ORDER BY v.id DESC "
+		      "LIMIT $2",
+		      &p))) {
 		vd_reply_db(rep, "reading the verdicts");
 		return;
 	}

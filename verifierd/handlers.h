@@ -14,8 +14,8 @@
 #include "vd.h"
 
 struct vd_request {
-	const char *id;    /* the machine of the path, or NULL */
-	const char *body;  /* NULL when there was none */
+	const char *id;   /* the machine of the path, or NULL */
+	const char *body; /* NULL when there was none */
 	size_t body_len;
 	const char *limit; /* the ?limit= argument, or NULL */
 };

@@ -8,13 +8,25 @@
 #include "uie/package.h"
 
 enum {
-	COL_AK, COL_REF, COL_INTERVAL, COL_VALID, COL_CLOCK, COL_RESET, COL_RESTART, COL_NEXT,
-	COL_PCR, COL_EPOCH, COL_MODE, COL_POLICY_ID, COL_STATUS, COL_NPOL,
+	COL_AK,
+	COL_REF,
+	COL_INTERVAL,
+	COL_VALID,
+	COL_CLOCK,
+	COL_RESET,
+	COL_RESTART,
+	COL_NEXT,
+	COL_PCR,
+	COL_EPOCH,
+	COL_MODE,
+	COL_POLICY_ID,
+	COL_STATUS,
+	COL_NPOL,
 };
 
-#define SELECT_MACHINE                                                                             \
-	"SELECT ak_der, reference, interval_s, valid, clock, reset_count, restart_count, next_seq, " \
-	"pcr, epoch, mode, policy_id, status, (SELECT count(*) FROM policies WHERE machine_id = $1) "  \
+#define SELECT_MACHINE                                                                                \
+	"SELECT ak_der, reference, interval_s, valid, clock, reset_count, restart_count, next_seq, "  \
+	"pcr, epoch, mode, policy_id, status, (SELECT count(*) FROM policies WHERE machine_id = $1) " \
 	"FROM machines WHERE id = $1"
 
 static int state_from_row(const PGresult *res, struct vd_machine *m)
@@ -57,8 +69,10 @@ static int load_policies(struct vd_conn *c, const char *id, struct vd_machine *m
 	int r = UIE_OK;
 
 	vd_param_text(&p, id);
-	if (!(res = vd_db_query(c, "loading policies", "SELECT package FROM policies WHERE machine_id = $1 "
-				"ORDER BY epoch LIMIT 16", &p)))
+	if (!(res = vd_db_query(c, "loading policies",
+				"SELECT package FROM policies WHERE machine_id = $1 "
+				"ORDER BY epoch LIMIT 16",
+				&p)))
 		return UIE_E_IO;
 	for (int i = 0; i < PQntuples(res) && r == UIE_OK; i++) {
 		size_t len;
@@ -76,8 +90,7 @@ static int load_policies(struct vd_conn *c, const char *id, struct vd_machine *m
 	return r;
 }
 
-int vd_machine_load_alloc(struct vd_conn *c, const char *id, bool lock, bool inputs,
-			  struct vd_machine *m)
+int vd_machine_load_alloc(struct vd_conn *c, const char *id, bool lock, bool inputs, struct vd_machine *m)
 {
 	struct vd_params p = { 0 };
 	PGresult *res;

@@ -30,8 +30,7 @@ struct vd_machine {
  * policies are loaded too.  Return: UIE_OK, UIE_E_NOTFOUND, UIE_E_IO (the
  * database), UIE_E_FORMAT (a stored value that does not parse), UIE_E_NOMEM.
  */
-int vd_machine_load_alloc(struct vd_conn *c, const char *id, bool lock, bool inputs,
-			  struct vd_machine *m);
+int vd_machine_load_alloc(struct vd_conn *c, const char *id, bool lock, bool inputs, struct vd_machine *m);
 void vd_machine_free(struct vd_machine *m);
 
 #endif

@@ -69,20 +69,30 @@ static int listen_addr(const char *s, struct vd_server_opts *o)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-		{ "listen", required_argument, NULL, 'l' },     { "db", required_argument, NULL, 'd' },
-		{ "schema-dir", required_argument, NULL, 's' }, { "tls-cert", required_argument, NULL, 'c' },
-		{ "tls-key", required_argument, NULL, 'k' },    { "tls-client-ca", required_argument, NULL, 'a' },
-		{ "name", required_argument, NULL, 'n' },       { "threads", required_argument, NULL, 't' },
-		{ "max-body", required_argument, NULL, 'b' },   { "max-per-client", required_argument, NULL, 'p' },
-		{ "silent-after", required_argument, NULL, 'S' }, { "nonce-ttl", required_argument, NULL, 'T' },
-		{ "max-nonces", required_argument, NULL, 'N' }, { "help", no_argument, NULL, 'h' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "schema-dir", required_argument, NULL, 's' },
+		{ "tls-cert", required_argument, NULL, 'c' },
+		{ "tls-key", required_argument, NULL, 'k' },
+		{ "tls-client-ca", required_argument, NULL, 'a' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "max-body", required_argument, NULL, 'b' },
+		{ "max-per-client", required_argument, NULL, 'p' },
+		{ "silent-after", required_argument, NULL, 'S' },
+		{ "nonce-ttl", required_argument, NULL, 'T' },
+		{ "max-nonces", required_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
 	int c, r = UIE_OK;
 
-	*o = (struct opts){ .cfg = { .name = "verifierd", .silent_after = 3, .nonce_ttl = 60,
-				     .max_nonces = 8, .max_body = 8u << 20 },
+	*o = (struct opts){ .cfg = { .name = "verifierd",
+				     .silent_after = 3,
+				     .nonce_ttl = 60,
+				     .max_nonces = 8,
+				     .max_body = 8u << 20 },
 			    .srv = { .threads = 4, .per_client = 16 } };
 	while (r == UIE_OK && (c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
@@ -93,12 +103,30 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'k': o->key = optarg; break;
 		case 'a': o->client_ca = optarg; break;
 		case 'n': o->cfg.name = optarg; break;
-		case 't': r = number("threads", optarg, 1, 64, &v); o->srv.threads = (unsigned)v; break;
-		case 'b': r = number("max-body", optarg, 1024, 1u << 30, &v); o->cfg.max_body = v; break;
-		case 'p': r = number("max-per-client", optarg, 1, 1024, &v); o->srv.per_client = (unsigned)v; break;
-		case 'S': r = number("silent-after", optarg, 1, 1000, &v); o->cfg.silent_after = (unsigned)v; break;
-		case 'T': r = number("nonce-ttl", optarg, 1, 3600, &v); o->cfg.nonce_ttl = (unsigned)v; break;
-		case 'N': r = number("max-nonces", optarg, 1, 1000, &v); o->cfg.max_nonces = (unsigned)v; break;
+		case 't':
+			r = number("threads", optarg, 1, 64, &v);
+			o->srv.threads = (unsigned)v;
+			break;
+		case 'b':
+			r = number("max-body", optarg, 1024, 1u << 30, &v);
+			o->cfg.max_body = v;
+			break;
+		case 'p':
+			r = number("max-per-client", optarg, 1, 1024, &v);
+			o->srv.per_client = (unsigned)v;
+			break;
+		case 'S':
+			r = number("silent-after", optarg, 1, 1000, &v);
+			o->cfg.silent_after = (unsigned)v;
+			break;
+		case 'T':
+			r = number("nonce-ttl", optarg, 1, 3600, &v);
+			o->cfg.nonce_ttl = (unsigned)v;
+			break;
+		case 'N':
+			r = number("max-nonces", optarg, 1, 1000, &v);
+			o->cfg.max_nonces = (unsigned)v;
+			break;
 		case 'h': usage(stdout); exit(0);
 		default: r = UIE_E_FORMAT;
 		}
@@ -123,7 +151,8 @@ static int read_pem(const char *what, const char *path, const char **text)
 	*text = NULL;
 	if (!path)
 		return UIE_OK;
-	if ((r = uie_file_read_alloc(path, PEM_FILE_MAX, &b, &n)) == UIE_OK && (memchr(b, 0, n) || !(*text = strndup((char *)b, n))))
+	if ((r = uie_file_read_alloc(path, PEM_FILE_MAX, &b, &n)) == UIE_OK &&
+	    (memchr(b, 0, n) || !(*text = strndup((char *)b, n))))
 		r = UIE_E_FORMAT;
 	if (r != UIE_OK)
 		fprintf(stderr, "uie-verifierd: %s %s: %s\n", what, path, uie_err_str(r));
@@ -154,7 +183,8 @@ static int serve(struct opts *o)
 	sigaddset(&stop, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL); /* before the server's threads, which inherit it */
 	if ((r = vd_server_start_alloc(&ctx, &o->srv, &srv, &port)) != UIE_OK) {
-		fprintf(stderr, "uie-verifierd: cannot serve on %s (address in use, or TLS files)\n", o->listen);
+		fprintf(stderr, "uie-verifierd: cannot serve on %s (address in use, or TLS files)\n",
+			o->listen);
 		vd_db_free(db);
 		return r;
 	}

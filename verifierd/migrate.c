@@ -62,8 +62,7 @@ static int scan(const char *dir, char **names, unsigned *top, char why[VD_DB_WHY
 	return UIE_OK;
 }
 
-static int apply(struct vd_conn *c, const char *dir, const char *name, unsigned v,
-		 char why[VD_DB_WHY_LEN])
+static int apply(struct vd_conn *c, const char *dir, const char *name, unsigned v, char why[VD_DB_WHY_LEN])
 {
 	struct vd_params p = { 0 };
 	char path[4096];
@@ -105,16 +104,20 @@ static int migrate(struct vd_conn *c, const char *dir, char **names, char why[VD
 	if (vd_db_exec(c, "migration", "BEGIN", NULL) != UIE_OK ||
 	    vd_db_exec(c, "migration", "SET LOCAL client_min_messages = warning", NULL) != UIE_OK ||
 	    vd_db_exec(c, "migration lock", "SELECT pg_advisory_xact_lock(1969841526)", NULL) != UIE_OK ||
-	    vd_db_exec(c, "migration", "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, "
-		       "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())", NULL) != UIE_OK ||
-	    !(res = vd_db_query(c, "migration", "SELECT coalesce(max(version), 0) FROM schema_version", NULL))) {
+	    vd_db_exec(c, "migration",
+		       "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, "
+		       "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
+		       NULL) != UIE_OK ||
+	    !(res = vd_db_query(c, "migration", "SELECT coalesce(max(version), 0) FROM schema_version",
+				NULL))) {
 		snprintf(why, VD_DB_WHY_LEN, "reading the schema version: %s", PQerrorMessage(c->pg));
 		return UIE_E_IO;
 	}
 	have = (unsigned)vd_db_u64(res, 0, 0);
 	PQclear(res);
 	if (have > top) {
-		snprintf(why, VD_DB_WHY_LEN, "the database has schema version %u, newer than %s (%u)", have, dir, top);
+		snprintf(why, VD_DB_WHY_LEN, "the database has schema version %u, newer than %s (%u)", have,
+			 dir, top);
 		return UIE_E_VERSION;
 	}
 	for (unsigned v = have + 1; v <= top; v++) {

@@ -11,8 +11,8 @@ struct vd_reply {
 };
 
 /* Sets {"error": code, "reason": ...} with status. */
-__attribute__((format(printf, 4, 5)))
-void vd_reply_error(struct vd_reply *rep, unsigned status, const char *code, const char *fmt, ...);
+__attribute__((format(printf, 4, 5))) void vd_reply_error(struct vd_reply *rep, unsigned status,
+							  const char *code, const char *fmt, ...);
 
 /* Sets json (reference stolen) with status; a NULL json is a 500 (no memory). */
 void vd_reply_json(struct vd_reply *rep, unsigned status, json_t *json);

@@ -73,8 +73,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct vd_reply *
 /* A TLS client that presented a certificate our client CA signed. */
 static bool client_verified(struct MHD_Connection *conn)
 {
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
+								     MHD_CONNECTION_INFO_GNUTLS_SESSION);
 	unsigned status = 0;
 
 	return ci && ci->tls_session &&
@@ -88,8 +88,8 @@ static bool json_content(struct MHD_Connection *conn)
 	return ct && strncmp(ct, "application/json", 16) == 0 && (ct[16] == '\0' || ct[16] == ';');
 }
 
-static void serve(const struct vd_server *s, struct MHD_Connection *conn, const char *url,
-		  const char *method, const struct pending *p, struct vd_reply *rep)
+static void serve(const struct vd_server *s, struct MHD_Connection *conn, const char *url, const char *method,
+		  const struct pending *p, struct vd_reply *rep)
 {
 	char id[VD_ID_MAX + 1];
 	struct vd_request req = { .id = id, .body = p->body, .body_len = p->len };
@@ -145,9 +145,9 @@ static void take(struct pending *p, size_t max, const char *data, size_t n)
 	p->body[p->len] = '\0';
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-				  const char *method, const char *version, const char *upload_data,
-				  size_t *upload_size, void **con_cls)
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+				  const char *version, const char *upload_data, size_t *upload_size,
+				  void **con_cls)
 {
 	const struct vd_server *s = cls;
 	struct pending *p = *con_cls;
@@ -178,10 +178,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	return send_reply(conn, &rep);
 }
 
-int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts *o,
-			  struct vd_server **out, uint16_t *port)
+int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts *o, struct vd_server **out,
+			  uint16_t *port)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(o->port),
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(o->port),
 				  .sin_addr.s_addr = htonl(o->addr) };
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_EPOLL;
 	struct vd_server *s = calloc(1, sizeof(*s));
@@ -195,15 +196,13 @@ int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts 
 	if (o->tls_cert)
 		flags |= MHD_USE_TLS;
 	/* The TLS options end the list early (MHD_OPTION_END) when not given. */
-	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &sa,
-				MHD_OPTION_THREAD_POOL_SIZE, o->threads, MHD_OPTION_CONNECTION_LIMIT,
-				CONNECTIONS_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_client,
-				MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_NOTIFY_COMPLETED,
-				pending_free, NULL,
-				o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
-				MHD_OPTION_HTTPS_MEM_KEY, o->tls_key,
-				o->client_ca ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, o->client_ca,
-				MHD_OPTION_END);
+	s->d = MHD_start_daemon(
+		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_THREAD_POOL_SIZE,
+		o->threads, MHD_OPTION_CONNECTION_LIMIT, CONNECTIONS_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		o->per_client, MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_NOTIFY_COMPLETED,
+		pending_free, NULL, o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
+		MHD_OPTION_HTTPS_MEM_KEY, o->tls_key,
+		o->client_ca ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, o->client_ca, MHD_OPTION_END);
 	if (!s->d) {
 		free(s);
 		return UIE_E_SYS;

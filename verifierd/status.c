@@ -9,15 +9,35 @@
 #define ISO8601(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 
 /* Column order of the query below. */
-enum { C_ID, C_STATUS, C_SILENT, C_INTERVAL, C_LAST, C_NEXT, C_PCR, C_RESET, C_RESTART, C_EPOCH,
-       C_MODE, C_BAD_ID, C_BAD_RESULT, C_BAD_REASON, C_BAD_RECORD, C_BAD_AT };
+enum {
+	C_ID,
+	C_STATUS,
+	C_SILENT,
+	C_INTERVAL,
+	C_LAST,
+	C_NEXT,
+	C_PCR,
+	C_RESET,
+	C_RESTART,
+	C_EPOCH,
+	C_MODE,
+	C_BAD_ID,
+	C_BAD_RESULT,
+	C_BAD_REASON,
+	C_BAD_RECORD,
+	C_BAD_AT
+};
 
 static const char query[] =
 	"SELECT m.id, m.status, coalesce(m.last_attested, m.enrolled_at) < now() - "
-	"make_interval(secs => m.interval_s * $2::bigint), m.interval_s, " ISO8601("m.last_attested") ", "
-	"m.next_seq, m.pcr, m.reset_count, m.restart_count, m.epoch, m.mode, v.id, v.result, v.reason, "
-	"v.bad_record, " ISO8601("v.at") " FROM machines m LEFT JOIN verdicts v ON v.id = m.first_bad "
-	"WHERE $1::text IS NULL OR m.id = $1 ORDER BY m.id";
+	"make_interval(secs => m.interval_s * $2::bigint), m.interval_s, " ISO8601(
+		"m.last_attested") ", "
+				   "m.next_seq, m.pcr, m.reset_count, m.restart_count, m.epoch, m.mode, "
+				   "v.id, v.result, v.reason, "
+				   "v.bad_record, " ISO8601(
+					   "v.at") " FROM machines m LEFT JOIN verdicts v ON v.id = "
+						   "m.first_bad "
+						   "WHERE $1::text IS NULL OR m.id = $1 ORDER BY m.id";
 
 static json_t *int_or_null(const PGresult *res, int row, int col)
 {
@@ -49,10 +69,11 @@ static json_t *row_json(const PGresult *res, int i)
 	return json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o*}", "id",
 			 PQgetvalue(res, i, C_ID), "status", PQgetvalue(res, i, C_STATUS), "silent",
 			 PQgetvalue(res, i, C_SILENT)[0] == 't', "interval", int_or_null(res, i, C_INTERVAL),
-			 "last_attested", text_or_null(res, i, C_LAST), "next_seq", int_or_null(res, i, C_NEXT),
-			 "vpcr16", hex, "reset_count", int_or_null(res, i, C_RESET), "restart_count",
-			 int_or_null(res, i, C_RESTART), "epoch", int_or_null(res, i, C_EPOCH), "mode",
-			 int_or_null(res, i, C_MODE), "first_bad", first_bad(res, i));
+			 "last_attested", text_or_null(res, i, C_LAST), "next_seq",
+			 int_or_null(res, i, C_NEXT), "vpcr16", hex, "reset_count",
+			 int_or_null(res, i, C_RESET), "restart_count", int_or_null(res, i, C_RESTART),
+			 "epoch", int_or_null(res, i, C_EPOCH), "mode", int_or_null(res, i, C_MODE),
+			 "first_bad", first_bad(res, i));
 }
 
 json_t *vd_status_alloc(const struct vd_ctx *ctx, struct vd_conn *c, const char *id, int *n)

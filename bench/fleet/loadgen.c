@@ -41,7 +41,7 @@ struct run {
 	double period, duration, t0;
 	const char *prefix;
 	struct machine *m;
-	atomic_ulong next;           /* round counter: round k is machine k % N at t0 + k * period / N */
+	atomic_ulong next; /* round counter: round k is machine k % N at t0 + k * period / N */
 	atomic_ulong accepted, rejected, failovers, errors, records;
 };
 
@@ -145,9 +145,12 @@ static int cmp_double(const void *a, const void *b)
 static int parse(int argc, char **argv, struct run *r)
 {
 	static const struct option lo[] = {
-		{ "url", required_argument, NULL, 'u' },      { "machines", required_argument, NULL, 'n' },
-		{ "period", required_argument, NULL, 'p' },   { "duration", required_argument, NULL, 'd' },
-		{ "workers", required_argument, NULL, 'w' },  { "prefix", required_argument, NULL, 'x' },
+		{ "url", required_argument, NULL, 'u' },
+		{ "machines", required_argument, NULL, 'n' },
+		{ "period", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "workers", required_argument, NULL, 'w' },
+		{ "prefix", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -189,7 +192,8 @@ static int setup(struct run *r, struct uie_http *h)
 
 		snprintf(id, sizeof(id), "%s-%05lu", r->prefix, i);
 		pthread_mutex_init(&r->m[i].lock, NULL);
-		if ((rc = fsim_init(&r->m[i].sim, id)) != UIE_OK || !(body = fsim_enrol_body(&r->m[i].sim, 1, "ABCD")))
+		if ((rc = fsim_init(&r->m[i].sim, id)) != UIE_OK ||
+		    !(body = fsim_enrol_body(&r->m[i].sim, 1, "ABCD")))
 			return rc != UIE_OK ? rc : UIE_E_NOMEM;
 		rc = uie_http_json(h, "POST", "/v1/machines", body, &status, &reply);
 		json_decref(body);
@@ -240,8 +244,8 @@ static void report(struct run *r, struct worker *w, double elapsed, unsigned lon
 	       "\"mean_ms\": %.2f, \"machines_out_of_step\": %lu}\n",
 	       r->nmachines, r->nurl, r->period, elapsed, (unsigned long)r->accepted,
 	       (unsigned long)r->rejected, (unsigned long)r->errors, (unsigned long)r->failovers,
-	       (unsigned long)r->records, (double)r->accepted / elapsed,
-	       n && all ? 1e3 * all[n / 2] : 0.0, n && all ? 1e3 * all[(size_t)floor(0.99 * (double)(n - 1))] : 0.0,
+	       (unsigned long)r->records, (double)r->accepted / elapsed, n && all ? 1e3 * all[n / 2] : 0.0,
+	       n && all ? 1e3 * all[(size_t)floor(0.99 * (double)(n - 1))] : 0.0,
 	       n ? 1e3 * sum / (double)n : 0.0, bad);
 	free(all);
 }
@@ -260,7 +264,8 @@ int main(int argc, char **argv)
 				"[--workers W] [--prefix P]\n");
 		return 2;
 	}
-	if (uie_http_open_alloc(&(struct uie_http_opts){ .base = r.url[0] }, &h) != UIE_OK || setup(&r, h) != UIE_OK)
+	if (uie_http_open_alloc(&(struct uie_http_opts){ .base = r.url[0] }, &h) != UIE_OK ||
+	    setup(&r, h) != UIE_OK)
 		return 1;
 	fprintf(stderr, "loadgen: %lu machines enrolled, running %.0f s\n", r.nmachines, r.duration);
 	memset(w, 0, sizeof(w));
@@ -268,8 +273,9 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < r.workers; i++) {
 		w[i].run = &r;
 		for (unsigned k = 0; k < r.nurl; k++)
-			if (uie_http_open_alloc(&(struct uie_http_opts){ .base = r.url[k], .timeout_ms = 10000 },
-						&w[i].h[k]) != UIE_OK)
+			if (uie_http_open_alloc(
+				    &(struct uie_http_opts){ .base = r.url[k], .timeout_ms = 10000 },
+				    &w[i].h[k]) != UIE_OK)
 				return 1;
 		pthread_create(&t[i], NULL, worker_main, &w[i]);
 	}

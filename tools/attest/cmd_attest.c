@@ -39,10 +39,14 @@ static void usage(FILE *f)
 static int parse(int argc, char **argv, struct attest_opts *o)
 {
 	static const struct option lo[] = {
-		{ "verifier", required_argument, NULL, 'v' }, { "machine", required_argument, NULL, 'm' },
-		{ "socket", required_argument, NULL, 'S' },   { "interval", required_argument, NULL, 'i' },
-		{ "cacert", required_argument, NULL, 'a' },   { "cert", required_argument, NULL, 'c' },
-		{ "key", required_argument, NULL, 'k' },      { "help", no_argument, NULL, 'h' },
+		{ "verifier", required_argument, NULL, 'v' },
+		{ "machine", required_argument, NULL, 'm' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "cacert", required_argument, NULL, 'a' },
+		{ "cert", required_argument, NULL, 'c' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -59,7 +63,8 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 		case 'c': o->http.cert = optarg; break;
 		case 'k': o->http.key = optarg; break;
 		case 'i':
-			if (uie_parse_u64(optarg, &o->interval) != UIE_OK || !o->interval || o->interval > 86400) {
+			if (uie_parse_u64(optarg, &o->interval) != UIE_OK || !o->interval ||
+			    o->interval > 86400) {
 				fprintf(stderr, "uie attest: --interval needs 1..86400 seconds\n");
 				return UIE_EXIT_USAGE;
 			}
@@ -100,7 +105,8 @@ static int get_nonce(struct uie_http *h, const struct attest_opts *o, uint8_t no
 	r = uie_http_json(h, "POST", path, NULL, &status, &reply);
 	if ((r = answer("nonce", r, status, 201, reply)) == UIE_OK &&
 	    (uie_hex_decode(json_string_value(json_object_get(reply, "nonce")),
-			    json_string_length(json_object_get(reply, "nonce")), nonce, NONCE_LEN) != UIE_OK ||
+			    json_string_length(json_object_get(reply, "nonce")), nonce,
+			    NONCE_LEN) != UIE_OK ||
 	     !json_is_integer(json_object_get(reply, "since")))) {
 		fprintf(stderr, "uie attest: the verifier's nonce answer is malformed\n");
 		r = UIE_E_PEER;
@@ -163,8 +169,8 @@ static int checkpoint(int fd, json_t *verdict)
 }
 
 /* One nonce-export-post exchange; *reply the verdict or error answer. */
-static int exchange(struct uie_http *h, const struct attest_opts *o, int fd, bool full,
-		    long *status, json_t **reply)
+static int exchange(struct uie_http *h, const struct attest_opts *o, int fd, bool full, long *status,
+		    json_t **reply)
 {
 	uint8_t nonce[NONCE_LEN], *ae = NULL;
 	uint64_t since = 0;

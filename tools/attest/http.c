@@ -73,8 +73,8 @@ void uie_http_free(struct uie_http *h)
 	free(h);
 }
 
-int uie_http_raw(struct uie_http *h, const char *method, const char *path, const char *body,
-		 size_t len, const char *content_type, long *status, json_t **reply)
+int uie_http_raw(struct uie_http *h, const char *method, const char *path, const char *body, size_t len,
+		 const char *content_type, long *status, json_t **reply)
 {
 	struct curl_slist *hdr = NULL;
 	struct sink s = { 0 };
@@ -107,7 +107,10 @@ int uie_http_raw(struct uie_http *h, const char *method, const char *path, const
 	curl_easy_setopt(h->c, CURLOPT_HTTPHEADER, NULL);
 	if (rc != CURLE_OK) {
 		free(s.p);
-		fprintf(stderr, "%s: %s\n", url, s.too_big ? "answer too large" : h->err[0] ? h->err : curl_easy_strerror(rc));
+		fprintf(stderr, "%s: %s\n", url,
+			s.too_big   ? "answer too large"
+			: h->err[0] ? h->err
+				    : curl_easy_strerror(rc));
 		return UIE_E_PEER;
 	}
 	curl_easy_getinfo(h->c, CURLINFO_RESPONSE_CODE, status);
@@ -117,8 +120,8 @@ int uie_http_raw(struct uie_http *h, const char *method, const char *path, const
 	return UIE_OK;
 }
 
-int uie_http_json(struct uie_http *h, const char *method, const char *path, const json_t *body,
-		  long *status, json_t **reply)
+int uie_http_json(struct uie_http *h, const char *method, const char *path, const json_t *body, long *status,
+		  json_t **reply)
 {
 	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
 	int r;

@@ -12,10 +12,10 @@
 #include <jansson.h>
 
 struct uie_http_opts {
-	const char *base;   /* "http://127.0.0.1:8080" or "https://..." */
-	const char *cacert; /* PEM file the server's certificate must chain to; NULL: system's */
+	const char *base;       /* "http://127.0.0.1:8080" or "https://..." */
+	const char *cacert;     /* PEM file the server's certificate must chain to; NULL: system's */
 	const char *cert, *key; /* client certificate and key (PEM), or NULL */
-	long timeout_ms;    /* per request, 0: 30 s */
+	long timeout_ms;        /* per request, 0: 30 s */
 };
 
 struct uie_http;
@@ -30,10 +30,10 @@ void uie_http_free(struct uie_http *h);
  * answer is not JSON).  Return: UIE_OK when an answer came, whatever its
  * status; UIE_E_PEER (connection, TLS: the reason on stderr), UIE_E_NOMEM.
  */
-int uie_http_raw(struct uie_http *h, const char *method, const char *path, const char *body,
-		 size_t len, const char *content_type, long *status, json_t **reply);
+int uie_http_raw(struct uie_http *h, const char *method, const char *path, const char *body, size_t len,
+		 const char *content_type, long *status, json_t **reply);
 /* The same with body a JSON value (NULL: no body). */
-int uie_http_json(struct uie_http *h, const char *method, const char *path, const json_t *body,
-		  long *status, json_t **reply);
+int uie_http_json(struct uie_http *h, const char *method, const char *path, const json_t *body, long *status,
+		  json_t **reply);
 
 #endif

@@ -96,8 +96,8 @@ int fsim_nonce(struct uie_http *h, const char *id, uint8_t nonce[FSIM_NONCE_LEN]
 	return r;
 }
 
-int fsim_post(struct uie_http *h, const char *id, const uint8_t nonce[FSIM_NONCE_LEN],
-	      const uint8_t *ae, size_t len, long *status, json_t **reply)
+int fsim_post(struct uie_http *h, const char *id, const uint8_t nonce[FSIM_NONCE_LEN], const uint8_t *ae,
+	      size_t len, long *status, json_t **reply)
 {
 	char path[128], hex[2 * FSIM_NONCE_LEN + 1], *b64 = uie_b64_encode_alloc(ae, len);
 	json_t *body;

@@ -19,7 +19,7 @@
 
 struct fsim_machine {
 	char id[48];
-	char *dir;   /* its key file, owned */
+	char *dir; /* its key file, owned */
 	char *keyspec;
 	struct uie_vtpm *tpm;
 	struct ev_log log;
@@ -39,8 +39,8 @@ json_t *fsim_enrol_body(const struct fsim_machine *m, unsigned interval, const c
 int fsim_nonce(struct uie_http *h, const char *id, uint8_t nonce[FSIM_NONCE_LEN], uint64_t *since,
 	       long *status);
 /* POST .../attestations of ae; *reply owned by the caller. */
-int fsim_post(struct uie_http *h, const char *id, const uint8_t nonce[FSIM_NONCE_LEN],
-	      const uint8_t *ae, size_t len, long *status, json_t **reply);
+int fsim_post(struct uie_http *h, const char *id, const uint8_t nonce[FSIM_NONCE_LEN], const uint8_t *ae,
+	      size_t len, long *status, json_t **reply);
 /* A whole round: nonce, export from since, post; *reply owned by the caller. */
 int fsim_round(struct uie_http *h, struct fsim_machine *m, long *status, json_t **reply);
 

@@ -36,13 +36,14 @@ static struct uie_http *client(const char *base)
 }
 
 /* method path with a text body (NULL: none); the status, *reply owned (may be NULL). */
-static long call(struct uie_http *h, const char *method, const char *path, const char *body,
-		 const char *ct, json_t **reply)
+static long call(struct uie_http *h, const char *method, const char *path, const char *body, const char *ct,
+		 json_t **reply)
 {
 	long status;
 	json_t *r = NULL;
 
-	assert_int_equal(uie_http_raw(h, method, path, body, body ? strlen(body) : 0, ct, &status, &r), UIE_OK);
+	assert_int_equal(uie_http_raw(h, method, path, body, body ? strlen(body) : 0, ct, &status, &r),
+			 UIE_OK);
 	if (reply)
 		*reply = r;
 	else
@@ -150,7 +151,8 @@ static uint8_t *evidence(struct uie_http *h, struct fsim_machine *m, const char 
 	assert_int_equal(fsim_nonce(h, for_id, nonce, &issued_since, &status), UIE_OK);
 	assert_int_equal(status, 201);
 	assert_int_equal(ev_export(&m->log, m->tpm, nonce, FSIM_NONCE_LEN, from_since ? since : issued_since,
-				   &ae, len), UIE_OK);
+				   &ae, len),
+			 UIE_OK);
 	return ae;
 }
 
@@ -350,7 +352,12 @@ static void test_restart(void **state)
 	uie_http_free(b);
 }
 
-enum mutation { TAMPER, SKIP, REORDER, REPLAY };
+enum mutation {
+	TAMPER,
+	SKIP,
+	REORDER,
+	REPLAY
+};
 
 /* The AE with its records changed by mut at position k (rebuilt: the quote stays). */
 static uint8_t *mutate(const uint8_t *ae, size_t len, enum mutation mut, uint64_t k, size_t *out_len)
@@ -364,9 +371,7 @@ static uint8_t *mutate(const uint8_t *ae, size_t len, enum mutation mut, uint64_
 	assert_non_null(recs = malloc((a.nrecords + 1) * rl));
 	memcpy(recs, a.records, a.nrecords * rl);
 	switch (mut) {
-	case TAMPER:
-		recs[k * rl + 100] ^= 1;
-		break;
+	case TAMPER: recs[k * rl + 100] ^= 1; break;
 	case SKIP:
 		memmove(recs + k * rl, recs + (k + 1) * rl, (a.nrecords - k - 1) * rl);
 		a.nrecords--;
@@ -651,10 +656,8 @@ static void test_silent(void **state)
 	json_decref(r);
 	assert_int_equal(call(b, "GET", "/v1/machines", NULL, NULL, &r), 200);
 	list = json_object_get(r, "machines");
-	json_array_foreach(list, i, e)
-		if (!strcmp(json_string_value(json_object_get(e, "id")), "m-quiet") &&
-		    json_is_true(json_object_get(e, "silent")))
-			seen++;
+	json_array_foreach(list, i, e) if (!strcmp(json_string_value(json_object_get(e, "id")), "m-quiet") &&
+					   json_is_true(json_object_get(e, "silent"))) seen++;
 	assert_int_equal(seen, 1);
 	json_decref(r);
 	uie_http_free(b);
