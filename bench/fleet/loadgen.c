@@ -273,9 +273,10 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < r.workers; i++) {
 		w[i].run = &r;
 		for (unsigned k = 0; k < r.nurl; k++)
-			if (uie_http_open_alloc(
-				    &(struct uie_http_opts){ .base = r.url[k], .timeout_ms = 10000 },
-				    &w[i].h[k]) != UIE_OK)
+			if (uie_http_open_alloc(&(struct uie_http_opts){ .base = r.url[k],
+									 .timeout_ms = 10000,
+									 .quiet = true },
+						&w[i].h[k]) != UIE_OK)
 				return 1;
 		pthread_create(&t[i], NULL, worker_main, &w[i]);
 	}

@@ -15,6 +15,7 @@ struct uie_http {
 	CURL *c;
 	char *base;
 	char err[CURL_ERROR_SIZE];
+	bool quiet;
 };
 
 struct sink {
@@ -49,6 +50,7 @@ int uie_http_open_alloc(const struct uie_http_opts *o, struct uie_http **out)
 		uie_http_free(h);
 		return UIE_E_NOMEM;
 	}
+	h->quiet = o->quiet;
 	curl_easy_setopt(h->c, CURLOPT_ERRORBUFFER, h->err);
 	curl_easy_setopt(h->c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h->c, CURLOPT_TIMEOUT_MS, o->timeout_ms ? o->timeout_ms : 30000L);
@@ -107,10 +109,11 @@ int uie_http_raw(struct uie_http *h, const char *method, const char *path, const
 	curl_easy_setopt(h->c, CURLOPT_HTTPHEADER, NULL);
 	if (rc != CURLE_OK) {
 		free(s.p);
-		fprintf(stderr, "%s: %s\n", url,
-			s.too_big   ? "answer too large"
-			: h->err[0] ? h->err
-				    : curl_easy_strerror(rc));
+		if (!h->quiet)
+			fprintf(stderr, "%s: %s\n", url,
+				s.too_big   ? "answer too large"
+				: h->err[0] ? h->err
+					    : curl_easy_strerror(rc));
 		return UIE_E_PEER;
 	}
 	curl_easy_getinfo(h->c, CURLINFO_RESPONSE_CODE, status);

@@ -7,6 +7,7 @@
 #ifndef UIE_TOOLS_HTTP_H
 #define UIE_TOOLS_HTTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
