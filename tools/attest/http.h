@@ -8,6 +8,7 @@
 #define UIE_TOOLS_HTTP_H
 
 #include <stdbool.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -17,6 +18,7 @@ struct uie_http_opts {
 	const char *cacert;     /* PEM file the server's certificate must chain to; NULL: system's */
 	const char *cert, *key; /* client certificate and key (PEM), or NULL */
 	long timeout_ms;        /* per request, 0: 30 s */
+	bool quiet;             /* no message on stderr when a request fails */
 };
 
 struct uie_http;
