@@ -8,7 +8,6 @@
 #define UIE_TOOLS_HTTP_H
 
 #include <stdbool.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
