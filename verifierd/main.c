@@ -45,6 +45,39 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max, 
 	return UIE_OK;
 }
 
+/* The numeric options: their letter, name, range and where they go. */
+static int number_option(int c, const char *arg, struct opts *o)
+{
+	const struct {
+		int c;
+		const char *name;
+		uint64_t min, max;
+		unsigned *u; /* or */
+		size_t *z;
+	} t[] = {
+		{ 't', "threads", 1, 64, &o->srv.threads, NULL },
+		{ 'b', "max-body", 1024, 1u << 30, NULL, &o->cfg.max_body },
+		{ 'p', "max-per-client", 1, 1024, &o->srv.per_client, NULL },
+		{ 'S', "silent-after", 1, 1000, &o->cfg.silent_after, NULL },
+		{ 'T', "nonce-ttl", 1, 3600, &o->cfg.nonce_ttl, NULL },
+		{ 'N', "max-nonces", 1, 1000, &o->cfg.max_nonces, NULL },
+	};
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (t[i].c != c)
+			continue;
+		if (number(t[i].name, arg, t[i].min, t[i].max, &v) != UIE_OK)
+			return UIE_E_FORMAT;
+		if (t[i].u)
+			*t[i].u = (unsigned)v;
+		else
+			*t[i].z = (size_t)v;
+		return UIE_OK;
+	}
+	return UIE_E_FORMAT;
+}
+
 static int listen_addr(const char *s, struct vd_server_opts *o)
 {
 	const char *colon = strrchr(s, ':');
@@ -85,7 +118,6 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t v;
 	int c, r = UIE_OK;
 
 	*o = (struct opts){ .cfg = { .name = "verifierd",
@@ -104,29 +136,11 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'a': o->client_ca = optarg; break;
 		case 'n': o->cfg.name = optarg; break;
 		case 't':
-			r = number("threads", optarg, 1, 64, &v);
-			o->srv.threads = (unsigned)v;
-			break;
 		case 'b':
-			r = number("max-body", optarg, 1024, 1u << 30, &v);
-			o->cfg.max_body = v;
-			break;
 		case 'p':
-			r = number("max-per-client", optarg, 1, 1024, &v);
-			o->srv.per_client = (unsigned)v;
-			break;
 		case 'S':
-			r = number("silent-after", optarg, 1, 1000, &v);
-			o->cfg.silent_after = (unsigned)v;
-			break;
 		case 'T':
-			r = number("nonce-ttl", optarg, 1, 3600, &v);
-			o->cfg.nonce_ttl = (unsigned)v;
-			break;
-		case 'N':
-			r = number("max-nonces", optarg, 1, 1000, &v);
-			o->cfg.max_nonces = (unsigned)v;
-			break;
+		case 'N': r = number_option(c, optarg, o); break;
 		case 'h': usage(stdout); exit(0);
 		default: r = UIE_E_FORMAT;
 		}

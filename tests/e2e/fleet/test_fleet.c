@@ -432,28 +432,20 @@ static void bad_records(const char *id, enum mutation mut, uint64_t bad)
 	uie_http_free(b);
 }
 
-static void test_tampered(void **state)
-{
-	(void)state;
-	bad_records("m-tamper", TAMPER, 3);
-}
+struct bad_case {
+	const char *id;
+	enum mutation mut;
+	uint64_t bad;
+};
 
-static void test_skipped(void **state)
-{
-	(void)state;
-	bad_records("m-skip", SKIP, 3);
-}
+static const struct bad_case tampered = { "m-tamper", TAMPER, 3 }, skipped = { "m-skip", SKIP, 3 },
+			     reordered = { "m-reorder", REORDER, 3 }, replayed = { "m-replay", REPLAY, 4 };
 
-static void test_reordered(void **state)
+static void test_bad_records(void **state)
 {
-	(void)state;
-	bad_records("m-reorder", REORDER, 3);
-}
+	const struct bad_case *c = *state;
 
-static void test_replayed(void **state)
-{
-	(void)state;
-	bad_records("m-replay", REPLAY, 4);
+	bad_records(c->id, c->mut, c->bad);
 }
 
 /* An increment that skips a record: continuity, naming the first record missing. */
@@ -669,10 +661,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_enrol_and_nonce_across_verifiers),
 		cmocka_unit_test(test_concurrent_posts),
 		cmocka_unit_test(test_restart),
-		cmocka_unit_test(test_tampered),
-		cmocka_unit_test(test_skipped),
-		cmocka_unit_test(test_reordered),
-		cmocka_unit_test(test_replayed),
+		cmocka_unit_test_prestate(test_bad_records, (void *)&tampered),
+		cmocka_unit_test_prestate(test_bad_records, (void *)&skipped),
+		cmocka_unit_test_prestate(test_bad_records, (void *)&reordered),
+		cmocka_unit_test_prestate(test_bad_records, (void *)&replayed),
 		cmocka_unit_test(test_incremental_gap),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_nonce_limit),
