@@ -207,7 +207,7 @@ void vd_attest_post(const struct vd_ctx *ctx, struct vd_conn *c, const char *id,
 				       uie_err_str(r));
 		return;
 	}
-	if ((r = use_nonce(c, id, a, &found)) != UIE_OK)
+	if (use_nonce(c, id, a, &found) != UIE_OK)
 		vd_reply_db(rep, "using the nonce");
 	else if (!found)
 		vd_reply_error(rep, 409, "bad_nonce", "nonce was not issued for \"%s\", was used, or expired",

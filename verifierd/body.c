@@ -158,7 +158,7 @@ static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enro
 
 	if ((r = get_string(o, "id", true, &s, &n, why)) != UIE_OK)
 		return r;
-	if (n != strlen(s) || !vd_id_ok(s))
+	if (!s || n != strlen(s) || !vd_id_ok(s))
 		return why_is(why, UIE_E_RANGE, "\"id\" must be 1-%d characters of A-Z a-z 0-9 . _ -",
 			      VD_ID_MAX);
 	memcpy(e->id, s, n + 1);

@@ -165,13 +165,13 @@ static int read_pem(const char *what, const char *path, const char **text)
 	*text = NULL;
 	if (!path)
 		return UIE_OK;
-	if ((r = uie_file_read_alloc(path, PEM_FILE_MAX, &b, &n)) == UIE_OK &&
-	    (memchr(b, 0, n) || !(*text = strndup((char *)b, n))))
-		r = UIE_E_FORMAT;
+	if ((r = uie_file_read_alloc(path, PEM_FILE_MAX, &b, &n)) == UIE_OK) {
+		if (memchr(b, 0, n) || !(*text = strndup((char *)b, n)))
+			r = UIE_E_FORMAT; /* a NUL byte (or no memory) */
+		free(b);
+	}
 	if (r != UIE_OK)
 		fprintf(stderr, "uie-verifierd: %s %s: %s\n", what, path, uie_err_str(r));
-	if (r == UIE_OK)
-		free(b);
 	return r;
 }
 
@@ -217,11 +217,10 @@ int main(int argc, char **argv)
 
 	if (parse(argc, argv, &o) != UIE_OK)
 		return 2;
-	if (read_pem("--tls-cert", o.cert, &o.srv.tls_cert) != UIE_OK ||
-	    read_pem("--tls-key", o.key, &o.srv.tls_key) != UIE_OK ||
-	    read_pem("--tls-client-ca", o.client_ca, &o.srv.client_ca) != UIE_OK)
-		return 1;
-	r = serve(&o);
+	if ((r = read_pem("--tls-cert", o.cert, &o.srv.tls_cert)) == UIE_OK &&
+	    (r = read_pem("--tls-key", o.key, &o.srv.tls_key)) == UIE_OK &&
+	    (r = read_pem("--tls-client-ca", o.client_ca, &o.srv.client_ca)) == UIE_OK)
+		r = serve(&o);
 	free((char *)o.srv.tls_cert);
 	free((char *)o.srv.tls_key);
 	free((char *)o.srv.client_ca);
