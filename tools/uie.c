@@ -10,7 +10,7 @@
 #include "cmd.h"
 
 static const struct uie_cmd *const areas[] = { uie_cmds_runtime, uie_cmds_evidence, uie_cmds_policy,
-							uie_cmds_attest };
+					       uie_cmds_attest };
 
 static void usage(FILE *f)
 {
