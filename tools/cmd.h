@@ -15,6 +15,7 @@ struct uie_cmd {
 extern const struct uie_cmd uie_cmds_runtime[];
 extern const struct uie_cmd uie_cmds_evidence[];
 extern const struct uie_cmd uie_cmds_policy[];
+extern const struct uie_cmd uie_cmds_attest[];
 
 /* Exit codes shared by all subcommands (uie verify adds its own, see verify). */
 enum uie_exit {

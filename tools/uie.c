@@ -10,7 +10,8 @@
 
 #include "cmd.h"
 
-static const struct uie_cmd *const areas[] = { uie_cmds_runtime, uie_cmds_evidence, uie_cmds_policy };
+static const struct uie_cmd *const areas[] = { uie_cmds_runtime, uie_cmds_evidence, uie_cmds_policy,
+					       uie_cmds_attest };
 
 /* Whether c's first word is word (NULL: every command). */
 static bool in_group(const struct uie_cmd *c, const char *word)

@@ -56,6 +56,13 @@ static int fail(struct uie_verify_report *rep, int cls, const char *fmt, ...)
 	return cls;
 }
 
+/* Names the first record at fault. */
+static void at_record(struct uie_verify_report *rep, uint64_t seq)
+{
+	rep->has_seq = true;
+	rep->seq = seq;
+}
+
 /* ECDSA/SHA-256 over the attest bytes with the attestation key. */
 static int check_signature(const struct uie_verify_input *in, const struct uie_ae *ae,
 			   const struct uie_tpm_ecdsa_sig *s, struct uie_verify_report *rep)
@@ -161,17 +168,20 @@ static int check_continuity(const struct uie_verify_input *in, const struct uie_
 			: "incremental evidence needs the state of a previous verification");
 	if (!same_boot)
 		return UIE_V_OK;
-	if (ae->first_seq > p->next_seq)
+	if (ae->first_seq > p->next_seq) {
+		at_record(rep, p->next_seq); /* skipped: the first at fault is the first missing */
 		return fail(rep, UIE_V_CONTINUITY, "evidence starts at record %llu, but we verified only %llu records",
 			    (unsigned long long)ae->first_seq, (unsigned long long)p->next_seq);
+	}
 	if (end < p->next_seq)
 		return fail(rep, UIE_V_CONTINUITY, "the log ends at record %llu but we verified %llu records in this TPM boot: PCR 16 was reset",
 			    (unsigned long long)end, (unsigned long long)p->next_seq);
 	if (ae->first_seq == p->next_seq) {
-		if (memcmp(p->pcr, ae->start_pcr, UIE_PCR_LEN) != 0)
-			return fail(rep, UIE_V_CONTINUITY, "evidence from record %llu starts at another vPCR16 than the one we verified",
-				    (unsigned long long)ae->first_seq);
-		return UIE_V_OK;
+		if (memcmp(p->pcr, ae->start_pcr, UIE_PCR_LEN) == 0)
+			return UIE_V_OK;
+		at_record(rep, ae->first_seq);
+		return fail(rep, UIE_V_CONTINUITY, "evidence from record %llu starts at another vPCR16 than the one we verified",
+			    (unsigned long long)ae->first_seq);
 	}
 	cp->on = true;
 	cp->seq = p->next_seq;

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Load generator of the fleet verifier (bench/fleet/run): N simulated
+ * machines, each a log of the real monitor core quoted by its own
+ * built-in vTPM (tests/e2e/fleet/fleetsim.c), so every AE is genuine and
+ * answers a fresh nonce.  Each machine adds records and attests once per
+ * period; rounds are spread evenly over the period and served by worker
+ * threads.  Machine i goes to verifier i % (number of URLs); a round whose
+ * verifier is unreachable is done again at the next one (failover).  At
+ * the end every machine's stored state is compared with its log.
+ *
+ *   loadgen --url URL [--url URL] --machines N --period S --duration S
+ *           [--workers W] [--prefix P]
+ * prints one JSON object with the results on stdout.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fleetsim.h"
+#include "hex.h"
+#include "uie/err.h"
+
+#define URLS_MAX 2
+#define WORKERS_MAX 64
+
+struct machine {
+	struct fsim_machine sim;
+	pthread_mutex_t lock; /* one round at a time per machine */
+};
+
+struct run {
+	const char *url[URLS_MAX];
+	unsigned nurl, workers;
+	unsigned long nmachines;
+	double period, duration, t0;
+	const char *prefix;
+	struct machine *m;
+	atomic_ulong next; /* round counter: round k is machine k % N at t0 + k * period / N */
+	atomic_ulong accepted, rejected, failovers, errors, records;
+};
+
+struct worker {
+	struct run *run;
+	struct uie_http *h[URLS_MAX];
+	double *lat; /* seconds per accepted post */
+	size_t nlat, cap;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_until(double t)
+{
+	double d = t - now();
+	struct timespec ts;
+
+	if (d <= 0)
+		return;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+static void add_latency(struct worker *w, double s)
+{
+	if (w->nlat == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 4096;
+		double *n = realloc(w->lat, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		w->lat = n;
+		w->cap = cap;
+	}
+	w->lat[w->nlat++] = s;
+}
+
+/* One round of machine i: nonce, export, post, at verifier v or (unreachable) the next. */
+static void round_of(struct worker *w, unsigned long i)
+{
+	struct run *r = w->run;
+	struct machine *m = &r->m[i];
+	json_t *reply = NULL;
+	long status = 0;
+	int rc = UIE_E_PEER;
+	double t;
+
+	pthread_mutex_lock(&m->lock);
+	if (ev_log_mmap(&m->sim.log, 'C') == UIE_OK)
+		atomic_fetch_add(&r->records, 1);
+	for (unsigned k = 0; k < r->nurl && rc == UIE_E_PEER; k++) {
+		t = now();
+		rc = fsim_round(w->h[(i + k) % r->nurl], &m->sim, &status, &reply);
+		if (rc == UIE_E_PEER)
+			atomic_fetch_add(&r->failovers, 1);
+	}
+	t = now() - t;
+	if (rc == UIE_OK && status == 200 && json_is_true(json_object_get(reply, "accepted"))) {
+		atomic_fetch_add(&r->accepted, 1);
+		add_latency(w, t);
+	} else if (rc == UIE_OK && status == 200) {
+		atomic_fetch_add(&r->rejected, 1);
+	} else {
+		atomic_fetch_add(&r->errors, 1);
+	}
+	json_decref(reply);
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+
+	for (;;) {
+		unsigned long k = atomic_fetch_add(&r->next, 1);
+		double due = r->t0 + (double)k * r->period / (double)r->nmachines;
+
+		if (due > r->t0 + r->duration)
+			break;
+		sleep_until(due);
+		round_of(w, k % r->nmachines);
+	}
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int parse(int argc, char **argv, struct run *r)
+{
+	static const struct option lo[] = {
+		{ "url", required_argument, NULL, 'u' },
+		{ "machines", required_argument, NULL, 'n' },
+		{ "period", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "workers", required_argument, NULL, 'w' },
+		{ "prefix", required_argument, NULL, 'x' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(r, 0, sizeof(*r));
+	r->workers = 8;
+	r->prefix = "sim";
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'u':
+			if (r->nurl == URLS_MAX)
+				return UIE_E_LIMIT;
+			r->url[r->nurl++] = optarg;
+			break;
+		case 'n': r->nmachines = strtoul(optarg, NULL, 10); break;
+		case 'p': r->period = strtod(optarg, NULL); break;
+		case 'd': r->duration = strtod(optarg, NULL); break;
+		case 'w': r->workers = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'x': r->prefix = optarg; break;
+		default: return UIE_E_FORMAT;
+		}
+	}
+	if (!r->nurl || !r->nmachines || r->period <= 0 || r->duration <= 0 || !r->workers ||
+	    r->workers > WORKERS_MAX)
+		return UIE_E_FORMAT;
+	return UIE_OK;
+}
+
+/* Builds and enrols every machine (at the first verifier). */
+static int setup(struct run *r, struct uie_http *h)
+{
+	if (!(r->m = calloc(r->nmachines, sizeof(*r->m))))
+		return UIE_E_NOMEM;
+	for (unsigned long i = 0; i < r->nmachines; i++) {
+		char id[48];
+		json_t *body, *reply = NULL;
+		long status = 0;
+		int rc;
+
+		snprintf(id, sizeof(id), "%s-%05lu", r->prefix, i);
+		pthread_mutex_init(&r->m[i].lock, NULL);
+		if ((rc = fsim_init(&r->m[i].sim, id)) != UIE_OK ||
+		    !(body = fsim_enrol_body(&r->m[i].sim, 1, "ABCD")))
+			return rc != UIE_OK ? rc : UIE_E_NOMEM;
+		rc = uie_http_json(h, "POST", "/v1/machines", body, &status, &reply);
+		json_decref(body);
+		json_decref(reply);
+		if (rc != UIE_OK || status != 201) {
+			fprintf(stderr, "loadgen: enrolling %s: HTTP %ld\n", id, status);
+			return UIE_E_PEER;
+		}
+	}
+	return UIE_OK;
+}
+
+/* Machines whose stored next_seq is not their log's length (lost or double-counted records). */
+static unsigned long check_states(struct run *r, struct uie_http *h)
+{
+	unsigned long bad = 0;
+
+	for (unsigned long i = 0; i < r->nmachines; i++) {
+		char path[96];
+		json_t *reply = NULL;
+		long status = 0;
+
+		snprintf(path, sizeof(path), "/v1/machines/%s", r->m[i].sim.id);
+		if (uie_http_json(h, "GET", path, NULL, &status, &reply) != UIE_OK || status != 200 ||
+		    json_integer_value(json_object_get(reply, "next_seq")) != (json_int_t)r->m[i].sim.log.n)
+			bad++;
+		json_decref(reply);
+	}
+	return bad;
+}
+
+static void report(struct run *r, struct worker *w, double elapsed, unsigned long bad)
+{
+	size_t n = 0, k = 0;
+	double *all, sum = 0;
+
+	for (unsigned i = 0; i < r->workers; i++)
+		n += w[i].nlat;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	for (unsigned i = 0; all && i < r->workers; i++)
+		for (size_t j = 0; j < w[i].nlat; j++)
+			sum += all[k++] = w[i].lat[j];
+	if (all)
+		qsort(all, n, sizeof(*all), cmp_double);
+	printf("{\"machines\": %lu, \"verifiers\": %u, \"period_s\": %.3f, \"elapsed_s\": %.1f, "
+	       "\"accepted\": %lu, \"rejected\": %lu, \"errors\": %lu, \"failovers\": %lu, "
+	       "\"records\": %lu, \"verifications_per_s\": %.1f, \"p50_ms\": %.2f, \"p99_ms\": %.2f, "
+	       "\"mean_ms\": %.2f, \"machines_out_of_step\": %lu}\n",
+	       r->nmachines, r->nurl, r->period, elapsed, (unsigned long)r->accepted,
+	       (unsigned long)r->rejected, (unsigned long)r->errors, (unsigned long)r->failovers,
+	       (unsigned long)r->records, (double)r->accepted / elapsed, n && all ? 1e3 * all[n / 2] : 0.0,
+	       n && all ? 1e3 * all[(size_t)floor(0.99 * (double)(n - 1))] : 0.0,
+	       n ? 1e3 * sum / (double)n : 0.0, bad);
+	free(all);
+}
+
+int main(int argc, char **argv)
+{
+	struct worker w[WORKERS_MAX];
+	pthread_t t[WORKERS_MAX];
+	struct uie_http *h;
+	struct run r;
+	double elapsed;
+	unsigned long bad;
+
+	if (parse(argc, argv, &r) != UIE_OK) {
+		fprintf(stderr, "usage: loadgen --url URL [--url URL] --machines N --period S --duration S "
+				"[--workers W] [--prefix P]\n");
+		return 2;
+	}
+	if (uie_http_open_alloc(&(struct uie_http_opts){ .base = r.url[0] }, &h) != UIE_OK ||
+	    setup(&r, h) != UIE_OK)
+		return 1;
+	fprintf(stderr, "loadgen: %lu machines enrolled, running %.0f s\n", r.nmachines, r.duration);
+	memset(w, 0, sizeof(w));
+	r.t0 = now();
+	for (unsigned i = 0; i < r.workers; i++) {
+		w[i].run = &r;
+		for (unsigned k = 0; k < r.nurl; k++)
+			if (uie_http_open_alloc(&(struct uie_http_opts){ .base = r.url[k],
+									 .timeout_ms = 10000,
+									 .quiet = true },
+						&w[i].h[k]) != UIE_OK)
+				return 1;
+		pthread_create(&t[i], NULL, worker_main, &w[i]);
+	}
+	for (unsigned i = 0; i < r.workers; i++)
+		pthread_join(t[i], NULL);
+	elapsed = now() - r.t0;
+	bad = check_states(&r, h);
+	report(&r, w, elapsed, bad);
+	for (unsigned i = 0; i < r.workers; i++) {
+		for (unsigned k = 0; k < r.nurl; k++)
+			uie_http_free(w[i].h[k]);
+		free(w[i].lat);
+	}
+	for (unsigned long i = 0; i < r.nmachines; i++)
+		fsim_fini(&r.m[i].sim);
+	free(r.m);
+	uie_http_free(h);
+	return bad ? 1 : 0;
+}

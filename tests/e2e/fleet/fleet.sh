@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The fleet verifier end to end (docs/VERIFIER.md): a PostgreSQL cluster in a
+# temporary directory, two uie-verifierd processes on it, and
+#  - test_fleet: the API driven with genuine evidence of in-process machines
+#    (enrolment, nonces across verifiers, incremental posts, concurrent posts,
+#    restarts, tampered/skipped/reordered/replayed records, every bad input);
+#  - uie attest against a real uie-monitord, across a monitor restart;
+#  - TLS with a self-signed server certificate, and client certificates.
+#
+#   fleet.sh UIE-VERIFIERD UIE UIE-MONITORD TEST_FLEET SCHEMA_DIR
+set -u
+VD=$(realpath "$1") UIE=$(realpath "$2") MONITORD=$(realpath "$3") TEST_FLEET=$(realpath "$4") SCHEMA=$(realpath "$5")
+. "$(dirname "$0")/../common.sh"
+. "$(dirname "$0")/pg.sh"
+fleet_need_pg
+e2e_setup uie-fleet
+trap 'fleet_cleanup; e2e_cleanup' EXIT
+e2e_keep_going
+
+pg_start fsync=off || { echo "FAIL: PostgreSQL did not start"; exit 1; }
+vd_start a "$VD" "$SCHEMA" --max-body 1048576 || { echo "FAIL: verifier a did not start"; exit 1; }
+A=http://127.0.0.1:$VD_PORT
+vd_start b "$VD" "$SCHEMA" --max-body 1048576 --silent-after 1 --nonce-ttl 3 ||
+	{ echo "FAIL: verifier b did not start"; exit 1; }
+B=http://127.0.0.1:$VD_PORT
+
+note "the API with in-process machines (A $A, B $B)"
+"$TEST_FLEET" "$A" "$B" || fail "test_fleet"
+
+grep -h . "$T/vd-a.log" "$T/vd-b.log" && fail "a verifier logged errors (above): a database error or a notice"
+
+note "uie attest against a real monitor, across a restart"
+mkdir -p "$T/m"
+start_monitor "$MONITORD" "$T/m/mon.sock" "builtin:$T/m/ak.key" || fail "monitor did not start"
+"$UIE" evidence export --socket "$T/m/mon.sock" -o "$T/m/first.ae" --pubkey-out "$T/m/ak.pub" 2>/dev/null ||
+	fail "export of the AK"
+python3 - "$T/m/ak.pub" >"$T/m/enrol.json" <<'PY'
+import json, sys
+print(json.dumps({"id": "real-1", "ak_pub": open(sys.argv[1]).read(), "interval": 60}))
+PY
+code=$(curl -s -o "$T/m/enrol.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+	--data-binary @"$T/m/enrol.json" "$A/v1/machines")
+[ "$code" = 201 ] || fail "enrolment of the real machine: HTTP $code $(cat "$T/m/enrol.out")"
+"$UIE" attest --verifier "$B" --machine real-1 --socket "$T/m/mon.sock" >"$T/m/v1.json" ||
+	fail "first attestation: $(cat "$T/m/v1.json")"
+grep -q '"accepted":true' "$T/m/v1.json" || fail "first attestation not accepted"
+"$UIE" attest --verifier "$A" --machine real-1 --socket "$T/m/mon.sock" >"$T/m/v2.json" ||
+	fail "second attestation"
+grep -q '"new_records":0' "$T/m/v2.json" || fail "an incremental round re-counted records: $(cat "$T/m/v2.json")"
+stop_monitor
+start_monitor "$MONITORD" "$T/m/mon.sock" "builtin:$T/m/ak.key" || fail "monitor did not restart"
+"$UIE" attest --verifier "$A" --machine real-1 --socket "$T/m/mon.sock" >"$T/m/v3.json" ||
+	fail "attestation after the restart: $(cat "$T/m/v3.json")"
+grep -q '"restarted":true' "$T/m/v3.json" || fail "the restart was not seen: $(cat "$T/m/v3.json")"
+"$UIE" attest --verifier "$B" --machine real-1 --socket "$T/m/mon.sock" >/dev/null ||
+	fail "incremental attestation after the restart"
+stop_monitor
+"$UIE" attest --verifier "$A" --machine real-1 --socket "$T/m/mon.sock" >/dev/null 2>&1
+[ $? = 1 ] || fail "uie attest without a monitor did not fail with 1"
+"$UIE" attest --verifier "$A" >/dev/null 2>&1
+[ $? = 2 ] || fail "uie attest without --machine is not a usage error"
+
+note "TLS: a self-signed server certificate, then client certificates"
+cd "$T" || exit 1
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout srv.key -out srv.pem \
+	-days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null || fail "openssl server cert"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -out ca.pem \
+	-days 1 -subj /CN=fleet-ca 2>/dev/null || fail "openssl CA"
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout cli.key -out cli.csr \
+	-subj /CN=agent 2>/dev/null &&
+	openssl x509 -req -in cli.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out cli.pem -days 1 2>/dev/null ||
+	fail "openssl client cert"
+vd_start tls "$VD" "$SCHEMA" --tls-cert srv.pem --tls-key srv.key || fail "TLS verifier did not start"
+S=https://127.0.0.1:$VD_PORT
+code=$(curl -s -o tls.out -w '%{http_code}' --cacert srv.pem "$S/v1/machines/real-1")
+[ "$code" = 200 ] && grep -q '"status":"trusted"' tls.out || fail "HTTPS read: $code $(cat tls.out)"
+curl -s -o /dev/null "$S/v1/machines" && fail "HTTPS accepted without the server's certificate being trusted"
+vd_start mtls "$VD" "$SCHEMA" --tls-cert srv.pem --tls-key srv.key --tls-client-ca ca.pem ||
+	fail "mTLS verifier did not start"
+M=https://127.0.0.1:$VD_PORT
+code=$(curl -s -o mtls.out -w '%{http_code}' --cacert srv.pem "$M/v1/machines")
+[ "$code" = 403 ] && grep -q client_cert mtls.out || fail "mTLS without a client certificate: $code"
+code=$(curl -s -o mtls.out -w '%{http_code}' --cacert srv.pem --cert cli.pem --key cli.key "$M/v1/machines")
+[ "$code" = 200 ] || fail "mTLS with a client certificate: $code $(cat mtls.out)"
+code=$(curl -s -o mtls.out -w '%{http_code}' --cacert srv.pem --cert srv.pem --key srv.key "$M/v1/machines")
+[ "$code" = 403 ] || fail "mTLS with a certificate of another CA: $code"
+
+for p in "${VD_PIDS[@]}"; do kill -0 "$p" 2>/dev/null || fail "a verifier died (pid $p)"; done
+e2e_finish fleet

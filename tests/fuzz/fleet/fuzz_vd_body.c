@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * libFuzzer target: the fleet verifier's request bodies (verifierd/body.c)
+ * and the base64 under them.  The first byte picks the body (even: an
+ * enrolment, odd: an attestation), the rest is the body.  What parses must
+ * hold only values in range; base64 must round-trip both ways (a text that
+ * decodes is the encoding of what it decodes to: one text, one meaning).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "b64.h"
+#include "body.h"
+#include "host_platform.h"
+#include "uie/err.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_b64(const uint8_t *data, size_t size)
+{
+	char *enc = uie_b64_encode_alloc(data, size), *again;
+	uint8_t *dec;
+	size_t n;
+
+	if (!enc || uie_b64_decode_alloc(enc, strlen(enc), &dec, &n) != UIE_OK || n != size ||
+	    (size && memcmp(dec, data, size) != 0))
+		abort();
+	free(dec);
+	free(enc);
+	if (uie_b64_decode_alloc((const char *)data, size, &dec, &n) != UIE_OK)
+		return;
+	again = uie_b64_encode_alloc(dec, n);
+	if (!again || strlen(again) != size || memcmp(again, data, size) != 0)
+		abort();
+	free(again);
+	free(dec);
+}
+
+static void check_enrol(const struct uie_platform *pl, const char *body, size_t len)
+{
+	char why[VD_WHY_LEN];
+	struct vd_enrol e;
+
+	if (vd_enrol_parse_alloc(pl, body, len, &e, why) != UIE_OK)
+		return;
+	if (!vd_id_ok(e.id) || e.interval < 1 || e.interval > 86400 || !e.ak_der || !e.ak_len ||
+	    e.npol > VD_MAX_POLICIES)
+		abort();
+	for (size_t i = 0; i < e.npol; i++)
+		for (size_t k = 0; k < i; k++)
+			if (e.pol[k].epoch == e.pol[i].epoch)
+				abort();
+	vd_enrol_free(&e);
+}
+
+static void check_attest(const char *body, size_t len)
+{
+	char why[VD_WHY_LEN];
+	struct vd_attest a;
+
+	if (vd_attest_parse_alloc(body, len, &a, why) != UIE_OK)
+		return;
+	if (!a.ae)
+		abort();
+	vd_attest_free(&a);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct uie_host_platform hp;
+	static int ready;
+
+	if (!ready) {
+		if (uie_host_platform_init(&hp) != UIE_OK)
+			abort();
+		ready = 1;
+	}
+	check_b64(data, size);
+	if (size < 1)
+		return 0;
+	if (data[0] % 2 == 0)
+		check_enrol(&hp.pl, (const char *)data + 1, size - 1);
+	else
+		check_attest((const char *)data + 1, size - 1);
+	return 0;
+}

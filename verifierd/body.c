@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "body.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <openssl/x509.h>
+
+#include "b64.h"
+#include "hex.h"
+#include "pubkey.h"
+#include "uie/err.h"
+#include "uie/package.h"
+
+bool vd_id_ok(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (n == VD_ID_MAX ||
+		    !((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+		      (s[n] >= '0' && s[n] <= '9') || s[n] == '.' || s[n] == '_' || s[n] == '-'))
+			return false;
+	return n > 0;
+}
+
+__attribute__((format(printf, 3, 4))) static int why_is(char why[VD_WHY_LEN], int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, VD_WHY_LEN, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* The body as one JSON object whose members are all in allowed (NULL-terminated). */
+static int load_object(const char *body, size_t len, const char *const *allowed, json_t **out,
+		       char why[VD_WHY_LEN])
+{
+	json_error_t jerr;
+	const char *key;
+	json_t *v, *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+
+	*out = NULL;
+	if (!o)
+		return why_is(why, UIE_E_FORMAT, "body is not JSON: %s at byte %d", jerr.text, jerr.position);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return why_is(why, UIE_E_FORMAT, "body is not a JSON object");
+	}
+	json_object_foreach(o, key, v)
+	{
+		size_t i = 0;
+
+		while (allowed[i] && strcmp(allowed[i], key) != 0)
+			i++;
+		if (!allowed[i]) {
+			why_is(why, UIE_E_FORMAT, "unknown field \"%.64s\"", key); /* key dies with o */
+			json_decref(o);
+			return UIE_E_FORMAT;
+		}
+	}
+	*out = o;
+	return UIE_OK;
+}
+
+/* A string member, required or not (*s NULL when absent and optional). */
+static int get_string(json_t *o, const char *key, bool required, const char **s, size_t *n,
+		      char why[VD_WHY_LEN])
+{
+	json_t *v = json_object_get(o, key);
+
+	*s = NULL;
+	*n = 0;
+	if (!v && !required)
+		return UIE_OK;
+	if (!json_is_string(v))
+		return why_is(why, UIE_E_FORMAT, "\"%s\" must be a string", key);
+	*s = json_string_value(v);
+	*n = json_string_length(v);
+	return UIE_OK;
+}
+
+static int get_ak(json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
+{
+	EVP_PKEY *pk = NULL;
+	unsigned char *der = NULL;
+	const char *s;
+	size_t n;
+	int r, len;
+
+	if ((r = get_string(o, "ak_pub", true, &s, &n, why)) != UIE_OK)
+		return r;
+	if (uie_pubkey_parse_alloc((const uint8_t *)s, n, &pk) != UIE_OK ||
+	    EVP_PKEY_get_base_id(pk) != EVP_PKEY_EC) {
+		EVP_PKEY_free(pk);
+		return why_is(why, UIE_E_RANGE, "\"ak_pub\" is not an EC public key (PEM)");
+	}
+	len = i2d_PUBKEY(pk, &der);
+	EVP_PKEY_free(pk);
+	if (len <= 0)
+		return UIE_E_NOMEM;
+	e->ak_der = der; /* OPENSSL_malloc is malloc unless OpenSSL was told otherwise */
+	e->ak_len = (size_t)len;
+	return UIE_OK;
+}
+
+static int get_policy(const struct uie_platform *pl, json_t *v, size_t i, struct vd_enrol *e,
+		      char why[VD_WHY_LEN])
+{
+	struct vd_policy_pkg *p = &e->pol[e->npol];
+	struct uie_package pkg;
+	int r;
+
+	if (!json_is_string(v))
+		return why_is(why, UIE_E_FORMAT, "\"policies\"[%zu] must be a string", i);
+	if ((r = uie_b64_decode_alloc(json_string_value(v), json_string_length(v), &p->bytes, &p->len)) !=
+	    UIE_OK)
+		return r == UIE_E_NOMEM ? r : why_is(why, UIE_E_RANGE, "\"policies\"[%zu] is not base64", i);
+	e->npol++;
+	if ((r = uie_package_parse(pl, p->bytes, p->len, &pkg)) != UIE_OK)
+		return why_is(why, UIE_E_RANGE, "\"policies\"[%zu] is not a policy package: %s", i,
+			      uie_err_str(r));
+	p->epoch = pkg.epoch;
+	for (size_t k = 0; k + 1 < e->npol; k++)
+		if (e->pol[k].epoch == p->epoch)
+			return why_is(why, UIE_E_RANGE, "two policy packages for epoch %llu",
+				      (unsigned long long)p->epoch);
+	return UIE_OK;
+}
+
+static int get_policies(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
+{
+	json_t *a = json_object_get(o, "policies"), *v;
+	size_t i;
+	int r;
+
+	if (!a)
+		return UIE_OK;
+	if (!json_is_array(a))
+		return why_is(why, UIE_E_FORMAT, "\"policies\" must be an array");
+	if (json_array_size(a) > VD_MAX_POLICIES)
+		return why_is(why, UIE_E_RANGE, "at most %d policies", VD_MAX_POLICIES);
+	json_array_foreach(a, i, v) if ((r = get_policy(pl, v, i, e, why)) != UIE_OK) return r;
+	return UIE_OK;
+}
+
+static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
+{
+	json_t *iv = json_object_get(o, "interval");
+	const char *s;
+	size_t n;
+	int r;
+
+	if ((r = get_string(o, "id", true, &s, &n, why)) != UIE_OK)
+		return r;
+	if (!s || n != strlen(s) || !vd_id_ok(s))
+		return why_is(why, UIE_E_RANGE, "\"id\" must be 1-%d characters of A-Z a-z 0-9 . _ -",
+			      VD_ID_MAX);
+	memcpy(e->id, s, n + 1);
+	if (!json_is_integer(iv))
+		return why_is(why, UIE_E_FORMAT, "\"interval\" must be an integer");
+	if (json_integer_value(iv) < 1 || json_integer_value(iv) > 86400)
+		return why_is(why, UIE_E_RANGE, "\"interval\" must be 1..86400 seconds");
+	e->interval = (uint32_t)json_integer_value(iv);
+	if ((r = get_ak(o, e, why)) != UIE_OK ||
+	    (r = get_string(o, "reference", false, &s, &n, why)) != UIE_OK)
+		return r;
+	if (s && (n != strlen(s) || n > VD_REFERENCE_MAX))
+		return why_is(why, UIE_E_RANGE, "\"reference\" holds a NUL byte or is over %u bytes",
+			      VD_REFERENCE_MAX);
+	if (s && !(e->reference = strdup(s)))
+		return UIE_E_NOMEM;
+	return get_policies(pl, o, e, why);
+}
+
+int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t len, struct vd_enrol *out,
+			 char why[VD_WHY_LEN])
+{
+	static const char *const allowed[] = { "id", "ak_pub", "interval", "reference", "policies", NULL };
+	json_t *o;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = load_object(body, len, allowed, &o, why)) != UIE_OK)
+		return r;
+	r = enrol_fields(pl, o, out, why);
+	json_decref(o);
+	if (r != UIE_OK)
+		vd_enrol_free(out);
+	return r;
+}
+
+void vd_enrol_free(struct vd_enrol *e)
+{
+	OPENSSL_free(e->ak_der);
+	free(e->reference);
+	for (size_t i = 0; i < e->npol; i++)
+		free(e->pol[i].bytes);
+	memset(e, 0, sizeof(*e));
+}
+
+int vd_attest_parse_alloc(const char *body, size_t len, struct vd_attest *out, char why[VD_WHY_LEN])
+{
+	static const char *const allowed[] = { "nonce", "evidence", NULL };
+	const char *nonce, *ev;
+	size_t nlen, elen;
+	json_t *o;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = load_object(body, len, allowed, &o, why)) != UIE_OK)
+		return r;
+	if ((r = get_string(o, "nonce", true, &nonce, &nlen, why)) != UIE_OK ||
+	    (r = get_string(o, "evidence", true, &ev, &elen, why)) != UIE_OK)
+		goto out;
+	if (uie_hex_decode(nonce, nlen, out->nonce, VD_NONCE_LEN) != UIE_OK) {
+		r = why_is(why, UIE_E_RANGE, "\"nonce\" must be %d hex digits", 2 * VD_NONCE_LEN);
+		goto out;
+	}
+	if ((r = uie_b64_decode_alloc(ev, elen, &out->ae, &out->ae_len)) != UIE_OK && r != UIE_E_NOMEM)
+		r = why_is(why, UIE_E_RANGE, "\"evidence\" is not base64");
+out:
+	json_decref(o);
+	if (r != UIE_OK)
+		vd_attest_free(out);
+	return r;
+}
+
+void vd_attest_free(struct vd_attest *a)
+{
+	free(a->ae);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Request bodies of the fleet verifier's API (docs/VERIFIER.md 3): each
+ * parsed by jansson into a struct that owns its decoded bytes.  A parse
+ * that fails says why in a caller's buffer and owns nothing.
+ */
+#ifndef UIE_VERIFIERD_BODY_H
+#define UIE_VERIFIERD_BODY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uie/platform.h"
+
+#define VD_ID_MAX 64
+#define VD_NONCE_LEN 32
+#define VD_MAX_POLICIES 16
+#define VD_REFERENCE_MAX (4u << 20)
+#define VD_WHY_LEN 200
+
+/* Whether s is a machine id: 1..VD_ID_MAX characters of [A-Za-z0-9._-]. */
+bool vd_id_ok(const char *s);
+
+struct vd_policy_pkg {
+	uint8_t *bytes; /* the package, owned */
+	size_t len;
+	uint64_t epoch;
+};
+
+struct vd_enrol {
+	char id[VD_ID_MAX + 1];
+	uint8_t *ak_der; /* DER SubjectPublicKeyInfo, owned */
+	size_t ak_len;
+	char *reference; /* manifest text, owned; NULL when absent */
+	uint32_t interval;
+	struct vd_policy_pkg pol[VD_MAX_POLICIES];
+	size_t npol;
+};
+
+/*
+ * {"id", "ak_pub", "interval", "reference"?, "policies"?}.  Packages are
+ * parsed (uie_package_parse) for their epoch, one per epoch.
+ * Return: UIE_OK; UIE_E_FORMAT (not that JSON object: bad_json) or
+ * UIE_E_RANGE (a value out of range: bad_field), why filled; UIE_E_NOMEM.
+ */
+int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t len, struct vd_enrol *out,
+			 char why[VD_WHY_LEN]);
+void vd_enrol_free(struct vd_enrol *e);
+
+struct vd_attest {
+	uint8_t nonce[VD_NONCE_LEN];
+	uint8_t *ae; /* owned */
+	size_t ae_len;
+};
+
+/* {"nonce": hex, "evidence": base64}; returns as vd_enrol_parse_alloc. */
+int vd_attest_parse_alloc(const char *body, size_t len, struct vd_attest *out, char why[VD_WHY_LEN]);
+void vd_attest_free(struct vd_attest *a);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The API's handlers (docs/VERIFIER.md 3), one file each.  A handler gets
+ * the request, a database connection of its own and the reply to fill;
+ * it runs its own transaction.
+ */
+#ifndef UIE_VERIFIERD_HANDLERS_H
+#define UIE_VERIFIERD_HANDLERS_H
+
+#include <stddef.h>
+
+#include "db.h"
+#include "reply.h"
+#include "vd.h"
+
+struct vd_request {
+	const char *id;   /* the machine of the path, or NULL */
+	const char *body; /* NULL when there was none */
+	size_t body_len;
+	const char *limit; /* the ?limit= argument, or NULL */
+};
+
+typedef void vd_handler(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_request *req,
+			struct vd_reply *rep);
+
+vd_handler vd_h_enrol, vd_h_list, vd_h_machine, vd_h_nonce, vd_h_attest, vd_h_verdicts;
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "route.h"
+
+#include <string.h>
+
+#define PREFIX "/v1/machines"
+
+static const struct {
+	const char *method;
+	bool with_id;
+	const char *suffix; /* after "/ID", "" for none */
+	vd_handler *fn;
+} routes[] = {
+	{ "POST", false, "", vd_h_enrol },
+	{ "GET", false, "", vd_h_list },
+	{ "GET", true, "", vd_h_machine },
+	{ "POST", true, "/nonce", vd_h_nonce },
+	{ "POST", true, "/attestations", vd_h_attest },
+	{ "GET", true, "/verdicts", vd_h_verdicts },
+};
+
+vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1], struct vd_reply *rep)
+{
+	const char *rest, *suffix = "";
+	bool with_id = false, path_known = false;
+	size_t n;
+
+	id[0] = '\0';
+	if (strncmp(url, PREFIX, strlen(PREFIX)) != 0 || (url[strlen(PREFIX)] && url[strlen(PREFIX)] != '/'))
+		goto not_found;
+	rest = url + strlen(PREFIX);
+	if (*rest) {
+		rest++;
+		n = strcspn(rest, "/");
+		if (n == 0 || n > VD_ID_MAX)
+			goto not_found;
+		memcpy(id, rest, n);
+		id[n] = '\0';
+		if (!vd_id_ok(id))
+			goto not_found;
+		with_id = true;
+		suffix = rest + n;
+	}
+	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		if (routes[i].with_id != with_id || strcmp(routes[i].suffix, suffix) != 0)
+			continue;
+		path_known = true;
+		if (strcmp(routes[i].method, method) == 0)
+			return routes[i].fn;
+	}
+	if (path_known) {
+		vd_reply_error(rep, 405, "method", "%s is not allowed on %s", method, url);
+		return NULL;
+	}
+not_found:
+	vd_reply_error(rep, 404, "not_found", "no such path: %.200s", url);
+	return NULL;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The API's paths (docs/VERIFIER.md 3): one table row per method and path. */
+#ifndef UIE_VERIFIERD_ROUTE_H
+#define UIE_VERIFIERD_ROUTE_H
+
+#include "body.h"
+#include "handlers.h"
+
+/*
+ * The handler of method on url, with the machine id of the path in id (""
+ * when the path has none); NULL with a 404 or 405 in rep when there is none.
+ */
+vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1], struct vd_reply *rep);
+
+#endif

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gnutls/gnutls.h>
+#include <microhttpd.h>
+
+#include "db.h"
+#include "hex.h"
+#include "route.h"
+#include "uie/err.h"
+
+#define CONNECTIONS_MAX 1024
+#define IDLE_TIMEOUT_S 30
+
+struct vd_server {
+	struct MHD_Daemon *d;
+	const struct vd_ctx *ctx;
+	bool client_ca;
+};
+
+/* A request being read: its body so far. */
+struct pending {
+	char *body;
+	size_t len, cap;
+	bool too_big;
+};
+
+static void pending_free(void *cls, struct MHD_Connection *conn, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct pending *p = *con_cls;
+
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	if (p)
+		free(p->body);
+	free(p);
+	*con_cls = NULL;
+}
+
+static enum MHD_Result send_reply(struct MHD_Connection *conn, struct vd_reply *rep)
+{
+	char *text = rep->json ? json_dumps(rep->json, JSON_COMPACT) : NULL;
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	json_decref(rep->json);
+	rep->json = NULL;
+	if (!text && rep->status != 204) {
+		rep->status = 500;
+		text = strdup("{\"error\":\"internal\",\"reason\":\"out of memory\"}");
+	}
+	r = MHD_create_response_from_buffer(text ? strlen(text) : 0, text, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(text);
+		return MHD_NO;
+	}
+	if (text)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	ret = MHD_queue_response(conn, rep->status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* A TLS client that presented a certificate our client CA signed. */
+static bool client_verified(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
+								     MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	unsigned status = 0;
+
+	return ci && ci->tls_session &&
+	       gnutls_certificate_verify_peers2((gnutls_session_t)ci->tls_session, &status) == 0 && !status;
+}
+
+static bool json_content(struct MHD_Connection *conn)
+{
+	const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+
+	return ct && strncmp(ct, "application/json", 16) == 0 && (ct[16] == '\0' || ct[16] == ';');
+}
+
+static void serve(const struct vd_server *s, struct MHD_Connection *conn, const char *url, const char *method,
+		  const struct pending *p, struct vd_reply *rep)
+{
+	char id[VD_ID_MAX + 1];
+	struct vd_request req = { .id = id, .body = p->body, .body_len = p->len };
+	struct vd_conn *c;
+	vd_handler *fn;
+
+	if (s->client_ca && !client_verified(conn)) {
+		vd_reply_error(rep, 403, "client_cert", "a client certificate signed by our CA is required");
+		return;
+	}
+	if (p->too_big) {
+		vd_reply_error(rep, 413, "too_large", "body larger than %zu bytes", s->ctx->cfg->max_body);
+		return;
+	}
+	if (!(fn = vd_route(method, url, id, rep)))
+		return;
+	if (p->len && !json_content(conn)) {
+		vd_reply_error(rep, 415, "content_type", "a body must be application/json");
+		return;
+	}
+	req.limit = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "limit");
+	c = vd_db_acquire(s->ctx->db);
+	fn(s->ctx, c, &req, rep);
+	vd_db_release(s->ctx->db, c);
+}
+
+/* Appends a piece of the body, or marks it too big (and drops it). */
+static void take(struct pending *p, size_t max, const char *data, size_t n)
+{
+	char *nb;
+
+	if (p->too_big || n > max - p->len) {
+		p->too_big = true;
+		free(p->body);
+		p->body = NULL;
+		p->len = p->cap = 0;
+		return;
+	}
+	if (p->len + n + 1 > p->cap) {
+		size_t cap = p->cap ? p->cap : 4096;
+
+		while (cap < p->len + n + 1)
+			cap *= 2;
+		if (!(nb = realloc(p->body, cap))) {
+			p->too_big = true; /* answered 413: this verifier cannot hold it */
+			return;
+		}
+		p->body = nb;
+		p->cap = cap;
+	}
+	memcpy(p->body + p->len, data, n);
+	p->len += n;
+	p->body[p->len] = '\0';
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+				  const char *version, const char *upload_data, size_t *upload_size,
+				  void **con_cls)
+{
+	const struct vd_server *s = cls;
+	struct pending *p = *con_cls;
+	struct vd_reply rep = { 0 };
+	const char *cl;
+	uint64_t announced;
+
+	(void)version;
+	if (!p) {
+		if (!(p = calloc(1, sizeof(*p))))
+			return MHD_NO;
+		*con_cls = p;
+		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (cl && (uie_parse_u64(cl, &announced) != UIE_OK || announced > s->ctx->cfg->max_body)) {
+			/* Answered before the body is read; MHD closes the connection after it. */
+			p->too_big = true;
+			serve(s, conn, url, method, p, &rep);
+			return send_reply(conn, &rep);
+		}
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		take(p, s->ctx->cfg->max_body, upload_data, *upload_size);
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	serve(s, conn, url, method, p, &rep);
+	return send_reply(conn, &rep);
+}
+
+int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts *o, struct vd_server **out,
+			  uint16_t *port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(o->port),
+				  .sin_addr.s_addr = htonl(o->addr) };
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_EPOLL;
+	struct vd_server *s = calloc(1, sizeof(*s));
+	const union MHD_DaemonInfo *di;
+
+	*out = NULL;
+	if (!s)
+		return UIE_E_NOMEM;
+	s->ctx = ctx;
+	s->client_ca = o->client_ca != NULL;
+	if (o->tls_cert)
+		flags |= MHD_USE_TLS;
+	/* The TLS options end the list early (MHD_OPTION_END) when not given. */
+	s->d = MHD_start_daemon(
+		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_THREAD_POOL_SIZE,
+		o->threads, MHD_OPTION_CONNECTION_LIMIT, CONNECTIONS_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		o->per_client, MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_NOTIFY_COMPLETED,
+		pending_free, NULL, o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
+		MHD_OPTION_HTTPS_MEM_KEY, o->tls_key,
+		o->client_ca ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, o->client_ca, MHD_OPTION_END);
+	if (!s->d) {
+		free(s);
+		return UIE_E_SYS;
+	}
+	di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+	*port = di ? di->port : o->port;
+	*out = s;
+	return UIE_OK;
+}
+
+void vd_server_free(struct vd_server *s)
+{
+	if (!s)
+		return;
+	MHD_stop_daemon(s->d);
+	free(s);
+}
