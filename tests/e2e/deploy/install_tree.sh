@@ -32,6 +32,11 @@ man=$D$(abs "$mandir")
 for f in "$uie" "$monitord"; do [ -x "$f" ] || fail "$f not installed executable"; done
 for f in "$unit" "$sysusers" "$tmpfiles" "$completion"; do [ -s "$f" ] || fail "$f not installed"; done
 "$uie" --help | grep -q '^  run ' || fail "installed uie does not run"
+# Every `uie run` loads what uie needs: the fleet agent's libcurl (two dozen
+# libraries, some 10 ms of start-up) belongs to uie-attest alone.
+needed=$(readelf -d "$uie" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+case " $needed" in *" libcurl"*) fail "uie links libcurl ($needed): every uie run would load it" ;; esac
+[ -x "$D$(abs "$bindir")/uie-attest" ] || fail "uie-attest not installed beside uie"
 "$monitord" --help | grep -q -- '--syslog' || fail "installed uie-monitord does not run"
 
 # --- the unit -------------------------------------------------------------
