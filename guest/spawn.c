@@ -46,7 +46,8 @@ static int recv_listener(int sock, int *listener)
 }
 
 /* In the child: never returns. */
-static void child(int sock, pid_t parent, int landlock_abi, char *const argv[])
+static void child(int sock, pid_t parent, int landlock_abi, bool refuse_seqpacket,
+		  char *const argv[])
 {
 	int listener;
 
@@ -65,7 +66,7 @@ static void child(int sock, pid_t parent, int landlock_abi, char *const argv[])
 			strerror(errno));
 		_exit(127);
 	}
-	if (uie_guest_filter_install(&listener) != UIE_OK) {
+	if (uie_guest_filter_install(&listener, refuse_seqpacket) != UIE_OK) {
 		fprintf(stderr, "uie: cannot install the seccomp filter: %s\n", strerror(errno));
 		_exit(127);
 	}
@@ -78,7 +79,8 @@ static void child(int sock, pid_t parent, int landlock_abi, char *const argv[])
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd, int *listener)
+int uie_guest_spawn(char *const argv[], int landlock_abi, bool refuse_seqpacket, pid_t *pid,
+		    int *pidfd, int *listener)
 {
 	int sv[2], r;
 	pid_t parent = getpid(), c;
@@ -96,7 +98,7 @@ int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd
 	}
 	if (c == 0) {
 		close(sv[0]);
-		child(sv[1], parent, landlock_abi, argv);
+		child(sv[1], parent, landlock_abi, refuse_seqpacket, argv);
 	}
 	close(sv[1]);
 	r = recv_listener(sv[0], listener);

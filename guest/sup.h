@@ -87,6 +87,7 @@ struct uie_sup {
 	 * (docs/DESIGN.md, "Restart").
 	 */
 	bool have_boot, other_boot;
+	bool fd_used; /* the handed-over connection (o->socket_fd) was taken */
 	uint8_t boot_id[UIE_BRIDGE_BOOT_ID_LEN];
 	int followed;  /* connection whose CPU affinity was followed (loop.c) */
 	int listener;  /* seccomp notification fd */
@@ -167,13 +168,15 @@ struct uie_call {
 int uie_guest_kernel_probe(struct uie_kernel *k, int verbose);
 
 /* ---- filter.c: the BPF program and its installation (in the child) ---- */
-int uie_guest_filter_install(int *listener);
+/* refuse_seqpacket: a SOCK_SEQPACKET path to the monitor may be in the tree's reach. */
+int uie_guest_filter_install(int *listener, bool refuse_seqpacket);
 
 /* ---- landlock.c: no open-for-write below /proc in the tree (child) ---- */
 int uie_guest_landlock_apply(int abi);
 
 /* ---- spawn.c: fork the child, receive its listener ---- */
-int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd, int *listener);
+int uie_guest_spawn(char *const argv[], int landlock_abi, bool refuse_seqpacket, pid_t *pid,
+		    int *pidfd, int *listener);
 
 /* ---- tmem.c: reading the target ---- */
 /*
