@@ -21,6 +21,7 @@ struct uie_guest_opts {
 	bool fast_path;          /* refuse definite misses of the monitor's Bloom hint early */
 	int verbose;             /* 1: setup notes, 2: every grant; refusals are always shown */
 	bool timing;             /* print where the run spent its time (phases.h) at the end */
+	bool allow_mounts;       /* no Landlock domain (it forbids mount): see spawn.c */
 };
 
 /*

@@ -163,11 +163,12 @@ static bool others_alive(pid_t relay)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: uie-init [--port DEV] [--control PATH] [--uie PATH]\n"
-		   "                [--poweroff] [-v] -- INIT [ARGS...]\n"
+		   "                [--poweroff] [--allow-mounts] [-v] -- INIT [ARGS...]\n"
 		   "  --port DEV     virtio-serial port to the monitor (default %s)\n"
 		   "  --control PATH control-only socket for `uie` tools in the tree (default %s)\n"
 		   "  --uie PATH     the uie command (default: uie from PATH)\n"
-		   "  --poweroff     power off when the supervised tree is gone (the kernel's PID 1)\n",
+		   "  --poweroff     power off when the supervised tree is gone (the kernel's PID 1)\n"
+		   "  --allow-mounts the tree may mount (systemd as INIT): uie run --allow-mounts\n",
 		UIE_VMRELAY_DEFAULT_PORT, UIE_VMRELAY_DEFAULT_CONTROL);
 }
 
@@ -178,13 +179,14 @@ int main(int argc, char **argv)
 		{ "uie", required_argument, NULL, 'u' },  { "poweroff", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
 		{ "control", required_argument, NULL, 'c' },
+		{ "allow-mounts", no_argument, NULL, 'M' },
 		{ 0 },
 	};
 	struct uie_vmrelay_opts o = { .control = UIE_VMRELAY_DEFAULT_CONTROL, .ready_fd = -1,
 				      .port = UIE_VMRELAY_DEFAULT_PORT, .port_fd = -1,
 				      .client_fd = -1 };
 	const char *uie = "uie";
-	bool poweroff = false, sup_done = false;
+	bool poweroff = false, sup_done = false, allow_mounts = false;
 	int c, status = 0, rc = 1, pair[2];
 	char fdarg[16];
 	pid_t relay, sup;
@@ -195,6 +197,7 @@ int main(int argc, char **argv)
 		case 'c': o.control = optarg; break;
 		case 'u': uie = optarg; break;
 		case 'P': poweroff = true; break;
+		case 'M': allow_mounts = true; break;
 		case 'v': o.verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -233,7 +236,7 @@ int main(int argc, char **argv)
 	}
 	sup = fork();
 	if (sup == 0) {
-		char **av = calloc((size_t)(argc - optind) + 6, sizeof(char *));
+		char **av = calloc((size_t)(argc - optind) + 7, sizeof(char *));
 		int k = 0;
 
 		if (!av || fcntl(pair[1], F_SETFD, 0) != 0)
@@ -243,6 +246,8 @@ int main(int argc, char **argv)
 		av[k++] = (char *)"run";
 		av[k++] = (char *)"--socket-fd";
 		av[k++] = fdarg;
+		if (allow_mounts)
+			av[k++] = (char *)"--allow-mounts"; /* systemd as INIT mounts */
 		av[k++] = (char *)"--";
 		for (int i = optind; i < argc; i++)
 			av[k++] = argv[i];

@@ -175,8 +175,8 @@ int uie_guest_filter_install(int *listener, bool refuse_seqpacket);
 int uie_guest_landlock_apply(int abi);
 
 /* ---- spawn.c: fork the child, receive its listener ---- */
-int uie_guest_spawn(char *const argv[], int landlock_abi, bool refuse_seqpacket, pid_t *pid,
-		    int *pidfd, int *listener);
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
+		    pid_t *pid, int *pidfd, int *listener);
 
 /* ---- tmem.c: reading the target ---- */
 /*

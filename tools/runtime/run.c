@@ -17,10 +17,12 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie run [--socket PATH | --socket-fd N] [--no-fanotify] [--no-fast-path] [-v] [--timing] -- PROGRAM [ARGS...]\n"
+	fprintf(f, "usage: uie run [--socket PATH | --socket-fd N] [--allow-mounts] [--no-fanotify] [--no-fast-path] [-v] [--timing] -- PROGRAM [ARGS...]\n"
 		   "  --socket PATH   monitor socket (default %s)\n"
 		   "  --socket-fd N   the monitor connection, already open as descriptor N (uie-init:\n"
 		   "                  no socket path to the monitor exists, so the tree may use SOCK_SEQPACKET)\n"
+		   "  --allow-mounts  the tree may mount (a systemd boot): no Landlock domain, no CAP_SYS_PTRACE\n"
+		   "                  in the tree; writes to code through /proc/PID/mem are not refused\n"
 		   "  --no-fanotify   check execve by path only, even as root\n"
 		   "  --no-fast-path  ask the monitor even when its Bloom hint proves a refusal\n"
 		   "  -v              notes on the setup; twice: every grant (refusals always)\n"
@@ -55,6 +57,7 @@ int uie_cmd_run(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "socket-fd", required_argument, NULL, 'f' },
+		{ "allow-mounts", no_argument, NULL, 'M' },
 		{ "no-fanotify", no_argument, NULL, 'F' },
 		{ "no-fast-path", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -76,6 +79,9 @@ int uie_cmd_run(int argc, char **argv)
 		case 'f':
 			if ((o.socket_fd = socket_fd(optarg)) < 0)
 				return UIE_EXIT_USAGE;
+			break;
+		case 'M':
+			o.allow_mounts = true;
 			break;
 		case 'F':
 			o.fanotify = false;
