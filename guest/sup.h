@@ -87,7 +87,6 @@ struct uie_sup {
 	 * (docs/DESIGN.md, "Restart").
 	 */
 	bool have_boot, other_boot;
-	bool fd_used; /* the handed-over connection (o->socket_fd) was taken */
 	uint8_t boot_id[UIE_BRIDGE_BOOT_ID_LEN];
 	int followed;  /* connection whose CPU affinity was followed (loop.c) */
 	int listener;  /* seccomp notification fd */
@@ -125,6 +124,7 @@ struct uie_sup {
 	uint64_t fp_epoch;     /* epoch of the hint the queued refusals were made with */
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
 	bool watch_warned; /* a file could not be watched for writes (said once) */
+	bool fd_used;      /* the handed-over connection (o->socket_fd) was taken (conn.c) */
 	/*
 	 * Anonymous memory refused for want of a JIT rule: not named on stderr
 	 * (optional JITs such as PCRE2's fall back to an interpreter), only
