@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The monitor connection: opened on the first request, checked to belong
- * to the monitor run the tree started under, with the fast path's page and
- * hint fetched on it; closed on any bridge failure (the next request
- * reconnects).
+ * The monitor connection: opened on the first request (or the one handed
+ * over with --socket-fd), checked to belong to the monitor run the tree
+ * started under, with the fast path's page and hint fetched on it; closed
+ * on any bridge failure (the next request reconnects; a handed-over
+ * connection cannot be reopened, so every later request is refused).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,7 +60,13 @@ void uie_guest_connect(struct uie_sup *s)
 	if (s->bridge >= 0 || s->other_boot)
 		return;
 	begun = uie_phase_begin(&s->phases);
-	if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK) {
+	if (s->o->socket_fd >= 0) {
+		/* One connection, handed over by uie-init: once closed, none is left (fail closed). */
+		s->bridge = s->fd_used ? -1 : s->o->socket_fd;
+		s->fd_used = true;
+		if (s->bridge < 0)
+			return;
+	} else if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK) {
 		s->conn_errno = errno;
 		s->bridge = -1;
 		return;

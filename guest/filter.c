@@ -16,9 +16,14 @@
  *     CLONE_THREAD) and io_uring (its requests bypass seccomp): EPERM;
  *     clone3 (flags out of reach of BPF): ENOSYS, so libc falls back to
  *     clone.  Only threads of a caller can then race its checks (freeze.c);
- *   - socket(AF_UNIX, SOCK_SEQPACKET): EACCES.  The monitor listens only on
- *     such a socket, so no process of the tree can reach it: reports and
- *     control requests come from the interceptor alone (docs/DESIGN.md).
+ *   - socket(AF_UNIX, SOCK_SEQPACKET): EACCES, when a socket path that
+ *     forwards reports to the monitor may be in the tree's reach (process
+ *     mode: the monitor listens only on such a socket, so no process of the
+ *     tree can reach it; reports and control requests come from the
+ *     interceptor alone, docs/DESIGN.md).  When the interceptor was handed
+ *     its monitor connection and no such path exists (uie-init in VM mode,
+ *     docs/THREAT-MODEL.md "SOCK_SEQPACKET in the tree"), the tree may use
+ *     SOCK_SEQPACKET like any program (udev's control socket).
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -126,14 +131,15 @@ static const struct { uint32_t nr; enum label to; } table[] = {
 	{ __NR_socket, L_SOCK },
 };
 
-static int build(struct prog *p)
+static int build(struct prog *p, bool refuse_seqpacket)
 {
 	load(p, offsetof(struct seccomp_data, arch));
 	jump(p, BPF_JEQ, AUDIT_ARCH_X86_64, -1, L_KILL);
 	load(p, offsetof(struct seccomp_data, nr));
 	jump(p, BPF_JGE, X32_SYSCALL_BIT, L_EACCES, -1);
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		jump(p, BPF_JEQ, table[i].nr, (int)table[i].to, -1);
+		if (table[i].to != L_SOCK || refuse_seqpacket)
+			jump(p, BPF_JEQ, table[i].nr, (int)table[i].to, -1);
 	ret(p, SECCOMP_RET_ALLOW);
 	/* Argument checks first: classic BPF only jumps forward. */
 	label(p, L_PROT); /* prot is argument 2 of mmap, mprotect and pkey_mprotect */
@@ -175,7 +181,7 @@ static int build(struct prog *p)
 	return resolve(p);
 }
 
-int uie_guest_filter_install(int *listener)
+int uie_guest_filter_install(int *listener, bool refuse_seqpacket)
 {
 	struct prog p = { 0 };
 	struct sock_fprog fp;
@@ -183,7 +189,7 @@ int uie_guest_filter_install(int *listener)
 	int r;
 
 	*listener = -1;
-	if ((r = build(&p)) != UIE_OK)
+	if ((r = build(&p, refuse_seqpacket)) != UIE_OK)
 		return r;
 	fp.len = (unsigned short)p.n;
 	fp.filter = p.ins;

@@ -16,10 +16,12 @@
 
 struct uie_guest_opts {
 	const char *socket_path; /* monitor socket */
+	int socket_fd;           /* or: the monitor connection, already open (uie-init), or -1 */
 	bool fanotify;           /* use FAN_OPEN_EXEC_PERM when permitted (root) */
 	bool fast_path;          /* refuse definite misses of the monitor's Bloom hint early */
 	int verbose;             /* 1: setup notes, 2: every grant; refusals are always shown */
 	bool timing;             /* print where the run spent its time (phases.h) at the end */
+	bool allow_mounts;       /* no Landlock domain (it forbids mount): see spawn.c */
 };
 
 /*

@@ -33,6 +33,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/reboot.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,8 +58,8 @@ static void say(const char *what, const char *detail)
 	fprintf(stderr, "uie-init: %s (%s)\n", what, detail);
 }
 
-/* Starts the relay in a child; returns its pid once it serves, or -1. */
-static pid_t start_relay(struct uie_vmrelay_opts *o)
+/* Starts the relay in a child (without ours, our end of its pair); returns its pid once it serves, or -1. */
+static pid_t start_relay(struct uie_vmrelay_opts *o, int ours)
 {
 	struct pollfd p;
 	char buf[8] = { 0 };
@@ -72,6 +73,7 @@ static pid_t start_relay(struct uie_vmrelay_opts *o)
 		struct sigaction sa = { .sa_handler = on_term };
 
 		close(pfd[0]);
+		close(ours);
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGTERM, &sa, NULL);
 		signal(SIGPIPE, SIG_IGN);
@@ -162,40 +164,42 @@ static bool others_alive(pid_t relay)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie-init [--port DEV] [--socket PATH] [--control PATH] [--uie PATH]\n"
-		   "                [--poweroff] [-v] -- INIT [ARGS...]\n"
+	fprintf(f, "usage: uie-init [--port DEV] [--control PATH] [--uie PATH]\n"
+		   "                [--poweroff] [--allow-mounts] [-v] -- INIT [ARGS...]\n"
 		   "  --port DEV     virtio-serial port to the monitor (default %s)\n"
-		   "  --socket PATH  local bridge socket for the interceptor (default %s)\n"
 		   "  --control PATH control-only socket for `uie` tools in the tree (default %s)\n"
 		   "  --uie PATH     the uie command (default: uie from PATH)\n"
-		   "  --poweroff     power off when the supervised tree is gone (the kernel's PID 1)\n",
-		UIE_VMRELAY_DEFAULT_PORT, UIE_BRIDGE_DEFAULT_PATH, UIE_VMRELAY_DEFAULT_CONTROL);
+		   "  --poweroff     power off when the supervised tree is gone (the kernel's PID 1)\n"
+		   "  --allow-mounts the tree may mount (systemd as INIT): uie run --allow-mounts\n",
+		UIE_VMRELAY_DEFAULT_PORT, UIE_VMRELAY_DEFAULT_CONTROL);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "port", required_argument, NULL, 'p' }, { "socket", required_argument, NULL, 's' },
+		{ "port", required_argument, NULL, 'p' },
 		{ "uie", required_argument, NULL, 'u' },  { "poweroff", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
 		{ "control", required_argument, NULL, 'c' },
+		{ "allow-mounts", no_argument, NULL, 'M' },
 		{ 0 },
 	};
-	struct uie_vmrelay_opts o = { .port = UIE_VMRELAY_DEFAULT_PORT,
-				      .socket = UIE_BRIDGE_DEFAULT_PATH,
-				      .control = UIE_VMRELAY_DEFAULT_CONTROL, .ready_fd = -1, .port_fd = -1 };
+	struct uie_vmrelay_opts o = { .control = UIE_VMRELAY_DEFAULT_CONTROL, .ready_fd = -1,
+				      .port = UIE_VMRELAY_DEFAULT_PORT, .port_fd = -1,
+				      .client_fd = -1 };
 	const char *uie = "uie";
-	bool poweroff = false, sup_done = false;
-	int c, status = 0, rc = 1;
+	bool poweroff = false, sup_done = false, allow_mounts = false;
+	int c, status = 0, rc = 1, pair[2];
+	char fdarg[16];
 	pid_t relay, sup;
 
 	while ((c = getopt_long(argc, argv, "+v", lo, NULL)) != -1) {
 		switch (c) {
 		case 'p': o.port = optarg; break;
-		case 's': o.socket = optarg; break;
 		case 'c': o.control = optarg; break;
 		case 'u': uie = optarg; break;
 		case 'P': poweroff = true; break;
+		case 'M': allow_mounts = true; break;
 		case 'v': o.verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -214,28 +218,45 @@ int main(int argc, char **argv)
 		say("cannot open the port to the monitor; not starting init", uie_err_str(c));
 		goto out;
 	}
-	if ((relay = start_relay(&o)) < 0) {
+	/*
+	 * The interceptor's connection is a socket pair, not a path: nothing in
+	 * the guest listens for reports, so the tree may use SOCK_SEQPACKET
+	 * (guest/filter.c; docs/THREAT-MODEL.md).
+	 */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
+		say("socketpair for the interceptor; not starting init", strerror(errno));
+		goto out;
+	}
+	o.client_fd = pair[0];
+	relay = start_relay(&o, pair[1]);
+	close(pair[0]);
+	if (relay < 0) {
+		close(pair[1]);
 		/* No monitor, no user space: nothing may run unmeasured. */
 		say("the relay to the monitor did not start; not starting init", o.port);
 		goto out;
 	}
 	sup = fork();
 	if (sup == 0) {
-		char **av = calloc((size_t)(argc - optind) + 6, sizeof(char *));
+		char **av = calloc((size_t)(argc - optind) + 7, sizeof(char *));
 		int k = 0;
 
-		if (!av)
+		if (!av || fcntl(pair[1], F_SETFD, 0) != 0)
 			_exit(127);
+		snprintf(fdarg, sizeof(fdarg), "%d", pair[1]);
 		av[k++] = (char *)"uie";
 		av[k++] = (char *)"run";
-		av[k++] = (char *)"--socket";
-		av[k++] = (char *)o.socket;
+		av[k++] = (char *)"--socket-fd";
+		av[k++] = fdarg;
+		if (allow_mounts)
+			av[k++] = (char *)"--allow-mounts"; /* systemd as INIT mounts */
 		av[k++] = (char *)"--";
 		for (int i = optind; i < argc; i++)
 			av[k++] = argv[i];
 		execvp(uie, av);
 		_exit(127);
 	}
+	close(pair[1]);
 	if (sup < 0) {
 		say("fork", strerror(errno));
 		goto stop;

@@ -348,7 +348,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	uie_phase_end(&s->phases, UIE_PHASE_PROBE, begun);
 	begun = uie_phase_begin(&s->phases);
 	if (r == UIE_OK)
-		r = uie_guest_spawn(argv, s->kern.landlock_abi, &child, &pidfd, &s->listener);
+		r = uie_guest_spawn(argv, s->kern.landlock_abi, o, &child, &pidfd, &s->listener);
 	uie_phase_end(&s->phases, UIE_PHASE_SPAWN, begun);
 	if (r != UIE_OK) {
 		if (s->fan >= 0)

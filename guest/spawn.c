@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,36 @@ static int recv_listener(int sock, int *listener)
 }
 
 /* In the child: never returns. */
-static void child(int sock, pid_t parent, int landlock_abi, char *const argv[])
+/*
+ * --allow-mounts (a whole systemd boot, which mounts): no Landlock domain,
+ * since every domain forbids mount(2).  What it guarded against the
+ * interceptor (ptrace-mode access: pidfd_getfd of the monitor connection,
+ * /proc/PID/mem) is refused instead by the interceptor being non-dumpable
+ * and the tree lacking CAP_SYS_PTRACE.  Writes into the code of another
+ * process of the tree through /proc/PID/mem are then not refused
+ * (docs/THREAT-MODEL.md, "Whole boots").
+ */
+static int drop_ptrace_cap(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	const uint32_t bit = 1u << (CAP_SYS_PTRACE % 32);
+
+	if (prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) != 0 ||
+	    syscall(SYS_capget, &h, d) != 0)
+		return UIE_E_SYS;
+	d[CAP_SYS_PTRACE / 32].effective &= ~bit;
+	d[CAP_SYS_PTRACE / 32].permitted &= ~bit;
+	d[CAP_SYS_PTRACE / 32].inheritable &= ~bit;
+	if (syscall(SYS_capset, &h, d) != 0)
+		return UIE_E_SYS;
+	return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_PTRACE, 0, 0) == 0 || errno == EINVAL
+		       ? UIE_OK
+		       : UIE_E_SYS;
+}
+
+static void child(int sock, pid_t parent, int landlock_abi, const struct uie_guest_opts *o,
+		  char *const argv[])
 {
 	int listener;
 
@@ -60,12 +90,16 @@ static void child(int sock, pid_t parent, int landlock_abi, char *const argv[])
 		_exit(127);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		_exit(127);
-	if (uie_guest_landlock_apply(landlock_abi) != UIE_OK) {
+	if (o->allow_mounts && drop_ptrace_cap() != UIE_OK) {
+		fprintf(stderr, "uie: cannot drop CAP_SYS_PTRACE: %s\n", strerror(errno));
+		_exit(127);
+	}
+	if (!o->allow_mounts && uie_guest_landlock_apply(landlock_abi) != UIE_OK) {
 		fprintf(stderr, "uie: cannot restrict /proc writes with Landlock: %s\n",
 			strerror(errno));
 		_exit(127);
 	}
-	if (uie_guest_filter_install(&listener) != UIE_OK) {
+	if (uie_guest_filter_install(&listener, o->socket_fd < 0) != UIE_OK) {
 		fprintf(stderr, "uie: cannot install the seccomp filter: %s\n", strerror(errno));
 		_exit(127);
 	}
@@ -78,7 +112,8 @@ static void child(int sock, pid_t parent, int landlock_abi, char *const argv[])
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd, int *listener)
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
+		    pid_t *pid, int *pidfd, int *listener)
 {
 	int sv[2], r;
 	pid_t parent = getpid(), c;
@@ -86,6 +121,8 @@ int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd
 	*pid = -1;
 	*pidfd = -1;
 	*listener = -1;
+	if (o->allow_mounts && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+		return UIE_E_SYS; /* without Landlock's scope, this keeps the tree off our memory and fds */
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
 		return UIE_E_SYS;
 	c = fork();
@@ -96,7 +133,7 @@ int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd
 	}
 	if (c == 0) {
 		close(sv[0]);
-		child(sv[1], parent, landlock_abi, argv);
+		child(sv[1], parent, landlock_abi, o, argv);
 	}
 	close(sv[1]);
 	r = recv_listener(sv[0], listener);

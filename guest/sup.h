@@ -137,6 +137,7 @@ struct uie_sup {
 	} seals[UIE_SUP_MAX_SEALS];
 	unsigned nseals;
 	uint64_t seal_swept_ms;
+	bool fd_used;      /* the handed-over connection (o->socket_fd) was taken (conn.c) */
 	/*
 	 * Anonymous memory refused for want of a JIT rule: not named on stderr
 	 * (optional JITs such as PCRE2's fall back to an interpreter), only
@@ -180,13 +181,15 @@ struct uie_call {
 int uie_guest_kernel_probe(struct uie_kernel *k, int verbose);
 
 /* ---- filter.c: the BPF program and its installation (in the child) ---- */
-int uie_guest_filter_install(int *listener);
+/* refuse_seqpacket: a SOCK_SEQPACKET path to the monitor may be in the tree's reach. */
+int uie_guest_filter_install(int *listener, bool refuse_seqpacket);
 
 /* ---- landlock.c: no open-for-write below /proc in the tree (child) ---- */
 int uie_guest_landlock_apply(int abi);
 
 /* ---- spawn.c: fork the child, receive its listener ---- */
-int uie_guest_spawn(char *const argv[], int landlock_abi, pid_t *pid, int *pidfd, int *listener);
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
+		    pid_t *pid, int *pidfd, int *listener);
 
 /* ---- tmem.c: reading the target ---- */
 /*

@@ -185,8 +185,11 @@ static int serve(struct relay *rl, int lfd, int cfd, volatile sig_atomic_t *stop
 {
 	struct pollfd pfd[2 + RELAY_MAX_CLIENTS];
 	int clients[RELAY_MAX_CLIENTS];
-	bool control[RELAY_MAX_CLIENTS];
+	bool control[RELAY_MAX_CLIENTS] = { false };
 	unsigned n = 0;
+
+	if (rl->o->client_fd >= 0)
+		clients[n++] = rl->o->client_fd;
 
 	while (!*stop) {
 		unsigned live = n;
@@ -247,15 +250,20 @@ int uie_vmrelay_run(const struct uie_vmrelay_opts *o, volatile sig_atomic_t *sto
 	rl.pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (rl.pagemap < 0) {
 		fprintf(stderr, "uie-vmrelay: /proc/self/pagemap: %s\n", strerror(errno));
+		if (o->client_fd >= 0)
+			close(o->client_fd);
 		close(rl.port);
 		return UIE_E_SYS;
 	}
-	if ((r = listen_local(o->socket, SOCK_SEQPACKET, &lfd)) != UIE_OK ||
+	r = UIE_OK;
+	if ((o->socket && (r = listen_local(o->socket, SOCK_SEQPACKET, &lfd)) != UIE_OK) ||
 	    (o->control && (r = listen_local(o->control, SOCK_STREAM, &cfd)) != UIE_OK)) {
-		fprintf(stderr, "uie-vmrelay: %s: %s\n", lfd < 0 ? o->socket : o->control,
-			uie_err_str(r));
+		fprintf(stderr, "uie-vmrelay: %s: %s\n",
+			o->socket && lfd < 0 ? o->socket : o->control, uie_err_str(r));
 		if (lfd >= 0)
 			close(lfd);
+		if (o->client_fd >= 0)
+			close(o->client_fd);
 		close(rl.pagemap);
 		close(rl.port);
 		return r;
@@ -267,9 +275,12 @@ int uie_vmrelay_run(const struct uie_vmrelay_opts *o, volatile sig_atomic_t *sto
 	}
 	if (r == UIE_OK)
 		r = serve(&rl, lfd, cfd, stop);
+	else if (o->client_fd >= 0)
+		close(o->client_fd);
 	if (cfd >= 0)
 		close(cfd);
-	close(lfd);
+	if (lfd >= 0)
+		close(lfd);
 	close(rl.pagemap);
 	close(rl.port);
 	return r;

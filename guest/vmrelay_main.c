@@ -45,7 +45,8 @@ int main(int argc, char **argv)
 		{ 0 },
 	};
 	struct uie_vmrelay_opts o = { .port = UIE_VMRELAY_DEFAULT_PORT,
-				      .socket = UIE_BRIDGE_DEFAULT_PATH, .ready_fd = -1, .port_fd = -1 };
+				      .socket = UIE_BRIDGE_DEFAULT_PATH, .ready_fd = -1, .port_fd = -1,
+				      .client_fd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	uint64_t fd;
 	int c;

@@ -14,8 +14,11 @@
  *
  * With --tree it is guest root inside the supervised tree (uie-init as
  * PID 1, docs/THREAT-MODEL.md "VM mode"), trying to reach the channel:
- *   - a SOCK_SEQPACKET socket (the relay's socket for the interceptor):
- *     refused by the tree's filter (EACCES);
+ *   - SOCK_SEQPACKET works in the tree as udev uses it (a bound, listening
+ *     socket and a connection to it; a socket pair), but no SOCK_SEQPACKET
+ *     socket in the guest reaches the monitor: uie-init hands the
+ *     interceptor its connection, so the relay listens on no bridge path
+ *     (connecting to the default one fails: ENOENT);
  *   - the port itself while the relay holds it: EBUSY;
  *   - the relay's control socket: STATUS answers; a forged fast-path
  *     report, MEASURE_VM_REQ and CHECKPOINT_REQ are refused (-28 ACCESS)
@@ -28,6 +31,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,16 +142,58 @@ static int forge(int ctl, uint16_t type)
 	return a.status;
 }
 
+/* errno of a SOCK_SEQPACKET connect to path (0: it connected). */
+static int connect_errno(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), e;
+
+	if (s < 0)
+		return errno;
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	e = connect(s, (struct sockaddr *)&a, sizeof(a)) == 0 ? 0 : errno;
+	close(s);
+	return e;
+}
+
+/* A listening SOCK_SEQPACKET socket, a connection to it, one message; and a pair. */
+static int seqpacket_works(void)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX, .sun_path = "/tmp/vm_probe.ctl" };
+	int l, c = -1, p[2], ok = 0;
+	char b[4];
+
+	unlink(a.sun_path);
+	if ((l = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0)
+		return UIE_E_SYS;
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) == 0 && listen(l, 1) == 0 &&
+	    (c = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) >= 0 &&
+	    connect(c, (struct sockaddr *)&a, sizeof(a)) == 0) {
+		int s = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+
+		ok = s >= 0 && write(c, "udev", 4) == 4 && read(s, b, sizeof(b)) == 4;
+		if (s >= 0)
+			close(s);
+	}
+	if (c >= 0)
+		close(c);
+	close(l);
+	unlink(a.sun_path);
+	if (!ok || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) != 0)
+		return UIE_E_SYS;
+	close(p[0]);
+	close(p[1]);
+	return UIE_OK;
+}
+
 static int tree_main(const char *port, const char *control, pid_t relay)
 {
 	uint64_t n0 = 0, n = 0;
-	int s, ctl, r;
+	int ctl, r;
 
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	check("SOCK_SEQPACKET socket in the tree", s < 0 && errno == EACCES ? UIE_OK : UIE_E_STATE,
-	      UIE_OK);
-	if (s >= 0)
-		close(s);
+	check("SOCK_SEQPACKET as udev uses it, in the tree", seqpacket_works(), UIE_OK);
+	check("no SOCK_SEQPACKET path to the monitor (" UIE_BRIDGE_DEFAULT_PATH ")",
+	      connect_errno(UIE_BRIDGE_DEFAULT_PATH) == ENOENT ? UIE_OK : UIE_E_STATE, UIE_OK);
 	check("opening the port while the relay holds it", open_port(port) == EBUSY ? UIE_OK : UIE_E_STATE,
 	      UIE_OK);
 	if ((r = uie_bridge_connect(control, &ctl)) != UIE_OK) {

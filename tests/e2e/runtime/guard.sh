@@ -52,6 +52,34 @@ pfd = os.pidfd_open(os.getppid())
 got = [fd for fd in range(64) if libc.syscall(438, pfd, fd, 0) >= 0]
 print("TOOK", got) if got else print("refused")'
 [ "$OUT" = refused ] || { show; fail "the tree took a descriptor of the interceptor"; }
+# A systemd boot runs the tree without a Landlock domain (--allow-mounts: every domain forbids
+# mount). The tree may then mount, but still takes no descriptor of the interceptor and cannot
+# open its memory: the interceptor is not dumpable and the tree has no CAP_SYS_PTRACE.
+take='
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+pfd = os.pidfd_open(os.getppid())
+got = [fd for fd in range(64) if libc.syscall(438, pfd, fd, 0) >= 0]
+try:
+    os.close(os.open("/proc/%d/mem" % os.getppid(), os.O_RDONLY))
+    mem = "opened"
+except OSError as e:
+    mem = "refused"
+print("TOOK" if got else "refused", mem)
+# A private mount namespace (nothing propagates back), then a tmpfs in it.
+if (libc.unshare(0x20000) == 0 and libc.mount(None, b"/", None, 0x44000, None) == 0 and
+        libc.mount(b"none", sys.argv[1].encode(), b"tmpfs", 0, None) == 0):
+    print("mounted")
+else:
+    print("mount errno", ctypes.get_errno())'
+mkdir -p "$T/mnt"
+# Natively the same root process takes its parent's descriptors (so the check can fail).
+out=$(python3 -c "$take" "$T/mnt")
+[ "$(echo "$out" | head -n 1)" = "TOOK opened" ] || fail "natively pidfd_getfd or /proc/PID/mem failed: $out"
+run_uie --allow-mounts -- python3 -c "$take" "$T/mnt"
+[ "$(echo "$OUT" | head -n 1)" = "refused refused" ] ||
+	{ show; fail "--allow-mounts: the tree reached the interceptor's descriptors or memory"; }
+echo "$OUT" | grep -qx mounted || { show; fail "--allow-mounts: the tree cannot mount"; }
 [ "$(fastpath_records)" = 0 ] || fail "a report from inside the tree was logged"
 # The same forger outside any tree reaches the monitor (so the check above can fail) ...
 out=$("$C" "$SOCK" fastpath 1000)
