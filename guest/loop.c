@@ -338,11 +338,13 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 			return UIE_E_NOMEM;
 		}
 	}
-	begun = uie_phase_begin(&s->phases);
-	if (o->fanotify && uie_guest_fan_init(s) != UIE_OK && o->verbose)
-		fprintf(stderr, "uie: no fanotify exec watch (%s); execve is checked by path\n",
-			strerror(errno));
-	uie_phase_end(&s->phases, UIE_PHASE_FANOTIFY, begun);
+	if (o->fanotify) { /* without it, no phase: --timing then shows fanotify=0 */
+		begun = uie_phase_begin(&s->phases);
+		if (uie_guest_fan_init(s) != UIE_OK && o->verbose)
+			fprintf(stderr, "uie: no fanotify exec watch (%s); execve is checked by path\n",
+				strerror(errno));
+		uie_phase_end(&s->phases, UIE_PHASE_FANOTIFY, begun);
+	}
 	begun = uie_phase_begin(&s->phases);
 	r = uie_guest_kernel_probe(&s->kern, o->verbose);
 	uie_phase_end(&s->phases, UIE_PHASE_PROBE, begun);
