@@ -118,14 +118,16 @@ struct uie_sup {
 	 * current connection (fp_ok), with the digests the monitor reported,
 	 * and the refusals to report once their calls are answered.
 	 */
-	bool fp_ok;
 	struct uie_fastpath fp;
 	struct uie_fastpath_report fp_reports[UIE_SUP_MAX_FP_REPORTS];
 	unsigned nfp_reports;
+	unsigned nseals;
 	uint64_t fp_oldest_ms; /* CLOCK_MONOTONIC ms when fp_reports[0] was queued */
 	uint64_t fp_epoch;     /* epoch of the hint the queued refusals were made with */
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
+	bool fp_ok;
 	bool watch_warned; /* a file could not be watched for writes (said once) */
+	bool fd_used;      /* the handed-over connection (o->socket_fd) was taken (conn.c) */
 	pid_t root; /* the tree's first process */
 	/* Granted files sealed with a read lease (seal.c), compact. */
 	struct uie_seal {
@@ -135,9 +137,7 @@ struct uie_sup {
 		pid_t grantee;             /* thread that asked for the latest grant */
 		uint64_t asked_ms;         /* CLOCK_MONOTONIC ms of that request */
 	} seals[UIE_SUP_MAX_SEALS];
-	unsigned nseals;
 	uint64_t seal_swept_ms;
-	bool fd_used;      /* the handed-over connection (o->socket_fd) was taken (conn.c) */
 	/*
 	 * Anonymous memory refused for want of a JIT rule: not named on stderr
 	 * (optional JITs such as PCRE2's fall back to an interpreter), only
