@@ -57,8 +57,9 @@ uint8_t uie_guest_exec_role(int fd, uint8_t role)
 {
 	char m[2];
 
-	return pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && m[0] == '#' && m[1] == '!' ?
-		       UIE_ROLE_SCRIPT : role;
+	return pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && m[0] == '#' && m[1] == '!'
+		       ? UIE_ROLE_SCRIPT
+		       : role;
 }
 
 /*
@@ -82,13 +83,16 @@ static int program_of(pid_t pid, uint16_t event)
  * can come between its measurement and its use unannounced; one that
  * cannot be sealed is asked about as UNSEALED.
  */
-static bool ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
-		const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off, const char *what,
-		uint8_t cond)
+static bool ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd, const struct stat *st,
+		uint64_t vaddr, uint64_t length, uint64_t off, const char *what, uint8_t cond)
 {
-	struct uie_req req = { .event = event, .role = objfd < 0 ? UIE_ROLE_ANON : role,
-			       .pid = (uint32_t)pid, .vaddr = vaddr, .length = length,
-			       .file_offset = off, .cond = objfd < 0 ? 0 : cond };
+	struct uie_req req = { .event = event,
+			       .role = objfd < 0 ? UIE_ROLE_ANON : role,
+			       .pid = (uint32_t)pid,
+			       .vaddr = vaddr,
+			       .length = length,
+			       .file_offset = off,
+			       .cond = objfd < 0 ? 0 : cond };
 	struct uie_verdict v;
 	char name[512], why[256];
 	uint64_t begun;
@@ -132,9 +136,8 @@ static bool ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int 
 	if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)
 		uie_guest_disconnect(s); /* unusable; the next request reconnects */
 	if (r != UIE_OK) {
-		snprintf(why, sizeof(why), "monitor %s at %s (%s)",
-			 r == UIE_E_PEER ? "unreachable" : "error", s->o->socket_path,
-			 r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
+		snprintf(why, sizeof(why), "monitor %s at %s (%s)", r == UIE_E_PEER ? "unreachable" : "error",
+			 s->o->socket_path, r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
 		goto refused;
 	}
 	/* Only refusals are worth remembering: an allowed digest is a hint hit anyway. */
@@ -151,14 +154,16 @@ static bool ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int 
 		goto refused;
 	}
 	if (seal == UIE_SEAL_WRITERS) {
-		snprintf(why, sizeof(why), "the file is open for writing, so its code could change once "
+		snprintf(why, sizeof(why),
+			 "the file is open for writing, so its code could change once "
 			 "mapped (the monitor's record %llu stands for a grant that did not happen)",
 			 (unsigned long long)v.seq);
 		goto refused;
 	}
 	if (s->o->verbose > 1)
 		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
-			uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid, (unsigned long long)v.seq);
+			uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid,
+			(unsigned long long)v.seq);
 	if (objfd >= 0 && event == UIE_EV_EXECVE && v.scope == UIE_SCOPE_ELF &&
 	    (role == UIE_ROLE_MAIN || role == UIE_ROLE_INTERP))
 		uie_guest_subject_granted(s, st, v.seq); /* what its process's requests will name */
@@ -182,22 +187,21 @@ dropped:
 }
 
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
-		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
-		   const char *what)
+		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off, const char *what)
 {
 	return ask(s, event, role, pid, objfd, st, vaddr, length, off, what, 0);
 }
 
-bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
-		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what, uint8_t cond)
+bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd, uint64_t vaddr,
+		       uint64_t length, uint64_t off, const char *what, uint8_t cond)
 {
 	char name[512];
 	struct stat st;
 	uint8_t role;
 
 	if (fstat(fd, &st) != 0) {
-		fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n",
-			event_name(event), uie_guest_describe(what, fd, name, sizeof(name)), (int)pid);
+		fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n", event_name(event),
+			uie_guest_describe(what, fd, name, sizeof(name)), (int)pid);
 		return false;
 	}
 	role = role_of(pid, fd, &st, elf_role);

@@ -34,8 +34,8 @@
  * one from before the request: if the file changes after it, the exec
  * watch no longer matches it and asks the monitor again (fan.c).
  */
-static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const struct stat *st,
-		     uint8_t role, const char *what, struct uie_exec_ids *ids)
+static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const struct stat *st, uint8_t role,
+		     const char *what, struct uie_exec_ids *ids)
 {
 	struct stat own;
 
@@ -47,8 +47,7 @@ static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const 
 	if (!S_ISREG(st->st_mode))
 		return false;
 	if (uie_sys_fileless(fd, st))
-		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, NULL, 0, 0, 0,
-				     what);
+		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, NULL, 0, 0, 0, what);
 	if (!uie_guest_ask(s, UIE_EV_EXECVE, uie_guest_exec_role(fd, role), c->n->pid, fd, st, 0,
 			   (uint64_t)st->st_size, 0, what))
 		return false;
@@ -97,8 +96,8 @@ static int interp_of(int fd, char *name, size_t cap)
 }
 
 /* Asks about the interpreter chain of fd; returns 0 or the errno to fail the call with. */
-static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, const char *what,
-		       bool watched, struct uie_exec_ids *ids)
+static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, const char *what, bool watched,
+		       struct uie_exec_ids *ids)
 {
 	char name[PATH_MAX];
 	int cur = fd, depth, err = 0;
@@ -113,8 +112,9 @@ static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, cons
 			break;
 		}
 		if (r != UIE_OK) {
-			fprintf(stderr, "uie: denied execve of %s (pid %d): cannot read its interpreter (%s)\n",
-				what, (int)c->n->pid, uie_err_str(r));
+			fprintf(stderr,
+				"uie: denied execve of %s (pid %d): cannot read its interpreter (%s)\n", what,
+				(int)c->n->pid, uie_err_str(r));
 			err = EACCES;
 			break;
 		}
@@ -167,8 +167,7 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		fd = uie_guest_call_getfd(c, dirfd);
 		snprintf(what, sizeof(what), "fd %d", dirfd);
 	} else {
-		if (uie_guest_open_as(c, dirfd, path, flags & AT_SYMLINK_NOFOLLOW, &fd) !=
-		    UIE_OK)
+		if (uie_guest_open_as(c, dirfd, path, flags & AT_SYMLINK_NOFOLLOW, &fd) != UIE_OK)
 			fd = -1;
 		snprintf(what, sizeof(what), "%s", path);
 	}

@@ -19,7 +19,6 @@
 #include "genpage.h"
 #include "uie/sys.h"
 
-
 #define HINT_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
 
 /* Checks and maps a hint memfd into *map / *b (both cleared on failure). */
@@ -157,12 +156,11 @@ static size_t memo_index(const struct uie_req *req)
 static bool memo_matches(const struct uie_fastpath_memo *m, const struct uie_req *req, uint16_t alg)
 {
 	return m->valid && m->event == req->event && m->role == req->role &&
-	       m->file_offset == req->file_offset && m->length == req->length &&
-	       m->digest.alg == alg && memcmp(&m->id, &req->id, sizeof(m->id)) == 0;
+	       m->file_offset == req->file_offset && m->length == req->length && m->digest.alg == alg &&
+	       memcmp(&m->id, &req->id, sizeof(m->id)) == 0;
 }
 
-void uie_fastpath_learn(struct uie_fastpath *fp, const struct uie_req *req,
-			const struct uie_digest *digest)
+void uie_fastpath_learn(struct uie_fastpath *fp, const struct uie_req *req, const struct uie_digest *digest)
 {
 	struct uie_fastpath_memo *m;
 
@@ -171,8 +169,13 @@ void uie_fastpath_learn(struct uie_fastpath *fp, const struct uie_req *req,
 		return;
 	m = &fp->memo[memo_index(req)];
 	*m = (struct uie_fastpath_memo){
-		.valid = true, .event = req->event, .role = req->role, .id = req->id,
-		.file_offset = req->file_offset, .length = req->length, .digest = *digest,
+		.valid = true,
+		.event = req->event,
+		.role = req->role,
+		.id = req->id,
+		.file_offset = req->file_offset,
+		.length = req->length,
+		.digest = *digest,
 	};
 }
 

@@ -40,7 +40,7 @@ struct uie_fastpath_memo {
 
 /* Not thread-safe: one per supervisor thread. */
 struct uie_fastpath {
-	void *map;  /* read-only mapping of the sealed memfd, NULL when none */
+	void *map; /* read-only mapping of the sealed memfd, NULL when none */
 	size_t len;
 	struct uie_bloom bloom; /* refers into map */
 	const uint8_t *gen;     /* read-only mapping of the generation page, NULL when none */
@@ -101,8 +101,7 @@ bool uie_fastpath_definite_miss(const struct uie_fastpath *fp, const struct uie_
  * struct uie_file_id), so a remembered digest is never stale.  Digests of
  * another algorithm than the hint's, and anonymous memory, are ignored.
  */
-void uie_fastpath_learn(struct uie_fastpath *fp, const struct uie_req *req,
-			const struct uie_digest *digest);
+void uie_fastpath_learn(struct uie_fastpath *fp, const struct uie_req *req, const struct uie_digest *digest);
 
 /*
  * True only when the monitor's digest for req is remembered and the

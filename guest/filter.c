@@ -49,14 +49,29 @@
 #define X32_SYSCALL_BIT 0x40000000u
 #define SOCK_TYPE_BITS 0xfu /* the kernel's SOCK_TYPE_MASK */
 
-enum label { L_ALLOW, L_NOTIFY, L_EACCES, L_EPERM, L_ENOSYS, L_KILL, L_PROT, L_SHM, L_PERS, L_CLONE,
-	     L_SOCK, L__MAX };
+enum label {
+	L_ALLOW,
+	L_NOTIFY,
+	L_EACCES,
+	L_EPERM,
+	L_ENOSYS,
+	L_KILL,
+	L_PROT,
+	L_SHM,
+	L_PERS,
+	L_CLONE,
+	L_SOCK,
+	L__MAX
+};
 
 struct prog {
 	struct sock_filter ins[64];
 	unsigned n;
 	unsigned at[L__MAX];
-	struct fixup { unsigned pc; int jt, jf; } fix[32]; /* label ids, -1 = next instruction */
+	struct fixup {
+		unsigned pc;
+		int jt, jf;
+	} fix[32]; /* label ids, -1 = next instruction */
 	unsigned nfix;
 	bool bad;
 };
@@ -119,15 +134,18 @@ static int resolve(struct prog *p)
 	return p->bad ? UIE_E_LIMIT : UIE_OK;
 }
 
-static const struct { uint32_t nr; enum label to; } table[] = {
-	{ __NR_mmap, L_PROT },           { __NR_mprotect, L_PROT },
-	{ __NR_pkey_mprotect, L_PROT },  { __NR_execve, L_NOTIFY },
-	{ __NR_execveat, L_NOTIFY },     { __NR_shmat, L_SHM },
-	{ __NR_personality, L_PERS },    { __NR_remap_file_pages, L_EACCES },
-	{ __NR_uselib, L_EACCES },       { __NR_process_vm_writev, L_EPERM },
-	{ __NR_ptrace, L_EPERM },        { __NR_userfaultfd, L_EPERM },
-	{ __NR_modify_ldt, L_EPERM },    { __NR_io_uring_setup, L_EPERM },
-	{ __NR_clone, L_CLONE },         { __NR_clone3, L_ENOSYS },
+static const struct {
+	uint32_t nr;
+	enum label to;
+} table[] = {
+	{ __NR_mmap, L_PROT },          { __NR_mprotect, L_PROT },
+	{ __NR_pkey_mprotect, L_PROT }, { __NR_execve, L_NOTIFY },
+	{ __NR_execveat, L_NOTIFY },    { __NR_shmat, L_SHM },
+	{ __NR_personality, L_PERS },   { __NR_remap_file_pages, L_EACCES },
+	{ __NR_uselib, L_EACCES },      { __NR_process_vm_writev, L_EPERM },
+	{ __NR_ptrace, L_EPERM },       { __NR_userfaultfd, L_EPERM },
+	{ __NR_modify_ldt, L_EPERM },   { __NR_io_uring_setup, L_EPERM },
+	{ __NR_clone, L_CLONE },        { __NR_clone3, L_ENOSYS },
 	{ __NR_socket, L_SOCK },
 };
 
@@ -198,8 +216,7 @@ int uie_guest_filter_install(int *listener, bool refuse_seqpacket)
 	fd = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
 		     SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &fp);
 	if (fd < 0 && errno == EINVAL) /* kernels before 5.19 */
-		fd = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
-			     &fp);
+		fd = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &fp);
 	if (fd < 0)
 		return UIE_E_SYS;
 	*listener = (int)fd;

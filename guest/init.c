@@ -164,28 +164,29 @@ static bool others_alive(pid_t relay)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie-init [--port DEV] [--control PATH] [--uie PATH]\n"
-		   "                [--poweroff] [--allow-mounts] [-v] -- INIT [ARGS...]\n"
-		   "  --port DEV     virtio-serial port to the monitor (default %s)\n"
-		   "  --control PATH control-only socket for `uie` tools in the tree (default %s)\n"
-		   "  --uie PATH     the uie command (default: uie from PATH)\n"
-		   "  --poweroff     power off when the supervised tree is gone (the kernel's PID 1)\n"
-		   "  --allow-mounts the tree may mount (systemd as INIT): uie run --allow-mounts\n",
+	fprintf(f,
+		"usage: uie-init [--port DEV] [--control PATH] [--uie PATH]\n"
+		"                [--poweroff] [--allow-mounts] [-v] -- INIT [ARGS...]\n"
+		"  --port DEV     virtio-serial port to the monitor (default %s)\n"
+		"  --control PATH control-only socket for `uie` tools in the tree (default %s)\n"
+		"  --uie PATH     the uie command (default: uie from PATH)\n"
+		"  --poweroff     power off when the supervised tree is gone (the kernel's PID 1)\n"
+		"  --allow-mounts the tree may mount (systemd as INIT): uie run --allow-mounts\n",
 		UIE_VMRELAY_DEFAULT_PORT, UIE_VMRELAY_DEFAULT_CONTROL);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "port", required_argument, NULL, 'p' },
-		{ "uie", required_argument, NULL, 'u' },  { "poweroff", no_argument, NULL, 'P' },
-		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
-		{ "control", required_argument, NULL, 'c' },
-		{ "allow-mounts", no_argument, NULL, 'M' },
-		{ 0 },
+		{ "port", required_argument, NULL, 'p' },   { "uie", required_argument, NULL, 'u' },
+		{ "poweroff", no_argument, NULL, 'P' },     { "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },         { "control", required_argument, NULL, 'c' },
+		{ "allow-mounts", no_argument, NULL, 'M' }, { 0 },
 	};
-	struct uie_vmrelay_opts o = { .control = UIE_VMRELAY_DEFAULT_CONTROL, .ready_fd = -1,
-				      .port = UIE_VMRELAY_DEFAULT_PORT, .port_fd = -1,
+	struct uie_vmrelay_opts o = { .control = UIE_VMRELAY_DEFAULT_CONTROL,
+				      .ready_fd = -1,
+				      .port = UIE_VMRELAY_DEFAULT_PORT,
+				      .port_fd = -1,
 				      .client_fd = -1 };
 	const char *uie = "uie";
 	bool poweroff = false, sup_done = false, allow_mounts = false;

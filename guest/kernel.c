@@ -95,11 +95,13 @@ int uie_guest_kernel_probe(struct uie_kernel *k, int verbose)
 	close(self);
 	if (r != UIE_OK)
 		return r;
-	abi = lacks("landlock", false) ? (errno = ENOSYS, -1) :
-	      syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
-	if ((r = require(abi >= 1, abi < 0 && errno == EOPNOTSUPP ?
-					   "Landlock: built in but not enabled (add landlock to lsm= on the kernel command line)" :
-					   "Landlock (Linux 5.13)")) != UIE_OK)
+	abi = lacks("landlock", false)
+		      ? (errno = ENOSYS, -1)
+		      : syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	if ((r = require(abi >= 1, abi < 0 && errno == EOPNOTSUPP
+					   ? "Landlock: built in but not enabled (add landlock to lsm= on "
+					     "the kernel command line)"
+					   : "Landlock (Linux 5.13)")) != UIE_OK)
 		return r;
 	k->landlock_abi = (int)abi;
 	if (k->landlock_abi >= 2 && lacks("landlock_refer", true))
@@ -110,11 +112,14 @@ int uie_guest_kernel_probe(struct uie_kernel *k, int verbose)
 	k->sync_wake_up = !lacks("sync_wake_up", true); /* tried on the listener (loop.c) */
 	if (verbose) {
 		if (!k->pidfd_thread)
-			fprintf(stderr, "uie: no PIDFD_THREAD (Linux 6.9): thread descriptors are checked with kcmp\n");
+			fprintf(stderr, "uie: no PIDFD_THREAD (Linux 6.9): thread descriptors are checked "
+					"with kcmp\n");
 		if (!k->procmap_query)
-			fprintf(stderr, "uie: no PROCMAP_QUERY (Linux 6.11): mappings are read from /proc/PID/maps\n");
+			fprintf(stderr, "uie: no PROCMAP_QUERY (Linux 6.11): mappings are read from "
+					"/proc/PID/maps\n");
 		if (!k->pidfd_get_info)
-			fprintf(stderr, "uie: no PIDFD_GET_INFO (Linux 6.13): threads are counted in /proc/PID/status\n");
+			fprintf(stderr, "uie: no PIDFD_GET_INFO (Linux 6.13): threads are counted in "
+					"/proc/PID/status\n");
 		if (k->landlock_abi < 2)
 			fprintf(stderr, "uie: Landlock ABI %d: no renames or links across directories\n",
 				k->landlock_abi);

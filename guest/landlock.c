@@ -61,8 +61,7 @@ int uie_guest_landlock_apply(int abi)
 		return UIE_E_SYS;
 	}
 	while (r == UIE_OK && (de = readdir(root)) != NULL) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-		    !strcmp(de->d_name, "proc"))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, "proc"))
 			continue;
 		r = add_rule(rs, access, dirfd(root), de->d_name);
 	}

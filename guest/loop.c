@@ -44,24 +44,17 @@ static bool racy_grant(const struct seccomp_notif *n)
 {
 	if (n->data.nr == __NR_mprotect || n->data.nr == __NR_pkey_mprotect)
 		return true;
-	return n->data.nr == __NR_mmap && !(n->data.args[3] & MAP_ANONYMOUS) &&
-	       (int)n->data.args[4] >= 0;
+	return n->data.nr == __NR_mmap && !(n->data.args[3] & MAP_ANONYMOUS) && (int)n->data.args[4] >= 0;
 }
 
 static void dispatch(struct uie_sup *s, struct uie_call *c, struct seccomp_notif_resp *r)
 {
 	switch (c->n->data.nr) {
 	case __NR_execve:
-	case __NR_execveat:
-		uie_guest_on_exec(s, c, r);
-		break;
-	case __NR_mmap:
-		uie_guest_on_mmap(s, c, r);
-		break;
+	case __NR_execveat: uie_guest_on_exec(s, c, r); break;
+	case __NR_mmap: uie_guest_on_mmap(s, c, r); break;
 	case __NR_mprotect:
-	case __NR_pkey_mprotect:
-		uie_guest_on_mprotect(s, c, r);
-		break;
+	case __NR_pkey_mprotect: uie_guest_on_mprotect(s, c, r); break;
 	default:
 		fprintf(stderr, "uie: denied unexpected system call %d (pid %d)\n", c->n->data.nr,
 			(int)c->n->pid);
@@ -87,8 +80,8 @@ static int open_caller(struct uie_sup *s, struct uie_call *c, unsigned *threads)
 		c->pidfd = (int)syscall(SYS_pidfd_open, n->pid, PIDFD_THREAD);
 		if (c->pidfd < 0)
 			return UIE_E_SYS;
-		return grant ? uie_guest_task_info(n->pid, s->kern.pidfd_get_info ? c->pidfd : -1,
-						   &c->tgid, threads)
+		return grant ? uie_guest_task_info(n->pid, s->kern.pidfd_get_info ? c->pidfd : -1, &c->tgid,
+						   threads)
 			     : UIE_OK;
 	}
 	if (uie_guest_task_info(n->pid, -1, &tgid, threads) != UIE_OK)
@@ -188,9 +181,8 @@ static void follow_monitor(struct uie_sup *s)
 	if (s->bridge == s->followed)
 		return;
 	s->followed = s->bridge;
-	if (s->bridge < 0 || getsockopt(s->bridge, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 ||
-	    cr.pid <= 0 || sched_getaffinity(cr.pid, sizeof(mon), &mon) != 0 ||
-	    sched_getaffinity(0, sizeof(own), &own) != 0)
+	if (s->bridge < 0 || getsockopt(s->bridge, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 || cr.pid <= 0 ||
+	    sched_getaffinity(cr.pid, sizeof(mon), &mon) != 0 || sched_getaffinity(0, sizeof(own), &own) != 0)
 		return;
 	CPU_AND(&both, &mon, &own);
 	if (CPU_COUNT(&both) == 0 || CPU_EQUAL(&both, &own))
@@ -248,8 +240,7 @@ static int min_timeout(int a, int b)
 	return b < 0 || a < b ? a : b;
 }
 
-static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const char *prog,
-		     int *status)
+static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const char *prog, int *status)
 {
 	bool reaped = false, hup = false;
 
@@ -362,15 +353,18 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	if (s->kern.sync_wake_up)
 		s->kern.sync_wake_up = ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags) == 0;
 	if (!s->kern.sync_wake_up && o->verbose)
-		fprintf(stderr, "uie: no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux 6.6): slower round trips\n");
+		fprintf(stderr,
+			"uie: no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux 6.6): slower round trips\n");
 	s->root = child;
 	sigfd = setup_signals(&old);
 	r = supervise(s, child, pidfd, sigfd, argv[0], status);
 	/* A program whose JIT is not optional dies of the refusal (node: SIGTRAP): say why. */
 	if (s->anon_quiet && *status > 128)
-		fprintf(stderr, "uie: %u request(s) to make anonymous memory executable were refused: "
+		fprintf(stderr,
+			"uie: %u request(s) to make anonymous memory executable were refused: "
 			"no JIT rule names the program (uie run -v names them; uie ref scan --jit "
-			"PROGRAM adds one)\n", s->anon_quiet);
+			"PROGRAM adds one)\n",
+			s->anon_quiet);
 	if (sigfd >= 0)
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -56,14 +56,15 @@ void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct secco
 	}
 	/* Writable and executable: a write would copy in bytes nobody measured. */
 	if (uie_guest_id_valid(s, n->id) &&
-	    uie_guest_ask_obj(s, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, n->pid, obj, addr, len,
-			      n->data.args[5], NULL,
-			      (n->data.args[2] & PROT_WRITE) ? UIE_COND_EXECMOD : 0)) {
+	    uie_guest_ask_obj(s, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, n->pid, obj, addr, len, n->data.args[5],
+			      NULL, (n->data.args[2] & PROT_WRITE) ? UIE_COND_EXECMOD : 0)) {
 		/* The fd may have been replaced while the monitor measured. */
 		if (syscall(SYS_kcmp, getpid(), n->pid, KCMP_FILE, obj, fd) == 0)
 			uie_guest_cont(r);
 		else
-			fprintf(stderr, "uie: denied mmap of fd %d (pid %d): descriptor replaced during the check (race)\n",
+			fprintf(stderr,
+				"uie: denied mmap of fd %d (pid %d): descriptor replaced during the check "
+				"(race)\n",
 				fd, (int)n->pid);
 	}
 	close(obj);
@@ -102,8 +103,10 @@ static uint8_t execmod(const struct seccomp_notif *n, uint64_t lo, uint64_t hi, 
 	if (writable)
 		return UIE_COND_EXECMOD;
 	if (uie_guest_pages_copied(n->pid, lo, hi, &copied) != UIE_OK) {
-		fprintf(stderr, "uie: cannot read the page map of pid %d (%s): its pages count as "
-			"copied\n", (int)n->pid, strerror(errno));
+		fprintf(stderr,
+			"uie: cannot read the page map of pid %d (%s): its pages count as "
+			"copied\n",
+			(int)n->pid, strerror(errno));
 		return UIE_COND_EXECMOD;
 	}
 	return copied ? UIE_COND_EXECMOD : 0;
@@ -148,7 +151,8 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 			if (ok)
 				uie_guest_anon_allowed(s, c->tgid);
 		} else if (uie_guest_map_open(n->pid, m, &obj) != UIE_OK) {
-			fprintf(stderr, "uie: denied mprotect at %#llx (pid %d): cannot open the mapped file\n",
+			fprintf(stderr,
+				"uie: denied mprotect at %#llx (pid %d): cannot open the mapped file\n",
 				(unsigned long long)lo, (int)n->pid);
 			ok = false;
 		} else {

@@ -152,8 +152,8 @@ int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd)
 {
 	char path[96];
 
-	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)tgid,
-		 (unsigned long long)m->start, (unsigned long long)m->end);
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)tgid, (unsigned long long)m->start,
+		 (unsigned long long)m->end);
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	return *fd >= 0 ? UIE_OK : UIE_E_SYS;
 }
@@ -170,7 +170,8 @@ static int query_range(int fd, uint64_t lo, uint64_t hi, uie_map_fn fn, void *ct
 	bool first = true;
 
 	while (at < hi) {
-		struct uie_procmap_query q = { .size = sizeof(q), .query_addr = at,
+		struct uie_procmap_query q = { .size = sizeof(q),
+					       .query_addr = at,
 					       .query_flags = UIE_PMQ_COVERING_OR_NEXT };
 		struct uie_map m;
 		int r;
@@ -178,8 +179,7 @@ static int query_range(int fd, uint64_t lo, uint64_t hi, uie_map_fn fn, void *ct
 		if (ioctl(fd, UIE_PROCMAP_QUERY, &q) != 0) {
 			if (errno == ENOENT)
 				return UIE_OK; /* nothing mapped at or above at */
-			return first && (errno == ENOTTY || errno == EINVAL) ? UIE_E_VERSION
-									     : UIE_E_SYS;
+			return first && (errno == ENOTTY || errno == EINVAL) ? UIE_E_VERSION : UIE_E_SYS;
 		}
 		first = false;
 		if (q.vma_end <= q.vma_start || q.vma_end <= at || q.dev_major > 0xfff ||
@@ -187,9 +187,13 @@ static int query_range(int fd, uint64_t lo, uint64_t hi, uie_map_fn fn, void *ct
 			return UIE_E_FORMAT;
 		if (q.vma_start >= hi)
 			return UIE_OK;
-		m = (struct uie_map){ .start = q.vma_start, .end = q.vma_end, .off = q.vma_offset,
-				      .ino = q.inode, .dev_major = q.dev_major,
-				      .dev_minor = q.dev_minor, .r = q.vma_flags & UIE_PMQ_READ,
+		m = (struct uie_map){ .start = q.vma_start,
+				      .end = q.vma_end,
+				      .off = q.vma_offset,
+				      .ino = q.inode,
+				      .dev_major = q.dev_major,
+				      .dev_minor = q.dev_minor,
+				      .r = q.vma_flags & UIE_PMQ_READ,
 				      .w = q.vma_flags & UIE_PMQ_WRITE,
 				      .x = q.vma_flags & UIE_PMQ_EXEC };
 		if ((r = fn(ctx, &m)) != UIE_OK)
@@ -214,8 +218,7 @@ static int in_range(void *ctx, const struct uie_map *m)
 	return rc->fn(rc->ctx, m);
 }
 
-int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, bool query, uie_map_fn fn,
-			 void *ctx)
+int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, bool query, uie_map_fn fn, void *ctx)
 {
 	struct range_ctx rc = { lo, hi, fn, ctx };
 	char path[64];
@@ -266,8 +269,7 @@ static int take(void *ctx, const struct uie_map *m)
 
 #define OVERLAYFS_MAGIC 0x794c7630
 
-bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64_t *dev,
-			       uint64_t *ino)
+bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64_t *dev, uint64_t *ino)
 {
 	struct found f = { 0, 0, false };
 	struct statfs sf;
@@ -278,8 +280,7 @@ bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64
 	p = mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
 		return false;
-	uie_guest_maps_range(getpid(), (uint64_t)(uintptr_t)p, (uint64_t)(uintptr_t)p + 1, query,
-			     take, &f);
+	uie_guest_maps_range(getpid(), (uint64_t)(uintptr_t)p, (uint64_t)(uintptr_t)p + 1, query, take, &f);
 	munmap(p, 1);
 	if (!f.any || (f.dev == st->st_dev && f.ino == st->st_ino))
 		return false;

@@ -53,8 +53,8 @@ static int check(void *ctx, const struct uie_map *m)
 	if (m->ino == 0) {
 		if (anon_ok(rc->s, rc->tgid))
 			return UIE_OK;
-		ok = uie_guest_ask(rc->s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, rc->tgid, -1, NULL,
-				   m->start, m->end - m->start, 0, what);
+		ok = uie_guest_ask(rc->s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, rc->tgid, -1, NULL, m->start,
+				   m->end - m->start, 0, what);
 		if (ok)
 			uie_guest_anon_allowed(rc->s, rc->tgid);
 		return ok ? UIE_OK : UIE_E_DENIED;

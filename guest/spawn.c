@@ -62,8 +62,7 @@ static int drop_ptrace_cap(void)
 	struct __user_cap_data_struct d[2];
 	const uint32_t bit = 1u << (CAP_SYS_PTRACE % 32);
 
-	if (prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) != 0 ||
-	    syscall(SYS_capget, &h, d) != 0)
+	if (prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) != 0 || syscall(SYS_capget, &h, d) != 0)
 		return UIE_E_SYS;
 	d[CAP_SYS_PTRACE / 32].effective &= ~bit;
 	d[CAP_SYS_PTRACE / 32].permitted &= ~bit;
@@ -85,8 +84,7 @@ static void child(int sock, pid_t parent, int landlock_abi, const struct uie_gue
 		_exit(127);
 	/* READ_IMPLIES_EXEC would be inherited across the exec below. */
 	if (personality(0xffffffff) != -1 &&
-	    personality((unsigned long)personality(0xffffffff) & ~(unsigned long)READ_IMPLIES_EXEC) ==
-		    -1)
+	    personality((unsigned long)personality(0xffffffff) & ~(unsigned long)READ_IMPLIES_EXEC) == -1)
 		_exit(127);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		_exit(127);
@@ -95,8 +93,7 @@ static void child(int sock, pid_t parent, int landlock_abi, const struct uie_gue
 		_exit(127);
 	}
 	if (!o->allow_mounts && uie_guest_landlock_apply(landlock_abi) != UIE_OK) {
-		fprintf(stderr, "uie: cannot restrict /proc writes with Landlock: %s\n",
-			strerror(errno));
+		fprintf(stderr, "uie: cannot restrict /proc writes with Landlock: %s\n", strerror(errno));
 		_exit(127);
 	}
 	if (uie_guest_filter_install(&listener, o->socket_fd < 0) != UIE_OK) {
@@ -112,8 +109,8 @@ static void child(int sock, pid_t parent, int landlock_abi, const struct uie_gue
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
-		    pid_t *pid, int *pidfd, int *listener)
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o, pid_t *pid,
+		    int *pidfd, int *listener)
 {
 	int sv[2], r;
 	pid_t parent = getpid(), c;

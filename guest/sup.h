@@ -25,11 +25,11 @@
 #define UIE_SUP_MAX_PENDING 64
 #define UIE_SUP_MAX_ANON 64
 #define UIE_SUP_MAX_LEFT 256
-#define UIE_SUP_NEST 3 /* nesting of notifications answered during a freeze */
+#define UIE_SUP_NEST 3              /* nesting of notifications answered during a freeze */
 #define UIE_SUP_APPROVED_SLOTS 4096 /* power of two */
 #define UIE_SUP_MAX_FP_REPORTS 1024 /* fast-path refusals waiting to be reported */
-#define UIE_SUP_SUBJECTS 256 /* programs named as subjects (fewer than the monitor keeps) */
-#define UIE_SUP_MAX_SEALS 1024 /* granted files sealed at once (seal.c) */
+#define UIE_SUP_SUBJECTS 256        /* programs named as subjects (fewer than the monitor keeps) */
+#define UIE_SUP_MAX_SEALS 1024      /* granted files sealed at once (seal.c) */
 /*
  * Fast-path refusals are reported once the tree has made no request for
  * UIE_SUP_FP_QUIET_MS, or at the latest UIE_SUP_FP_MAX_DELAY_MS after the
@@ -63,7 +63,7 @@ struct uie_exec_ids {
 
 /* An execve waiting for its FAN_OPEN_EXEC_PERM events (fanotify mode). */
 struct uie_pending_exec {
-	pid_t tid;    /* 0: free slot */
+	pid_t tid;      /* 0: free slot */
 	unsigned opens; /* exec opens seen: the first is MAIN, later ones INTERP */
 	uint64_t stamp; /* CLOCK_MONOTONIC ms of the registration */
 	struct uie_exec_ids allowed;
@@ -81,7 +81,7 @@ struct uie_kernel {
 struct uie_sup {
 	const struct uie_guest_opts *o;
 	struct uie_kernel kern;
-	int bridge;    /* monitor connection, -1 while down */
+	int bridge;     /* monitor connection, -1 while down */
 	int conn_errno; /* why the last connect failed, for the refusal's message */
 	/*
 	 * The monitor run (STATUS boot_id) this tree started under: a
@@ -90,9 +90,9 @@ struct uie_sup {
 	 */
 	bool have_boot, other_boot;
 	uint8_t boot_id[UIE_BOOT_ID_LEN];
-	int followed;  /* connection whose CPU affinity was followed (loop.c) */
-	int listener;  /* seccomp notification fd */
-	int fan;       /* fanotify group, -1 without */
+	int followed; /* connection whose CPU affinity was followed (loop.c) */
+	int listener; /* seccomp notification fd */
+	int fan;      /* fanotify group, -1 without */
 	dev_t fan_devs[UIE_SUP_MAX_FAN_DEVS];
 	unsigned nfan_devs;
 	struct uie_pending_exec pending[UIE_SUP_MAX_PENDING];
@@ -122,13 +122,13 @@ struct uie_sup {
 	struct uie_fastpath_report fp_reports[UIE_SUP_MAX_FP_REPORTS];
 	unsigned nfp_reports;
 	unsigned nseals;
-	uint64_t fp_oldest_ms; /* CLOCK_MONOTONIC ms when fp_reports[0] was queued */
-	uint64_t fp_epoch;     /* epoch of the hint the queued refusals were made with */
+	uint64_t fp_oldest_ms;        /* CLOCK_MONOTONIC ms when fp_reports[0] was queued */
+	uint64_t fp_epoch;            /* epoch of the hint the queued refusals were made with */
 	unsigned fp_shown, fp_hidden; /* this batch's refusals named on stderr, and not */
 	bool fp_ok;
 	bool watch_warned; /* a file could not be watched for writes (said once) */
 	bool fd_used;      /* the handed-over connection (o->socket_fd) was taken (conn.c) */
-	pid_t root; /* the tree's first process */
+	pid_t root;        /* the tree's first process */
 	/* Granted files sealed with a read lease (seal.c), compact. */
 	struct uie_seal {
 		uint64_t dev, ino;         /* the file */
@@ -168,9 +168,9 @@ struct uie_sup {
 /* A seccomp notification being answered. */
 struct uie_call {
 	const struct seccomp_notif *n;
-	int pidfd;    /* of the calling thread (PIDFD_THREAD), else of its process */
+	int pidfd;         /* of the calling thread (PIDFD_THREAD), else of its process */
 	bool thread_pidfd; /* pidfd names the thread itself */
-	pid_t tgid;   /* its process (grants only; else 0) */
+	pid_t tgid;        /* its process (grants only; else 0) */
 };
 
 /* ---- kernel.c: features of the running kernel ---- */
@@ -188,8 +188,8 @@ int uie_guest_filter_install(int *listener, bool refuse_seqpacket);
 int uie_guest_landlock_apply(int abi);
 
 /* ---- spawn.c: fork the child, receive its listener ---- */
-int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
-		    pid_t *pid, int *pidfd, int *listener);
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o, pid_t *pid,
+		    int *pidfd, int *listener);
 
 /* ---- tmem.c: reading the target ---- */
 /*
@@ -226,8 +226,7 @@ int uie_guest_maps_each(pid_t tgid, uie_map_fn fn, void *ctx);
  * Calls fn, in address order, for every mapping that overlaps [lo, hi);
  * asks the kernel for just those (PROCMAP_QUERY) when query is set.
  */
-int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, bool query, uie_map_fn fn,
-			 void *ctx);
+int uie_guest_maps_range(pid_t tgid, uint64_t lo, uint64_t hi, bool query, uie_map_fn fn, void *ctx);
 /* Whether the kernel has PROCMAP_QUERY (Linux 6.11). */
 bool uie_guest_maps_query_works(void);
 /*
@@ -235,8 +234,7 @@ bool uie_guest_maps_query_works(void);
  * when it differs from fstat's (st): before Linux 6.8 the maps name the
  * underlying file.  False for other files, and when they agree.
  */
-bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64_t *dev,
-			       uint64_t *ino);
+bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64_t *dev, uint64_t *ino);
 /* Opens the file behind a mapping via /proc/PID/map_files. */
 int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
 
@@ -248,8 +246,7 @@ int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
  * object's path) for every refusal and failure.
  */
 bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
-		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off,
-		   const char *what);
+		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off, const char *what);
 /* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
 uint8_t uie_guest_exec_role(int fd, uint8_t role);
 /*
@@ -259,8 +256,8 @@ uint8_t uie_guest_exec_role(int fd, uint8_t role);
  * (memfd, deleted, O_TMPFILE; uie_sys_fileless).  cond: UIE_COND_EXECMOD
  * when the pages could be other than the file's (mapping.c).
  */
-bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd,
-		       uint64_t vaddr, uint64_t length, uint64_t off, const char *what, uint8_t cond);
+bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd, uint64_t vaddr,
+		       uint64_t length, uint64_t off, const char *what, uint8_t cond);
 
 /* ---- describe.c ---- */
 /*

@@ -113,7 +113,8 @@ int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, boo
 		else if (!strncmp(path, "/proc/thread-self/", 18))
 			rest = path + 18;
 		if (rest) {
-			if ((size_t)snprintf(proc, sizeof(proc), "/proc/%d/%s", (int)tid, rest) >= sizeof(proc)) {
+			if ((size_t)snprintf(proc, sizeof(proc), "/proc/%d/%s", (int)tid, rest) >=
+			    sizeof(proc)) {
 				errno = ENAMETOOLONG;
 				return UIE_E_LIMIT;
 			}

@@ -22,7 +22,7 @@ struct uie_vmpin {
 	uint64_t size;    /* object bytes */
 	uint64_t *frames; /* owned; guest-physical addresses, one per 4 KiB page */
 	size_t nframes;
-	bool fileless;    /* the file has no name left: nothing pinned, no frames */
+	bool fileless; /* the file has no name left: nothing pinned, no frames */
 };
 
 /*

@@ -71,8 +71,7 @@ static int listen_local(const char *path, int type, int *lfd)
  * answer gets the client's id back.  Answers to requests that timed out
  * earlier are skipped.
  */
-static int forward(struct relay *rl, uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *alen,
-		   int *afd)
+static int forward(struct relay *rl, uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *alen, int *afd)
 {
 	/* Top bit set: never an id of the client stubs (uie_bridge_measure_vm) on the same port. */
 	uint32_t cid = uie_le32(msg + 12), rid = 0x80000000u | rl->next_id++;
@@ -115,12 +114,15 @@ static void refuse(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *
 }
 
 /* MEASURE_REQ with the object's descriptor: pinned, named by its frames, asked as MEASURE_VM_REQ. */
-static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, uint8_t *ans,
-		   size_t *alen)
+static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, uint8_t *ans, size_t *alen)
 {
 	const struct uie_msg_measure_req *mq = &q->u.measure_req;
-	struct uie_req req = { .event = mq->event, .role = mq->role, .pid = mq->pid,
-			       .vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
+	struct uie_req req = { .event = mq->event,
+			       .role = mq->role,
+			       .pid = mq->pid,
+			       .vaddr = mq->vaddr,
+			       .length = mq->length,
+			       .file_offset = mq->file_offset,
 			       .cond = UIE_BRIDGE_COND_OF(mq->flags) };
 	struct uie_wire_msg a = { .type = UIE_MSG_MEASURE_ANS, .request_id = q->request_id };
 	struct uie_vmpin pin;
@@ -141,8 +143,8 @@ static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, ui
 /* What the control socket forwards: requests a `uie` tool sends, none that only the interceptor may. */
 static bool control_allowed(uint16_t type)
 {
-	return type == UIE_MSG_STATUS_REQ || type == UIE_MSG_EXPORT_REQ ||
-	       type == UIE_MSG_INSTALL_REQ || type == UIE_MSG_PUBKEY_REQ;
+	return type == UIE_MSG_STATUS_REQ || type == UIE_MSG_EXPORT_REQ || type == UIE_MSG_INSTALL_REQ ||
+	       type == UIE_MSG_PUBKEY_REQ;
 }
 
 /* Serves one message of client c (on the control socket when control); false when c is gone. */
@@ -258,8 +260,8 @@ int uie_vmrelay_run(const struct uie_vmrelay_opts *o, volatile sig_atomic_t *sto
 	r = UIE_OK;
 	if ((o->socket && (r = listen_local(o->socket, SOCK_SEQPACKET, &lfd)) != UIE_OK) ||
 	    (o->control && (r = listen_local(o->control, SOCK_STREAM, &cfd)) != UIE_OK)) {
-		fprintf(stderr, "uie-vmrelay: %s: %s\n",
-			o->socket && lfd < 0 ? o->socket : o->control, uie_err_str(r));
+		fprintf(stderr, "uie-vmrelay: %s: %s\n", o->socket && lfd < 0 ? o->socket : o->control,
+			uie_err_str(r));
 		if (lfd >= 0)
 			close(lfd);
 		if (o->client_fd >= 0)

@@ -25,12 +25,13 @@ static void on_signal(int sig)
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: uie-vmrelay [--port DEV] [--socket PATH] [--control PATH] [--ready-fd N] [-v]\n"
-		   "  --port DEV      virtio-serial port to the monitor (default %s)\n"
-		   "  --socket PATH   the guest's bridge socket it serves (default %s)\n"
-		   "  --control PATH  framed stream socket for supervised trees\n"
-		   "  --ready-fd N    write \"READY\\n\" to fd N (3 or more) once serving\n"
-		   "  -v, --verbose   notes on stderr\n",
+	fprintf(f,
+		"usage: uie-vmrelay [--port DEV] [--socket PATH] [--control PATH] [--ready-fd N] [-v]\n"
+		"  --port DEV      virtio-serial port to the monitor (default %s)\n"
+		"  --socket PATH   the guest's bridge socket it serves (default %s)\n"
+		"  --control PATH  framed stream socket for supervised trees\n"
+		"  --ready-fd N    write \"READY\\n\" to fd N (3 or more) once serving\n"
+		"  -v, --verbose   notes on stderr\n",
 		UIE_VMRELAY_DEFAULT_PORT, UIE_BRIDGE_DEFAULT_PATH);
 	return f == stdout ? 0 : 2;
 }
@@ -38,14 +39,15 @@ static int usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "port", required_argument, NULL, 'p' },   { "socket", required_argument, NULL, 's' },
+		{ "port", required_argument, NULL, 'p' },     { "socket", required_argument, NULL, 's' },
 		{ "ready-fd", required_argument, NULL, 'r' }, { "verbose", no_argument, NULL, 'v' },
-		{ "control", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },           { "version", no_argument, NULL, 'V' },
-		{ 0 },
+		{ "control", required_argument, NULL, 'c' },  { "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },        { 0 },
 	};
 	struct uie_vmrelay_opts o = { .port = UIE_VMRELAY_DEFAULT_PORT,
-				      .socket = UIE_BRIDGE_DEFAULT_PATH, .ready_fd = -1, .port_fd = -1,
+				      .socket = UIE_BRIDGE_DEFAULT_PATH,
+				      .ready_fd = -1,
+				      .port_fd = -1,
 				      .client_fd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	uint64_t fd;

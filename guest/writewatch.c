@@ -43,8 +43,10 @@ void uie_guest_watch_add(struct uie_sup *s, int objfd)
 		return;
 	/* Out of marks (fs.fanotify.max_user_marks), or a file system without fsnotify. */
 	if (!s->watch_warned)
-		fprintf(stderr, "uie: cannot watch an approved file for writes (%s); writes to it "
-			"go unseen\n", strerror(errno));
+		fprintf(stderr,
+			"uie: cannot watch an approved file for writes (%s); writes to it "
+			"go unseen\n",
+			strerror(errno));
 	s->watch_warned = true;
 }
 
@@ -115,12 +117,16 @@ int uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t ma
 	if (r == UIE_E_PEER || r == UIE_E_SYS)
 		uie_guest_disconnect(s);
 	if (r == UIE_OK)
-		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d "
-			"(record %llu)\n", uie_guest_describe(NULL, fd, name, sizeof(name)), (int)mapper, (int)writer,
+		fprintf(stderr,
+			"uie: violation: %s, mapped executable by pid %d, was written by pid %d "
+			"(record %llu)\n",
+			uie_guest_describe(NULL, fd, name, sizeof(name)), (int)mapper, (int)writer,
 			(unsigned long long)seq);
 	else
-		fprintf(stderr, "uie: violation: %s, mapped executable by pid %d, was written by pid %d; "
-			"the monitor could not log it: %s\n", uie_guest_describe(NULL, fd, name, sizeof(name)),
-			(int)mapper, (int)writer, uie_err_str(r));
+		fprintf(stderr,
+			"uie: violation: %s, mapped executable by pid %d, was written by pid %d; "
+			"the monitor could not log it: %s\n",
+			uie_guest_describe(NULL, fd, name, sizeof(name)), (int)mapper, (int)writer,
+			uie_err_str(r));
 	return r;
 }

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-void uie_cache_key_make(struct uie_cache_key *k, const struct uie_file_id *id, uint16_t alg,
-			uint16_t event, uint64_t off, uint64_t len)
+void uie_cache_key_make(struct uie_cache_key *k, const struct uie_file_id *id, uint16_t alg, uint16_t event,
+			uint64_t off, uint64_t len)
 {
 	memset(k, 0, sizeof(*k));
 	k->id = *id;
@@ -44,8 +44,8 @@ static unsigned set_of(const struct uie_cache_key *k)
 static bool key_eq(const struct uie_cache_key *a, const struct uie_cache_key *b)
 {
 	return a->id.dev == b->id.dev && a->id.ino == b->id.ino && a->id.size == b->id.size &&
-	       a->id.mtime_ns == b->id.mtime_ns && a->id.ctime_ns == b->id.ctime_ns &&
-	       a->alg == b->alg && a->whole == b->whole && a->off == b->off && a->len == b->len;
+	       a->id.mtime_ns == b->id.mtime_ns && a->id.ctime_ns == b->id.ctime_ns && a->alg == b->alg &&
+	       a->whole == b->whole && a->off == b->off && a->len == b->len;
 }
 
 bool uie_cache_get(struct uie_cache *c, const struct uie_cache_key *k, struct uie_digest *digest,

@@ -47,8 +47,8 @@ struct uie_cache {
 };
 
 /* Builds the key of a request (event, range) on a file of identity id. */
-void uie_cache_key_make(struct uie_cache_key *k, const struct uie_file_id *id, uint16_t alg,
-			uint16_t event, uint64_t off, uint64_t len);
+void uie_cache_key_make(struct uie_cache_key *k, const struct uie_file_id *id, uint16_t alg, uint16_t event,
+			uint64_t off, uint64_t len);
 
 void uie_cache_init(struct uie_cache *c);
 

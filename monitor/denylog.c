@@ -13,11 +13,16 @@
 
 /* The rule that refused: one word each, for grep and journalctl filters. */
 static const char *const reason_keys[UIE_R__MAX] = {
-	[UIE_R_RULE_ALLOW] = "allow-rule", [UIE_R_RULE_DENY] = "deny-rule",
-	[UIE_R_DEFAULT] = "default", [UIE_R_BOOTSTRAP] = "bootstrap",
-	[UIE_R_ANON_EXEC] = "anon-exec", [UIE_R_FILELESS] = "fileless",
-	[UIE_R_MEASURE_FAIL] = "measure-fail", [UIE_R_UNSUPPORTED] = "unsupported",
-	[UIE_R_FASTPATH_MISS] = "fastpath-miss", [UIE_R_RACE] = "race",
+	[UIE_R_RULE_ALLOW] = "allow-rule",
+	[UIE_R_RULE_DENY] = "deny-rule",
+	[UIE_R_DEFAULT] = "default",
+	[UIE_R_BOOTSTRAP] = "bootstrap",
+	[UIE_R_ANON_EXEC] = "anon-exec",
+	[UIE_R_FILELESS] = "fileless",
+	[UIE_R_MEASURE_FAIL] = "measure-fail",
+	[UIE_R_UNSUPPORTED] = "unsupported",
+	[UIE_R_FASTPATH_MISS] = "fastpath-miss",
+	[UIE_R_RACE] = "race",
 };
 
 static const char *key(const char *const *tab, size_t n, unsigned v)
@@ -54,8 +59,7 @@ void uie_denylog_close(struct uie_denylog *dl)
 }
 
 /* Appends to buf at *n (kept NUL-terminated, never past size). */
-__attribute__((format(printf, 4, 5)))
-static void put(char *buf, size_t size, size_t *n, const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static void put(char *buf, size_t size, size_t *n, const char *fmt, ...)
 {
 	va_list ap;
 	int k;
@@ -84,8 +88,8 @@ static void put_quoted(char *buf, size_t size, size_t *n, const char *s)
 	put(buf, size, n, "\"");
 }
 
-size_t uie_denylog_format(char *buf, size_t size, const struct uie_req *req,
-			  const struct uie_verdict *v, uint8_t mode, const char *object)
+size_t uie_denylog_format(char *buf, size_t size, const struct uie_req *req, const struct uie_verdict *v,
+			  uint8_t mode, const char *object)
 {
 	size_t n = 0;
 
@@ -111,8 +115,8 @@ size_t uie_denylog_format(char *buf, size_t size, const struct uie_req *req,
 	return n;
 }
 
-void uie_denylog_denial(struct uie_denylog *dl, const struct uie_req *req,
-			const struct uie_verdict *v, uint8_t mode, const char *object)
+void uie_denylog_denial(struct uie_denylog *dl, const struct uie_req *req, const struct uie_verdict *v,
+			uint8_t mode, const char *object)
 {
 	char line[1024];
 	size_t n = 0;

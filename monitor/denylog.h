@@ -26,7 +26,7 @@
 #define UIE_DENYLOG_DEFAULT_PATH "/dev/log"
 
 struct uie_denylog {
-	int fd;                    /* -1: disabled */
+	int fd; /* -1: disabled */
 	struct sockaddr_un addr;
 	socklen_t addrlen;
 	uint64_t sent, dropped;
@@ -44,14 +44,14 @@ void uie_denylog_close(struct uie_denylog *dl);
  * Logs the refusal v of req under mode; object is the object's name (NULL
  * when it has none).  Does nothing for a verdict the policy allowed.
  */
-void uie_denylog_denial(struct uie_denylog *dl, const struct uie_req *req,
-			const struct uie_verdict *v, uint8_t mode, const char *object);
+void uie_denylog_denial(struct uie_denylog *dl, const struct uie_req *req, const struct uie_verdict *v,
+			uint8_t mode, const char *object);
 
 /*
  * Formats the line that uie_denylog_denial sends, without the syslog
  * header, into buf (NUL-terminated, cut at size).  Return: its length.
  */
-size_t uie_denylog_format(char *buf, size_t size, const struct uie_req *req,
-			  const struct uie_verdict *v, uint8_t mode, const char *object);
+size_t uie_denylog_format(char *buf, size_t size, const struct uie_req *req, const struct uie_verdict *v,
+			  uint8_t mode, const char *object);
 
 #endif

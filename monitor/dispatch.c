@@ -85,8 +85,7 @@ static void error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, si
 	}
 }
 
-void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans,
-			size_t *anslen)
+void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans, size_t *anslen)
 {
 	a->type = q->type + 1;
 	a->request_id = q->request_id;
@@ -95,8 +94,8 @@ void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, ui
 	error_answer(q, a->status != UIE_OK ? a->status : UIE_E_INVAL, ans, anslen);
 }
 
-void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err,
-			uint8_t *ans, size_t *anslen)
+void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err, uint8_t *ans,
+			size_t *anslen)
 {
 	struct uie_wire_msg q;
 
@@ -140,8 +139,7 @@ int uie_mon_quota_take(struct uie_monitor *m, uint64_t n)
 }
 
 void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct uie_mon_later *later,
-		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen,
-		       int *ansfd)
+		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd)
 {
 	const struct mon_entry *h = NULL;
 	struct uie_mon_later *defer = NULL;

@@ -22,10 +22,10 @@
 
 struct uie_export_job {
 	int memfd;
-	uint64_t next, end;  /* records still to write: [next, end) */
-	uint8_t *tail;       /* PM, vPCR16 and the quote, written last */
+	uint64_t next, end; /* records still to write: [next, end) */
+	uint8_t *tail;      /* PM, vPCR16 and the quote, written last */
 	size_t tail_len;
-	uint64_t len;        /* AE bytes in all */
+	uint64_t len; /* AE bytes in all */
 	uint64_t epoch;
 	uint32_t request_id;
 };
@@ -142,16 +142,16 @@ static int export_end(struct uie_export_job *x, struct uie_wire_msg *a, int *afd
  * the snapshot is taken now and later->export writes it out in pieces
  * (uie_monitor_export_step) while the loop goes on serving others.
  */
-int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		   int *afd, struct uie_mon_later *later)
 {
 	struct uie_export_job *x;
 	bool done = false;
 	int r;
 
 	if ((r = export_begin(m, &q->u.export_req, &x)) != UIE_OK) {
-		uie_mon_diag(m, "export since record %llu: %s",
-			     (unsigned long long)q->u.export_req.since_seq, uie_err_str(r));
+		uie_mon_diag(m, "export since record %llu: %s", (unsigned long long)q->u.export_req.since_seq,
+			     uie_err_str(r));
 		return r;
 	}
 	if (later) {
@@ -165,8 +165,8 @@ int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	return r;
 }
 
-bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max,
-			     uint8_t *ans, size_t *anslen, int *ansfd)
+bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max, uint8_t *ans,
+			     size_t *anslen, int *ansfd)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ, .request_id = x->request_id };
 	struct uie_wire_msg a = { 0 };
@@ -184,8 +184,8 @@ bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, ui
 	return true;
 }
 
-int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		   int *afd, struct uie_mon_later *later)
 {
 	uint8_t *der = NULL;
 	size_t len = 0;
@@ -205,8 +205,8 @@ int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	return UIE_OK;
 }
 
-int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		       int *afd, struct uie_mon_later *later)
 {
 	const struct uie_msg_checkpoint_req *c = &q->u.checkpoint_req;
 	int r;

@@ -77,8 +77,8 @@ static int guest_read(void *ctx, uint64_t off, void *buf, size_t len)
 	return UIE_OK;
 }
 
-int uie_guest_object_init(struct uie_guest_object *go, const struct uie_guest_ram *g,
-			  const uint64_t *frames, size_t n, uint64_t size)
+int uie_guest_object_init(struct uie_guest_object *go, const struct uie_guest_ram *g, const uint64_t *frames,
+			  size_t n, uint64_t size)
 {
 	memset(go, 0, sizeof(*go));
 	if (size == 0 || n != size / UIE_VM_FRAME + (size % UIE_VM_FRAME != 0))

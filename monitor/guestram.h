@@ -52,7 +52,7 @@ struct uie_guest_object {
  * n frames hold exactly size bytes (UIE_E_FORMAT); then fills *go, whose
  * obj reads through pread on the RAM file.
  */
-int uie_guest_object_init(struct uie_guest_object *go, const struct uie_guest_ram *g,
-			  const uint64_t *frames, size_t n, uint64_t size);
+int uie_guest_object_init(struct uie_guest_object *go, const struct uie_guest_ram *g, const uint64_t *frames,
+			  size_t n, uint64_t size);
 
 #endif

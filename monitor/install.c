@@ -40,8 +40,8 @@ void uie_mon_publish_hint(struct uie_monitor *m)
 	m->hint_epoch = m->core.epoch;
 }
 
-int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		    struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		    int *afd, struct uie_mon_later *later)
 {
 	uint64_t len = q->u.install_req_len;
 	uint8_t *buf;
@@ -54,8 +54,10 @@ int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		uie_mon_diag(m, "log not synced after the install: %s", uie_err_str(r));
 	if (res == UIE_OK && m->state && (r = uie_mon_state_persist(m->state, buf, (size_t)len)) != UIE_OK)
 		/* In force now, but a restart would refuse to start: status reports it. */
-		uie_mon_diag(m, "installed package not persisted: %s; a restart will refuse to start "
-			     "until it is installed again", uie_err_str(r));
+		uie_mon_diag(m,
+			     "installed package not persisted: %s; a restart will refuse to start "
+			     "until it is installed again",
+			     uie_err_str(r));
 	if (res == UIE_OK) {
 		free(m->pkg); /* the core no longer references the old table */
 		m->pkg = buf;
@@ -66,17 +68,16 @@ int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	} else {
 		free(buf);
 	}
-	uie_mon_diag(m, "install of %llu-byte package: %s (epoch %llu, mode %s)",
-		     (unsigned long long)len, uie_err_str(res), (unsigned long long)m->core.epoch,
-		     uie_mode_name(m->core.mode));
+	uie_mon_diag(m, "install of %llu-byte package: %s (epoch %llu, mode %s)", (unsigned long long)len,
+		     uie_err_str(res), (unsigned long long)m->core.epoch, uie_mode_name(m->core.mode));
 	a->u.install_ans.result = res;
 	a->u.install_ans.mode = m->core.mode;
 	a->u.install_ans.epoch = m->core.epoch;
 	return UIE_OK;
 }
 
-int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		 struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		 int *afd, struct uie_mon_later *later)
 {
 	if (m->hint_fd < 0)
 		return UIE_OK; /* len 0: no hint */
@@ -88,8 +89,8 @@ int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	return UIE_OK;
 }
 
-int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a, int *afd,
+		struct uie_mon_later *later)
 {
 	(void)q;
 	(void)fd;

@@ -100,7 +100,8 @@ static void usage(FILE *f)
 		"  --ready-fd N      write \"READY\\n\" to fd N once serving\n"
 		"  --log-file PATH   diagnostics (default stderr)\n"
 		"  --syslog PATH     datagram socket that gets one line per denial (default\n"
-		"                    " UIE_DENYLOG_DEFAULT_PATH ", where journald or a syslog daemon reads; none: off)\n"
+		"                    " UIE_DENYLOG_DEFAULT_PATH
+		", where journald or a syslog daemon reads; none: off)\n"
 		"  --cpu N           run on CPU N only; interceptors follow the monitor to it, so\n"
 		"                    a request does not wake an idle CPU (see docs/PERFORMANCE.md)\n"
 		"  --state-dir DIR   write-ahead log and installed packages; a restart restores the\n"
@@ -131,8 +132,8 @@ static void usage(FILE *f)
 }
 
 /* Parses a limit option's decimal value in [min, max] (0 always passes when zero_ok). */
-static bool parse_limit(const char *name, const char *arg, uint64_t min, uint64_t max,
-			bool zero_ok, uint64_t *out)
+static bool parse_limit(const char *name, const char *arg, uint64_t min, uint64_t max, bool zero_ok,
+			uint64_t *out)
 {
 	if (uie_parse_u64(arg, out) != UIE_OK || ((*out < min || *out > max) && !(zero_ok && *out == 0))) {
 		fprintf(stderr, "uie-monitord: bad --%s '%s' (%llu to %llu%s)\n", name, arg,
@@ -221,8 +222,7 @@ static bool parse_option(int c, const char *arg, struct opts *o)
 			}
 		fprintf(stderr, "uie-monitord: --log-sync is policy, always or none\n");
 		return false;
-	default:
-		return parse_limit_option(c, arg, o, &ok) && ok;
+	default: return parse_limit_option(c, arg, o, &ok) && ok;
 	}
 }
 
@@ -230,15 +230,22 @@ static bool parse_option(int c, const char *arg, struct opts *o)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-		{ "socket", required_argument, NULL, 's' },  { "vtpm", required_argument, NULL, 'v' },
-		{ "trust-key", required_argument, NULL, 'k' }, { "user", required_argument, NULL, 'u' },
-		{ "group", required_argument, NULL, 'g' },   { "foreground", no_argument, NULL, 'f' },
-		{ "ready-fd", required_argument, NULL, 'r' }, { "log-file", required_argument, NULL, 'l' },
-		{ "cpu", required_argument, NULL, 'c' },     { "help", no_argument, NULL, 'h' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "vtpm", required_argument, NULL, 'v' },
+		{ "trust-key", required_argument, NULL, 'k' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "ready-fd", required_argument, NULL, 'r' },
+		{ "log-file", required_argument, NULL, 'l' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'X' },
-		{ "state-dir", required_argument, NULL, 'S' }, { "log-sync", required_argument, NULL, 'Y' },
+		{ "state-dir", required_argument, NULL, 'S' },
+		{ "log-sync", required_argument, NULL, 'Y' },
 		{ "first-seen", no_argument, NULL, 'F' },
-		{ "vm-socket", required_argument, NULL, 'V' }, { "guest-ram", required_argument, NULL, 'R' },
+		{ "vm-socket", required_argument, NULL, 'V' },
+		{ "guest-ram", required_argument, NULL, 'R' },
 		{ "syslog", required_argument, NULL, 'L' },
 		{ "max-clients", required_argument, NULL, 'M' },
 		{ "max-clients-per-process", required_argument, NULL, 'P' },
@@ -250,8 +257,11 @@ static int parse(int argc, char **argv, struct opts *o)
 	};
 	int c;
 
-	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .vtpm = DEFAULT_VTPM, .ready_fd = -1,
-			    .cpu = -1, .syslog = UIE_DENYLOG_DEFAULT_PATH,
+	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH,
+			    .vtpm = DEFAULT_VTPM,
+			    .ready_fd = -1,
+			    .cpu = -1,
+			    .syslog = UIE_DENYLOG_DEFAULT_PATH,
 			    .mon = { .state_dir = DEFAULT_STATE_DIR },
 			    .conn = { UIE_SERVER_DEFAULT_MAX_CLIENTS, UIE_SERVER_DEFAULT_PER_PROCESS },
 			    .req = { UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS,
@@ -317,8 +327,7 @@ static int check_args(const struct opts *o)
 {
 	int fl;
 
-	if (o->ready_fd >= 0 && ((fl = fcntl(o->ready_fd, F_GETFL)) < 0 ||
-				 (fl & O_ACCMODE) == O_RDONLY)) {
+	if (o->ready_fd >= 0 && ((fl = fcntl(o->ready_fd, F_GETFL)) < 0 || (fl & O_ACCMODE) == O_RDONLY)) {
 		fprintf(stderr, "uie-monitord: --ready-fd %d: %s\n", o->ready_fd,
 			fl < 0 ? strerror(errno) : "not open for writing");
 		return 2;
@@ -400,8 +409,7 @@ static int identities(const struct opts *o, uid_t *uid, gid_t *gid, gid_t *sock_
 }
 
 /* The process: not dumpable, no core, on its CPU, private files; who it will run as. */
-static int setup_process(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gid,
-			 gid_t *sock_gid)
+static int setup_process(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gid, gid_t *sock_gid)
 {
 	struct rlimit nocore = { 0, 0 };
 	int r;
@@ -423,8 +431,7 @@ static int setup_process(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gi
 }
 
 /* The trusted keys and the vTPM, warmed up: what quoting needs is loaded before the filter. */
-static int setup_trust(const struct opts *o, FILE *diag, struct uie_host_platform *hp,
-		       struct uie_vtpm **tpm)
+static int setup_trust(const struct opts *o, FILE *diag, struct uie_host_platform *hp, struct uie_vtpm **tpm)
 {
 	uint8_t *der = NULL, *att = NULL, *sig = NULL;
 	size_t dl, al, sl;
@@ -531,8 +538,7 @@ static int run(const struct opts *o, FILE *diag)
 			return fail(diag, "--ready-fd", UIE_E_SYS);
 		close(o->ready_fd);
 	}
-	r = o->vm_socket ? uie_vmserver_run(&m, lfd, &stop_flag)
-			 : uie_server_run(&m, &conn, lfd, &stop_flag);
+	r = o->vm_socket ? uie_vmserver_run(&m, lfd, &stop_flag) : uie_server_run(&m, &conn, lfd, &stop_flag);
 	uie_mon_diag(&m, "stopping: %s (%llu denials sent to %s, %llu dropped)", uie_err_str(r),
 		     (unsigned long long)denylog.sent, o->syslog ? o->syslog : "no system log",
 		     (unsigned long long)denylog.dropped);

@@ -62,8 +62,8 @@ static void cache_key(const struct uie_core *c, const struct uie_req *req, struc
  * hashed; otherwise the result is final (a cache hit, an error, or a
  * fileless object: UIE_OK with scope NONE).
  */
-static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd,
-			  struct uie_digest *digest, uint8_t *scope, bool *need_hash)
+static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_digest *digest,
+			  uint8_t *scope, bool *need_hash)
 {
 	struct uie_cache_key key;
 	bool fileless;
@@ -76,8 +76,7 @@ static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd,
 		return r;
 	if (m->limits.max_object && req->id.size > m->limits.max_object) {
 		uie_mon_diag(m, "object of %llu bytes over --max-object-size %llu: refused",
-			     (unsigned long long)req->id.size,
-			     (unsigned long long)m->limits.max_object);
+			     (unsigned long long)req->id.size, (unsigned long long)m->limits.max_object);
 		return UIE_E_LIMIT;
 	}
 	cache_key(&m->core, req, &key);
@@ -96,8 +95,7 @@ static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd,
 }
 
 /* A job measuring fd: on the stack it borrows fd; a job from malloc owns it (uie_job_free). */
-static void job_init(const struct uie_monitor *m, struct uie_job *job, const struct uie_req *req,
-		     int fd)
+static void job_init(const struct uie_monitor *m, struct uie_job *job, const struct uie_req *req, int fd)
 {
 	memset(job, 0, sizeof(*job));
 	job->core = m->core;
@@ -107,8 +105,8 @@ static void job_init(const struct uie_monitor *m, struct uie_job *job, const str
 }
 
 /* The second half, in the loop's thread: caches a digest, says which limit stopped it. */
-static int measure_finish(struct uie_monitor *m, const struct uie_job *job,
-			  struct uie_digest *digest, uint8_t *scope)
+static int measure_finish(struct uie_monitor *m, const struct uie_job *job, struct uie_digest *digest,
+			  uint8_t *scope)
 {
 	struct uie_cache_key key;
 
@@ -171,12 +169,11 @@ static const char *object_name(int fd, char *buf, size_t size)
  * subject of this connection's later requests.  A failure to remember
  * only makes those requests fail (closed).
  */
-static void subject_remember(struct uie_monitor *m, const struct uie_req *req,
-			     const struct uie_verdict *v)
+static void subject_remember(struct uie_monitor *m, const struct uie_req *req, const struct uie_verdict *v)
 {
 	if (!m->log.fs || !m->client || req->event != UIE_EV_EXECVE ||
-	    (req->role != UIE_ROLE_MAIN && req->role != UIE_ROLE_INTERP) ||
-	    v->decision != UIE_ALLOW || v->scope != UIE_SCOPE_ELF)
+	    (req->role != UIE_ROLE_MAIN && req->role != UIE_ROLE_INTERP) || v->decision != UIE_ALLOW ||
+	    v->scope != UIE_SCOPE_ELF)
 		return;
 	if (uie_mon_subjects_put(&m->client->subjects, v->seq, &v->digest) != UIE_OK)
 		uie_mon_diag(m, "record %llu: no memory to remember it as a subject",
@@ -187,8 +184,7 @@ static void subject_remember(struct uie_monitor *m, const struct uie_req *req,
 static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int fd, int merr,
 			  const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out)
 {
-	int r = uie_core_decide(&m->core, req, merr, scope == UIE_SCOPE_NONE ? NULL : digest, scope,
-				out);
+	int r = uie_core_decide(&m->core, req, merr, scope == UIE_SCOPE_NONE ? NULL : digest, scope, out);
 
 	if (r == UIE_OK && m->denylog && out->policy_decision == UIE_DENY) {
 		char name[4096];
@@ -209,12 +205,15 @@ static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int 
  * is the one the monitor logged.  Anything else is refused (the guest
  * applies DENY); 0 is "unknown".  Outside first-seen mode it is not used.
  */
-static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req *mq,
-			struct uie_req *req)
+static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req *mq, struct uie_req *req)
 {
 	*req = (struct uie_req){
-		.event = mq->event, .role = mq->role, .pid = mq->pid,
-		.vaddr = mq->vaddr, .length = mq->length, .file_offset = mq->file_offset,
+		.event = mq->event,
+		.role = mq->role,
+		.pid = mq->pid,
+		.vaddr = mq->vaddr,
+		.length = mq->length,
+		.file_offset = mq->file_offset,
 		.cond = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_COND_OF(mq->flags),
 	};
 	/* VM mode has no subjects: its EXECVE grants travel as MEASURE_VM_REQ (BRIDGE.md 12). */
@@ -222,8 +221,10 @@ static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req 
 		return UIE_OK;
 	if (!m->client ||
 	    uie_mon_subjects_get(m->client->subjects, mq->subject_seq, &req->subject) != UIE_OK) {
-		uie_mon_diag(m, "measure pid %u: subject record %llu is no program granted on this "
-			     "connection: refused", mq->pid, (unsigned long long)mq->subject_seq);
+		uie_mon_diag(m,
+			     "measure pid %u: subject record %llu is no program granted on this "
+			     "connection: refused",
+			     mq->pid, (unsigned long long)mq->subject_seq);
 		return UIE_E_NOTFOUND;
 	}
 	req->subject_seq = mq->subject_seq;
@@ -268,8 +269,7 @@ static int measure_request(struct uie_monitor *m, const struct uie_wire_msg *q, 
 		return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
 	if (!later || !m->workers)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
-	else if ((merr = measure_lookup(m, &req, fd, &digest, &scope, &need_hash)) == UIE_OK &&
-		 need_hash) {
+	else if ((merr = measure_lookup(m, &req, fd, &digest, &scope, &need_hash)) == UIE_OK && need_hash) {
 		if ((job = malloc(sizeof(*job))) != NULL) {
 			job_init(m, job, &req, fd); /* the job owns fd from here */
 			job->request_id = q->request_id;
@@ -281,14 +281,13 @@ static int measure_request(struct uie_monitor *m, const struct uie_wire_msg *q, 
 	return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
 }
 
-int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		    struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		    int *afd, struct uie_mon_later *later)
 {
 	return measure_request(m, q, fd, a, later);
 }
 
-void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
-				size_t *anslen)
+void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans, size_t *anslen)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = job->request_id };
 	struct uie_wire_msg a = { 0 };
@@ -308,11 +307,10 @@ void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint
  * what was approved.  A file that cannot be measured is logged without a
  * digest: the violation is recorded all the same.
  */
-int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		      struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		      int *afd, struct uie_mon_later *later)
 {
-	struct uie_req req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_DSO,
-			       .pid = q->u.violation_req.pid };
+	struct uie_req req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_DSO, .pid = q->u.violation_req.pid };
 	struct uie_digest digest = { 0 };
 	uint8_t scope = UIE_SCOPE_NONE;
 	bool fileless;
@@ -334,8 +332,10 @@ int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int f
 	r = uie_core_log_violation(&m->core, req.pid, &req.id, scope == UIE_SCOPE_NONE ? NULL : &digest,
 				   scope, &a->u.violation_ans_seq);
 	if (r == UIE_OK)
-		uie_mon_diag(m, "write violation: inode %llu written by pid %u while mapped executable "
-			     "(record %llu)", (unsigned long long)req.id.ino, req.pid,
+		uie_mon_diag(m,
+			     "write violation: inode %llu written by pid %u while mapped executable "
+			     "(record %llu)",
+			     (unsigned long long)req.id.ino, req.pid,
 			     (unsigned long long)a->u.violation_ans_seq);
 	return r;
 }
@@ -346,8 +346,8 @@ int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int f
  * batch refused with the hint of another epoch than the one in force is
  * not logged: its records would claim the wrong policy.
  */
-int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		     struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		     int *afd, struct uie_mon_later *later)
 {
 	uint32_t n = q->u.fastpath_req.count;
 	struct uie_fastpath_report *reps;
@@ -355,8 +355,10 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 	int r;
 
 	if (q->u.fastpath_req.epoch != m->core.epoch) {
-		uie_mon_diag(m, "fast-path report of %u refusal(s) under epoch %llu, epoch %llu in force: "
-			     "not logged", n, (unsigned long long)q->u.fastpath_req.epoch,
+		uie_mon_diag(m,
+			     "fast-path report of %u refusal(s) under epoch %llu, epoch %llu in force: "
+			     "not logged",
+			     n, (unsigned long long)q->u.fastpath_req.epoch,
 			     (unsigned long long)m->core.epoch);
 		return UIE_E_STATE;
 	}
@@ -374,8 +376,10 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 		r = uie_mon_quota_take(m, n);
 	a->u.fastpath_ans.first_seq = m->core.next_seq;
 	for (uint32_t i = 0; r == UIE_OK && i < n; i++) {
-		struct uie_verdict v = { .decision = UIE_DENY, .policy_decision = UIE_DENY,
-					 .reason = UIE_R_FASTPATH_MISS, .digest = reps[i].digest,
+		struct uie_verdict v = { .decision = UIE_DENY,
+					 .policy_decision = UIE_DENY,
+					 .reason = UIE_R_FASTPATH_MISS,
+					 .digest = reps[i].digest,
 					 .seq = m->core.next_seq };
 
 		r = uie_core_log_fastpath(&m->core, &reps[i].req, &reps[i].digest);
@@ -391,8 +395,8 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 	return r;
 }
 
-int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		   int *afd, struct uie_mon_later *later)
 {
 	struct uie_status *s = &a->u.status_ans;
 

@@ -17,8 +17,7 @@
 #include "uie/err.h"
 
 /* Reads the frame list of q from its sealed memfd; *frames is malloc'ed. */
-static int frames_read_alloc(const struct uie_msg_measure_vm_req *q, int fd, uint64_t **frames,
-			     size_t *n)
+static int frames_read_alloc(const struct uie_msg_measure_vm_req *q, int fd, uint64_t **frames, size_t *n)
 {
 	uint64_t count = uie_bridge_vm_nframes(q->object_size);
 	uint8_t *raw = NULL;
@@ -42,13 +41,17 @@ static int frames_read_alloc(const struct uie_msg_measure_vm_req *q, int fd, uin
 	return UIE_OK;
 }
 
-int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later)
+int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		       int *afd, struct uie_mon_later *later)
 {
 	const struct uie_msg_measure_vm_req *mq = &q->u.measure_vm_req;
 	struct uie_req req = {
-		.event = mq->r.event, .role = mq->r.role, .pid = mq->r.pid,
-		.vaddr = mq->r.vaddr, .length = mq->r.length, .file_offset = mq->r.file_offset,
+		.event = mq->r.event,
+		.role = mq->r.role,
+		.pid = mq->r.pid,
+		.vaddr = mq->r.vaddr,
+		.length = mq->r.length,
+		.file_offset = mq->r.file_offset,
 		.id = { .size = mq->object_size }, /* the only identity VM mode has */
 		.cond = UIE_BRIDGE_COND_OF(mq->r.flags),
 	};

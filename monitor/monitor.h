@@ -53,24 +53,23 @@ struct uie_mon_state;
 
 struct uie_guest_ram;
 
-
 struct uie_monitor {
 	const struct uie_platform *pl;
-	struct uie_vtpm *tpm;      /* borrowed; NULL: export and pubkey fail */
+	struct uie_vtpm *tpm; /* borrowed; NULL: export and pubkey fail */
 	struct uie_logstore log;
 	struct uie_core core;
-	struct uie_cache *cache;   /* owned */
-	uint8_t *pkg;              /* installed package bytes (the policy table points in) */
+	struct uie_cache *cache; /* owned */
+	uint8_t *pkg;            /* installed package bytes (the policy table points in) */
 	size_t pkg_len;
-	int hint_fd;               /* sealed memfd of the installed package's hint, or -1 */
+	int hint_fd; /* sealed memfd of the installed package's hint, or -1 */
 	uint64_t hint_len, hint_epoch;
-	struct uie_genpage gen;     /* policy generation page: the epoch in force (fd -1: none) */
-	FILE *diag;                /* diagnostics, may be NULL */
+	struct uie_genpage gen; /* policy generation page: the epoch in force (fd -1: none) */
+	FILE *diag;             /* diagnostics, may be NULL */
 	struct uie_mon_limits limits;
-	struct uie_mon_client *client; /* the client being served (quota), NULL: none */
-	struct uie_workers *workers;   /* measurement threads (borrowed), NULL: measure in the loop */
-	struct uie_mon_state *state; /* owned state directory; NULL: memory only */
-	uint64_t boot;             /* run number over the state directory (1 without) */
+	struct uie_mon_client *client;    /* the client being served (quota), NULL: none */
+	struct uie_workers *workers;      /* measurement threads (borrowed), NULL: measure in the loop */
+	struct uie_mon_state *state;      /* owned state directory; NULL: memory only */
+	uint64_t boot;                    /* run number over the state directory (1 without) */
 	uint8_t boot_id[UIE_BOOT_ID_LEN]; /* random per run, told to clients */
 	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
 	const struct uie_guest_ram *ram;
@@ -90,9 +89,9 @@ enum uie_log_sync {
 
 /* Options of uie_monitor_init_opts; all zero: memory only, every grant logged. */
 struct uie_monitor_opts {
-	const char *state_dir; /* write-ahead log and packages; restart restores the policy */
-	uint8_t log_sync;      /* enum uie_log_sync: when records reach the device */
-	bool first_seen;       /* log each (epoch, mode, event, role, digest, decision, reason) once */
+	const char *state_dir;   /* write-ahead log and packages; restart restores the policy */
+	uint8_t log_sync;        /* enum uie_log_sync: when records reach the device */
+	bool first_seen;         /* log each (epoch, mode, event, role, digest, decision, reason) once */
 	uint32_t first_seen_max; /* keys remembered (0: default) */
 	const struct uie_mon_limits *limits; /* NULL: the defaults */
 	const struct uie_guest_ram *ram;     /* VM mode (borrowed); NULL: objects come as fds */
@@ -104,16 +103,15 @@ struct uie_monitor_opts {
  * Starts the core in bootstrap (logging MONITOR_START through the store,
  * which extends tpm).  Return: UIE_OK, UIE_E_NOMEM, or the core's error.
  */
-int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
-		     FILE *diag);
+int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm, FILE *diag);
 
 /*
  * uie_monitor_init with options (o may be NULL).  With a state directory
  * the start may restore a policy or refuse to start (a damaged log, a
  * policy whose package is gone or fails its checks), explained on diag.
  */
-int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl,
-			  struct uie_vtpm *tpm, FILE *diag, const struct uie_monitor_opts *o);
+int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
+			  FILE *diag, const struct uie_monitor_opts *o);
 
 /*
  * Health for STATUS: UIE_OK, the log store's error (a broken vTPM, the
@@ -149,24 +147,22 @@ struct uie_mon_later {
  * an error answer and changes no state.
  */
 void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct uie_mon_later *later,
-		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen,
-		       int *ansfd);
+		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd);
 
 /* uie_monitor_serve for no client, everything answered at once (VM mode, tests). */
 void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
 			size_t *anslen, int *ansfd);
 
 /* Decides, logs and answers a worker's finished MEASURE job (the caller frees it). */
-void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans,
-				size_t *anslen);
+void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans, size_t *anslen);
 
 /*
  * Writes up to max more records of an export and, once all are written (or
  * on an error), puts the answer in ans and its memfd in *ansfd and returns
  * true (the caller then frees the job).
  */
-bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max,
-			     uint8_t *ans, size_t *anslen, int *ansfd);
+bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max, uint8_t *ans,
+			     size_t *anslen, int *ansfd);
 void uie_export_job_free(struct uie_export_job *x);
 
 /*
@@ -174,8 +170,7 @@ void uie_export_job_free(struct uie_export_job *x);
  * here): a itself when a->status is UIE_OK and it encodes, else the error
  * answer.
  */
-void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans,
-			size_t *anslen);
+void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans, size_t *anslen);
 
 /* A fresh client: a full bucket. */
 void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c);
@@ -193,8 +188,8 @@ int uie_mon_quota_take(struct uie_monitor *m, uint64_t n);
  * received whole (oversized, too many descriptors): addressed to its
  * request id when its header is readable, as ERROR_ANS otherwise.
  */
-void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err,
-			uint8_t *ans, size_t *anslen);
+void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err, uint8_t *ans,
+			size_t *anslen);
 
 /*
  * Handlers, one per request type (monitor/dispatch.c holds the table).
@@ -204,31 +199,30 @@ void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t 
  */
 typedef int (*uie_mon_handler)(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 			       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		    struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		    struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		 struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		     struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		   struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-		      struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
+int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		    int *afd, struct uie_mon_later *later);
+int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		       int *afd, struct uie_mon_later *later);
+int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		    int *afd, struct uie_mon_later *later);
+int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		   int *afd, struct uie_mon_later *later);
+int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		 int *afd, struct uie_mon_later *later);
+int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a, int *afd,
+		struct uie_mon_later *later);
+int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		     int *afd, struct uie_mon_later *later);
+int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		   int *afd, struct uie_mon_later *later);
+int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		   int *afd, struct uie_mon_later *later);
+int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		       int *afd, struct uie_mon_later *later);
+int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		      int *afd, struct uie_mon_later *later);
 
 /* Diagnostics line (printf-style) to m->diag, if set. */
-void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

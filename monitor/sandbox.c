@@ -65,33 +65,65 @@ int uie_sandbox_drop(uid_t uid, gid_t gid)
 
 /* What the request loop (and libc, OpenSSL and tpm2-tss under it) calls. */
 static const int allowed[] = {
-	SYS_read, SYS_write, SYS_writev, SYS_readv, SYS_pread64, SYS_lseek, SYS_close,
-	SYS_fstat, SYS_newfstatat, SYS_statx, SYS_fcntl, SYS_memfd_create,
-	SYS_readlink, SYS_readlinkat, /* an object's name for the system log, from /proc/self/fd */
-	SYS_munmap, SYS_mremap, SYS_brk, SYS_madvise,
-	SYS_poll, SYS_ppoll, SYS_select, SYS_pselect6,
-	SYS_accept, SYS_accept4, SYS_recvmsg, SYS_sendmsg, SYS_recvfrom, SYS_sendto, SYS_shutdown,
+	SYS_read,
+	SYS_write,
+	SYS_writev,
+	SYS_readv,
+	SYS_pread64,
+	SYS_lseek,
+	SYS_close,
+	SYS_fstat,
+	SYS_newfstatat,
+	SYS_statx,
+	SYS_fcntl,
+	SYS_memfd_create,
+	SYS_readlink,
+	SYS_readlinkat, /* an object's name for the system log, from /proc/self/fd */
+	SYS_munmap,
+	SYS_mremap,
+	SYS_brk,
+	SYS_madvise,
+	SYS_poll,
+	SYS_ppoll,
+	SYS_select,
+	SYS_pselect6,
+	SYS_accept,
+	SYS_accept4,
+	SYS_recvmsg,
+	SYS_sendmsg,
+	SYS_recvfrom,
+	SYS_sendto,
+	SYS_shutdown,
 	SYS_getsockopt, /* SO_PEERCRED of a new connection (server.c) */
-	SYS_rt_sigreturn, SYS_rt_sigprocmask, SYS_clock_gettime, SYS_gettimeofday,
-	SYS_getpid, SYS_gettid, SYS_getrandom, SYS_futex, SYS_exit, SYS_exit_group,
+	SYS_rt_sigreturn,
+	SYS_rt_sigprocmask,
+	SYS_clock_gettime,
+	SYS_gettimeofday,
+	SYS_getpid,
+	SYS_gettid,
+	SYS_getrandom,
+	SYS_futex,
+	SYS_exit,
+	SYS_exit_group,
 	/* After SIGSTOP/SIGCONT the kernel resumes an interrupted poll with it. */
 	SYS_restart_syscall,
 	/* The write-ahead log: durable appends, undoing a torn one, archiving at start. */
-	SYS_fdatasync, SYS_fsync, SYS_ftruncate,
+	SYS_fdatasync,
+	SYS_fsync,
+	SYS_ftruncate,
 };
 
-
-#define ALLOW_NR(nr) \
+#define ALLOW_NR(nr)                                               \
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(nr), 0, 1), \
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
 /* mmap and mprotect pass only without PROT_EXEC: the monitor never needs new code. */
-#define ALLOW_NOEXEC(nr) \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(nr), 0, 4), \
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG2_LO_OFF), \
-	BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1), \
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), \
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+#define ALLOW_NOEXEC(nr)                                               \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(nr), 0, 4),     \
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG2_LO_OFF),       \
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1), \
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),   \
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
 #define ARG0_LO_OFF offsetof(struct seccomp_data, args[0])
 
@@ -99,18 +131,18 @@ static const int allowed[] = {
  * The swtpm TCTI's connections: TCP (swtpm:HOST:PORT) or a unix socket
  * (swtpm:/PATH, the recommended deployment); no netlink, packet, ...
  */
-#define ALLOW_TPM_SOCKET \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 6), \
-	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LO_OFF), \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 3, 0), \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 2, 0), \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 1, 0), \
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), \
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+#define ALLOW_TPM_SOCKET                                             \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 6),       \
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LO_OFF),     \
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 3, 0),  \
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 2, 0), \
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 1, 0),  \
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS), \
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
-#define ERRNO_NR(nr, e) \
+#define ERRNO_NR(nr, e)                                            \
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(nr), 0, 1), \
-	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (e))
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (e))
 
 #define NALLOWED (sizeof(allowed) / sizeof(allowed[0]))
 

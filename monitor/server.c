@@ -115,8 +115,7 @@ int uie_server_limits_apply(struct uie_server_limits *lim, const struct uie_moni
 	struct rlimit rl;
 	rlim_t want;
 
-	if (lim->max_clients == 0 || lim->max_clients > UIE_SERVER_CLIENTS_CAP ||
-	    lim->max_per_process == 0)
+	if (lim->max_clients == 0 || lim->max_clients > UIE_SERVER_CLIENTS_CAP || lim->max_per_process == 0)
 		return UIE_E_INVAL;
 	/*
 	 * Room for every client and one more descriptor each (the object a worker measures for
@@ -146,8 +145,8 @@ int uie_server_limits_apply(struct uie_server_limits *lim, const struct uie_moni
  * holds max_per_process connections: one process (or a few) holding
  * connections open cannot lock every other client out.
  */
-static void accept_client(const struct uie_monitor *m, const struct uie_server_limits *lim,
-			  int lfd, struct client *clients, unsigned *n)
+static void accept_client(const struct uie_monitor *m, const struct uie_server_limits *lim, int lfd,
+			  struct client *clients, unsigned *n)
 {
 	static uint64_t next_id;
 	struct ucred cred = { .pid = 0 };

@@ -14,14 +14,13 @@
 #include "uie/err.h"
 #include "vtpm.h"
 
-int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
-		     FILE *diag)
+int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm, FILE *diag)
 {
 	return uie_monitor_init_opts(m, pl, tpm, diag, NULL);
 }
 
-int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl,
-			  struct uie_vtpm *tpm, FILE *diag, const struct uie_monitor_opts *o)
+int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
+			  FILE *diag, const struct uie_monitor_opts *o)
 {
 	struct uie_log_sink sink;
 	int r;

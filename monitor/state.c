@@ -22,8 +22,8 @@
 struct prev_run {
 	uint64_t boot; /* 0: none */
 	struct uie_logfile_info info;
-	uint8_t *log;  /* the log file's bytes (info points in) */
-	uint8_t *pkg;  /* the package in force, copied out of its packages file */
+	uint8_t *log; /* the log file's bytes (info points in) */
+	uint8_t *pkg; /* the package in force, copied out of its packages file */
 	size_t pkg_len;
 };
 
@@ -55,8 +55,7 @@ static int open_dir(struct uie_monitor *m, const char *dir)
 		uie_mon_diag(m, "state directory %s: %s", dir, strerror(errno));
 		return uie_err_from_errno(errno);
 	}
-	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022)) {
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
 		uie_mon_diag(m, "state directory %s: not a directory of ours writable only by us", dir);
 		return UIE_E_STATE;
 	}
@@ -88,8 +87,7 @@ static bool run_file(const char *name, const char *prefix, uint64_t *n)
 {
 	size_t pl = strlen(prefix);
 
-	return strncmp(name, prefix, pl) == 0 && name[pl] == '.' &&
-	       uie_parse_u64(name + pl + 1, n) == UIE_OK;
+	return strncmp(name, prefix, pl) == 0 && name[pl] == '.' && uie_parse_u64(name + pl + 1, n) == UIE_OK;
 }
 
 /* The newest run's number; removes files a start that did not finish left (*.tmp). */
@@ -107,8 +105,7 @@ static int newest_run(struct uie_monitor *m, const char *dir, uint64_t *boot)
 
 		if (l > 4 && !strcmp(e->d_name + l - 4, ".tmp") &&
 		    (!strncmp(e->d_name, "log.", 4) || !strncmp(e->d_name, "packages.", 9))) {
-			uie_mon_diag(m, "removing %s/%s left by a start that did not finish", dir,
-				     e->d_name);
+			uie_mon_diag(m, "removing %s/%s left by a start that did not finish", dir, e->d_name);
 			unlinkat(dirfd(d), e->d_name, 0);
 		} else if (run_file(e->d_name, "log", &n) && n > *boot) {
 			*boot = n;
@@ -135,10 +132,12 @@ static int load_prev(struct uie_monitor *m, const char *dir, struct prev_run *p)
 		return r;
 	}
 	if ((r = uie_logfile_parse(m->pl, p->log, len, &p->info)) != UIE_OK) {
-		uie_mon_diag(m, "%s: damaged at byte %" PRIu64 " (record %" PRIu64 "): %s; refusing to "
+		uie_mon_diag(m,
+			     "%s: damaged at byte %" PRIu64 " (record %" PRIu64 "): %s; refusing to "
 			     "start rather than drop records: keep the file as evidence and move it "
-			     "aside to start a new history", path, p->info.bad_offset,
-			     p->info.hdr.first_seq + p->info.nrecords, uie_err_str(r));
+			     "aside to start a new history",
+			     path, p->info.bad_offset, p->info.hdr.first_seq + p->info.nrecords,
+			     uie_err_str(r));
 		return r;
 	}
 	if (p->info.hdr.boot != p->boot) {
@@ -150,9 +149,10 @@ static int load_prev(struct uie_monitor *m, const char *dir, struct prev_run *p)
 	if ((r = path_of(path, sizeof(path), dir, "packages", p->boot, "")) != UIE_OK ||
 	    (r = uie_file_read_alloc(path, SIZE_MAX / 2, &pk, &len)) != UIE_OK ||
 	    (r = uie_pkgfile_find(m->pl, pk, len, p->info.policy_id, &off, &plen)) != UIE_OK) {
-		uie_mon_diag(m, "%s: the package of the policy in force (epoch %" PRIu64 ") is not "
-			     "there: %s; refusing to start in bootstrap", path, p->info.epoch,
-			     uie_err_str(r));
+		uie_mon_diag(m,
+			     "%s: the package of the policy in force (epoch %" PRIu64 ") is not "
+			     "there: %s; refusing to start in bootstrap",
+			     path, p->info.epoch, uie_err_str(r));
 		free(pk);
 		return r;
 	}
@@ -166,8 +166,7 @@ static int load_prev(struct uie_monitor *m, const char *dir, struct prev_run *p)
 }
 
 /* packages.<boot>.tmp with the header and the restored package (pkg, or none), synced. */
-static int create_pkgfile(struct uie_mon_state *st, const char *path, const uint8_t *pkg,
-			  size_t pkg_len)
+static int create_pkgfile(struct uie_mon_state *st, const char *path, const uint8_t *pkg, size_t pkg_len)
 {
 	uint8_t h[UIE_PKGFILE_HDR_LEN];
 	int r;
@@ -210,10 +209,12 @@ static int start_core(struct uie_monitor *m, struct prev_run *p)
 		return r;
 	if (!p->pkg)
 		return UIE_OK;
-	if ((r = uie_package_restore(&m->core, p->pkg, p->pkg_len, p->info.policy_id,
-				     p->info.epoch)) != UIE_OK) {
-		uie_mon_diag(m, "run %" PRIu64 "'s policy (epoch %" PRIu64 ") fails its checks again: "
-			     "%s; refusing to start in bootstrap", p->boot, p->info.epoch, uie_err_str(r));
+	if ((r = uie_package_restore(&m->core, p->pkg, p->pkg_len, p->info.policy_id, p->info.epoch)) !=
+	    UIE_OK) {
+		uie_mon_diag(m,
+			     "run %" PRIu64 "'s policy (epoch %" PRIu64 ") fails its checks again: "
+			     "%s; refusing to start in bootstrap",
+			     p->boot, p->info.epoch, uie_err_str(r));
 		return r;
 	}
 	m->pkg = p->pkg;
@@ -269,8 +270,8 @@ int uie_mon_state_start(struct uie_monitor *m, const char *dir, uint8_t log_sync
 		goto out;
 	}
 	if (p.boot)
-		uie_mon_diag(m, "run %" PRIu64 " continues run %" PRIu64 " (%" PRIu64 " records%s)",
-			     st->boot, p.boot, p.info.hdr.first_seq + p.info.nrecords,
+		uie_mon_diag(m, "run %" PRIu64 " continues run %" PRIu64 " (%" PRIu64 " records%s)", st->boot,
+			     p.boot, p.info.hdr.first_seq + p.info.nrecords,
 			     m->core.have_policy ? ", its policy restored" : ", bootstrap");
 out:
 	free(p.log);

@@ -23,10 +23,10 @@ struct uie_mon_state {
 	char *dir;
 	uint64_t boot;
 	struct uie_logfile log;
-	int lock_fd;  /* DIR/lock, flock'ed for the monitor's life: one monitor per directory */
-	int pkg_fd;   /* packages.<boot>, appended to at every accepted install */
+	int lock_fd;      /* DIR/lock, flock'ed for the monitor's life: one monitor per directory */
+	int pkg_fd;       /* packages.<boot>, appended to at every accepted install */
 	uint64_t pkg_len; /* its length, all entries whole */
-	int err;      /* persisting an accepted package failed: a restart would refuse to start */
+	int err;          /* persisting an accepted package failed: a restart would refuse to start */
 	uint8_t log_sync; /* enum uie_log_sync */
 };
 

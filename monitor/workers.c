@@ -38,8 +38,8 @@ static int timed_read(void *ctx, uint64_t off, void *buf, size_t len)
 
 static bool id_eq(const struct uie_file_id *a, const struct uie_file_id *b)
 {
-	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns &&
+	       a->ctime_ns == b->ctime_ns;
 }
 
 void uie_job_measure(struct uie_job *job)

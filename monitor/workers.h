@@ -22,17 +22,17 @@
 /* One measurement: filled by the loop, run by a worker, finished by the loop. */
 struct uie_job {
 	/* in */
-	struct uie_core core;  /* snapshot: what uie_core_measure reads (its pl is replaced) */
-	struct uie_req req;    /* its id is the identity the digest must belong to */
-	int fd;                /* owned by the job */
-	uint32_t max_hash_ms;  /* 0: no limit */
+	struct uie_core core; /* snapshot: what uie_core_measure reads (its pl is replaced) */
+	struct uie_req req;   /* its id is the identity the digest must belong to */
+	int fd;               /* owned by the job */
+	uint32_t max_hash_ms; /* 0: no limit */
 	/* out */
 	int r;
-	bool expired;          /* stopped by max_hash_ms */
+	bool expired; /* stopped by max_hash_ms */
 	struct uie_digest digest;
 	uint8_t scope;
 	/* the loop's bookkeeping */
-	uint64_t conn;         /* connection the answer goes to */
+	uint64_t conn; /* connection the answer goes to */
 	uint32_t request_id;
 	struct uie_job *next;
 };
@@ -45,7 +45,7 @@ struct uie_workers {
 	struct uie_job *todo, *todo_tail, *done; /* lists, under mu */
 	bool stop;
 	unsigned running; /* workers past their start-up, under mu */
-	int wake[2]; /* a byte per finished job: the loop polls wake[0] */
+	int wake[2];      /* a byte per finished job: the loop polls wake[0] */
 };
 
 /*

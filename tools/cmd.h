@@ -4,7 +4,7 @@
 #define UIE_TOOLS_CMD_H
 
 struct uie_cmd {
-	const char *name;   /* "run", "verify", "policy compile", ... */
+	const char *name;                 /* "run", "verify", "policy compile", ... */
 	int (*fn)(int argc, char **argv); /* argv[0] is the subcommand name */
 	const char *summary;
 	/* Synopsis after "uie NAME" printed for --help; NULL: the command prints its own help. */

@@ -46,7 +46,10 @@ static int make_elf_fd(void)
 
 	if (!img || fd < 0)
 		return -1;
-	memcpy(img, "\x7f" "ELF\x02\x01\x01", 7);
+	memcpy(img,
+	       "\x7f"
+	       "ELF\x02\x01\x01",
+	       7);
 	img[16] = 3;
 	img[18] = 62;
 	img[20] = 1;
@@ -155,8 +158,8 @@ static double lookup_ns(unsigned long *allows)
 		rules[i].action = (uint8_t)(i % 7 == 0 ? UIE_DENY : UIE_ALLOW);
 	}
 	qsort(rules, NRULES, sizeof(*rules), cmp_rule);
-	if (uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, rules, NRULES, tab, cap,
-			      &len) != UIE_OK ||
+	if (uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, rules, NRULES, tab, cap, &len) !=
+		    UIE_OK ||
 	    uie_policy_load(tab, len, &pol) != UIE_OK)
 		goto out;
 	/* Half the probes hit a rule, half miss (random digests). */
@@ -174,8 +177,8 @@ static double lookup_ns(unsigned long *allows)
 			uint8_t dec;
 			uint16_t reason;
 
-			uie_policy_lookup(&pol, (uint8_t)(1 + i % 3), (uint8_t)(1 + i % 5), probe[i],
-					  &dec, &reason);
+			uie_policy_lookup(&pol, (uint8_t)(1 + i % 3), (uint8_t)(1 + i % 5), probe[i], &dec,
+					  &reason);
 			*allows += dec;
 		}
 	}
@@ -210,8 +213,8 @@ int main(void)
 		return 1;
 	}
 	printf("%-44s %12s %12s %8s %s\n", "metric", "value", "reference", "ratio", "goal");
-	printf("%-44s %9.1f MB/s %9.1f MB/s %8.3f %s\n", "object digest, 1 MB exec segment, mapped",
-	       map_mbps, ossl, map_mbps / ossl, map_mbps / ossl >= 0.9 ? ">= 0.9 met" : ">= 0.9 MISSED");
+	printf("%-44s %9.1f MB/s %9.1f MB/s %8.3f %s\n", "object digest, 1 MB exec segment, mapped", map_mbps,
+	       ossl, map_mbps / ossl, map_mbps / ossl >= 0.9 ? ">= 0.9 met" : ">= 0.9 MISSED");
 	printf("%-44s %9.1f MB/s %9.1f MB/s %8.3f %s\n", "object digest, 1 MB exec segment, pread",
 	       pread_mbps, ossl, pread_mbps / ossl, "(reference only)");
 	printf("%-44s %10.1f ns %12s %8s %s\n", "policy lookup, 100,000 rules", ns, "-", "-",

@@ -219,7 +219,8 @@ int main(int argc, char **argv)
 		r = uie_verify_ae(&vp.pl, &in, &rep);
 		t_verify = fmin(t_verify, now() - t0);
 		if (r != UIE_V_OK) {
-			fprintf(stderr, "replay_bench: verify: %s: %s\n", uie_verify_class_name(r), rep.reason);
+			fprintf(stderr, "replay_bench: verify: %s: %s\n", uie_verify_class_name(r),
+				rep.reason);
 			return 1;
 		}
 
@@ -240,8 +241,8 @@ int main(int argc, char **argv)
 	mb = (double)g.n * UIE_LOG_RECORD_LEN / 1e6;
 	printf("%-34s %10.3f s %12.0f records/s %8.1f MB/s\n", "replay (uie_log_replay)", t_replay,
 	       (double)g.n / t_replay, mb / t_replay);
-	printf("%-34s %10.3f s %12.0f records/s %8.1f MB/s\n", "verify (uie_verify_ae, all checks)",
-	       t_verify, (double)g.n / t_verify, mb / t_verify);
+	printf("%-34s %10.3f s %12.0f records/s %8.1f MB/s\n", "verify (uie_verify_ae, all checks)", t_verify,
+	       (double)g.n / t_verify, mb / t_verify);
 	printf("%-34s %10.3f s %12.0f records/s %8.1f MB/s\n", "sha256sum over the same bytes", t_sum,
 	       (double)g.n / t_sum, mb / t_sum);
 	printf("best of %d rounds; load average at the end: %s", ROUNDS, loadavg());

@@ -38,7 +38,7 @@ static double now_s(void)
 
 static void digest_of(uint32_t tag, uint32_t i, uint8_t d[32])
 {
-	uint8_t in[8] = { (uint8_t)tag, (uint8_t)(tag >> 8), 0, 0, (uint8_t)i, (uint8_t)(i >> 8),
+	uint8_t in[8] = { (uint8_t)tag,       (uint8_t)(tag >> 8), 0, 0, (uint8_t)i, (uint8_t)(i >> 8),
 			  (uint8_t)(i >> 16), (uint8_t)(i >> 24) };
 
 	EVP_Digest(in, sizeof(in), d, NULL, EVP_sha256(), NULL);
@@ -86,7 +86,8 @@ int main(void)
 	}
 	qsort(rules, NRULES, sizeof(*rules), cmp_rule);
 	if (uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, rules, NRULES, table, cap,
-			      &tlen) != UIE_OK || uie_policy_load(table, tlen, &pol) != UIE_OK)
+			      &tlen) != UIE_OK ||
+	    uie_policy_load(table, tlen, &pol) != UIE_OK)
 		return 1;
 	if (uie_core_init(&core, &hp.pl, &sink, UIE_HASH_SHA256) != UIE_OK)
 		return 1;
@@ -97,7 +98,8 @@ int main(void)
 	if (r != UIE_OK)
 		return 1;
 	printf("sign %u-rule package with hint: %.1f ms (%zu bytes)\n", NRULES, (t1 - t0) * 1e3, plen);
-	if (uie_package_parse(&hp.pl, pkg, plen, &p) != UIE_OK || uie_bloom_parse(p.hint, p.hint_len, &b) != UIE_OK)
+	if (uie_package_parse(&hp.pl, pkg, plen, &p) != UIE_OK ||
+	    uie_bloom_parse(p.hint, p.hint_len, &b) != UIE_OK)
 		return 1;
 	for (uint32_t i = 0; i < 2048; i++)
 		digest_of(2, i, probe[i]); /* not in the policy */

@@ -63,8 +63,9 @@ static uint64_t grant(struct uie_monitor *m, struct uie_mon_client *c, uint16_t 
 	size_t len, alen;
 	int afd, fd = dup(objfd);
 
-	q.u.measure_req = (struct uie_msg_measure_req){ .event = event, .role = role, .pid = pid,
-							 .length = 4096, .subject_seq = subj };
+	q.u.measure_req = (struct uie_msg_measure_req){
+		.event = event, .role = role, .pid = pid, .length = 4096, .subject_seq = subj
+	};
 	if (fd < 0 || uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK)
 		exit(1);
 	uie_monitor_serve(m, c, NULL, msg, len, fd, ans, &alen, &afd);

@@ -28,9 +28,8 @@ static bool exec_segment(int fd, off_t size, off_t *off, size_t *len)
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
 
-	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(ph))
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph))
 		return false;
 	for (unsigned i = 0; i < eh.e_phnum; i++) {
 		off_t at = (off_t)eh.e_phoff + (off_t)i * (off_t)sizeof(ph);

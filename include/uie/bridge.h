@@ -22,22 +22,22 @@
 #define UIE_BRIDGE_DEFAULT_PATH "/run/uie/monitor.sock"
 
 enum uie_bridge_msg {
-	UIE_MSG_ERROR_ANS = 1,    /* answer to a message whose type is unknown or unreadable */
-	UIE_MSG_MEASURE_REQ = 2,  /* normalized request (+ object fd) -> verdict */
+	UIE_MSG_ERROR_ANS = 1,   /* answer to a message whose type is unknown or unreadable */
+	UIE_MSG_MEASURE_REQ = 2, /* normalized request (+ object fd) -> verdict */
 	UIE_MSG_MEASURE_ANS = 3,
-	UIE_MSG_INSTALL_REQ = 4,  /* package in a memfd -> result */
+	UIE_MSG_INSTALL_REQ = 4, /* package in a memfd -> result */
 	UIE_MSG_INSTALL_ANS = 5,
-	UIE_MSG_EXPORT_REQ = 6,   /* nonce, since_seq -> AE in a memfd */
+	UIE_MSG_EXPORT_REQ = 6, /* nonce, since_seq -> AE in a memfd */
 	UIE_MSG_EXPORT_ANS = 7,
-	UIE_MSG_HINT_REQ = 8,     /* -> sealed memfd holding the Bloom hint (or none) */
+	UIE_MSG_HINT_REQ = 8, /* -> sealed memfd holding the Bloom hint (or none) */
 	UIE_MSG_HINT_ANS = 9,
-	UIE_MSG_STATUS_REQ = 10,  /* -> mode, epoch, record count, vPCR16 */
+	UIE_MSG_STATUS_REQ = 10, /* -> mode, epoch, record count, vPCR16 */
 	UIE_MSG_STATUS_ANS = 11,
 	UIE_MSG_FASTPATH_REQ = 12, /* reports of guest fast-path rejections, in a memfd */
 	UIE_MSG_FASTPATH_ANS = 13,
-	UIE_MSG_PUBKEY_REQ = 14,  /* -> attestation public key (DER SPKI) */
+	UIE_MSG_PUBKEY_REQ = 14, /* -> attestation public key (DER SPKI) */
 	UIE_MSG_PUBKEY_ANS = 15,
-	UIE_MSG_GEN_REQ = 16,     /* -> the policy generation page (sealed memfd, read-only) */
+	UIE_MSG_GEN_REQ = 16, /* -> the policy generation page (sealed memfd, read-only) */
 	UIE_MSG_GEN_ANS = 17,
 	UIE_MSG_CHECKPOINT_REQ = 18, /* records [0, seq) verified, ending at pcr: drop them from memory */
 	UIE_MSG_CHECKPOINT_ANS = 19,
@@ -48,7 +48,6 @@ enum uie_bridge_msg {
 	UIE_MSG__MAX
 };
 
-
 struct uie_status {
 	uint8_t mode;
 	uint64_t epoch;
@@ -56,9 +55,9 @@ struct uie_status {
 	uint8_t vpcr[UIE_PCR_LEN];
 	uint8_t policy_id[UIE_SHA256_LEN];
 	uint8_t boot_id[UIE_BOOT_ID_LEN]; /* random per monitor run */
-	uint64_t boot;    /* run number (1 without a state directory) */
-	int32_t health;   /* UIE_OK, or the log store's or vTPM's failure */
-	uint64_t repeats; /* grants answered by an earlier record (first-seen mode) */
+	uint64_t boot;                    /* run number (1 without a state directory) */
+	int32_t health;                   /* UIE_OK, or the log store's or vTPM's failure */
+	uint64_t repeats;                 /* grants answered by an earlier record (first-seen mode) */
 	uint8_t trust_keys; /* policy-signing keys the monitor trusts (0: it stays in bootstrap) */
 };
 
@@ -89,8 +88,8 @@ int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_
 int uie_bridge_install(int fd, const uint8_t *pkg, size_t len, int *monitor_err);
 
 /* Exports evidence answering nonce; *ae is malloc'ed and owned by the caller. */
-int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint64_t since_seq,
-			    uint8_t **ae, size_t *ae_len);
+int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint64_t since_seq, uint8_t **ae,
+			    size_t *ae_len);
 
 /* Gets the Bloom hint memfd (sealed, read-only); *hint_fd = -1 when none. */
 int uie_bridge_hint(int fd, int *hint_fd, size_t *len);
@@ -122,13 +121,12 @@ struct uie_fastpath_report {
  * answered, else the first transport error, which is then also the status
  * of every report not answered.
  */
-int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_report *reps,
-				   size_t n);
+int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_report *reps, size_t n);
 
 /* VM mode (docs/BRIDGE.md section 12): the object is named by its frames. */
 #define UIE_VM_FRAME 4096
-#define UIE_VM_MAX_FRAMES 65536          /* objects up to 256 MiB */
-#define UIE_VM_FLAG_FILELESS 0x01        /* the guest's file has no name: no frames */
+#define UIE_VM_MAX_FRAMES 65536   /* objects up to 256 MiB */
+#define UIE_VM_FLAG_FILELESS 0x01 /* the guest's file has no name: no frames */
 
 /*
  * Asks for a decision on req whose object (object_size bytes) lies in the

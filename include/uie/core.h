@@ -41,10 +41,10 @@ struct uie_log_sink {
 struct uie_core {
 	const struct uie_platform *pl;
 	struct uie_log_sink sink;
-	uint16_t obj_alg;   /* object digest algorithm while no policy is installed */
+	uint16_t obj_alg;          /* object digest algorithm while no policy is installed */
 	uint8_t vpcr[UIE_PCR_LEN]; /* running value of vPCR[16], mirrors the vTPM */
 	uint64_t next_seq;
-	uint8_t mode;       /* enum uie_mode */
+	uint8_t mode; /* enum uie_mode */
 	bool have_policy;
 	uint64_t epoch;
 	struct uie_policy policy;
@@ -83,7 +83,7 @@ struct uie_req {
 #define UIE_COND_ALL (UIE_COND_EXECMOD | UIE_COND_UNSEALED)
 
 struct uie_verdict {
-	uint8_t decision; /* what the guest must apply */
+	uint8_t decision;        /* what the guest must apply */
 	uint8_t policy_decision; /* what the policy said (differs in MEASURE) */
 	uint16_t reason;
 	uint8_t scope;
@@ -109,9 +109,8 @@ struct uie_core_prev {
  * previous log's end (digest: its last vPCR16, scope CHAIN; vaddr: its
  * boot number; file_offset: its record count).
  */
-int uie_core_init_restart(struct uie_core *c, const struct uie_platform *pl,
-			  const struct uie_log_sink *sink, uint16_t obj_alg,
-			  const struct uie_core_prev *prev);
+int uie_core_init_restart(struct uie_core *c, const struct uie_platform *pl, const struct uie_log_sink *sink,
+			  uint16_t obj_alg, const struct uie_core_prev *prev);
 
 /*
  * Puts back the policy that was in force when the previous run stopped
@@ -140,8 +139,8 @@ uint16_t uie_core_obj_alg(const struct uie_core *c);
  * with respect to core state (the host may cache the result by file
  * identity and algorithm).
  */
-int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
-		     const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope);
+int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const struct uie_object *obj,
+		     struct uie_digest *digest, uint8_t *scope);
 
 /*
  * Decides a measured request, logs it and returns the verdict.
@@ -173,8 +172,7 @@ int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_e
  * DENY).  digest may be NULL; when given, the record's scope is RANGE for
  * roles FILE and SCRIPT and ELF otherwise.
  */
-int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
-			  const struct uie_digest *digest);
+int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req, const struct uie_digest *digest);
 
 /*
  * Logs a write violation (docs/FORMATS.md 3.5): the file of a live

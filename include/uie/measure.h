@@ -61,8 +61,8 @@ int uie_elf_digest(const struct uie_platform *pl, const struct uie_object *obj, 
  * Digest of the raw file range [off, off+len) (scope UIE_SCOPE_RANGE); len
  * is clamped at the end of the object, off beyond it is UIE_E_RANGE.
  */
-int uie_range_measure(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
-		      uint64_t off, uint64_t len, struct uie_digest *out);
+int uie_range_measure(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg, uint64_t off,
+		      uint64_t len, struct uie_digest *out);
 
 /*
  * True when the non-empty [off, off+len) lies inside the union of the

@@ -16,8 +16,8 @@
 #define UIE_PACKAGE_MAX_LEN (64u << 20)
 #define UIE_PACKAGE_MAGIC "UIEPKG01" /* 8 bytes */
 #define UIE_PACKAGE_VERSION 1
-#define UIE_PACKAGE_HDR_LEN 104      /* bytes before the table */
-#define UIE_PACKAGE_MAX_SIG 72       /* longest DER ECDSA P-256 signature */
+#define UIE_PACKAGE_HDR_LEN 104 /* bytes before the table */
+#define UIE_PACKAGE_MAX_SIG 72  /* longest DER ECDSA P-256 signature */
 /* Signature algorithm: TPM_ALG_ECDSA, meaning ECDSA on P-256 over SHA-256 here. */
 #define UIE_SIG_ECDSA_P256_SHA256 0x0018
 /*
@@ -32,9 +32,9 @@ struct uie_package {
 	uint16_t sig_alg;  /* signature algorithm identifier */
 	uint16_t hash_alg; /* object digest algorithm of the table */
 	uint64_t epoch;
-	uint64_t bind_seq;                 /* vPCR16 binding: value after record bind_seq-1 */
+	uint64_t bind_seq; /* vPCR16 binding: value after record bind_seq-1 */
 	uint8_t bind_pcr[UIE_PCR_LEN];
-	uint8_t key_id[UIE_SHA256_LEN];    /* SHA-256 of the signer's SubjectPublicKeyInfo */
+	uint8_t key_id[UIE_SHA256_LEN]; /* SHA-256 of the signer's SubjectPublicKeyInfo */
 	const uint8_t *table;
 	size_t table_len;
 	const uint8_t *hint; /* Bloom hint, NULL when absent */
@@ -45,8 +45,7 @@ struct uie_package {
 };
 
 /* Parses a package in place (references buf); clears *out first. */
-int uie_package_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len,
-		      struct uie_package *out);
+int uie_package_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len, struct uie_package *out);
 
 /*
  * The monitor-side checks in order: parse, signature (platform verify),

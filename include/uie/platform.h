@@ -54,8 +54,7 @@ struct uie_object {
 };
 
 /* One-shot hash through the platform: out receives uie_hash_len(alg) bytes. */
-int uie_hash_buf(const struct uie_platform *pl, uint16_t alg, const void *p, size_t n,
-		 uint8_t *out);
+int uie_hash_buf(const struct uie_platform *pl, uint16_t alg, const void *p, size_t n, uint8_t *out);
 
 /* Reads [off, off+len) of obj into buf, bounds-checked against obj->size. */
 int uie_object_read(const struct uie_object *obj, uint64_t off, void *buf, size_t len);

@@ -14,7 +14,7 @@
 #include "uie/types.h"
 
 #define UIE_POLICY_MAGIC "UIEPOLT1" /* 8 bytes */
-#define UIE_POLICY_VERSION 2 /* 1: no SCRIPT role, ANON rules never consulted */
+#define UIE_POLICY_VERSION 2        /* 1: no SCRIPT role, ANON rules never consulted */
 #define UIE_POLICY_MAX_RULES (1u << 22)
 
 struct uie_policy {
@@ -38,8 +38,8 @@ struct uie_policy_rule {
 int uie_policy_load(const void *buf, size_t len, struct uie_policy *out);
 
 /* Decision and reason for (event, role, digest); digest has hash_alg length. */
-void uie_policy_lookup(const struct uie_policy *pol, uint8_t event, uint8_t role,
-		       const uint8_t *digest, uint8_t *decision, uint16_t *reason);
+void uie_policy_lookup(const struct uie_policy *pol, uint8_t event, uint8_t role, const uint8_t *digest,
+		       uint8_t *decision, uint16_t *reason);
 
 /* Bytes needed to encode a table of n rules with the given algorithm. */
 size_t uie_policy_encoded_len(uint16_t hash_alg, uint32_t n);
@@ -53,7 +53,6 @@ int uie_policy_encode(uint8_t mode, uint8_t default_action, uint16_t hash_alg,
 		      size_t *outlen);
 
 /* Canonical order of rules: digest, then event, then role, then action. */
-int uie_policy_rule_cmp(const struct uie_policy_rule *a, const struct uie_policy_rule *b,
-			size_t dlen);
+int uie_policy_rule_cmp(const struct uie_policy_rule *a, const struct uie_policy_rule *b, size_t dlen);
 
 #endif

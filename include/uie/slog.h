@@ -40,10 +40,10 @@ struct uie_log_record {
 	uint64_t seq;       /* record number, 0-based, dense */
 	uint32_t pcr_index; /* always UIE_LOG_PCR_INDEX */
 	uint16_t event_type;
-	uint64_t epoch;     /* active policy epoch (0 in bootstrap) */
+	uint64_t epoch; /* active policy epoch (0 in bootstrap) */
 	/* OC: object context */
 	uint8_t role;
-	uint32_t pid;       /* requesting process as reported by the guest (audit only) */
+	uint32_t pid; /* requesting process as reported by the guest (audit only) */
 	struct uie_file_id id;
 	uint64_t vaddr, length, file_offset; /* executable range (audit) */
 	struct uie_digest digest;
@@ -81,8 +81,7 @@ int uie_log_decode(const uint8_t *p, size_t len, struct uie_log_record *out);
 int uie_log_lrh(const struct uie_platform *pl, const uint8_t *rec, uint8_t lrh[UIE_PCR_LEN]);
 
 /* pcr <- SHA-256(pcr || lrh). */
-int uie_pcr_extend(const struct uie_platform *pl, uint8_t pcr[UIE_PCR_LEN],
-		   const uint8_t lrh[UIE_PCR_LEN]);
+int uie_pcr_extend(const struct uie_platform *pl, uint8_t pcr[UIE_PCR_LEN], const uint8_t lrh[UIE_PCR_LEN]);
 
 /*
  * Replays n concatenated encoded records starting from pcr (all zero for a
@@ -91,7 +90,7 @@ int uie_pcr_extend(const struct uie_platform *pl, uint8_t pcr[UIE_PCR_LEN],
  * On divergence returns UIE_E_REPLAY (or the decode error) and sets
  * *bad_seq to the record number where it happened.
  */
-int uie_log_replay(const struct uie_platform *pl, const uint8_t *recs, size_t len,
-		   uint64_t first_seq, uint8_t pcr[UIE_PCR_LEN], uint64_t *bad_seq);
+int uie_log_replay(const struct uie_platform *pl, const uint8_t *recs, size_t len, uint64_t first_seq,
+		   uint8_t pcr[UIE_PCR_LEN], uint64_t *bad_seq);
 
 #endif

@@ -66,8 +66,7 @@ enum uie_hash_alg {
 /* An event and role a request (or a rule) can name: role NONE never names an object. */
 static inline bool uie_event_role_valid(uint16_t event, uint8_t role)
 {
-	return event >= UIE_EV_EXECVE && event < UIE_EV__MAX && role > UIE_ROLE_NONE &&
-	       role < UIE_ROLE__MAX;
+	return event >= UIE_EV_EXECVE && event < UIE_EV__MAX && role > UIE_ROLE_NONE && role < UIE_ROLE__MAX;
 }
 
 /* Length of a digest of the given algorithm, or 0 if unknown. */
@@ -119,11 +118,11 @@ static inline int uie_digest_cmp(const struct uie_digest *a, const struct uie_di
  * What the measured digest covers (log field "digest scope").
  */
 enum uie_scope {
-	UIE_SCOPE_NONE = 0,     /* nothing measured (anonymous memory, policy records) */
-	UIE_SCOPE_ELF = 1,      /* object digest over executable PT_LOAD segments */
-	UIE_SCOPE_RANGE = 2,    /* raw file range (non-ELF, or range outside ELF code) */
-	UIE_SCOPE_PACKAGE = 3,  /* hash of a policy package */
-	UIE_SCOPE_CHAIN = 4,    /* a vPCR16 value: the end of a previous monitor's log */
+	UIE_SCOPE_NONE = 0,    /* nothing measured (anonymous memory, policy records) */
+	UIE_SCOPE_ELF = 1,     /* object digest over executable PT_LOAD segments */
+	UIE_SCOPE_RANGE = 2,   /* raw file range (non-ELF, or range outside ELF code) */
+	UIE_SCOPE_PACKAGE = 3, /* hash of a policy package */
+	UIE_SCOPE_CHAIN = 4,   /* a vPCR16 value: the end of a previous monitor's log */
 	UIE_SCOPE__MAX
 };
 
@@ -131,25 +130,25 @@ enum uie_scope {
  * Reason codes, recorded in every log record and returned with decisions.
  */
 enum uie_reason {
-	UIE_R_RULE_ALLOW = 1,      /* an allow rule matched */
-	UIE_R_RULE_DENY = 2,       /* a deny rule matched */
-	UIE_R_DEFAULT = 3,         /* no rule matched; default action applied */
-	UIE_R_BOOTSTRAP = 4,       /* no policy yet: measured only */
-	UIE_R_ANON_EXEC = 5,       /* anonymous memory going executable */
-	UIE_R_FILELESS = 6,        /* executable from memfd or other fileless source */
-	UIE_R_MEASURE_FAIL = 7,    /* object could not be measured (malformed ELF, I/O) */
-	UIE_R_UNSUPPORTED = 8,     /* path denied outright (shmat SHM_EXEC, foreign ABI, ...) */
-	UIE_R_FASTPATH_MISS = 9,   /* rejected by the guest's Bloom hint, reported later */
+	UIE_R_RULE_ALLOW = 1,    /* an allow rule matched */
+	UIE_R_RULE_DENY = 2,     /* a deny rule matched */
+	UIE_R_DEFAULT = 3,       /* no rule matched; default action applied */
+	UIE_R_BOOTSTRAP = 4,     /* no policy yet: measured only */
+	UIE_R_ANON_EXEC = 5,     /* anonymous memory going executable */
+	UIE_R_FILELESS = 6,      /* executable from memfd or other fileless source */
+	UIE_R_MEASURE_FAIL = 7,  /* object could not be measured (malformed ELF, I/O) */
+	UIE_R_UNSUPPORTED = 8,   /* path denied outright (shmat SHM_EXEC, foreign ABI, ...) */
+	UIE_R_FASTPATH_MISS = 9, /* rejected by the guest's Bloom hint, reported later */
 	UIE_R_POLICY_INSTALLED = 10,
 	UIE_R_POLICY_REJECTED = 11,
 	UIE_R_MONITOR_START = 12,
-	UIE_R_RACE = 13,           /* check-then-use race detected */
+	UIE_R_RACE = 13,            /* check-then-use race detected */
 	UIE_R_POLICY_RESTORED = 14, /* policy of the previous monitor run, re-checked at start */
 	UIE_R_WRITE_VIOLATION = 15, /* the file of a live approved executable mapping was written */
-	UIE_R_REPEAT_COUNT = 16,   /* first-seen mode: how many requests a logged record stands for */
-	UIE_R_SUBJECT = 17,        /* first-seen mode: the program a grant record was made for */
-	UIE_R_EXECMOD = 18,        /* a file range with copied pages, or writable and executable (execmod) */
-	UIE_R_UNSEALED = 19,       /* the file could not be sealed against writes while mapped */
+	UIE_R_REPEAT_COUNT = 16,    /* first-seen mode: how many requests a logged record stands for */
+	UIE_R_SUBJECT = 17,         /* first-seen mode: the program a grant record was made for */
+	UIE_R_EXECMOD = 18,         /* a file range with copied pages, or writable and executable (execmod) */
+	UIE_R_UNSEALED = 19,        /* the file could not be sealed against writes while mapped */
 	UIE_R__MAX
 };
 

@@ -79,7 +79,8 @@ int uie_bridge_connect(const char *path, int *fd)
 			return UIE_E_SYS; /* the socket could not be made */
 		if (s < 0) {
 			return e == ENOENT || e == ECONNREFUSED ? UIE_E_PEER
-			       : e == EACCES || e == EPERM ? UIE_E_ACCESS : UIE_E_SYS;
+			       : e == EACCES || e == EPERM      ? UIE_E_ACCESS
+								: UIE_E_SYS;
 		}
 	}
 	*fd = s;
@@ -103,8 +104,7 @@ static bool is_stream(int sock)
  * *ans (its status may still be an error) and its descriptor, if any, in
  * *ansfd (owned by the caller), already checked against the fd rule.
  */
-static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans,
-		int *ansfd)
+static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans, int *ansfd)
 {
 	uint8_t buf[UIE_BRIDGE_MAX_MSG];
 	int64_t deadline = (int64_t)uie_now_ms() + UIE_BRIDGE_TIMEOUT_MS;
@@ -117,8 +117,8 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 	errno = 0; /* EPROTO below tells a broken answer from a closed connection */
 	req->request_id = atomic_fetch_add(&next_request_id, 1);
 	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK ||
-	    (r = stream ? uie_stream_send(sock, buf, len, sendfd) : uie_bridge_send(sock, buf, len, sendfd)) !=
-		    UIE_OK)
+	    (r = stream ? uie_stream_send(sock, buf, len, sendfd)
+			: uie_bridge_send(sock, buf, len, sendfd)) != UIE_OK)
 		return r;
 	for (;;) {
 		int64_t left = deadline - (int64_t)uie_now_ms();
@@ -169,10 +169,14 @@ int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_
 	if (!req || (req->role != UIE_ROLE_ANON && objfd < 0))
 		return UIE_E_INVAL;
 	q.u.measure_req = (struct uie_msg_measure_req){
-		.event = req->event, .role = req->role, .pid = req->pid,
+		.event = req->event,
+		.role = req->role,
+		.pid = req->pid,
 		.flags = req->role == UIE_ROLE_ANON ? (objfd >= 0 ? UIE_BRIDGE_REQ_PROGRAM : 0)
 						    : UIE_BRIDGE_REQ_COND(req->cond),
-		.vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset,
+		.vaddr = req->vaddr,
+		.length = req->length,
+		.file_offset = req->file_offset,
 		.subject_seq = req->subject_seq,
 	};
 	if ((r = call_ok(fd, &q, objfd, &a, &afd)) != UIE_OK)
@@ -213,8 +217,8 @@ static int read_blob(struct uie_wire_msg *a, int afd, uint8_t **out, size_t *len
 	return r;
 }
 
-int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint64_t since_seq,
-			    uint8_t **ae, size_t *ae_len)
+int uie_bridge_export_alloc(int fd, const uint8_t *nonce, size_t nonce_len, uint64_t since_seq, uint8_t **ae,
+			    size_t *ae_len)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ }, a;
 	int r, afd;
@@ -320,8 +324,7 @@ static int report_batch(int fd, uint64_t epoch, struct uie_fastpath_report *reps
 		r = uie_bridge_fastpath_entry_encode(&reps[i].req, &reps[i].digest,
 						     entries + i * UIE_BRIDGE_FASTPATH_ENTRY_LEN);
 	if (r == UIE_OK)
-		r = uie_memfd_create_sealed("uie-fastpath", entries, n * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
-					    &mfd);
+		r = uie_memfd_create_sealed("uie-fastpath", entries, n * UIE_BRIDGE_FASTPATH_ENTRY_LEN, &mfd);
 	free(entries);
 	q.u.fastpath_req = (struct uie_msg_fastpath_req){ .count = (uint32_t)n, .epoch = epoch };
 	if (r == UIE_OK)
@@ -335,8 +338,7 @@ static int report_batch(int fd, uint64_t epoch, struct uie_fastpath_report *reps
 	return r;
 }
 
-int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_report *reps,
-				   size_t n)
+int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_report *reps, size_t n)
 {
 	int r = UIE_OK;
 
@@ -386,9 +388,13 @@ int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint
 	    nframes != ((flags & UIE_VM_FLAG_FILELESS) ? 0 : uie_bridge_vm_nframes(object_size)))
 		return UIE_E_INVAL;
 	q.u.measure_vm_req = (struct uie_msg_measure_vm_req){
-		.r = { .event = req->event, .role = req->role,
-		       .flags = (uint8_t)(flags | UIE_BRIDGE_REQ_COND(req->cond)), .pid = req->pid,
-		       .vaddr = req->vaddr, .length = req->length, .file_offset = req->file_offset },
+		.r = { .event = req->event,
+		       .role = req->role,
+		       .flags = (uint8_t)(flags | UIE_BRIDGE_REQ_COND(req->cond)),
+		       .pid = req->pid,
+		       .vaddr = req->vaddr,
+		       .length = req->length,
+		       .file_offset = req->file_offset },
 		.object_size = object_size,
 	};
 	if (nframes > 0) {

@@ -22,8 +22,8 @@
 
 /* The monitor's side: the memfd and its writable mapping. */
 struct uie_genpage {
-	int fd;        /* -1 when none */
-	uint8_t *map;  /* UIE_GENPAGE_LEN bytes, MAP_SHARED, writable */
+	int fd;       /* -1 when none */
+	uint8_t *map; /* UIE_GENPAGE_LEN bytes, MAP_SHARED, writable */
 };
 
 /*

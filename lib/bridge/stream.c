@@ -110,12 +110,13 @@ int uie_stream_send(int fd, const uint8_t *msg, size_t len, int payload_fd)
 		if (st.st_size <= 0 || (uint64_t)st.st_size > UIE_STREAM_MAX_PAYLOAD)
 			return UIE_E_LIMIT;
 		h.payload_len = (uint32_t)st.st_size;
-		if ((r = uie_memfd_read_alloc(payload_fd, h.payload_len, UIE_STREAM_MAX_PAYLOAD,
-					      &payload)) != UIE_OK)
+		if ((r = uie_memfd_read_alloc(payload_fd, h.payload_len, UIE_STREAM_MAX_PAYLOAD, &payload)) !=
+		    UIE_OK)
 			return r;
 	}
-	if ((r = uie_stream_hdr_encode(&h, hdr)) == UIE_OK && (r = write_all(fd, hdr, sizeof(hdr))) == UIE_OK &&
-	    (r = write_all(fd, msg, len)) == UIE_OK && payload)
+	if ((r = uie_stream_hdr_encode(&h, hdr)) == UIE_OK &&
+	    (r = write_all(fd, hdr, sizeof(hdr))) == UIE_OK && (r = write_all(fd, msg, len)) == UIE_OK &&
+	    payload)
 		r = write_all(fd, payload, h.payload_len);
 	free(payload);
 	return r;

@@ -79,8 +79,8 @@ struct uie_msg_checkpoint_req {
 };
 
 struct uie_msg_violation_req {
-	uint32_t pid;  /* the writer, 0: unknown */
-	uint8_t kind;  /* enum uie_violation_kind */
+	uint32_t pid; /* the writer, 0: unknown */
+	uint8_t kind; /* enum uie_violation_kind */
 };
 
 struct uie_msg_pubkey_ans {
@@ -89,9 +89,9 @@ struct uie_msg_pubkey_ans {
 };
 
 struct uie_wire_msg {
-	uint16_t type;       /* enum uie_bridge_msg */
+	uint16_t type; /* enum uie_bridge_msg */
 	uint32_t request_id;
-	int32_t status;      /* answers: UIE_OK or a negative uie_err */
+	int32_t status; /* answers: UIE_OK or a negative uie_err */
 	union {
 		struct uie_msg_measure_req measure_req;
 		struct uie_msg_measure_vm_req measure_vm_req;
@@ -120,8 +120,8 @@ struct uie_wire_msg {
 #define UIE_BRIDGE_FASTPATH_ENTRY_LEN 128
 int uie_bridge_fastpath_entry_encode(const struct uie_req *req, const struct uie_digest *digest,
 				     uint8_t out[UIE_BRIDGE_FASTPATH_ENTRY_LEN]);
-int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_LEN],
-				     struct uie_req *req, struct uie_digest *digest);
+int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_LEN], struct uie_req *req,
+				     struct uie_digest *digest);
 
 /* Frames a VM-mode object of object_size bytes lies in: ceil(size / 4096). */
 uint64_t uie_bridge_vm_nframes(uint64_t object_size);

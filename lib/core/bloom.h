@@ -26,7 +26,7 @@
 #define UIE_BLOOM_MAX_K 16
 #define UIE_BLOOM_MIN_BITS 64u
 #define UIE_BLOOM_MAX_BITS (1u << 31) /* 256 MiB of bits: above any package */
-#define UIE_BLOOM_BITS_PER_ITEM 10u  /* with k = 7: about 0.8 % false positives */
+#define UIE_BLOOM_BITS_PER_ITEM 10u   /* with k = 7: about 0.8 % false positives */
 #define UIE_BLOOM_K 7u
 
 struct uie_bloom {
@@ -34,8 +34,8 @@ struct uie_bloom {
 	uint8_t k;         /* bit positions per key, 1..UIE_BLOOM_MAX_K */
 	uint64_t epoch;    /* epoch of the package that carries it */
 	uint64_t salt[2];
-	uint32_t nbits;    /* multiple of 64, UIE_BLOOM_MIN_BITS..UIE_BLOOM_MAX_BITS */
-	uint32_t nitems;   /* keys inserted (informative) */
+	uint32_t nbits;      /* multiple of 64, UIE_BLOOM_MIN_BITS..UIE_BLOOM_MAX_BITS */
+	uint32_t nitems;     /* keys inserted (informative) */
 	const uint8_t *bits; /* nbits / 8 bytes */
 };
 

@@ -77,9 +77,8 @@ static bool digest_ok(const struct uie_digest *d)
 }
 
 /* Common start: bootstrap mode, then the first record (START or RESTART). */
-static int core_start(struct uie_core *c, const struct uie_platform *pl,
-		      const struct uie_log_sink *sink, uint16_t obj_alg,
-		      const struct uie_core_prev *prev)
+static int core_start(struct uie_core *c, const struct uie_platform *pl, const struct uie_log_sink *sink,
+		      uint16_t obj_alg, const struct uie_core_prev *prev)
 {
 	struct uie_log_record rec = { 0 };
 
@@ -114,9 +113,8 @@ int uie_core_init(struct uie_core *c, const struct uie_platform *pl, const struc
 	return core_start(c, pl, sink, obj_alg, NULL);
 }
 
-int uie_core_init_restart(struct uie_core *c, const struct uie_platform *pl,
-			  const struct uie_log_sink *sink, uint16_t obj_alg,
-			  const struct uie_core_prev *prev)
+int uie_core_init_restart(struct uie_core *c, const struct uie_platform *pl, const struct uie_log_sink *sink,
+			  uint16_t obj_alg, const struct uie_core_prev *prev)
 {
 	if (!prev)
 		return UIE_E_INVAL;
@@ -143,8 +141,8 @@ static int is_elf(const struct uie_object *obj, bool *elf)
 	return UIE_OK;
 }
 
-int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
-		     const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope)
+int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const struct uie_object *obj,
+		     struct uie_digest *digest, uint8_t *scope)
 {
 	struct uie_elf_info info;
 	uint16_t alg;
@@ -197,8 +195,7 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req,
  * default action, a missing program or bootstrap (docs/FORMATS.md 3.4).
  */
 static void evaluate_jit(const struct uie_core *c, const struct uie_req *req, int measure_err,
-			 const struct uie_digest *digest, uint8_t scope, uint8_t *decision,
-			 uint16_t *reason)
+			 const struct uie_digest *digest, uint8_t scope, uint8_t *decision, uint16_t *reason)
 {
 	uint8_t d;
 	uint16_t why;
@@ -236,8 +233,7 @@ static int log_subject(struct uie_core *c, const struct uie_req *req, uint64_t g
 
 /* What the policy (or its absence) says about a well-formed request. */
 static void evaluate(const struct uie_core *c, const struct uie_req *req, int measure_err,
-		     const struct uie_digest *digest, uint8_t scope, uint8_t *decision,
-		     uint16_t *reason)
+		     const struct uie_digest *digest, uint8_t scope, uint8_t *decision, uint16_t *reason)
 {
 	*decision = UIE_DENY;
 	if (req->role == UIE_ROLE_ANON)
@@ -313,8 +309,7 @@ int uie_core_decide(struct uie_core *c, const struct uie_req *req, int measure_e
 	return UIE_OK;
 }
 
-int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
-			  const struct uie_digest *digest)
+int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req, const struct uie_digest *digest)
 {
 	struct uie_log_record rec = { 0 };
 
@@ -325,8 +320,8 @@ int uie_core_log_fastpath(struct uie_core *c, const struct uie_req *req,
 	if (digest) {
 		rec.digest = *digest;
 		/* Files that are not ELF objects are measured by range (scripts whole). */
-		rec.scope = req->role == UIE_ROLE_FILE || req->role == UIE_ROLE_SCRIPT ?
-				    UIE_SCOPE_RANGE : UIE_SCOPE_ELF;
+		rec.scope = req->role == UIE_ROLE_FILE || req->role == UIE_ROLE_SCRIPT ? UIE_SCOPE_RANGE
+										       : UIE_SCOPE_ELF;
 	}
 	rec.mode = c->mode;
 	rec.decision = UIE_DENY;
@@ -425,8 +420,7 @@ int uie_core_restore(struct uie_core *c, const uint8_t *table, size_t len, uint6
 		return UIE_E_INVAL;
 	if (c->next_seq != 1 || c->have_policy)
 		return UIE_E_STATE;
-	return policy_swap(c, table, len, epoch, package_hash, UIE_LOG_POLICY_RESTORE,
-			   UIE_R_POLICY_RESTORED);
+	return policy_swap(c, table, len, epoch, package_hash, UIE_LOG_POLICY_RESTORE, UIE_R_POLICY_RESTORED);
 }
 
 int uie_core_log_reject(struct uie_core *c, uint64_t epoch, const uint8_t package_hash[UIE_SHA256_LEN],
@@ -437,8 +431,8 @@ int uie_core_log_reject(struct uie_core *c, uint64_t epoch, const uint8_t packag
 	if (!c || !package_hash || err >= 0 || err <= UIE_E__MIN)
 		return UIE_E_INVAL;
 	package_rec(&rec, UIE_LOG_POLICY_REJECT, package_hash);
-	rec.pid = (uint32_t)-err;   /* the error that rejected it, as a positive code */
-	rec.file_offset = epoch;    /* the epoch the package claimed */
+	rec.pid = (uint32_t)-err; /* the error that rejected it, as a positive code */
+	rec.file_offset = epoch;  /* the epoch the package claimed */
 	rec.mode = c->mode;
 	rec.decision = UIE_DENY;
 	rec.reason = UIE_R_POLICY_REJECTED;

@@ -16,9 +16,9 @@
 
 #define EHDR_LEN 64
 #define PHDR_LEN 56
-#define PHDR_BATCH 32 /* program headers read per call: bounded stack use */
+#define PHDR_BATCH 32    /* program headers read per call: bounded stack use */
 #define HASH_CHUNK 16384 /* read-path chunk when the object is not mapped */
-#define INTERP_MAX 4096 /* the kernel's limit on a PT_INTERP path (PATH_MAX) */
+#define INTERP_MAX 4096  /* the kernel's limit on a PT_INTERP path (PATH_MAX) */
 
 #define ET_EXEC 2
 #define ET_DYN 3
@@ -82,8 +82,7 @@ static int ehdr_parse(const struct uie_object *obj, struct uie_elf_info *out, ui
 	if ((r = uie_object_read(obj, 0, e, sizeof(e))) != UIE_OK)
 		return r;
 	/* e_ident: magic, ELFCLASS64, ELFDATA2LSB, EV_CURRENT. */
-	if (e[0] != 0x7f || e[1] != 'E' || e[2] != 'L' || e[3] != 'F' || e[4] != 2 || e[5] != 1 ||
-	    e[6] != 1)
+	if (e[0] != 0x7f || e[1] != 'E' || e[2] != 'L' || e[3] != 'F' || e[4] != 2 || e[5] != 1 || e[6] != 1)
 		return UIE_E_ELF;
 	uie_rbuf_init(&b, e + 16, EHDR_LEN - 16);
 	(void)uie_rbuf_u16(&b, &out->e_type);
@@ -115,7 +114,7 @@ static int interp_check(const struct uie_object *obj, const struct phdr *h, stru
 	if (out->has_interp || h->filesz < 2 || h->filesz > INTERP_MAX)
 		return UIE_E_ELF;
 	/* Every byte before the last must be non-NUL, the last must be NUL. */
-	for (pos = h->offset, left = h->filesz; left; ) {
+	for (pos = h->offset, left = h->filesz; left;) {
 		size_t n = left < sizeof(buf) ? (size_t)left : sizeof(buf);
 
 		if ((r = uie_object_read(obj, pos, buf, n)) != UIE_OK)
@@ -155,8 +154,7 @@ static int load_check(const struct uie_object *obj, const struct phdr *h, struct
 		const struct uie_exec_seg *o = &out->exec[i];
 
 		/* Empty ranges overlap nothing. */
-		if (h->memsz && o->p_memsz && h->vaddr < o->p_vaddr + o->p_memsz &&
-		    o->p_vaddr < vend)
+		if (h->memsz && o->p_memsz && h->vaddr < o->p_vaddr + o->p_memsz && o->p_vaddr < vend)
 			return UIE_E_ELF;
 	}
 	if (out->nexec >= UIE_ELF_MAX_EXEC)
@@ -237,8 +235,8 @@ int uie_elf_parse(const struct uie_object *obj, struct uie_elf_info *out)
 }
 
 /* Feeds object bytes [off, off+len) to the hash: in place when mapped. */
-static int hash_object(const struct uie_platform *pl, void *h, const struct uie_object *obj,
-		       uint64_t off, uint64_t len)
+static int hash_object(const struct uie_platform *pl, void *h, const struct uie_object *obj, uint64_t off,
+		       uint64_t len)
 {
 	uint8_t buf[HASH_CHUNK];
 	uint64_t end;
@@ -292,8 +290,7 @@ static int finish(const struct uie_platform *pl, void *h, int r, uint16_t alg, s
  * min(file_size, reserve_off + reserve_len)).  False when there are none
  * (first PT_LOAD not executable, empty, or already covered).
  */
-static bool reserve_range(const struct uie_elf_info *info, uint64_t size, uint64_t *off,
-			  uint64_t *len)
+static bool reserve_range(const struct uie_elf_info *info, uint64_t size, uint64_t *off, uint64_t *len)
 {
 	uint64_t end;
 
@@ -376,8 +373,8 @@ int uie_elf_measure(const struct uie_platform *pl, const struct uie_object *obj,
 	return r;
 }
 
-int uie_range_measure(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
-		      uint64_t off, uint64_t len, struct uie_digest *out)
+int uie_range_measure(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg, uint64_t off,
+		      uint64_t len, struct uie_digest *out)
 {
 	static const uint8_t tag[12] = "PSUIE-RNG-v1";
 	uint8_t hdr[28];
@@ -437,6 +434,5 @@ bool uie_elf_covers(const struct uie_elf_info *info, uint64_t off, uint64_t len)
 
 bool uie_elf_is_reservation(const struct uie_elf_info *info, uint64_t off, uint64_t len)
 {
-	return info && info->reserve_len && len && off == info->reserve_off &&
-	       len <= info->reserve_len;
+	return info && info->reserve_len && len && off == info->reserve_off && len <= info->reserve_len;
 }

@@ -34,8 +34,7 @@ static int header_parse(struct uie_rbuf *b, struct uie_package *p, uint32_t *tl,
 	return UIE_OK;
 }
 
-static int package_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len,
-			 struct uie_package *p)
+static int package_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len, struct uie_package *p)
 {
 	struct uie_rbuf b;
 	uint32_t tl, hl;
@@ -70,8 +69,7 @@ static int package_parse(const struct uie_platform *pl, const uint8_t *buf, size
 	return uie_hash_buf(pl, UIE_HASH_SHA256, buf, signed_len, p->package_hash);
 }
 
-int uie_package_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len,
-		      struct uie_package *out)
+int uie_package_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len, struct uie_package *out)
 {
 	int r;
 

@@ -45,8 +45,7 @@ static int raw_cmp(const uint8_t *a, const uint8_t *b, size_t dlen)
 	return c;
 }
 
-int uie_policy_rule_cmp(const struct uie_policy_rule *a, const struct uie_policy_rule *b,
-			size_t dlen)
+int uie_policy_rule_cmp(const struct uie_policy_rule *a, const struct uie_policy_rule *b, size_t dlen)
 {
 	int c = uie_memcmp(a->digest, b->digest, dlen);
 
@@ -130,8 +129,8 @@ int uie_policy_load(const void *buf, size_t len, struct uie_policy *out)
 	return r;
 }
 
-void uie_policy_lookup(const struct uie_policy *pol, uint8_t event, uint8_t role,
-		       const uint8_t *digest, uint8_t *decision, uint16_t *reason)
+void uie_policy_lookup(const struct uie_policy *pol, uint8_t event, uint8_t role, const uint8_t *digest,
+		       uint8_t *decision, uint16_t *reason)
 {
 	size_t lo = 0, hi, dlen;
 	bool allow = false;

@@ -35,9 +35,9 @@ static bool digest_ok(uint16_t alg, const uint8_t bytes[UIE_DIGEST_MAX])
 
 static bool fields_ok(const struct uie_log_record *r)
 {
-	return r->pcr_index == UIE_LOG_PCR_INDEX && event_ok(r->event_type) &&
-	       r->role < UIE_ROLE__MAX && r->mode < UIE_MODE__MAX && r->decision < UIE_DECISION__MAX &&
-	       r->reason >= UIE_R_RULE_ALLOW && r->reason < UIE_R__MAX && r->scope < UIE_SCOPE__MAX &&
+	return r->pcr_index == UIE_LOG_PCR_INDEX && event_ok(r->event_type) && r->role < UIE_ROLE__MAX &&
+	       r->mode < UIE_MODE__MAX && r->decision < UIE_DECISION__MAX && r->reason >= UIE_R_RULE_ALLOW &&
+	       r->reason < UIE_R__MAX && r->scope < UIE_SCOPE__MAX &&
 	       digest_ok(r->digest.alg, r->digest.bytes) &&
 	       (r->scope == UIE_SCOPE_NONE) == (r->digest.alg == 0);
 }
@@ -79,8 +79,7 @@ int uie_log_lrh(const struct uie_platform *pl, const uint8_t *rec, uint8_t lrh[U
 	return uie_hash_buf(pl, UIE_LOG_HASH_ALG, rec, UIE_LOG_BODY_LEN, lrh);
 }
 
-int uie_log_encode(const struct uie_platform *pl, struct uie_log_record *rec,
-		   uint8_t out[UIE_LOG_RECORD_LEN])
+int uie_log_encode(const struct uie_platform *pl, struct uie_log_record *rec, uint8_t out[UIE_LOG_RECORD_LEN])
 {
 	struct uie_wbuf w;
 	int r;
@@ -114,8 +113,7 @@ static int body_decode(struct uie_rbuf *b, struct uie_log_record *r)
 	    (e = uie_rbuf_u64(b, &r->id.dev)) != UIE_OK || (e = uie_rbuf_u64(b, &r->id.ino)) != UIE_OK ||
 	    (e = uie_rbuf_u64(b, &r->id.size)) != UIE_OK || (e = uie_rbuf_u64(b, &mtime)) != UIE_OK ||
 	    (e = uie_rbuf_u64(b, &ctime)) != UIE_OK || (e = uie_rbuf_u64(b, &r->vaddr)) != UIE_OK ||
-	    (e = uie_rbuf_u64(b, &r->length)) != UIE_OK ||
-	    (e = uie_rbuf_u64(b, &r->file_offset)) != UIE_OK ||
+	    (e = uie_rbuf_u64(b, &r->length)) != UIE_OK || (e = uie_rbuf_u64(b, &r->file_offset)) != UIE_OK ||
 	    (e = uie_rbuf_bytes(b, r->digest.bytes, UIE_DIGEST_MAX)) != UIE_OK)
 		return e;
 	r->id.mtime_ns = (int64_t)mtime;
@@ -148,8 +146,7 @@ int uie_log_decode(const uint8_t *p, size_t len, struct uie_log_record *out)
 	return r;
 }
 
-int uie_pcr_extend(const struct uie_platform *pl, uint8_t pcr[UIE_PCR_LEN],
-		   const uint8_t lrh[UIE_PCR_LEN])
+int uie_pcr_extend(const struct uie_platform *pl, uint8_t pcr[UIE_PCR_LEN], const uint8_t lrh[UIE_PCR_LEN])
 {
 	uint8_t in[2 * UIE_PCR_LEN];
 
@@ -160,8 +157,8 @@ int uie_pcr_extend(const struct uie_platform *pl, uint8_t pcr[UIE_PCR_LEN],
 	return uie_hash_buf(pl, UIE_LOG_HASH_ALG, in, sizeof(in), pcr);
 }
 
-int uie_log_replay(const struct uie_platform *pl, const uint8_t *recs, size_t len,
-		   uint64_t first_seq, uint8_t pcr[UIE_PCR_LEN], uint64_t *bad_seq)
+int uie_log_replay(const struct uie_platform *pl, const uint8_t *recs, size_t len, uint64_t first_seq,
+		   uint8_t pcr[UIE_PCR_LEN], uint64_t *bad_seq)
 {
 	struct uie_log_record rec;
 	uint8_t lrh[UIE_PCR_LEN];

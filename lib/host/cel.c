@@ -41,14 +41,13 @@ static json_t *content(const struct uie_log_record *r, const uint8_t *raw)
 	json_t *c = json_pack("{s:o, s:i, s:o, s:i, s:o, s:{s:o, s:o, s:o, s:I, s:I}, s:o, s:o, s:o, "
 			      "s:s, s:i, s:i, s:i, s:i}",
 			      "seq", uie_json_u64(r->seq), "event_type", r->event_type, "epoch",
-			      uie_json_u64(r->epoch), "role", r->role, "pid", uie_json_u64(r->pid),
-			      "file", "dev", uie_json_u64(r->id.dev), "ino", uie_json_u64(r->id.ino),
-			      "size", uie_json_u64(r->id.size), "mtime_ns", (json_int_t)r->id.mtime_ns,
-			      "ctime_ns", (json_int_t)r->id.ctime_ns, "vaddr", uie_json_u64(r->vaddr),
-			      "length", uie_json_u64(r->length), "file_offset",
-			      uie_json_u64(r->file_offset), "digest_alg", alg_name(r->digest.alg),
-			      "scope", r->scope, "mode", r->mode, "decision", r->decision, "reason",
-			      r->reason);
+			      uie_json_u64(r->epoch), "role", r->role, "pid", uie_json_u64(r->pid), "file",
+			      "dev", uie_json_u64(r->id.dev), "ino", uie_json_u64(r->id.ino), "size",
+			      uie_json_u64(r->id.size), "mtime_ns", (json_int_t)r->id.mtime_ns, "ctime_ns",
+			      (json_int_t)r->id.ctime_ns, "vaddr", uie_json_u64(r->vaddr), "length",
+			      uie_json_u64(r->length), "file_offset", uie_json_u64(r->file_offset),
+			      "digest_alg", alg_name(r->digest.alg), "scope", r->scope, "mode", r->mode,
+			      "decision", r->decision, "reason", r->reason);
 
 	if (!c || !set_hex(c, "digest", r->digest.bytes, r->digest.len) ||
 	    !set_hex(c, "body", raw, UIE_LOG_BODY_LEN)) {
@@ -68,8 +67,8 @@ static json_t *record(const struct uie_log_record *r, const uint8_t *raw)
 		json_decref(c);
 		return NULL;
 	}
-	o = json_pack("{s:o, s:i, s:[o], s:s, s:o}", "recnum", uie_json_u64(r->seq), "pcr",
-		      (int)r->pcr_index, "digests", dg, "content_type", "uie_log_record", "content", c);
+	o = json_pack("{s:o, s:i, s:[o], s:s, s:o}", "recnum", uie_json_u64(r->seq), "pcr", (int)r->pcr_index,
+		      "digests", dg, "content_type", "uie_log_record", "content", c);
 	return o;
 }
 

@@ -186,8 +186,7 @@ static int parse_body(struct uie_rbuf *b, struct uie_ae *ae)
 		return r;
 	if (u16 != UIE_PCR_LEN)
 		return UIE_E_FORMAT;
-	if ((r = uie_rbuf_bytes(b, ae->vpcr, UIE_PCR_LEN)) != UIE_OK ||
-	    (r = uie_rbuf_u32(b, &u32)) != UIE_OK)
+	if ((r = uie_rbuf_bytes(b, ae->vpcr, UIE_PCR_LEN)) != UIE_OK || (r = uie_rbuf_u32(b, &u32)) != UIE_OK)
 		return r;
 	if (u32 < 1 || u32 > AE_ATTEST_MAX)
 		return UIE_E_LIMIT;

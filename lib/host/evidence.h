@@ -15,7 +15,7 @@
 struct uie_policy_meta {
 	uint8_t mode;
 	uint64_t epoch;
-	uint8_t policy_id[32]; /* package hash of the active policy, zero in bootstrap */
+	uint8_t policy_id[32];  /* package hash of the active policy, zero in bootstrap */
 	uint64_t total_records; /* records in the monitor's log at export time */
 };
 
@@ -23,15 +23,15 @@ struct uie_policy_meta {
 struct uie_ae {
 	const uint8_t *nonce;
 	size_t nonce_len;
-	uint64_t first_seq;      /* number of the first record included */
-	uint64_t nrecords;       /* records included */
-	const uint8_t *records;  /* nrecords * UIE_LOG_RECORD_LEN bytes */
+	uint64_t first_seq;             /* number of the first record included */
+	uint64_t nrecords;              /* records included */
+	const uint8_t *records;         /* nrecords * UIE_LOG_RECORD_LEN bytes */
 	uint8_t start_pcr[UIE_PCR_LEN]; /* vPCR16 before first_seq (zero when 0) */
 	struct uie_policy_meta pm;
 	uint8_t vpcr[UIE_PCR_LEN];
 	const uint8_t *attest; /* TPMS_ATTEST */
 	size_t attest_len;
-	const uint8_t *sig;    /* TPMT_SIGNATURE */
+	const uint8_t *sig; /* TPMT_SIGNATURE */
 	size_t sig_len;
 };
 

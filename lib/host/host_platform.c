@@ -21,12 +21,9 @@
 static const EVP_MD *md_for(const struct uie_host_platform *hp, uint16_t alg)
 {
 	switch (alg) {
-	case UIE_HASH_SHA256:
-		return hp->md_sha256;
-	case UIE_HASH_SHA384:
-		return hp->md_sha384;
-	default:
-		return NULL;
+	case UIE_HASH_SHA256: return hp->md_sha256;
+	case UIE_HASH_SHA384: return hp->md_sha384;
+	default: return NULL;
 	}
 }
 
@@ -92,8 +89,7 @@ static int hp_verify(void *pctx, const uint8_t key_id[32], const uint8_t *digest
 		vctx = EVP_PKEY_CTX_new(hp->keys[i], NULL);
 		if (!vctx)
 			return UIE_E_CRYPTO;
-		ok = EVP_PKEY_verify_init(vctx) == 1 &&
-		     EVP_PKEY_verify(vctx, sig, siglen, digest, dlen) == 1;
+		ok = EVP_PKEY_verify_init(vctx) == 1 && EVP_PKEY_verify(vctx, sig, siglen, digest, dlen) == 1;
 		EVP_PKEY_CTX_free(vctx);
 		return ok ? UIE_OK : UIE_E_SIGNATURE;
 	}

@@ -21,7 +21,7 @@ struct uie_host_platform {
 	void *hash_slot[UIE_HOST_HASH_SLOTS]; /* EVP_MD_CTX *, owned */
 	void *md_sha256, *md_sha384;          /* EVP_MD *, fetched once, owned */
 	unsigned char slot_busy[UIE_HOST_HASH_SLOTS];
-	void *keys[UIE_HOST_MAX_KEYS];        /* EVP_PKEY *, owned */
+	void *keys[UIE_HOST_MAX_KEYS]; /* EVP_PKEY *, owned */
 	uint8_t key_ids[UIE_HOST_MAX_KEYS][32];
 	unsigned nkeys;
 };
@@ -39,8 +39,8 @@ int uie_host_platform_add_key_file(struct uie_host_platform *hp, const char *pat
 /* An object backed by an open file descriptor (mapped read-only when possible). */
 struct uie_host_object {
 	struct uie_object obj;
-	int fd;            /* borrowed */
-	void *mapping;     /* owned when not NULL */
+	int fd;        /* borrowed */
+	void *mapping; /* owned when not NULL */
 	size_t map_len;
 };
 

@@ -146,8 +146,7 @@ static int write_whole(struct uie_logfile *lf, const void *p, size_t n)
 	return UIE_OK;
 }
 
-int uie_logfile_create(const char *path, const struct uie_logfile_hdr *hdr, bool sync,
-		       struct uie_logfile *lf)
+int uie_logfile_create(const char *path, const struct uie_logfile_hdr *hdr, bool sync, struct uie_logfile *lf)
 {
 	uint8_t h[UIE_LOGFILE_HDR_LEN];
 	int r;
@@ -197,7 +196,8 @@ void uie_logfile_close(struct uie_logfile *lf)
 
 void uie_pkgfile_hdr(uint64_t boot, uint8_t out[UIE_PKGFILE_HDR_LEN])
 {
-	memcpy(out, UIE_PKGFILE_MAGIC, 8); /* NOLINT(bugprone-not-null-terminated-result): an 8-byte magic, not a string */
+	memcpy(out, UIE_PKGFILE_MAGIC,
+	       8); /* NOLINT(bugprone-not-null-terminated-result): an 8-byte magic, not a string */
 	uie_put_le64(out + 8, boot);
 }
 

@@ -26,22 +26,22 @@
 
 struct uie_logfile_hdr {
 	uint32_t flags;
-	uint64_t boot;                     /* boot number: 1 for the first run, +1 per run */
-	uint8_t boot_id[UIE_BOOT_ID_LEN];  /* random, names this run to clients */
-	uint64_t first_seq;                /* number of the first record in the file */
-	uint8_t start_pcr[UIE_PCR_LEN];    /* vPCR16 before it */
+	uint64_t boot;                    /* boot number: 1 for the first run, +1 per run */
+	uint8_t boot_id[UIE_BOOT_ID_LEN]; /* random, names this run to clients */
+	uint64_t first_seq;               /* number of the first record in the file */
+	uint8_t start_pcr[UIE_PCR_LEN];   /* vPCR16 before it */
 };
 
 /* What a parsed log file says. */
 struct uie_logfile_info {
 	struct uie_logfile_hdr hdr;
-	const uint8_t *records;    /* points into the parsed buffer */
+	const uint8_t *records; /* points into the parsed buffer */
 	uint64_t nrecords;
 	uint8_t end_pcr[UIE_PCR_LEN]; /* vPCR16 after the last record */
-	bool have_policy;          /* a POLICY_INSTALL or POLICY_RESTORE is in force at the end */
+	bool have_policy;             /* a POLICY_INSTALL or POLICY_RESTORE is in force at the end */
 	uint64_t epoch;
 	uint8_t policy_id[UIE_SHA256_LEN];
-	uint64_t bad_offset;       /* on error: byte offset of the header field or record at fault */
+	uint64_t bad_offset; /* on error: byte offset of the header field or record at fault */
 };
 
 /* Encodes hdr (UIE_E_INVAL for unknown flags). */
@@ -61,9 +61,9 @@ int uie_logfile_parse(const struct uie_platform *pl, const uint8_t *buf, size_t 
 /* An open log file being appended to. */
 struct uie_logfile {
 	int fd;
-	uint64_t len;  /* bytes known to be written whole */
-	bool sync;     /* fdatasync after every append */
-	bool broken;   /* a failed append could not be cut back: no more appends */
+	uint64_t len; /* bytes known to be written whole */
+	bool sync;    /* fdatasync after every append */
+	bool broken;  /* a failed append could not be cut back: no more appends */
 };
 
 /*
@@ -109,6 +109,5 @@ int uie_pkgfile_find(const struct uie_platform *pl, const uint8_t *buf, size_t l
 /* The 16-byte header and the 8-byte entry header of a package of len bytes. */
 void uie_pkgfile_hdr(uint64_t boot, uint8_t out[UIE_PKGFILE_HDR_LEN]);
 void uie_pkgfile_entry_hdr(uint32_t len, uint8_t out[UIE_PKGFILE_ENTRY_HDR_LEN]);
-
 
 #endif

@@ -26,10 +26,10 @@ struct fs_slot {
 struct uie_firstseen {
 	struct fs_slot *slots;
 	uint32_t cap, n, max;
-	uint64_t unreported;      /* repeats since the last complete flush */
-	bool pending;             /* a key asked about is waiting for its append */
-	bool pending_subject;     /* ... and then for its SUBJECT record's */
-	uint64_t pending_seq;     /* the record it names, once appended (UINT64_MAX: not yet) */
+	uint64_t unreported;  /* repeats since the last complete flush */
+	bool pending;         /* a key asked about is waiting for its append */
+	bool pending_subject; /* ... and then for its SUBJECT record's */
+	uint64_t pending_seq; /* the record it names, once appended (UINT64_MAX: not yet) */
 	uint8_t pending_key[UIE_PCR_LEN];
 };
 
@@ -58,7 +58,8 @@ static bool fs_seen(void *ctx, const struct uie_log_record *rec, const struct ui
 struct uie_log_sink uie_logstore_sink(struct uie_logstore *ls)
 {
 	/* Without `seen` the core runs in the normal mode (no SUBJECT records either). */
-	return (struct uie_log_sink){ .ctx = ls, .append = uie_logstore_append,
+	return (struct uie_log_sink){ .ctx = ls,
+				      .append = uie_logstore_append,
 				      .seen = ls->fs ? fs_seen : NULL };
 }
 
@@ -208,8 +209,8 @@ static void fs_commit(struct uie_logstore *ls, uint64_t seq, const uint8_t *rec)
 	fs->n++;
 }
 
-int uie_logstore_flush_repeats(struct uie_logstore *ls,
-			       int (*emit)(void *ctx, uint64_t seq, uint64_t count), void *ctx)
+int uie_logstore_flush_repeats(struct uie_logstore *ls, int (*emit)(void *ctx, uint64_t seq, uint64_t count),
+			       void *ctx)
 {
 	struct uie_firstseen *fs = ls->fs;
 	int r;
@@ -257,8 +258,7 @@ static int grow(struct uie_logstore *ls)
 	return UIE_OK;
 }
 
-int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN],
-			const uint8_t lrh[UIE_PCR_LEN])
+int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN], const uint8_t lrh[UIE_PCR_LEN])
 {
 	struct uie_logstore *ls = ctx;
 	uint8_t check[UIE_PCR_LEN];
@@ -273,8 +273,7 @@ int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN],
 		return ls->tpm_err != UIE_OK ? ls->tpm_err : UIE_E_STATE;
 	if ((r = uie_log_lrh(ls->pl, rec, check)) != UIE_OK)
 		return r;
-	if (memcmp(check, lrh, UIE_PCR_LEN) != 0 ||
-	    memcmp(rec + UIE_LOG_BODY_LEN, lrh, UIE_PCR_LEN) != 0)
+	if (memcmp(check, lrh, UIE_PCR_LEN) != 0 || memcmp(rec + UIE_LOG_BODY_LEN, lrh, UIE_PCR_LEN) != 0)
 		return UIE_E_INVAL;
 	if ((r = grow(ls)) != UIE_OK)
 		return r;

@@ -23,19 +23,19 @@ struct uie_firstseen;
 
 struct uie_logstore {
 	const struct uie_platform *pl;
-	struct uie_vtpm *tpm; /* borrowed; NULL keeps only the software chain */
-	struct uie_logfile *file; /* borrowed write-ahead file; NULL: memory only */
-	struct uie_firstseen *fs; /* owned first-seen table; NULL: every grant logged */
-	uint8_t *recs;        /* records [base, n) of UIE_LOG_RECORD_LEN bytes */
-	uint8_t *pcrs;        /* vPCR16 after each of them */
-	uint64_t n, cap;      /* n: records logged in all; cap: room in memory */
-	uint64_t base;        /* checkpoint: records before it left memory */
+	struct uie_vtpm *tpm;          /* borrowed; NULL keeps only the software chain */
+	struct uie_logfile *file;      /* borrowed write-ahead file; NULL: memory only */
+	struct uie_firstseen *fs;      /* owned first-seen table; NULL: every grant logged */
+	uint8_t *recs;                 /* records [base, n) of UIE_LOG_RECORD_LEN bytes */
+	uint8_t *pcrs;                 /* vPCR16 after each of them */
+	uint64_t n, cap;               /* n: records logged in all; cap: room in memory */
+	uint64_t base;                 /* checkpoint: records before it left memory */
 	uint8_t base_pcr[UIE_PCR_LEN]; /* vPCR16 after base records */
-	uint64_t max;         /* records allowed in memory (memory bound) */
-	bool broken;          /* a vTPM extend failed: its PCR 16 is unknown */
-	int tpm_err;          /* the error that broke it */
-	int file_err;         /* the last append's file error (UIE_OK once one succeeds) */
-	uint64_t repeats;     /* grants answered from the first-seen table */
+	uint64_t max;                  /* records allowed in memory (memory bound) */
+	bool broken;                   /* a vTPM extend failed: its PCR 16 is unknown */
+	int tpm_err;                   /* the error that broke it */
+	int file_err;                  /* the last append's file error (UIE_OK once one succeeds) */
+	uint64_t repeats;              /* grants answered from the first-seen table */
 };
 
 /*
@@ -74,8 +74,8 @@ int uie_logstore_first_seen(struct uie_logstore *ls, uint32_t max_keys);
  * store (it logs a REPEAT_COUNT record).  Stops at emit's first error and
  * returns it; the keys not yet emitted stay due.  UIE_OK without the mode.
  */
-int uie_logstore_flush_repeats(struct uie_logstore *ls,
-			       int (*emit)(void *ctx, uint64_t seq, uint64_t count), void *ctx);
+int uie_logstore_flush_repeats(struct uie_logstore *ls, int (*emit)(void *ctx, uint64_t seq, uint64_t count),
+			       void *ctx);
 
 /*
  * Health of the store: UIE_OK, the vTPM error that broke it, or the error
@@ -90,8 +90,7 @@ int uie_logstore_health(const struct uie_logstore *ls);
  * Return: UIE_OK, UIE_E_INVAL (lrh mismatch), UIE_E_NOMEM, UIE_E_LIMIT,
  * UIE_E_STATE (broken), or the vTPM's error.
  */
-int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN],
-			const uint8_t lrh[UIE_PCR_LEN]);
+int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN], const uint8_t lrh[UIE_PCR_LEN]);
 
 /*
  * vPCR16 after the first seq records (all zero for seq 0), the pcr_at of

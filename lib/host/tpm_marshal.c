@@ -154,8 +154,8 @@ static int quote_from_tss(const TPMS_ATTEST *ta, struct uie_tpm_quote *q)
 	q->type = ta->type;
 	if ((r = take(q->signer, &q->signer_len, ta->qualifiedSigner.name, ta->qualifiedSigner.size,
 		      UIE_TPM_NAME_MAX)) != UIE_OK ||
-	    (r = take(q->extra, &q->extra_len, ta->extraData.buffer, ta->extraData.size,
-		      UIE_TPM_DATA_MAX)) != UIE_OK ||
+	    (r = take(q->extra, &q->extra_len, ta->extraData.buffer, ta->extraData.size, UIE_TPM_DATA_MAX)) !=
+		    UIE_OK ||
 	    (r = take(q->pcr_digest, &q->pcr_digest_len, ta->attested.quote.pcrDigest.buffer,
 		      ta->attested.quote.pcrDigest.size, UIE_TPM_DIGEST_MAX)) != UIE_OK)
 		return r;
@@ -172,8 +172,7 @@ static int quote_from_tss(const TPMS_ATTEST *ta, struct uie_tpm_quote *q)
 			return UIE_E_LIMIT;
 		q->sel[i].hash = sel->pcrSelections[i].hash;
 		q->sel[i].size_of_select = sel->pcrSelections[i].sizeofSelect;
-		memcpy(q->sel[i].select, sel->pcrSelections[i].pcrSelect,
-		       sel->pcrSelections[i].sizeofSelect);
+		memcpy(q->sel[i].select, sel->pcrSelections[i].pcrSelect, sel->pcrSelections[i].sizeofSelect);
 	}
 	return UIE_OK;
 }
@@ -275,10 +274,10 @@ int uie_tpm_sig_parse(const uint8_t *p, size_t len, struct uie_tpm_ecdsa_sig *ou
 		goto fail;
 	e = &ts.signature.ecdsa;
 	out->hash_alg = e->hash;
-	if ((r = take(out->r, &out->r_len, e->signatureR.buffer, e->signatureR.size,
-		      UIE_TPM_ECC_MAX)) != UIE_OK ||
-	    (r = take(out->s, &out->s_len, e->signatureS.buffer, e->signatureS.size,
-		      UIE_TPM_ECC_MAX)) != UIE_OK)
+	if ((r = take(out->r, &out->r_len, e->signatureR.buffer, e->signatureR.size, UIE_TPM_ECC_MAX)) !=
+		    UIE_OK ||
+	    (r = take(out->s, &out->s_len, e->signatureS.buffer, e->signatureS.size, UIE_TPM_ECC_MAX)) !=
+		    UIE_OK)
 		goto fail;
 	return UIE_OK;
 fail:

@@ -24,12 +24,12 @@
 #define UIE_TPM_ALG_NULL 0x0010
 #define UIE_TPM_ECC_NIST_P256 0x0003
 
-#define UIE_TPM_NAME_MAX 68    /* sizeof(TPMU_NAME): alg + largest digest */
-#define UIE_TPM_DATA_MAX 64    /* extraData we accept (nonces) */
-#define UIE_TPM_DIGEST_MAX 64  /* sizeof(TPMU_HA) */
+#define UIE_TPM_NAME_MAX 68   /* sizeof(TPMU_NAME): alg + largest digest */
+#define UIE_TPM_DATA_MAX 64   /* extraData we accept (nonces) */
+#define UIE_TPM_DIGEST_MAX 64 /* sizeof(TPMU_HA) */
 #define UIE_TPM_PCR_SELECT_MAX 4
-#define UIE_TPM_MAX_BANKS 16   /* HASH_COUNT in the reference implementation */
-#define UIE_TPM_ECC_MAX 66     /* P-521 coordinate, the largest TPM2B_ECC_PARAMETER */
+#define UIE_TPM_MAX_BANKS 16 /* HASH_COUNT in the reference implementation */
+#define UIE_TPM_ECC_MAX 66   /* P-521 coordinate, the largest TPM2B_ECC_PARAMETER */
 #define UIE_TPM_ATTEST_MAX 1024
 #define UIE_TPM_SIG_MAX 256
 
@@ -46,7 +46,7 @@ struct uie_tpm_quote {
 	uint16_t signer_len;
 	uint8_t signer[UIE_TPM_NAME_MAX]; /* qualifiedSigner (TPM2B_NAME contents) */
 	uint16_t extra_len;
-	uint8_t extra[UIE_TPM_DATA_MAX];  /* extraData: the nonce */
+	uint8_t extra[UIE_TPM_DATA_MAX]; /* extraData: the nonce */
 	uint64_t clock;
 	uint32_t reset_count;
 	uint32_t restart_count;
@@ -60,7 +60,7 @@ struct uie_tpm_quote {
 
 /* TPMT_SIGNATURE holding TPMS_SIGNATURE_ECDSA. */
 struct uie_tpm_ecdsa_sig {
-	uint16_t sig_alg;  /* UIE_TPM_ALG_ECDSA */
+	uint16_t sig_alg; /* UIE_TPM_ALG_ECDSA */
 	uint16_t hash_alg;
 	uint16_t r_len, s_len;
 	uint8_t r[UIE_TPM_ECC_MAX], s[UIE_TPM_ECC_MAX];

@@ -44,8 +44,8 @@ const char *uie_verify_class_name(int cls)
 	return class_names[cls];
 }
 
-__attribute__((format(printf, 3, 4)))
-static int fail(struct uie_verify_report *rep, int cls, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(struct uie_verify_report *rep, int cls, const char *fmt,
+						      ...)
 {
 	va_list ap;
 
@@ -91,7 +91,8 @@ static int check_signature(const struct uie_verify_input *in, const struct uie_a
 	    EVP_DigestVerifyInit(md, NULL, EVP_sha256(), NULL, pk) != 1)
 		goto out;
 	ok = EVP_DigestVerify(md, der, (size_t)derlen, ae->attest, ae->attest_len) == 1;
-	cls = ok ? UIE_V_OK : fail(rep, UIE_V_SIGNATURE, "quote signature does not verify with the attestation key");
+	cls = ok ? UIE_V_OK
+		 : fail(rep, UIE_V_SIGNATURE, "quote signature does not verify with the attestation key");
 out:
 	if (cls == UIE_V_INTERNAL)
 		fail(rep, cls, "crypto failure while checking the signature");
@@ -104,8 +105,8 @@ out:
 	return cls;
 }
 
-static int check_quote(const struct uie_verify_input *in, const struct uie_ae *ae,
-		       struct uie_tpm_quote *q, struct uie_verify_report *rep)
+static int check_quote(const struct uie_verify_input *in, const struct uie_ae *ae, struct uie_tpm_quote *q,
+		       struct uie_verify_report *rep)
 {
 	struct uie_tpm_ecdsa_sig s;
 	struct uie_rbuf b;
@@ -129,7 +130,8 @@ static int check_quote(const struct uie_verify_input *in, const struct uie_ae *a
 	rep->restart_count = q->restart_count;
 	rep->safe = q->safe;
 	if (q->extra_len != in->nonce_len || memcmp(q->extra, in->nonce, in->nonce_len) != 0)
-		return fail(rep, UIE_V_NONCE, "quote extraData is not our nonce (stale or replayed evidence)");
+		return fail(rep, UIE_V_NONCE,
+			    "quote extraData is not our nonce (stale or replayed evidence)");
 	if (ae->nonce_len != in->nonce_len || memcmp(ae->nonce, in->nonce, in->nonce_len) != 0)
 		return fail(rep, UIE_V_NONCE, "AE nonce is not our nonce");
 	want[UIE_LOG_PCR_INDEX / 8] = 1u << (UIE_LOG_PCR_INDEX % 8);
@@ -163,24 +165,30 @@ static int check_continuity(const struct uie_verify_input *in, const struct uie_
 	if (ae->first_seq == 0 && memcmp(ae->start_pcr, zero, UIE_PCR_LEN) != 0)
 		return fail(rep, UIE_V_CONTINUITY, "a log from record 0 must start at vPCR16 zero");
 	if (ae->first_seq > 0 && !same_boot)
-		return fail(rep, UIE_V_CONTINUITY, p && p->valid
-			? "the TPM was reset or restarted since the previous verification: ask for the whole log"
-			: "incremental evidence needs the state of a previous verification");
+		return fail(rep, UIE_V_CONTINUITY,
+			    p && p->valid
+				    ? "the TPM was reset or restarted since the previous verification: ask "
+				      "for the whole log"
+				    : "incremental evidence needs the state of a previous verification");
 	if (!same_boot)
 		return UIE_V_OK;
 	if (ae->first_seq > p->next_seq) {
 		at_record(rep, p->next_seq); /* skipped: the first at fault is the first missing */
-		return fail(rep, UIE_V_CONTINUITY, "evidence starts at record %llu, but we verified only %llu records",
+		return fail(rep, UIE_V_CONTINUITY,
+			    "evidence starts at record %llu, but we verified only %llu records",
 			    (unsigned long long)ae->first_seq, (unsigned long long)p->next_seq);
 	}
 	if (end < p->next_seq)
-		return fail(rep, UIE_V_CONTINUITY, "the log ends at record %llu but we verified %llu records in this TPM boot: PCR 16 was reset",
+		return fail(rep, UIE_V_CONTINUITY,
+			    "the log ends at record %llu but we verified %llu records in this TPM boot: PCR "
+			    "16 was reset",
 			    (unsigned long long)end, (unsigned long long)p->next_seq);
 	if (ae->first_seq == p->next_seq) {
 		if (memcmp(p->pcr, ae->start_pcr, UIE_PCR_LEN) == 0)
 			return UIE_V_OK;
 		at_record(rep, ae->first_seq);
-		return fail(rep, UIE_V_CONTINUITY, "evidence from record %llu starts at another vPCR16 than the one we verified",
+		return fail(rep, UIE_V_CONTINUITY,
+			    "evidence from record %llu starts at another vPCR16 than the one we verified",
 			    (unsigned long long)ae->first_seq);
 	}
 	cp->on = true;
@@ -200,7 +208,8 @@ static int check_clock(const struct uie_verify_input *in, const struct uie_tpm_q
 	if (!p || !p->valid)
 		return UIE_V_OK;
 	if (q->reset_count < p->reset_count)
-		return fail(rep, UIE_V_CLOCK, "resetCount went back (%u < %u)", q->reset_count, p->reset_count);
+		return fail(rep, UIE_V_CLOCK, "resetCount went back (%u < %u)", q->reset_count,
+			    p->reset_count);
 	if (q->reset_count == p->reset_count && q->restart_count < p->restart_count)
 		return fail(rep, UIE_V_CLOCK, "restartCount went back (%u < %u)", q->restart_count,
 			    p->restart_count);

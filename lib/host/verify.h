@@ -70,8 +70,8 @@ struct uie_verify_state {
 	bool valid;
 	uint64_t clock;
 	uint32_t reset_count, restart_count;
-	uint64_t next_seq;            /* records verified so far */
-	uint8_t pcr[UIE_PCR_LEN];     /* vPCR16 after them */
+	uint64_t next_seq;        /* records verified so far */
+	uint8_t pcr[UIE_PCR_LEN]; /* vPCR16 after them */
 	uint64_t epoch;
 	uint8_t mode;
 	uint8_t policy_id[32];
@@ -84,17 +84,17 @@ struct uie_verify_input {
 	size_t nonce_len;
 	const uint8_t *ak_der; /* attestation key, DER SubjectPublicKeyInfo */
 	size_t ak_der_len;
-	const struct uie_refset *ref;          /* NULL: reference check skipped */
-	const struct uie_verify_policy *pols;  /* decisions of other epochs stay unchecked */
+	const struct uie_refset *ref;         /* NULL: reference check skipped */
+	const struct uie_verify_policy *pols; /* decisions of other epochs stay unchecked */
 	size_t npols;
-	const struct uie_verify_state *prev;   /* NULL or !valid: first contact */
+	const struct uie_verify_state *prev; /* NULL or !valid: first contact */
 };
 
 struct uie_verify_report {
-	int cls;             /* enum uie_verify_class */
+	int cls; /* enum uie_verify_class */
 	char reason[256];
 	bool has_seq;
-	uint64_t seq;        /* first record at fault */
+	uint64_t seq; /* first record at fault */
 	/* What the evidence says (valid from the parse on). */
 	uint64_t first_seq, nrecords;
 	uint8_t vpcr[UIE_PCR_LEN];

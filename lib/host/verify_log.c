@@ -21,8 +21,7 @@ struct finding {
 	char what[200];
 };
 
-__attribute__((format(printf, 3, 4)))
-static void note(struct finding *f, uint64_t seq, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void note(struct finding *f, uint64_t seq, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -69,7 +68,8 @@ static void check_decision(const struct uie_verify_input *in, const struct uie_l
 	switch (r->reason) {
 	case UIE_R_BOOTSTRAP:
 		if (r->epoch != 0 || r->decision != UIE_ALLOW || !measured(r))
-			note(f, r->seq, "bootstrap decision recorded at epoch %llu", (unsigned long long)r->epoch);
+			note(f, r->seq, "bootstrap decision recorded at epoch %llu",
+			     (unsigned long long)r->epoch);
 		return;
 	case UIE_R_MEASURE_FAIL:
 	case UIE_R_FILELESS:
@@ -81,8 +81,7 @@ static void check_decision(const struct uie_verify_input *in, const struct uie_l
 			     r->reason);
 		return;
 	case UIE_R_EXECMOD:
-		if (r->decision != UIE_DENY || r->role == UIE_ROLE_ANON ||
-		    r->event_type == UIE_LOG_EXECVE)
+		if (r->decision != UIE_DENY || r->role == UIE_ROLE_ANON || r->event_type == UIE_LOG_EXECVE)
 			note(f, r->seq, "execmod recorded as %s for event %u", dec_name(r->decision),
 			     r->event_type);
 		else if (!rep->execmod_records++)
@@ -105,9 +104,7 @@ static void check_decision(const struct uie_verify_input *in, const struct uie_l
 			return;
 		}
 		break;
-	default:
-		note(f, r->seq, "reason %u is not a decision reason", r->reason);
-		return;
+	default: note(f, r->seq, "reason %u is not a decision reason", r->reason); return;
 	}
 	if (!(p = find_policy(in, r->epoch))) {
 		rep->decisions_unchecked++;
@@ -125,7 +122,9 @@ static void check_decision(const struct uie_verify_input *in, const struct uie_l
 		reason = UIE_R_UNSEALED;
 	}
 	if (dec != r->decision || reason != r->reason || r->mode != p->table.mode)
-		note(f, r->seq, "recorded %s (reason %u, mode %u) but the policy of epoch %llu decides %s (reason %u, mode %u)",
+		note(f, r->seq,
+		     "recorded %s (reason %u, mode %u) but the policy of epoch %llu decides %s (reason %u, "
+		     "mode %u)",
 		     dec_name(r->decision), r->reason, r->mode, (unsigned long long)r->epoch, dec_name(dec),
 		     reason, p->table.mode);
 }
@@ -141,7 +140,8 @@ static void check_install(const struct uie_verify_input *in, const struct uie_lo
 		note(f, r->seq, "the package installed at epoch %llu is not the policy given",
 		     (unsigned long long)r->epoch);
 	else if (r->mode != p->table.mode)
-		note(f, r->seq, "install record mode %u differs from the policy's %u", r->mode, p->table.mode);
+		note(f, r->seq, "install record mode %u differs from the policy's %u", r->mode,
+		     p->table.mode);
 }
 
 /*
@@ -190,8 +190,7 @@ static void check_reference(const struct uie_verify_input *in, const struct uie_
 
 /* PM against the log's last record, the last install, and the previous state. */
 static void check_metadata(const struct uie_verify_input *in, const struct uie_ae *ae,
-			   const struct uie_log_record *last, const uint8_t *install_id,
-			   struct finding *f)
+			   const struct uie_log_record *last, const uint8_t *install_id, struct finding *f)
 {
 	static const uint8_t zero[32];
 	const struct uie_verify_state *p = in->prev;
@@ -203,7 +202,8 @@ static void check_metadata(const struct uie_verify_input *in, const struct uie_a
 		     (unsigned long long)ae->pm.total_records, (unsigned long long)end);
 	if (last && (ae->pm.epoch != last->epoch || ae->pm.mode != last->mode))
 		note(f, last->seq, "PM epoch %llu/mode %u, the log says epoch %llu/mode %u",
-		     (unsigned long long)ae->pm.epoch, ae->pm.mode, (unsigned long long)last->epoch, last->mode);
+		     (unsigned long long)ae->pm.epoch, ae->pm.mode, (unsigned long long)last->epoch,
+		     last->mode);
 	if (!want_id && ae->first_seq == 0)
 		want_id = zero;
 	if (!want_id && p && p->valid)
@@ -236,8 +236,8 @@ static int diagnose_record(const struct uie_platform *pl, const struct uie_ae *a
 	int r;
 
 	memcpy(pcr, ae->start_pcr, UIE_PCR_LEN);
-	r = uie_log_replay(pl, ae->records, (size_t)ae->nrecords * UIE_LOG_RECORD_LEN, ae->first_seq,
-			   pcr, &bad);
+	r = uie_log_replay(pl, ae->records, (size_t)ae->nrecords * UIE_LOG_RECORD_LEN, ae->first_seq, pcr,
+			   &bad);
 	if (r == UIE_OK || bad < ae->first_seq || bad - ae->first_seq >= ae->nrecords) {
 		snprintf(rep->reason, sizeof(rep->reason), "replay: %s", uie_err_str(r));
 		return rep->cls = r == UIE_OK ? UIE_V_INTERNAL : UIE_V_REPLAY;
@@ -250,7 +250,8 @@ static int diagnose_record(const struct uie_platform *pl, const struct uie_ae *a
 			   &rec) != UIE_OK)
 		snprintf(what, sizeof(what), "malformed record (%s)", uie_err_str(r));
 	else if (rec.seq != bad)
-		snprintf(what, sizeof(what), "found record number %llu here: records deleted, reordered or inserted",
+		snprintf(what, sizeof(what),
+			 "found record number %llu here: records deleted, reordered or inserted",
 			 (unsigned long long)rec.seq);
 	else
 		snprintf(what, sizeof(what), "LRH does not match the record: modified");
@@ -261,8 +262,7 @@ static int diagnose_record(const struct uie_platform *pl, const struct uie_ae *a
  * The log replayed without error but ended elsewhere: name the first
  * record past the quoted state (appended records), else the end.
  */
-static int diagnose_end(const struct uie_platform *pl, const struct uie_ae *ae,
-			struct uie_verify_report *rep)
+static int diagnose_end(const struct uie_platform *pl, const struct uie_ae *ae, struct uie_verify_report *rep)
 {
 	uint8_t pcr[UIE_PCR_LEN];
 	uint64_t bad = 0;
@@ -280,7 +280,8 @@ static int diagnose_end(const struct uie_platform *pl, const struct uie_ae *ae,
 		}
 	}
 	if (ae->pm.total_records > ae->first_seq + ae->nrecords)
-		snprintf(what, sizeof(what), "log truncated: replay ends before the quoted vPCR16 (%llu records claimed)",
+		snprintf(what, sizeof(what),
+			 "log truncated: replay ends before the quoted vPCR16 (%llu records claimed)",
 			 (unsigned long long)ae->pm.total_records);
 	else
 		snprintf(what, sizeof(what), "replay ends at a vPCR16 other than the quoted one");
@@ -291,16 +292,17 @@ static int diagnose_end(const struct uie_platform *pl, const struct uie_ae *ae,
  * A write violation (docs/FORMATS.md 3.5) is valid evidence of a machine
  * that ran bytes nobody measured: the evidence is not accepted.
  */
-static void check_violation(const struct uie_log_record *r, struct finding *viol,
-			    struct finding *pol)
+static void check_violation(const struct uie_log_record *r, struct finding *viol, struct finding *pol)
 {
 	if (r->decision != UIE_DENY || r->reason != UIE_R_WRITE_VIOLATION || r->role != UIE_ROLE_NONE) {
 		note(pol, r->seq, "write violation recorded as %s with reason %u", dec_name(r->decision),
 		     r->reason);
 		return;
 	}
-	note(viol, r->seq, "the file of an approved executable mapping was written (dev %llu inode %llu, "
-	     "by pid %u)", (unsigned long long)r->id.dev, (unsigned long long)r->id.ino, r->pid);
+	note(viol, r->seq,
+	     "the file of an approved executable mapping was written (dev %llu inode %llu, "
+	     "by pid %u)",
+	     (unsigned long long)r->id.dev, (unsigned long long)r->id.ino, r->pid);
 }
 
 /*
@@ -333,8 +335,7 @@ static void check_start(const struct uie_log_record *r, const struct uie_log_rec
 		    r->reason != UIE_R_POLICY_RESTORED || r->decision != UIE_ALLOW)
 			note(f, r->seq, "a policy restore that does not follow a monitor restart");
 		return;
-	default:
-		return;
+	default: return;
 	}
 }
 
@@ -351,8 +352,8 @@ static void check_repeat(const struct uie_ae *ae, const struct uie_log_record *r
 	uint64_t ref = r->file_offset;
 
 	if (r->role != UIE_ROLE_NONE || r->scope != UIE_SCOPE_NONE || r->decision != UIE_ALLOW ||
-	    r->reason != UIE_R_REPEAT_COUNT || r->pid != 0 || r->vaddr != 0 || r->length < 2 ||
-	    r->id.dev || r->id.ino || r->id.size || r->id.mtime_ns || r->id.ctime_ns || ref >= r->seq) {
+	    r->reason != UIE_R_REPEAT_COUNT || r->pid != 0 || r->vaddr != 0 || r->length < 2 || r->id.dev ||
+	    r->id.ino || r->id.size || r->id.mtime_ns || r->id.ctime_ns || ref >= r->seq) {
 		note(f, r->seq, "malformed repeat count record");
 		return;
 	}
@@ -365,7 +366,8 @@ static void check_repeat(const struct uie_ae *ae, const struct uie_log_record *r
 	if (uie_log_decode(ae->records + (ref - ae->first_seq) * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN,
 			   &first) != UIE_OK ||
 	    (!is_exec(first.event_type) && first.event_type != UIE_LOG_FASTPATH_REJECT)) {
-		note(f, r->seq, "repeat count for record %llu, which is no decision", (unsigned long long)ref);
+		note(f, r->seq, "repeat count for record %llu, which is no decision",
+		     (unsigned long long)ref);
 		return;
 	}
 }
@@ -379,16 +381,15 @@ static void check_repeat(const struct uie_ae *ae, const struct uie_log_record *r
  * the same digest that ran (ALLOW, or any decision outside ENFORCE).
  */
 static void check_subject(const struct uie_ae *ae, const struct uie_log_record *r,
-			  const struct uie_log_record *prev, struct uie_verify_report *rep,
-			  struct finding *f)
+			  const struct uie_log_record *prev, struct uie_verify_report *rep, struct finding *f)
 {
 	struct uie_log_record x;
 	uint64_t at = r->vaddr;
 
 	if (r->role != UIE_ROLE_NONE || r->scope != UIE_SCOPE_ELF || r->decision != UIE_ALLOW ||
 	    r->reason != UIE_R_SUBJECT || r->pid != 0 || r->length != 0 || r->id.dev || r->id.ino ||
-	    r->id.size || r->id.mtime_ns || r->id.ctime_ns || r->seq == 0 ||
-	    r->file_offset != r->seq - 1 || at == 0 || at >= r->file_offset) {
+	    r->id.size || r->id.mtime_ns || r->id.ctime_ns || r->seq == 0 || r->file_offset != r->seq - 1 ||
+	    at == 0 || at >= r->file_offset) {
 		note(f, r->seq, "malformed subject record");
 		return;
 	}
@@ -404,8 +405,8 @@ static void check_subject(const struct uie_ae *ae, const struct uie_log_record *
 		return;
 	}
 	/* Records before r already replayed, so this one decodes. */
-	if (uie_log_decode(ae->records + (at - ae->first_seq) * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN,
-			   &x) != UIE_OK ||
+	if (uie_log_decode(ae->records + (at - ae->first_seq) * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN, &x) !=
+		    UIE_OK ||
 	    x.event_type != UIE_LOG_EXECVE || (x.role != UIE_ROLE_MAIN && x.role != UIE_ROLE_INTERP) ||
 	    x.scope != UIE_SCOPE_ELF || (x.decision != UIE_ALLOW && x.mode == UIE_MODE_ENFORCE) ||
 	    x.digest.alg != r->digest.alg || memcmp(x.digest.bytes, r->digest.bytes, UIE_DIGEST_MAX) != 0)
@@ -466,8 +467,7 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 		    uie_pcr_extend(pl, pcr, lrh) != UIE_OK)
 			return diagnose_record(pl, ae, rep);
 		check_start(&r, i ? &last : NULL, rep, &meta);
-		audit(in, ae, &r, i ? &last : NULL, rep, &ref, &pol, &viol, &meta, install_id,
-		      &have_install);
+		audit(in, ae, &r, i ? &last : NULL, rep, &ref, &pol, &viol, &meta, install_id, &have_install);
 		last = r;
 	}
 	if (checkpoint_fails(cp, ae->first_seq + ae->nrecords, pcr))
@@ -479,7 +479,9 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 	struct {
 		struct finding *f;
 		int cls;
-	} order[] = { { &meta, UIE_V_METADATA }, { &viol, UIE_V_VIOLATION }, { &ref, UIE_V_REFERENCE },
+	} order[] = { { &meta, UIE_V_METADATA },
+		      { &viol, UIE_V_VIOLATION },
+		      { &ref, UIE_V_REFERENCE },
 		      { &pol, UIE_V_POLICY } };
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		if (order[k].f->hit)

@@ -55,8 +55,8 @@ int uie_verify_state_load(const char *path, struct uie_verify_state *st)
 		return errno == ENOENT ? UIE_OK : UIE_E_IO;
 	if (!(o = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr)))
 		return UIE_E_FORMAT;
-	if (!json_is_object(o) || get_uint(o, "version", 255, &ver) != UIE_OK ||
-	    ver != STATE_VERSION || get_uint(o, "clock", INT64_MAX, &st->clock) != UIE_OK ||
+	if (!json_is_object(o) || get_uint(o, "version", 255, &ver) != UIE_OK || ver != STATE_VERSION ||
+	    get_uint(o, "clock", INT64_MAX, &st->clock) != UIE_OK ||
 	    get_uint(o, "reset_count", UINT32_MAX, &reset) != UIE_OK ||
 	    get_uint(o, "restart_count", UINT32_MAX, &restart) != UIE_OK ||
 	    get_uint(o, "next_seq", INT64_MAX, &st->next_seq) != UIE_OK ||
@@ -88,11 +88,10 @@ int uie_verify_state_save(const char *path, const struct uie_verify_state *st)
 		return UIE_E_INVAL;
 	uie_hex_encode(pcr, st->pcr, sizeof(st->pcr));
 	uie_hex_encode(pid, st->policy_id, sizeof(st->policy_id));
-	o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:s, s:I, s:i, s:s}", "version", STATE_VERSION,
-		      "clock", (json_int_t)st->clock, "reset_count", (json_int_t)st->reset_count,
-		      "restart_count", (json_int_t)st->restart_count, "next_seq",
-		      (json_int_t)st->next_seq, "pcr", pcr, "epoch", (json_int_t)st->epoch, "mode",
-		      (int)st->mode, "policy_id", pid);
+	o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:s, s:I, s:i, s:s}", "version", STATE_VERSION, "clock",
+		      (json_int_t)st->clock, "reset_count", (json_int_t)st->reset_count, "restart_count",
+		      (json_int_t)st->restart_count, "next_seq", (json_int_t)st->next_seq, "pcr", pcr,
+		      "epoch", (json_int_t)st->epoch, "mode", (int)st->mode, "policy_id", pid);
 	if (!o)
 		return UIE_E_NOMEM;
 	text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);

@@ -98,8 +98,8 @@ int uie_vtpm_read_pcr16(struct uie_vtpm *t, uint8_t pcr[UIE_PCR_LEN])
 	return t->ops->read_pcr16(t, pcr);
 }
 
-int uie_vtpm_quote_alloc(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len,
-			 uint8_t **attest, size_t *attest_len, uint8_t **sig, size_t *sig_len)
+int uie_vtpm_quote_alloc(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len, uint8_t **attest,
+			 size_t *attest_len, uint8_t **sig, size_t *sig_len)
 {
 	if (!attest || !attest_len || !sig || !sig_len)
 		return UIE_E_INVAL;
@@ -140,8 +140,7 @@ int uie_vtpm_ecc_spki_alloc(const uint8_t x[32], const uint8_t y[32], uint8_t **
 	    !OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) ||
 	    !OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, point, sizeof(point)) ||
 	    !(params = OSSL_PARAM_BLD_to_param(bld)) ||
-	    !(pctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL)) ||
-	    EVP_PKEY_fromdata_init(pctx) != 1 ||
+	    !(pctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL)) || EVP_PKEY_fromdata_init(pctx) != 1 ||
 	    EVP_PKEY_fromdata(pctx, &pk, EVP_PKEY_PUBLIC_KEY, params) != 1)
 		goto out;
 	if ((n = i2d_PUBKEY(pk, &p)) <= 0)

@@ -40,8 +40,8 @@ int uie_vtpm_read_pcr16(struct uie_vtpm *t, uint8_t pcr[UIE_PCR_LEN]);
  * size field) and *sig the marshalled TPMT_SIGNATURE; both malloc'ed and
  * owned by the caller.
  */
-int uie_vtpm_quote_alloc(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len,
-			 uint8_t **attest, size_t *attest_len, uint8_t **sig, size_t *sig_len);
+int uie_vtpm_quote_alloc(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len, uint8_t **attest,
+			 size_t *attest_len, uint8_t **sig, size_t *sig_len);
 
 /* Attestation public key as DER SubjectPublicKeyInfo, owned by the caller. */
 int uie_vtpm_pubkey_alloc(struct uie_vtpm *t, uint8_t **der, size_t *len);

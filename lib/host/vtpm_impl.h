@@ -11,8 +11,8 @@
 struct uie_vtpm_ops {
 	int (*extend)(struct uie_vtpm *t, const uint8_t lrh[UIE_PCR_LEN]);
 	int (*read_pcr16)(struct uie_vtpm *t, uint8_t pcr[UIE_PCR_LEN]);
-	int (*quote_alloc)(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len,
-			   uint8_t **attest, size_t *attest_len, uint8_t **sig, size_t *sig_len);
+	int (*quote_alloc)(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len, uint8_t **attest,
+			   size_t *attest_len, uint8_t **sig, size_t *sig_len);
 	int (*pubkey_alloc)(struct uie_vtpm *t, uint8_t **der, size_t *len);
 	void (*free)(struct uie_vtpm *t);
 };

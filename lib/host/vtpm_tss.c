@@ -28,7 +28,8 @@ struct tss {
 
 static const TPML_PCR_SELECTION pcr16_sel = {
 	.count = 1,
-	.pcrSelections = { { .hash = TPM2_ALG_SHA256, .sizeofSelect = 3,
+	.pcrSelections = { { .hash = TPM2_ALG_SHA256,
+			     .sizeofSelect = 3,
 			     .pcrSelect = { 0, 0, 1u << (UIE_LOG_PCR_INDEX % 8) } } },
 };
 
@@ -60,9 +61,9 @@ static int create_ak(struct tss *t)
 	const TPMS_ECC_POINT *pt;
 	int r = UIE_E_TPM;
 
-	if (Esys_CreatePrimary(t->esys, ESYS_TR_RH_ENDORSEMENT, ESYS_TR_PASSWORD, ESYS_TR_NONE,
-			       ESYS_TR_NONE, &sens, &tmpl, &outside, &creation_pcr, &t->ak, &pub,
-			       &cdata, &chash, &ticket) != TSS2_RC_SUCCESS)
+	if (Esys_CreatePrimary(t->esys, ESYS_TR_RH_ENDORSEMENT, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
+			       &sens, &tmpl, &outside, &creation_pcr, &t->ak, &pub, &cdata, &chash,
+			       &ticket) != TSS2_RC_SUCCESS)
 		return UIE_E_TPM;
 	pt = &pub->publicArea.unique.ecc;
 	if (pt->x.size == 32 && pt->y.size == 32) {
@@ -83,8 +84,10 @@ static int ts_extend(struct uie_vtpm *vt, const uint8_t lrh[UIE_PCR_LEN])
 	TPML_DIGEST_VALUES d = { .count = 1, .digests = { { .hashAlg = TPM2_ALG_SHA256 } } };
 
 	memcpy(d.digests[0].digest.sha256, lrh, UIE_PCR_LEN);
-	return Esys_PCR_Extend(t->esys, ESYS_TR_PCR16, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
-			       &d) == TSS2_RC_SUCCESS ? UIE_OK : UIE_E_TPM;
+	return Esys_PCR_Extend(t->esys, ESYS_TR_PCR16, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &d) ==
+			       TSS2_RC_SUCCESS
+		       ? UIE_OK
+		       : UIE_E_TPM;
 }
 
 static int ts_read(struct uie_vtpm *vt, uint8_t pcr[UIE_PCR_LEN])
@@ -95,8 +98,8 @@ static int ts_read(struct uie_vtpm *vt, uint8_t pcr[UIE_PCR_LEN])
 	TPML_DIGEST *vals = NULL;
 	int r = UIE_E_TPM;
 
-	if (Esys_PCR_Read(t->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &pcr16_sel, &counter,
-			  &sel_out, &vals) != TSS2_RC_SUCCESS)
+	if (Esys_PCR_Read(t->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &pcr16_sel, &counter, &sel_out,
+			  &vals) != TSS2_RC_SUCCESS)
 		return UIE_E_TPM;
 	if (vals->count == 1 && vals->digests[0].size == UIE_PCR_LEN) {
 		memcpy(pcr, vals->digests[0].buffer, UIE_PCR_LEN);
@@ -121,8 +124,8 @@ static int ts_quote(struct uie_vtpm *vt, const uint8_t *nonce, size_t nonce_len,
 	int r = UIE_E_TPM;
 
 	memcpy(qd.buffer, nonce, nonce_len);
-	if (Esys_Quote(t->esys, t->ak, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &qd, &scheme,
-		       &pcr16_sel, &quoted, &signature) != TSS2_RC_SUCCESS)
+	if (Esys_Quote(t->esys, t->ak, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &qd, &scheme, &pcr16_sel,
+		       &quoted, &signature) != TSS2_RC_SUCCESS)
 		return UIE_E_TPM;
 	if (Tss2_MU_TPMT_SIGNATURE_Marshal(signature, sbuf, sizeof(sbuf), &off) != TSS2_RC_SUCCESS)
 		goto out;

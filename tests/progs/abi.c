@@ -15,7 +15,8 @@
 
 int main(int argc, char **argv)
 {
-	void *p = mmap((void *)0x10000000, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	void *p = mmap((void *)0x10000000, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	long r;
 
 	if (p == MAP_FAILED || argc < 2)

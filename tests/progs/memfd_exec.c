@@ -40,8 +40,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1] + (sealed ? 7 : 0), "mmap")) {
 		void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, mfd, 0);
 
-		return p == MAP_FAILED ? refused("mmap(PROT_EXEC) of a memfd", errno) :
-					 gained("memfd mapped executable");
+		return p == MAP_FAILED ? refused("mmap(PROT_EXEC) of a memfd", errno)
+				       : gained("memfd mapped executable");
 	}
 	if (!strcmp(argv[1], "procfd")) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);

@@ -44,8 +44,9 @@ static void *thread(void *arg)
 		return (void *)(long)setup_failed("mmap EVIL readable");
 	p = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, N, off);
 	if (p != MAP_FAILED)
-		return (void *)(long)(memcmp(p, evil_bytes, len) ? setup_failed("mapped something else")
-								  : gained("EVIL mapped from a thread's own fd table"));
+		return (void *)(long)(memcmp(p, evil_bytes, len)
+					      ? setup_failed("mapped something else")
+					      : gained("EVIL mapped from a thread's own fd table"));
 	return (void *)(long)refused("EVIL from a thread's own fd table", errno);
 }
 

@@ -80,7 +80,10 @@ static int measure_with_bytes(int port)
 
 	q.u.measure_req = (struct uie_msg_measure_req){ .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN };
 	if ((r = uie_bridge_encode(&q, msg, sizeof(msg), &len)) != UIE_OK ||
-	    (r = uie_memfd_create_sealed("probe", "\x7f" "ELF-chosen-by-guest", 20, &mfd)) != UIE_OK)
+	    (r = uie_memfd_create_sealed("probe",
+					 "\x7f"
+					 "ELF-chosen-by-guest",
+					 20, &mfd)) != UIE_OK)
 		return r;
 	r = uie_stream_send(port, msg, len, mfd);
 	close(mfd);

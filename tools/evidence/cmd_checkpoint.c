@@ -27,8 +27,10 @@ static void usage(FILE *f)
 int uie_cmd_evidence_checkpoint(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "socket", required_argument, NULL, 'S' }, { "state", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },       { NULL, 0, NULL, 0 },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "state", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *sock = UIE_BRIDGE_DEFAULT_PATH, *state = NULL;
 	struct uie_verify_state st;
@@ -58,8 +60,10 @@ int uie_cmd_evidence_checkpoint(int argc, char **argv)
 	r = uie_bridge_checkpoint(fd, st.next_seq, st.pcr, &base);
 	close(fd);
 	if (r == UIE_E_BINDING) {
-		fprintf(stderr, "uie evidence checkpoint: %s: %s (the state is not of the log of "
-				"the monitor at %s)\n", state, uie_err_str(r), sock);
+		fprintf(stderr,
+			"uie evidence checkpoint: %s: %s (the state is not of the log of "
+			"the monitor at %s)\n",
+			state, uie_err_str(r), sock);
 		return UIE_EXIT_FAIL;
 	}
 	if (r != UIE_OK) {

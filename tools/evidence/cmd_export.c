@@ -44,10 +44,14 @@ struct export_opts {
 static int parse(int argc, char **argv, struct export_opts *o)
 {
 	static const struct option lo[] = {
-		{ "socket", required_argument, NULL, 'S' },  { "nonce", required_argument, NULL, 'n' },
-		{ "nonce-file", required_argument, NULL, 'N' }, { "since", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },  { "cel", required_argument, NULL, 'c' },
-		{ "pubkey-out", required_argument, NULL, 'p' }, { "help", no_argument, NULL, 'h' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "nonce", required_argument, NULL, 'n' },
+		{ "nonce-file", required_argument, NULL, 'N' },
+		{ "since", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "cel", required_argument, NULL, 'c' },
+		{ "pubkey-out", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -73,12 +77,8 @@ static int parse(int argc, char **argv, struct export_opts *o)
 					      &o->nonce_len) != UIE_OK)
 				return UIE_EXIT_USAGE;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			usage(stderr);
-			return UIE_EXIT_USAGE;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return UIE_EXIT_USAGE;
 		}
 	}
 	if (optind != argc || !o->out) {

@@ -87,6 +87,7 @@ int uie_cmd_evidence_split(int argc, char **argv)
 	}
 	nonce[2 * a.nonce_len] = '\0';
 	printf("tpm2_checkquote -u AK.pub.pem -m %s/attest -s %s/sig -f %s/pcr16 -l sha256:16 "
-	       "-g sha256 -q %s\n", dir, dir, dir, nonce);
+	       "-g sha256 -q %s\n",
+	       dir, dir, dir, nonce);
 	return UIE_EXIT_OK;
 }

@@ -47,10 +47,14 @@ static void usage(FILE *f)
 static int parse(int argc, char **argv, struct verify_opts *o)
 {
 	static const struct option lo[] = {
-		{ "nonce", required_argument, NULL, 'n' },   { "nonce-file", required_argument, NULL, 'N' },
-		{ "ak-pub", required_argument, NULL, 'k' },  { "reference", required_argument, NULL, 'r' },
-		{ "policy", required_argument, NULL, 'p' },  { "state", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },          { "help", no_argument, NULL, 'h' },
+		{ "nonce", required_argument, NULL, 'n' },
+		{ "nonce-file", required_argument, NULL, 'N' },
+		{ "ak-pub", required_argument, NULL, 'k' },
+		{ "reference", required_argument, NULL, 'r' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "state", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -76,12 +80,8 @@ static int parse(int argc, char **argv, struct verify_opts *o)
 			}
 			o->pol[o->npol++] = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			usage(stderr);
-			return UIE_EXIT_USAGE;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return UIE_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1 || !o->nonce_len || !o->ak) {
@@ -145,13 +145,15 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 			r = uie_refset_parse((const char *)text, len, &in->ref, &line);
 		free(text);
 		if (r != UIE_OK) {
-			fprintf(stderr, "uie verify: reference manifest %s:%zu: %s\n", o->ref, line, uie_err_str(r));
+			fprintf(stderr, "uie verify: reference manifest %s:%zu: %s\n", o->ref, line,
+				uie_err_str(r));
 			return r;
 		}
 	}
 	for (size_t i = 0; i < o->npol; i++) {
 		if ((r = load_policy(pl, o->pol[i], &in->pkg[i], &in->pols[i])) != UIE_OK) {
-			fprintf(stderr, "uie verify: policy package %s: %s\n", o->pol[i], uie_file_err_str(r));
+			fprintf(stderr, "uie verify: policy package %s: %s\n", o->pol[i],
+				uie_file_err_str(r));
 			return r;
 		}
 		for (size_t k = 0; k < i; k++)
@@ -167,7 +169,6 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 	}
 	return UIE_OK;
 }
-
 
 static void print_human(const struct uie_verify_report *rep, const struct verify_opts *o)
 {
@@ -206,25 +207,25 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 	       (unsigned long long)rep->decisions_checked, (unsigned long long)rep->decisions_unchecked);
 	if (rep->execmod_records)
 		printf("  execmod:   %llu requests refused: pages a write had copied, or write and "
-		       "execute together (first: record %llu)\n", (unsigned long long)rep->execmod_records,
-		       (unsigned long long)rep->execmod_first);
+		       "execute together (first: record %llu)\n",
+		       (unsigned long long)rep->execmod_records, (unsigned long long)rep->execmod_first);
 	if (rep->unsealed_records)
 		printf("  unsealed:  %llu grants refused: the file could not be sealed against writes "
-		       "(first: record %llu)\n", (unsigned long long)rep->unsealed_records,
-		       (unsigned long long)rep->unsealed_first);
+		       "(first: record %llu)\n",
+		       (unsigned long long)rep->unsealed_records, (unsigned long long)rep->unsealed_first);
 	if (rep->repeat_records)
 		printf("  repeats:   %llu repeat count records (first-seen mode), %llu of them for records "
-		       "before this evidence\n", (unsigned long long)rep->repeat_records,
-		       (unsigned long long)rep->repeat_unresolved);
+		       "before this evidence\n",
+		       (unsigned long long)rep->repeat_records, (unsigned long long)rep->repeat_unresolved);
 	if (rep->subject_records)
 		printf("  subjects:  %llu subject records (first-seen mode), %llu of them naming a program "
-		       "granted before this evidence\n", (unsigned long long)rep->subject_records,
-		       (unsigned long long)rep->subject_unresolved);
+		       "granted before this evidence\n",
+		       (unsigned long long)rep->subject_records, (unsigned long long)rep->subject_unresolved);
 	if (rep->restarted) {
 		uie_hex_encode(pcr, rep->prev_pcr, UIE_PCR_LEN);
 		printf("  restart:   this monitor run continues run %llu, whose log ended after %llu "
-		       "records at vPCR16 %s\n", (unsigned long long)rep->prev_boot,
-		       (unsigned long long)rep->prev_records, pcr);
+		       "records at vPCR16 %s\n",
+		       (unsigned long long)rep->prev_boot, (unsigned long long)rep->prev_records, pcr);
 	}
 }
 
@@ -244,9 +245,9 @@ static json_t *repeat_counts(const uint8_t *buf, size_t len, bool accepted)
 	for (uint64_t i = 0; i < ae.nrecords; i++)
 		if (uie_log_decode(ae.records + i * UIE_LOG_RECORD_LEN, UIE_LOG_RECORD_LEN, &r) == UIE_OK &&
 		    r.event_type == UIE_LOG_REPEAT_COUNT &&
-		    json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "record", uie_json_u64(r.file_offset),
-						       "count", uie_json_u64(r.length), "at",
-						       uie_json_u64(r.seq))) != 0) {
+		    json_array_append_new(
+			    a, json_pack("{s:o, s:o, s:o}", "record", uie_json_u64(r.file_offset), "count",
+					 uie_json_u64(r.length), "at", uie_json_u64(r.seq))) != 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -272,10 +273,10 @@ static json_t *subjects(const uint8_t *buf, size_t len, bool accepted)
 		    r.event_type != UIE_LOG_SUBJECT)
 			continue;
 		uie_hex_encode(hex, r.digest.bytes, r.digest.len);
-		if (json_array_append_new(a, json_pack("{s:I, s:I, s:s, s:I}", "record",
-						       (json_int_t)r.file_offset, "program",
-						       (json_int_t)r.vaddr, "digest", hex, "at",
-						       (json_int_t)r.seq)) != 0) {
+		if (json_array_append_new(a,
+					  json_pack("{s:I, s:I, s:s, s:I}", "record",
+						    (json_int_t)r.file_offset, "program", (json_int_t)r.vaddr,
+						    "digest", hex, "at", (json_int_t)r.seq)) != 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -283,35 +284,33 @@ static json_t *subjects(const uint8_t *buf, size_t len, bool accepted)
 	return a;
 }
 
-static int print_json(const struct uie_verify_report *rep, const struct verify_opts *o,
-		      const uint8_t *ae, size_t ae_len)
+static int print_json(const struct uie_verify_report *rep, const struct verify_opts *o, const uint8_t *ae,
+		      size_t ae_len)
 {
 	char pcr[2 * UIE_PCR_LEN + 1];
 	json_t *j;
 
 	uie_hex_encode(pcr, rep->vpcr, UIE_PCR_LEN);
-	j = json_pack("{s:b, s:s, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:{s:o, s:o, s:o, s:i}, "
-		      "s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o*, s:o, s:o, s:o*}",
-		      "accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls),
-		      "exit_code", rep->cls, "reason", rep->reason, "bad_record",
-		      rep->has_seq ? uie_json_u64(rep->seq) : json_null(), "first_seq",
-		      uie_json_u64(rep->first_seq), "nrecords", uie_json_u64(rep->nrecords), "vpcr16", pcr,
-		      "mode", uie_mode_name(rep->mode), "epoch", uie_json_u64(rep->epoch), "clock", "clock",
-		      uie_json_u64(rep->clock), "reset_count", uie_json_u64(rep->reset_count),
-		      "restart_count", uie_json_u64(rep->restart_count), "safe", rep->safe,
-		      "exec_records", uie_json_u64(rep->exec_records), "reference_checked", o->ref != NULL,
-		      "reference_hits", uie_json_u64(rep->ref_checked), "unknown_denied",
-		      uie_json_u64(rep->unknown_denied), "decisions_checked",
-		      uie_json_u64(rep->decisions_checked), "decisions_unchecked",
-		      uie_json_u64(rep->decisions_unchecked), "execmod_records",
-		      uie_json_u64(rep->execmod_records), "unsealed_records",
-		      uie_json_u64(rep->unsealed_records), "repeat_records",
-		      uie_json_u64(rep->repeat_records), "repeat_unresolved",
-		      uie_json_u64(rep->repeat_unresolved), "repeat_counts",
-		      repeat_counts(ae, ae_len, rep->cls == UIE_V_OK), "subject_records",
-		      uie_json_u64(rep->subject_records), "subject_unresolved",
-		      uie_json_u64(rep->subject_unresolved), "subjects",
-		      subjects(ae, ae_len, rep->cls == UIE_V_OK));
+	j = json_pack(
+		"{s:b, s:s, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:{s:o, s:o, s:o, s:i}, "
+		"s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o*, s:o, s:o, s:o*}",
+		"accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls), "exit_code",
+		rep->cls, "reason", rep->reason, "bad_record",
+		rep->has_seq ? uie_json_u64(rep->seq) : json_null(), "first_seq",
+		uie_json_u64(rep->first_seq), "nrecords", uie_json_u64(rep->nrecords), "vpcr16", pcr, "mode",
+		uie_mode_name(rep->mode), "epoch", uie_json_u64(rep->epoch), "clock", "clock",
+		uie_json_u64(rep->clock), "reset_count", uie_json_u64(rep->reset_count), "restart_count",
+		uie_json_u64(rep->restart_count), "safe", rep->safe, "exec_records",
+		uie_json_u64(rep->exec_records), "reference_checked", o->ref != NULL, "reference_hits",
+		uie_json_u64(rep->ref_checked), "unknown_denied", uie_json_u64(rep->unknown_denied),
+		"decisions_checked", uie_json_u64(rep->decisions_checked), "decisions_unchecked",
+		uie_json_u64(rep->decisions_unchecked), "execmod_records", uie_json_u64(rep->execmod_records),
+		"unsealed_records", uie_json_u64(rep->unsealed_records), "repeat_records",
+		uie_json_u64(rep->repeat_records), "repeat_unresolved", uie_json_u64(rep->repeat_unresolved),
+		"repeat_counts", repeat_counts(ae, ae_len, rep->cls == UIE_V_OK), "subject_records",
+		uie_json_u64(rep->subject_records), "subject_unresolved",
+		uie_json_u64(rep->subject_unresolved), "subjects",
+		subjects(ae, ae_len, rep->cls == UIE_V_OK));
 	return uie_json_print(j);
 }
 
@@ -333,9 +332,16 @@ int uie_cmd_verify(int argc, char **argv)
 	if (load(&hp.pl, &o, &in) != UIE_OK)
 		goto out;
 	vin = (struct uie_verify_input){
-		.ae = in.ae, .ae_len = in.ae_len, .nonce = o.nonce, .nonce_len = o.nonce_len,
-		.ak_der = in.ak, .ak_der_len = in.ak_len, .ref = o.ref ? &in.ref : NULL,
-		.pols = in.pols, .npols = o.npol, .prev = o.state ? &in.prev : NULL,
+		.ae = in.ae,
+		.ae_len = in.ae_len,
+		.nonce = o.nonce,
+		.nonce_len = o.nonce_len,
+		.ak_der = in.ak,
+		.ak_der_len = in.ak_len,
+		.ref = o.ref ? &in.ref : NULL,
+		.pols = in.pols,
+		.npols = o.npol,
+		.prev = o.state ? &in.prev : NULL,
 	};
 	rc = uie_verify_ae(&hp.pl, &vin, &rep);
 	if (rc == UIE_V_OK && o.state && (r = uie_verify_state_save(o.state, &rep.next)) != UIE_OK) {

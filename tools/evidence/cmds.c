@@ -6,13 +6,11 @@
 #include "evidence_cmds.h"
 
 const struct uie_cmd uie_cmds_evidence[] = {
-	{ "evidence export", uie_cmd_evidence_export, "ask the monitor for attestation evidence (AE)",
-	  NULL },
+	{ "evidence export", uie_cmd_evidence_export, "ask the monitor for attestation evidence (AE)", NULL },
 	{ "evidence checkpoint", uie_cmd_evidence_checkpoint,
 	  "acknowledge verified records: the monitor drops them from memory", NULL },
 	{ "evidence split", uie_cmd_evidence_split, "an AE's quote as the files tpm2_checkquote takes",
 	  NULL },
-	{ "verify", uie_cmd_verify, "verify an AE: quote, replay, reference values, policy, clock",
-	  NULL },
+	{ "verify", uie_cmd_verify, "verify an AE: quote, replay, reference values, policy, clock", NULL },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -28,8 +28,7 @@ int evio_write(const char *path, const void *p, size_t n)
 	return uie_file_write_atomic(path, p, n, 0644);
 }
 
-int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t *nonce,
-		      size_t *len)
+int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t *nonce, size_t *len)
 {
 	uint8_t *raw = NULL;
 	size_t n = 0;

@@ -21,8 +21,7 @@ int evio_write(const char *path, const void *p, size_t n);
  * of cmd: 1 to UIE_NONCE_MAX bytes into nonce, given once (*len is 0 on
  * entry).  On error, says why on stderr and returns UIE_E_FORMAT.
  */
-int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t *nonce,
-		      size_t *len);
+int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t *nonce, size_t *len);
 /* A public key file (PEM or DER) as DER SubjectPublicKeyInfo, malloc'ed. */
 int evio_pubkey_der_alloc(const char *path, uint8_t **der, size_t *len);
 /* DER SubjectPublicKeyInfo written as PEM. */

@@ -40,9 +40,12 @@
 /* The request a file of a manifest role is first asked about in. */
 static void primary_grant(const char *role, uint8_t *event, uint8_t *r)
 {
-	static const struct { const char *name; uint8_t event, role; } map[] = {
-		{ "MAIN", UIE_EV_EXECVE, UIE_ROLE_MAIN },    { "INTERP", UIE_EV_EXECVE, UIE_ROLE_INTERP },
-		{ "DSO", UIE_EV_MMAP_EXEC, UIE_ROLE_DSO },   { "FILE", UIE_EV_MMAP_EXEC, UIE_ROLE_FILE },
+	static const struct {
+		const char *name;
+		uint8_t event, role;
+	} map[] = {
+		{ "MAIN", UIE_EV_EXECVE, UIE_ROLE_MAIN },     { "INTERP", UIE_EV_EXECVE, UIE_ROLE_INTERP },
+		{ "DSO", UIE_EV_MMAP_EXEC, UIE_ROLE_DSO },    { "FILE", UIE_EV_MMAP_EXEC, UIE_ROLE_FILE },
 		{ "SCRIPT", UIE_EV_EXECVE, UIE_ROLE_SCRIPT }, { "JIT", UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON },
 	};
 
@@ -97,8 +100,9 @@ static void finding(struct report *rp, const char *kind, const char *role, const
 		return;
 	}
 	f = json_pack("{s:s}", "kind", kind);
-	if (!f || (role && (json_object_set_new(f, "role", json_string(role)) != 0 ||
-			    json_object_set_new(f, "path", json_string(path)) != 0)) ||
+	if (!f ||
+	    (role && (json_object_set_new(f, "role", json_string(role)) != 0 ||
+		      json_object_set_new(f, "path", json_string(path)) != 0)) ||
 	    (was && json_object_set_new(f, "manifest_digest", json_string(a)) != 0) ||
 	    (now && json_object_set_new(f, "digest", json_string(b)) != 0) ||
 	    (note && json_object_set_new(f, "note", json_string(note)) != 0) ||
@@ -107,8 +111,8 @@ static void finding(struct report *rp, const char *kind, const char *role, const
 }
 
 /* Measures one named file now; 0 when *now is its digest. */
-static int measure_now(const struct uie_platform *pl, uint16_t alg, const char *path,
-		       struct uie_digest *now, const char **why)
+static int measure_now(const struct uie_platform *pl, uint16_t alg, const char *path, struct uie_digest *now,
+		       const char **why)
 {
 	enum uie_scan_kind kind;
 	const char *role;
@@ -138,7 +142,7 @@ static int dcmp(const void *a, const void *b)
 struct walk_ctx {
 	const struct uie_policy *pol;
 	const struct uie_manifest *m;
-	char **named; /* the manifests' decoded paths, sorted */
+	char **named;            /* the manifests' decoded paths, sorted */
 	struct uie_digest *seen; /* digests found (grown) */
 	size_t nseen, cap;
 	unsigned findings;
@@ -151,15 +155,13 @@ static int pcmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void not_covered(struct report *rp, const char *role, const char *path,
-			const struct uie_digest *d)
+static void not_covered(struct report *rp, const char *role, const char *path, const struct uie_digest *d)
 {
 	char enc[3 * 4096 + 1], *o = enc, note[64];
 	uint8_t ev, r;
 
 	primary_grant(role, &ev, &r);
-	for (const unsigned char *p = (const unsigned char *)path; *p && o < enc + sizeof(enc) - 4;
-	     p++) {
+	for (const unsigned char *p = (const unsigned char *)path; *p && o < enc + sizeof(enc) - 4; p++) {
 		/* the manifest's encoding */
 		if (*p <= 0x20 || *p >= 0x7f || strchr("%#\"\\", *p))
 			o += sprintf(o, "%%%02X", *p);
@@ -283,8 +285,9 @@ static int check_walk(const struct uie_platform *pl, const struct uie_policy *po
 		      unsigned npkg, char **paths, struct report *rp, unsigned *findings)
 {
 	struct walk_ctx w = { .pol = pol, .m = m, .rp = rp };
-	struct uie_scan_walker sw = { .pl = pl, .alg = pol->hash_alg, .ctx = &w,
-				      .found = walk_found, .unreadable = walk_unreadable };
+	struct uie_scan_walker sw = {
+		.pl = pl, .alg = pol->hash_alg, .ctx = &w, .found = walk_found, .unreadable = walk_unreadable
+	};
 	struct uie_digest *all;
 	int r = UIE_OK;
 
@@ -386,12 +389,12 @@ int uie_cmd_policy_check(int argc, char **argv)
 		if (r == UIE_OK)
 			r = rp.err;
 		if (r == UIE_OK && json)
-			r = uie_json_print(json_pack("{s:o, s:o, s:o, s:O}", "files_named",
-						     uie_json_u64(m.n), "rules", uie_json_u64(pol.nrules),
-						     "count", uie_json_u64(findings), "findings", rp.json));
+			r = uie_json_print(json_pack("{s:o, s:o, s:o, s:O}", "files_named", uie_json_u64(m.n),
+						     "rules", uie_json_u64(pol.nrules), "count",
+						     uie_json_u64(findings), "findings", rp.json));
 		if (r == UIE_OK)
-			fprintf(stderr, "uie policy check: %zu files named, %u rules: %u finding(s)\n",
-				m.n, pol.nrules, findings);
+			fprintf(stderr, "uie policy check: %zu files named, %u rules: %u finding(s)\n", m.n,
+				pol.nrules, findings);
 	}
 	json_decref(rp.json);
 	free(now);

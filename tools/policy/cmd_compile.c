@@ -48,21 +48,16 @@ int uie_cmd_policy_compile(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "m:d:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			mode = !strcmp(optarg, "enforce") ? UIE_MODE_ENFORCE :
-			       !strcmp(optarg, "measure") ? UIE_MODE_MEASURE : -2;
+			mode = !strcmp(optarg, "enforce")   ? UIE_MODE_ENFORCE
+			       : !strcmp(optarg, "measure") ? UIE_MODE_MEASURE
+							    : -2;
 			break;
 		case 'd':
 			def = !strcmp(optarg, "deny") ? UIE_DENY : !strcmp(optarg, "allow") ? UIE_ALLOW : -2;
 			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return UIE_EXIT_OK;
-		default:
-			usage(stderr);
-			return UIE_EXIT_USAGE;
+		case 'o': out = optarg; break;
+		case 'h': usage(stdout); return UIE_EXIT_OK;
+		default: usage(stderr); return UIE_EXIT_USAGE;
 		}
 	}
 	if (mode == -2 || def == -2 || !out || optind != argc - 1) {
@@ -124,8 +119,7 @@ int uie_cmd_policy_compile(int argc, char **argv)
 	else
 		fprintf(stderr, "compiled %s (%s %u.%u.%u): %u rules, %s, default %s\n", argv[optind],
 			pol.name, pol.version[0], pol.version[1], pol.version[2], pol.nrules,
-			uie_mode_name(pol.mode),
-			pol.default_action == UIE_ALLOW ? "ALLOW" : "DENY");
+			uie_mode_name(pol.mode), pol.default_action == UIE_ALLOW ? "ALLOW" : "DENY");
 	uie_lang_policy_fini(&pol);
 	return r == UIE_OK ? UIE_EXIT_OK : UIE_EXIT_FAIL;
 }

@@ -35,8 +35,7 @@ static int pem_alloc(EVP_PKEY *pk, int priv, char **out, size_t *len)
 	*out = NULL;
 	if (!b)
 		return UIE_E_NOMEM;
-	ok = priv ? PEM_write_bio_PrivateKey(b, pk, NULL, NULL, 0, NULL, NULL) :
-		    PEM_write_bio_PUBKEY(b, pk);
+	ok = priv ? PEM_write_bio_PrivateKey(b, pk, NULL, NULL, 0, NULL, NULL) : PEM_write_bio_PUBKEY(b, pk);
 	n = BIO_get_mem_data(b, &p);
 	if (ok == 1 && n > 0 && (*out = malloc((size_t)n)))
 		memcpy(*out, p, (size_t)n);

@@ -38,8 +38,8 @@
 struct entry {
 	const char *role; /* static */
 	struct uie_digest d;
-	char *path;       /* owned */
-	size_t order;     /* position found, for the output order after folding */
+	char *path;   /* owned */
+	size_t order; /* position found, for the output order after folding */
 };
 
 struct scan {
@@ -185,8 +185,7 @@ static void fold(struct scan *s)
 
 	qsort(s->e, s->n, sizeof(*s->e), by_entry);
 	for (size_t i = 0; i < s->n; i++) {
-		if (k && !strcmp(s->e[k - 1].path, s->e[i].path) &&
-		    !strcmp(s->e[k - 1].role, s->e[i].role) &&
+		if (k && !strcmp(s->e[k - 1].path, s->e[i].path) && !strcmp(s->e[k - 1].role, s->e[i].role) &&
 		    !memcmp(s->e[k - 1].d.bytes, s->e[i].d.bytes, sizeof(s->e[i].d.bytes))) {
 			free(s->e[i].path);
 			continue;
@@ -231,8 +230,7 @@ static int json_alloc(const struct scan *s, char **out, size_t *len)
 
 	for (size_t i = 0; r == UIE_OK && i < s->n; i++) {
 		digest_text(&s->e[i].d, dig);
-		e = json_pack("{s:s, s:s, s:s}", "role", s->e[i].role, "digest", dig, "path",
-			      s->e[i].path);
+		e = json_pack("{s:s, s:s, s:s}", "role", s->e[i].role, "digest", dig, "path", s->e[i].path);
 		if (!e || json_array_append_new(arr, e) != 0)
 			r = UIE_E_NOMEM;
 	}
@@ -282,12 +280,9 @@ static int usage(FILE *f)
 int uie_cmd_ref_scan(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "package", required_argument, NULL, 'P' },
-		{ "jit", required_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "json", no_argument, NULL, 'j' },          { "output", required_argument, NULL, 'o' },
+		{ "package", required_argument, NULL, 'P' }, { "jit", required_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
 	};
 	const char *pkgs[MAX_ARGS], *jits[MAX_ARGS];
 	unsigned npkg = 0, njit = 0;
@@ -314,29 +309,38 @@ int uie_cmd_ref_scan(int argc, char **argv)
 		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
-	s.w = (struct uie_scan_walker){ .pl = &s.hp.pl, .alg = UIE_HASH_SHA256, .ctx = &s,
-					.found = found, .unreadable = unreadable, .tick = tick };
+	s.w = (struct uie_scan_walker){ .pl = &s.hp.pl,
+					.alg = UIE_HASH_SHA256,
+					.ctx = &s,
+					.found = found,
+					.unreadable = unreadable,
+					.tick = tick };
 	s.progress = isatty(STDERR_FILENO) && (out || !isatty(STDOUT_FILENO));
 	for (unsigned i = 0; i < npkg && r == UIE_OK; i++)
 		if ((r = uie_scan_package(&s.w, pkgs[i])) != UIE_OK)
-			fprintf(stderr, "uie ref scan: no installed package '%s' (no "
-					"/var/lib/dpkg/info/%s.list)\n", pkgs[i], pkgs[i]);
+			fprintf(stderr,
+				"uie ref scan: no installed package '%s' (no "
+				"/var/lib/dpkg/info/%s.list)\n",
+				pkgs[i], pkgs[i]);
 	for (unsigned i = 0; i < njit && r == UIE_OK; i++)
 		scan_jit(&s, jits[i]);
 	if (r == UIE_OK && optind < argc)
 		r = uie_scan_tree(&s.w, argv + optind);
 	progress(&s, true);
 	if (s.w.missing)
-		fprintf(stderr, "uie ref scan: %llu file(s) the packages list are not installed "
-				"(dpkg path-exclude or diversions); not an error\n",
+		fprintf(stderr,
+			"uie ref scan: %llu file(s) the packages list are not installed "
+			"(dpkg path-exclude or diversions); not an error\n",
 			(unsigned long long)s.w.missing);
 	if (r == UIE_OK && s.nomem) {
 		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(UIE_E_NOMEM));
 		r = UIE_E_NOMEM;
 	}
 	if (r == UIE_OK && s.w.unreadable_count) {
-		fprintf(stderr, "uie ref scan: %llu path(s) could not be measured (named above); "
-				"nothing written\n", (unsigned long long)s.w.unreadable_count);
+		fprintf(stderr,
+			"uie ref scan: %llu path(s) could not be measured (named above); "
+			"nothing written\n",
+			(unsigned long long)s.w.unreadable_count);
 		r = UIE_E_IO;
 	}
 	if (r == UIE_OK) {

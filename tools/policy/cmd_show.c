@@ -33,8 +33,8 @@
 
 static void show_package(const struct uie_package *p, const char *key)
 {
-	printf("# package: epoch %llu, bound to %llu records, vPCR16 ",
-	       (unsigned long long)p->epoch, (unsigned long long)p->bind_seq);
+	printf("# package: epoch %llu, bound to %llu records, vPCR16 ", (unsigned long long)p->epoch,
+	       (unsigned long long)p->bind_seq);
 	for (int i = 0; i < UIE_PCR_LEN; i++)
 		printf("%02x", p->bind_pcr[i]);
 	printf("\n# key id ");
@@ -86,15 +86,15 @@ static json_t *package_json(const struct uie_package *p, const char *key)
 	uie_hex_encode(pcr, p->bind_pcr, UIE_PCR_LEN);
 	uie_hex_encode(id, p->key_id, UIE_SHA256_LEN);
 	uie_hex_encode(hash, p->package_hash, UIE_SHA256_LEN);
-	return json_pack("{s:o, s:o, s:s, s:s, s:o, s:s, s:s}", "epoch", uie_json_u64(p->epoch),
-			 "bind_seq", uie_json_u64(p->bind_seq), "bind_pcr", pcr, "key_id", id,
-			 "hint_len", uie_json_u64(p->hint_len), "package_hash", hash, "signature",
+	return json_pack("{s:o, s:o, s:s, s:s, s:o, s:s, s:s}", "epoch", uie_json_u64(p->epoch), "bind_seq",
+			 uie_json_u64(p->bind_seq), "bind_pcr", pcr, "key_id", id, "hint_len",
+			 uie_json_u64(p->hint_len), "package_hash", hash, "signature",
 			 key ? "good" : "not checked");
 }
 
 /* The table (and package) as one JSON object: mode, default, rules with their paths. */
-static int print_json(const struct uie_policy *pol, const struct uie_package *pkg,
-		      const char *key, struct namer *nm)
+static int print_json(const struct uie_policy *pol, const struct uie_package *pkg, const char *key,
+		      struct namer *nm)
 {
 	size_t dlen = uie_hash_len(pol->hash_alg);
 	const char *alg = uie_lang_hash_name(pol->hash_alg);
@@ -113,10 +113,11 @@ static int print_json(const struct uie_policy *pol, const struct uie_package *pk
 		}
 		snprintf(dig, sizeof(dig), "%s:", alg);
 		uie_hex_encode(dig + strlen(dig), q + pol->rule_len - dlen, dlen);
-		rule = json_pack("{s:s, s:s, s:s, s:s}", "op", ev, "role", role, "digest", dig,
-				 "action", q[2] == UIE_ALLOW ? "ALLOW" : "DENY");
+		rule = json_pack("{s:s, s:s, s:s, s:s}", "op", ev, "role", role, "digest", dig, "action",
+				 q[2] == UIE_ALLOW ? "ALLOW" : "DENY");
 		if (rule && nm->m->n)
-			json_object_set_new(rule, "paths", json_string(names_of(nm, q + pol->rule_len - dlen)));
+			json_object_set_new(rule, "paths",
+					    json_string(names_of(nm, q + pol->rule_len - dlen)));
 		if (!rule || json_array_append_new(rules, rule) != 0)
 			r = UIE_E_NOMEM;
 	}
@@ -124,8 +125,8 @@ static int print_json(const struct uie_policy *pol, const struct uie_package *pk
 		r = uie_json_print(json_pack("{s:o, s:s, s:s, s:s, s:O}", "package",
 					     pkg ? package_json(pkg, key) : json_null(), "mode",
 					     uie_mode_name(pol->mode), "default",
-					     pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY",
-					     "hash_alg", alg, "rules", rules));
+					     pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY", "hash_alg",
+					     alg, "rules", rules));
 	json_decref(rules);
 	return r;
 }

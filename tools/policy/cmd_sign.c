@@ -29,13 +29,14 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: uie policy sign --key PRIV.pem --epoch N --bind-seq S --bind-pcr HEX "
-			"[--bloom] [--bloom-bits B] TABLE -o PACKAGE\n"
-			"       uie policy sign --key PRIV.pem --bind-from STATE [--epoch N] ... TABLE -o PACKAGE\n"
-			"  --bind-from STATE: bind to the log prefix `uie verify --state STATE` accepted;\n"
-			"                  the epoch defaults to the verified epoch + 1\n"
-			"  --bloom-bits B: bits per ALLOW digest in the hint, %u..%u (default %u, about\n"
-			"                  0.8 %% false positives; 20 gives about 0.02 %%); implies --bloom\n",
+	fprintf(stderr,
+		"usage: uie policy sign --key PRIV.pem --epoch N --bind-seq S --bind-pcr HEX "
+		"[--bloom] [--bloom-bits B] TABLE -o PACKAGE\n"
+		"       uie policy sign --key PRIV.pem --bind-from STATE [--epoch N] ... TABLE -o PACKAGE\n"
+		"  --bind-from STATE: bind to the log prefix `uie verify --state STATE` accepted;\n"
+		"                  the epoch defaults to the verified epoch + 1\n"
+		"  --bloom-bits B: bits per ALLOW digest in the hint, %u..%u (default %u, about\n"
+		"                  0.8 %% false positives; 20 gives about 0.02 %%); implies --bloom\n",
 		HINT_BITS_MIN, HINT_BITS_MAX, UIE_BLOOM_BITS_PER_ITEM);
 	return UIE_EXIT_USAGE;
 }
@@ -66,9 +67,7 @@ int uie_cmd_policy_sign(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "k:e:s:p:bB:o:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'k':
-			key = optarg;
-			break;
+		case 'k': key = optarg; break;
 		case 'e':
 			if (uie_parse_u64(optarg, &pp.epoch) != UIE_OK || pp.epoch == 0 ||
 			    pp.epoch > UIE_EPOCH_MAX) {
@@ -92,9 +91,7 @@ int uie_cmd_policy_sign(int argc, char **argv)
 			}
 			have |= 4;
 			break;
-		case 'b':
-			pp.hint = true;
-			break;
+		case 'b': pp.hint = true; break;
 		case 'B':
 			if (uie_parse_u64(optarg, &bits) != UIE_OK || bits < HINT_BITS_MIN ||
 			    bits > HINT_BITS_MAX) {
@@ -105,14 +102,9 @@ int uie_cmd_policy_sign(int argc, char **argv)
 			pp.hint = true;
 			pp.hint_bits = (uint32_t)bits;
 			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'f':
-			from = optarg;
-			break;
-		default:
-			return usage();
+		case 'o': out = optarg; break;
+		case 'f': from = optarg; break;
+		default: return usage();
 		}
 	}
 	if (from && (have & 6)) {
@@ -122,7 +114,8 @@ int uie_cmd_policy_sign(int argc, char **argv)
 	if (from) {
 		if ((r = uie_verify_state_load(from, &st)) != UIE_OK || !st.valid || st.next_seq == 0) {
 			fprintf(stderr, "uie policy sign: %s: %s\n", from,
-				r != UIE_OK ? uie_err_str(r) : "no verified state (run uie verify --state first)");
+				r != UIE_OK ? uie_err_str(r)
+					    : "no verified state (run uie verify --state first)");
 			return UIE_EXIT_FAIL;
 		}
 		pp.bind_seq = st.next_seq;

@@ -26,8 +26,8 @@ int keys_load_private(const char *path, EVP_PKEY **pk)
 	if (!*pk)
 		return UIE_E_KEY;
 	if (!EVP_PKEY_is_a(*pk, "EC") ||
-	    EVP_PKEY_get_utf8_string_param(*pk, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof(group),
-					   &glen) != 1 ||
+	    EVP_PKEY_get_utf8_string_param(*pk, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof(group), &glen) !=
+		    1 ||
 	    strcmp(group, "prime256v1") != 0) {
 		EVP_PKEY_free(*pk);
 		*pk = NULL;

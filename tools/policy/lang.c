@@ -168,8 +168,8 @@ static int default_stmt(struct parse_state *st, const struct lex_line *ln)
 	const struct lex_tok *t;
 
 	if (st->have_default)
-		return lex_error(st->err, ln->no, ln->t[0].col,
-				 "DEFAULT given twice (first on line %u)", st->default_line);
+		return lex_error(st->err, ln->no, ln->t[0].col, "DEFAULT given twice (first on line %u)",
+				 st->default_line);
 	if (ln->n < 2)
 		return lex_error(st->err, ln->no, ln->end_col, "DEFAULT needs action=ALLOW or action=DENY");
 	t = &ln->t[1];
@@ -225,8 +225,8 @@ static int rule_stmt(struct parse_state *st, const struct lex_line *ln)
 			return lex_error(st->err, ln->no, ln->end_col, "rule is missing %s=", keys[j]);
 	if ((v = lookup(uie_event_name, UIE_EV__MAX, f[0])) < 0)
 		return lex_error(st->err, ln->no, val_col(f[0]),
-				 "op must be EXECVE, MMAP_EXEC or MPROTECT_EXEC, not '%.*s'",
-				 (int)f[0]->vlen, f[0]->val);
+				 "op must be EXECVE, MMAP_EXEC or MPROTECT_EXEC, not '%.*s'", (int)f[0]->vlen,
+				 f[0]->val);
 	rule.r.event = (uint8_t)v;
 	if ((v = lookup(uie_role_name, UIE_ROLE__MAX, f[1])) < 0)
 		return lex_error(st->err, ln->no, val_col(f[1]),
@@ -259,8 +259,8 @@ static int statement(struct parse_state *st, const struct lex_line *ln)
 {
 	const struct lex_tok *t = &ln->t[0];
 
-	if (t->has_eq && (lex_is(t->key, t->klen, "policy_name") ||
-			  lex_is(t->key, t->klen, "policy_version")))
+	if (t->has_eq &&
+	    (lex_is(t->key, t->klen, "policy_name") || lex_is(t->key, t->klen, "policy_version")))
 		return header(st, ln);
 	if (!st->have_header)
 		return lex_error(st->err, ln->no, t->col,
@@ -307,8 +307,7 @@ void uie_lang_policy_fini(struct uie_lang_policy *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int uie_lang_parse(const char *text, size_t len, struct uie_lang_policy *out,
-		   struct uie_lang_err *err)
+int uie_lang_parse(const char *text, size_t len, struct uie_lang_policy *out, struct uie_lang_err *err)
 {
 	struct parse_state st = { .p = out, .err = err };
 	struct lex_line ln;

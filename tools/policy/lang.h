@@ -25,9 +25,9 @@ struct uie_lang_rule {
 struct uie_lang_policy {
 	char name[UIE_LANG_MAX_NAME + 1];
 	uint16_t version[3];
-	uint8_t mode;           /* UIE_MODE_ENFORCE unless mode= says otherwise */
+	uint8_t mode; /* UIE_MODE_ENFORCE unless mode= says otherwise */
 	uint8_t default_action;
-	uint16_t hash_alg;      /* of every digest; SHA-256 when there are no rules */
+	uint16_t hash_alg;           /* of every digest; SHA-256 when there are no rules */
 	struct uie_lang_rule *rules; /* owned; canonical order after parsing */
 	uint32_t nrules, cap;
 };
@@ -44,8 +44,7 @@ struct uie_lang_err {
  * uie_lang_policy_fini); on failure *err says where, *out is empty.
  * Return: UIE_OK, UIE_E_FORMAT (a language error), UIE_E_LIMIT, UIE_E_NOMEM.
  */
-int uie_lang_parse(const char *text, size_t len, struct uie_lang_policy *out,
-		   struct uie_lang_err *err);
+int uie_lang_parse(const char *text, size_t len, struct uie_lang_policy *out, struct uie_lang_err *err);
 
 /*
  * Parses a reference manifest (the text form written by `uie ref scan`)

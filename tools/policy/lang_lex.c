@@ -41,8 +41,8 @@ bool lex_is(const char *s, size_t n, const char *word)
 	return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
-int lex_fields(const struct lex_line *ln, const char *const *keys, unsigned n,
-	       const struct lex_tok **f, bool *twice)
+int lex_fields(const struct lex_line *ln, const char *const *keys, unsigned n, const struct lex_tok **f,
+	       bool *twice)
 {
 	for (unsigned k = 0; k < n; k++)
 		f[k] = NULL;
@@ -61,8 +61,7 @@ int lex_fields(const struct lex_line *ln, const char *const *keys, unsigned n,
 	return -1;
 }
 
-static int byte_check(unsigned char c, bool in_comment, uint32_t line, uint32_t col,
-		      struct uie_lang_err *err)
+static int byte_check(unsigned char c, bool in_comment, uint32_t line, uint32_t col, struct uie_lang_err *err)
 {
 	if (c == 0)
 		return lex_error(err, line, col, "NUL byte");
@@ -137,8 +136,7 @@ int lex_next(struct lexer *lx, struct lex_line *ln, struct uie_lang_err *err)
 	return 1;
 }
 
-int lex_digest(const struct lex_tok *t, uint32_t line, uint16_t *alg, uint8_t *d,
-	       struct uie_lang_err *err)
+int lex_digest(const struct lex_tok *t, uint32_t line, uint16_t *alg, uint8_t *d, struct uie_lang_err *err)
 {
 	const char *colon = memchr(t->val, ':', t->vlen);
 	size_t alen, hlen, dlen;
@@ -157,8 +155,8 @@ int lex_digest(const struct lex_tok *t, uint32_t line, uint16_t *alg, uint8_t *d
 	hlen = t->vlen - alen - 1;
 	if (hlen != 2 * dlen)
 		return lex_error(err, line, vcol + (uint32_t)alen + 1,
-				 "%.*s digest needs %zu hex digits, found %zu", (int)alen, t->val,
-				 2 * dlen, hlen);
+				 "%.*s digest needs %zu hex digits, found %zu", (int)alen, t->val, 2 * dlen,
+				 hlen);
 	if (uie_hex_decode(colon + 1, hlen, d, dlen) != UIE_OK) {
 		size_t bad = 0;
 

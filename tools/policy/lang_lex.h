@@ -23,7 +23,7 @@ struct lex_line {
 	uint32_t no;      /* 1-based line number */
 	uint32_t end_col; /* column just past the last character (for "missing" errors) */
 	struct lex_tok t[LEX_MAX_TOKS];
-	unsigned n;       /* 0 for blank and comment-only lines */
+	unsigned n; /* 0 for blank and comment-only lines */
 };
 
 struct lexer {
@@ -53,11 +53,10 @@ bool lex_is(const char *s, size_t n, const char *word);
  * token that names none (*twice false) or repeats one (*twice true), for
  * the caller's error.
  */
-int lex_fields(const struct lex_line *ln, const char *const *keys, unsigned n,
-	       const struct lex_tok **f, bool *twice);
+int lex_fields(const struct lex_line *ln, const char *const *keys, unsigned n, const struct lex_tok **f,
+	       bool *twice);
 
 /* `sha256:HEX` / `sha384:HEX` into d; UIE_E_FORMAT with *err on failure. */
-int lex_digest(const struct lex_tok *t, uint32_t line, uint16_t *alg, uint8_t *d,
-	       struct uie_lang_err *err);
+int lex_digest(const struct lex_tok *t, uint32_t line, uint16_t *alg, uint8_t *d, struct uie_lang_err *err);
 
 #endif

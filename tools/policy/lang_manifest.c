@@ -24,10 +24,15 @@
  */
 static const struct {
 	const char *name;
-	struct { uint8_t event, role; } grants[MAX_GRANTS];
+	struct {
+		uint8_t event, role;
+	} grants[MAX_GRANTS];
 } role_events[] = {
-	{ "MAIN", { { UIE_EV_EXECVE, UIE_ROLE_MAIN }, { UIE_EV_EXECVE, UIE_ROLE_INTERP },
-		    { UIE_EV_MMAP_EXEC, UIE_ROLE_MAIN }, { UIE_EV_MPROTECT_EXEC, UIE_ROLE_MAIN } } },
+	{ "MAIN",
+	  { { UIE_EV_EXECVE, UIE_ROLE_MAIN },
+	    { UIE_EV_EXECVE, UIE_ROLE_INTERP },
+	    { UIE_EV_MMAP_EXEC, UIE_ROLE_MAIN },
+	    { UIE_EV_MPROTECT_EXEC, UIE_ROLE_MAIN } } },
 	{ "INTERP", { { UIE_EV_EXECVE, UIE_ROLE_INTERP } } },
 	{ "DSO", { { UIE_EV_MMAP_EXEC, UIE_ROLE_DSO }, { UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO } } },
 	{ "FILE", { { UIE_EV_MMAP_EXEC, UIE_ROLE_FILE }, { UIE_EV_MPROTECT_EXEC, UIE_ROLE_FILE } } },
@@ -39,8 +44,7 @@ int uie_lang_is_manifest(const char *text, size_t len)
 {
 	size_t n = strlen(UIE_MANIFEST_BANNER);
 
-	return text && len >= n && memcmp(text, UIE_MANIFEST_BANNER, n) == 0 &&
-	       (len == n || text[n] == '\n');
+	return text && len >= n && memcmp(text, UIE_MANIFEST_BANNER, n) == 0 && (len == n || text[n] == '\n');
 }
 
 static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t *alg_line,
@@ -59,8 +63,7 @@ static int entry(struct uie_lang_policy *p, const struct lex_line *ln, uint32_t 
 
 		if (twice)
 			return lex_error(err, ln->no, t->col, "'%.*s=' given twice", (int)t->klen, t->key);
-		return lex_error(err, ln->no, t->col, "unknown manifest field '%.*s'", (int)t->klen,
-				 t->key);
+		return lex_error(err, ln->no, t->col, "unknown manifest field '%.*s'", (int)t->klen, t->key);
 	}
 	role = f[0];
 	digest = f[1];

@@ -87,8 +87,7 @@ static int add(struct uie_manifest *m, const char *role, size_t rl, const char *
 
 	/* "role=R digest=D path=P" must fit a manifest line for the compiler. */
 	if (rl + dl + pl + 20 > UIE_LANG_MAX_LINE)
-		return why_set(why, cap, "%s %zu: entry longer than %u bytes", where, at,
-			       UIE_LANG_MAX_LINE);
+		return why_set(why, cap, "%s %zu: entry longer than %u bytes", where, at, UIE_LANG_MAX_LINE);
 	for (k = 0; k < sizeof(roles) / sizeof(roles[0]); k++)
 		known |= strlen(roles[k]) == rl && !memcmp(roles[k], role, rl);
 	if (!known)
@@ -105,14 +104,13 @@ static int add(struct uie_manifest *m, const char *role, size_t rl, const char *
 	e.digest.len = (uint8_t)uie_hash_len(e.digest.alg);
 	hl = dl - (size_t)(colon + 1 - digest);
 	if (uie_hex_decode(colon + 1, hl, e.digest.bytes, e.digest.len) != UIE_OK)
-		return why_set(why, cap, "%s %zu: digest needs %u hex digits", where, at,
-			       2u * e.digest.len);
+		return why_set(why, cap, "%s %zu: digest needs %u hex digits", where, at, 2u * e.digest.len);
 	for (k = 0; k < pl; k++) {
 		unsigned char c = (unsigned char)path[k];
 
 		if (c <= 0x20 || c >= 0x7f || c == '#' || c == '"' || c == '\\')
-			return why_set(why, cap, "%s %zu: path byte 0x%02x must be percent-encoded",
-				       where, at, c);
+			return why_set(why, cap, "%s %zu: path byte 0x%02x must be percent-encoded", where,
+				       at, c);
 	}
 	if (pl == 0 || !(e.path = uie_manifest_path_decode_alloc(path, pl)))
 		return why_set(why, cap, "%s %zu: bad path", where, at);
@@ -159,8 +157,8 @@ static int read_text(const char *text, size_t len, struct uie_manifest *m, char 
 			continue;
 		if ((i = lex_fields(&ln, keys, 3, f, &twice)) >= 0)
 			return why_set(why, cap, "line %u: %s '%.*s='", ln.no,
-				       twice ? "field given twice:" : "unknown manifest field", (int)ln.t[i].klen,
-				       ln.t[i].key);
+				       twice ? "field given twice:" : "unknown manifest field",
+				       (int)ln.t[i].klen, ln.t[i].key);
 		if (!f[0] || !f[1] || !f[2])
 			return why_set(why, cap, "line %u: an entry needs role=, digest= and path=", ln.no);
 		if ((r = add(m, f[0]->val, f[0]->vlen, f[1]->val, f[1]->vlen, f[2]->val, f[2]->vlen, why, cap,
@@ -195,15 +193,14 @@ static int read_json(const char *text, size_t len, struct uie_manifest *m, char 
 			r = why_set(why, cap, "entry %zu: needs string role, digest and path", i);
 		else
 			r = add(m, json_string_value(ro), json_string_length(ro), json_string_value(di),
-				json_string_length(di), json_string_value(pa), json_string_length(pa),
-				why, cap, "entry", i);
+				json_string_length(di), json_string_value(pa), json_string_length(pa), why,
+				cap, "entry", i);
 	}
 	json_decref(o);
 	return r;
 }
 
-int uie_manifest_read(const char *text, size_t len, struct uie_manifest *m, char *why,
-		      size_t whycap)
+int uie_manifest_read(const char *text, size_t len, struct uie_manifest *m, char *why, size_t whycap)
 {
 	int r;
 
@@ -214,8 +211,8 @@ int uie_manifest_read(const char *text, size_t len, struct uie_manifest *m, char
 		return UIE_E_INVAL;
 	if (memchr(text, '\0', len))
 		return why_set(why, whycap, "NUL byte in the manifest");
-	r = uie_manifest_is_json(text, len) ? read_json(text, len, m, why, whycap) :
-					      read_text(text, len, m, why, whycap);
+	r = uie_manifest_is_json(text, len) ? read_json(text, len, m, why, whycap)
+					    : read_text(text, len, m, why, whycap);
 	if (r != UIE_OK)
 		uie_manifest_fini(m);
 	return r;

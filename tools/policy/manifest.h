@@ -37,8 +37,7 @@ int uie_manifest_is_json(const char *text, size_t len);
  * JSON) and *m is emptied.
  * Return: UIE_OK, UIE_E_FORMAT, UIE_E_ALG, UIE_E_NOMEM.
  */
-int uie_manifest_read(const char *text, size_t len, struct uie_manifest *m, char *why,
-		      size_t whycap);
+int uie_manifest_read(const char *text, size_t len, struct uie_manifest *m, char *why, size_t whycap);
 
 void uie_manifest_fini(struct uie_manifest *m);
 

@@ -13,8 +13,8 @@
 #include "keys.h"
 #include "pubkey.h"
 
-int pkg_hint_alloc(const struct uie_policy *pol, uint64_t epoch, uint32_t bits_per_key,
-		   uint8_t **out, size_t *len)
+int pkg_hint_alloc(const struct uie_policy *pol, uint64_t epoch, uint32_t bits_per_key, uint8_t **out,
+		   size_t *len)
 {
 	size_t dlen = uie_hash_len(pol->hash_alg), hlen;
 	uint32_t nallow = 0, nbits;
@@ -83,8 +83,9 @@ int pkg_build_alloc(EVP_PKEY *key, const uint8_t *table, size_t tlen, const stru
 	if (!(buf = malloc(cap)))
 		goto out;
 	if ((r = uie_package_encode(&p, buf, cap, &blen)) != UIE_OK ||
-	    (r = EVP_Digest(buf, blen, p.package_hash, NULL, EVP_sha256(), NULL) == 1 ? UIE_OK :
-											UIE_E_CRYPTO) != UIE_OK ||
+	    (r = EVP_Digest(buf, blen, p.package_hash, NULL, EVP_sha256(), NULL) == 1
+			 ? UIE_OK
+			 : UIE_E_CRYPTO) != UIE_OK ||
 	    (r = keys_sign_digest(key, p.package_hash, sig, sizeof(sig), &p.sig_len)) != UIE_OK)
 		goto out;
 	p.sig = sig;

@@ -148,8 +148,8 @@ static FILE *open_list(const char *name)
 	glob_t g;
 	FILE *f;
 
-	if (!name[0] || strchr(name, '/') || (size_t)snprintf(path, sizeof(path), "%s/%s.list",
-							      DPKG_INFO, name) >= sizeof(path))
+	if (!name[0] || strchr(name, '/') ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s.list", DPKG_INFO, name) >= sizeof(path))
 		return NULL;
 	if ((f = fopen(path, "re")) || strchr(name, ':'))
 		return f;

@@ -13,8 +13,7 @@
 #include "pubkey.h"
 
 /* Parses a package and, with key_path, checks its signature by that key. */
-static int package_load(const uint8_t *buf, size_t len, const char *key_path,
-			struct uie_package *pkg)
+static int package_load(const uint8_t *buf, size_t len, const char *key_path, struct uie_package *pkg)
 {
 	struct uie_host_platform hp;
 	uint8_t id[UIE_SHA256_LEN];
@@ -24,15 +23,17 @@ static int package_load(const uint8_t *buf, size_t len, const char *key_path,
 		return r;
 	r = uie_package_parse(&hp.pl, buf, len, pkg);
 	if (r == UIE_OK && key_path && (r = uie_host_platform_add_key_file(&hp, key_path, id)) == UIE_OK)
-		r = memcmp(id, pkg->key_id, sizeof(id)) ? UIE_E_KEY :
-		    hp.pl.verify(hp.pl.ctx, pkg->key_id, pkg->package_hash, UIE_SHA256_LEN, pkg->sig,
-				 pkg->sig_len) == UIE_OK ? UIE_OK : UIE_E_SIGNATURE;
+		r = memcmp(id, pkg->key_id, sizeof(id)) ? UIE_E_KEY
+		    : hp.pl.verify(hp.pl.ctx, pkg->key_id, pkg->package_hash, UIE_SHA256_LEN, pkg->sig,
+				   pkg->sig_len) == UIE_OK
+			    ? UIE_OK
+			    : UIE_E_SIGNATURE;
 	uie_host_platform_fini(&hp);
 	return r;
 }
 
-int uie_tablefile_load_alloc(const char *path, const char *key_path, uint8_t **buf,
-			     struct uie_policy *pol, struct uie_package *pkg, bool *is_pkg)
+int uie_tablefile_load_alloc(const char *path, const char *key_path, uint8_t **buf, struct uie_policy *pol,
+			     struct uie_package *pkg, bool *is_pkg)
 {
 	const uint8_t *table;
 	size_t len, tlen;
@@ -80,14 +81,18 @@ bool uie_tablefile_key_ok(const char *cmd, const char *key_path)
 void uie_tablefile_err(const char *cmd, const char *path, const char *key_path, int r)
 {
 	if (key_path && r == UIE_E_SIGNATURE)
-		fprintf(stderr, "%s: %s: the signature does not verify with %s (altered after "
-				"signing?)\n", cmd, path, key_path);
+		fprintf(stderr,
+			"%s: %s: the signature does not verify with %s (altered after "
+			"signing?)\n",
+			cmd, path, key_path);
 	else if (key_path && r == UIE_E_KEY)
 		fprintf(stderr, "%s: %s: signature not by %s (or the key is unusable)\n", cmd, path,
 			key_path);
 	else if (key_path && r == UIE_E_FORMAT)
-		fprintf(stderr, "%s: %s: not a signed package (a bare table has no signature to "
-				"check)\n", cmd, path);
+		fprintf(stderr,
+			"%s: %s: not a signed package (a bare table has no signature to "
+			"check)\n",
+			cmd, path);
 	else
 		fprintf(stderr, "%s: %s: %s\n", cmd, path, uie_file_err_str(r));
 }
@@ -97,6 +102,5 @@ void uie_tablefile_note_signature(const char *cmd, const char *key_path, bool is
 	if (!is_pkg)
 		fprintf(stderr, "%s: a bare table: no signature\n", cmd);
 	else if (!key_path)
-		fprintf(stderr, "%s: signature not checked (give the TTP's public key with --key)\n",
-			cmd);
+		fprintf(stderr, "%s: signature not checked (give the TTP's public key with --key)\n", cmd);
 }

@@ -19,8 +19,8 @@
  * for a bare table (it carries no signature).  Errors of reading path or
  * key_path leave errno set (uie_file_err_str).
  */
-int uie_tablefile_load_alloc(const char *path, const char *key_path, uint8_t **buf,
-			     struct uie_policy *pol, struct uie_package *pkg, bool *is_pkg);
+int uie_tablefile_load_alloc(const char *path, const char *key_path, uint8_t **buf, struct uie_policy *pol,
+			     struct uie_package *pkg, bool *is_pkg);
 
 /*
  * Whether key_path (NULL: nothing to check) holds a usable public key;

@@ -17,20 +17,24 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie run [--socket PATH | --socket-fd N] [--allow-mounts] [--no-fanotify] [--no-fast-path] [-v] [--timing] -- PROGRAM [ARGS...]\n"
-		   "  --socket PATH   monitor socket (default %s)\n"
-		   "  --socket-fd N   the monitor connection, already open as descriptor N (uie-init:\n"
-		   "                  no socket path to the monitor exists, so the tree may use SOCK_SEQPACKET)\n"
-		   "  --allow-mounts  the tree may mount (a systemd boot): no Landlock domain, no CAP_SYS_PTRACE\n"
-		   "                  in the tree; writes to code through /proc/PID/mem are not refused\n"
-		   "  --no-fanotify   check execve by path only, even as root\n"
-		   "  --no-fast-path  ask the monitor even when its Bloom hint proves a refusal\n"
-		   "  -v              notes on the setup; twice: every grant (refusals always)\n"
-		   "  --timing        at the end, where the run spent its time (microseconds)\n"
-		   "Exit status: PROGRAM's (128+N when killed by signal N); 127 when PROGRAM\n"
-		   "is not found; 126 when its execution was refused; 125 when the\n"
-		   "supervision could not be set up.\n",
-		   UIE_BRIDGE_DEFAULT_PATH);
+	fprintf(f,
+		"usage: uie run [--socket PATH | --socket-fd N] [--allow-mounts] [--no-fanotify] "
+		"[--no-fast-path] [-v] [--timing] -- PROGRAM [ARGS...]\n"
+		"  --socket PATH   monitor socket (default %s)\n"
+		"  --socket-fd N   the monitor connection, already open as descriptor N (uie-init:\n"
+		"                  no socket path to the monitor exists, so the tree may use "
+		"SOCK_SEQPACKET)\n"
+		"  --allow-mounts  the tree may mount (a systemd boot): no Landlock domain, no "
+		"CAP_SYS_PTRACE\n"
+		"                  in the tree; writes to code through /proc/PID/mem are not refused\n"
+		"  --no-fanotify   check execve by path only, even as root\n"
+		"  --no-fast-path  ask the monitor even when its Bloom hint proves a refusal\n"
+		"  -v              notes on the setup; twice: every grant (refusals always)\n"
+		"  --timing        at the end, where the run spent its time (microseconds)\n"
+		"Exit status: PROGRAM's (128+N when killed by signal N); 127 when PROGRAM\n"
+		"is not found; 126 when its execution was refused; 125 when the\n"
+		"supervision could not be set up.\n",
+		UIE_BRIDGE_DEFAULT_PATH);
 }
 
 /* The handed-over connection: an open socket, kept from the tree (close-on-exec); or -1. */
@@ -66,42 +70,27 @@ int uie_cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct uie_guest_opts o = { .socket_path = UIE_BRIDGE_DEFAULT_PATH, .socket_fd = -1,
-				    .fanotify = true, .fast_path = true };
+	struct uie_guest_opts o = {
+		.socket_path = UIE_BRIDGE_DEFAULT_PATH, .socket_fd = -1, .fanotify = true, .fast_path = true
+	};
 	int c, status, r;
 
 	optind = 1;
 	/* '+': stop at PROGRAM so that its options stay its own. */
 	while ((c = getopt_long(argc, argv, "+s:f:FPvh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 's':
-			o.socket_path = optarg;
-			break;
+		case 's': o.socket_path = optarg; break;
 		case 'f':
 			if ((o.socket_fd = socket_fd(optarg)) < 0)
 				return UIE_EXIT_USAGE;
 			break;
-		case 'M':
-			o.allow_mounts = true;
-			break;
-		case 'F':
-			o.fanotify = false;
-			break;
-		case 'P':
-			o.fast_path = false;
-			break;
-		case 'v':
-			o.verbose++;
-			break;
-		case 'T':
-			o.timing = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return UIE_EXIT_OK;
-		default:
-			usage(stderr);
-			return UIE_EXIT_USAGE;
+		case 'M': o.allow_mounts = true; break;
+		case 'F': o.fanotify = false; break;
+		case 'P': o.fast_path = false; break;
+		case 'v': o.verbose++; break;
+		case 'T': o.timing = true; break;
+		case 'h': usage(stdout); return UIE_EXIT_OK;
+		default: usage(stderr); return UIE_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {

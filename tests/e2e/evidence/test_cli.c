@@ -48,8 +48,8 @@ static int pcr_at(void *ctx, uint64_t seq, uint8_t pcr[UIE_PCR_LEN])
 /* `uie policy compile` + `uie policy sign` of a policy allowing the given objects. */
 static void make_package(struct fx *f, const char *letters, const char *out, uint64_t bind_seq)
 {
-	char *txt = p(f, "policy.txt"), *table = p(f, "table"), *priv = p(f, "priv.pem"), seq[24],
-	     pcrhex[65], dhex[65];
+	char *txt = p(f, "policy.txt"), *table = p(f, "table"), *priv = p(f, "priv.pem"), seq[24], pcrhex[65],
+	     dhex[65];
 	uint8_t pcr[32];
 	struct uie_digest d;
 	FILE *fp = fopen(txt, "w");
@@ -68,8 +68,8 @@ static void make_package(struct fx *f, const char *letters, const char *out, uin
 	assert_int_equal(ev_pcr_at(&f->log, bind_seq, pcr), UIE_OK);
 	uie_hex_encode(pcrhex, pcr, 32);
 	snprintf(seq, sizeof(seq), "%llu", (unsigned long long)bind_seq);
-	char *sign[] = { (char *)uie, "policy", "sign", "--key", priv, "--epoch", "1", "--bind-seq", seq,
-			 "--bind-pcr", pcrhex, table, "-o", (char *)out, NULL };
+	char *sign[] = { (char *)uie, "policy",     "sign", "--key", priv, "--epoch",   "1", "--bind-seq",
+			 seq,         "--bind-pcr", pcrhex, table,   "-o", (char *)out, NULL };
 	assert_int_equal(ev_run(sign, false), 0);
 	free(txt);
 	free(table);
@@ -148,11 +148,12 @@ static int teardown(void **state)
 }
 
 /* uie verify AE --nonce N --ak-pub AK --reference REF --policy PKG [extra...] */
-static int verify(struct fx *f, const char *ae, const char *nonce_hex, const char *ref,
-		  const char *pkg, const char *extra1, const char *extra2)
+static int verify(struct fx *f, const char *ae, const char *nonce_hex, const char *ref, const char *pkg,
+		  const char *extra1, const char *extra2)
 {
-	char *argv[16] = { (char *)uie, "verify", (char *)ae, "--nonce", (char *)nonce_hex,
-			   "--ak-pub", f->ak };
+	char *argv[16] = {
+		(char *)uie, "verify", (char *)ae, "--nonce", (char *)nonce_hex, "--ak-pub", f->ak
+	};
 	int n = 7;
 
 	if (ref) {

@@ -52,8 +52,19 @@ static int setup(void **state)
 	if (f->mon < 0)
 		return -1;
 	if (f->mon == 0) {
-		char *argv[] = { (char *)monitord, "--socket", f->sock, "--vtpm", vtpm, "--state-dir",
-				 "none", "--foreground", "--ready-fd", "3", geteuid() == 0 ? "--user" : NULL, "root", NULL };
+		char *argv[] = { (char *)monitord,
+				 "--socket",
+				 f->sock,
+				 "--vtpm",
+				 vtpm,
+				 "--state-dir",
+				 "none",
+				 "--foreground",
+				 "--ready-fd",
+				 "3",
+				 geteuid() == 0 ? "--user" : NULL,
+				 "root",
+				 NULL };
 
 		close(pp[0]);
 		if (dup2(pp[1], 3) != 3)
@@ -94,8 +105,8 @@ static int teardown(void **state)
 
 static int export(struct fx *f, const char *nonce, const char *since, const char *out, bool extras)
 {
-	char *argv[16] = { (char *)uie, "evidence", "export", "--socket", f->sock, "--nonce",
-			   (char *)nonce, "--since", (char *)since, "-o", (char *)out };
+	char *argv[16] = { (char *)uie,   "evidence", "export",      "--socket", f->sock,    "--nonce",
+			   (char *)nonce, "--since",  (char *)since, "-o",       (char *)out };
 	int n = 11;
 
 	if (extras) {
@@ -110,8 +121,8 @@ static int export(struct fx *f, const char *nonce, const char *since, const char
 
 static int verify(struct fx *f, const char *ae, const char *nonce)
 {
-	char *argv[] = { (char *)uie, "verify", (char *)ae, "--nonce", (char *)nonce, "--ak-pub", f->ak,
-			 "--state", f->state, NULL };
+	char *argv[] = { (char *)uie, "verify", (char *)ae, "--nonce", (char *)nonce,
+			 "--ak-pub",  f->ak,    "--state",  f->state,  NULL };
 
 	return ev_run(argv, false);
 }
@@ -134,8 +145,8 @@ static void test_export_checkquote_verify(void **state)
 	assert_int_equal(ev_write_file(fa, a.attest, a.attest_len), UIE_OK);
 	assert_int_equal(ev_write_file(fs, a.sig, a.sig_len), UIE_OK);
 	assert_int_equal(ev_write_file(fp, a.vpcr, 32), UIE_OK);
-	char *cq[] = { "tpm2_checkquote", "-u", f->ak, "-m", fa, "-s", fs, "-f", fp, "-l", "sha256:16",
-		       "-g", "sha256", "-q", (char *)n1, NULL };
+	char *cq[] = { "tpm2_checkquote", "-u", f->ak,    "-m", fa,         "-s", fs, "-f", fp, "-l",
+		       "sha256:16",       "-g", "sha256", "-q", (char *)n1, NULL };
 	assert_int_equal(ev_run(cq, false), 0);
 	assert_int_equal(verify(f, f->ae, n1), 0);
 

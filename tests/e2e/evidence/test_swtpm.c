@@ -77,8 +77,8 @@ static void test_quote_checkquote_verify(void **state)
 	struct uie_verify_report rep;
 	uint8_t *ae, *der, pcr[32];
 	size_t len, dl;
-	char *fa = ev_path(f->dir, "attest"), *fs = ev_path(f->dir, "sig"),
-	     *fp = ev_path(f->dir, "pcr16"), *fk = ev_path(f->dir, "ak.pub.pem"), hex[65];
+	char *fa = ev_path(f->dir, "attest"), *fs = ev_path(f->dir, "sig"), *fp = ev_path(f->dir, "pcr16"),
+	     *fk = ev_path(f->dir, "ak.pub.pem"), hex[65];
 
 	assert_int_equal(uie_vtpm_open(f->spec, &t), UIE_OK);
 	assert_int_equal(ev_log_init(&log, t), UIE_OK);
@@ -95,8 +95,8 @@ static void test_quote_checkquote_verify(void **state)
 	assert_int_equal(ev_write_file(fp, a.vpcr, 32), UIE_OK);
 	assert_int_equal(ev_write_pubkey_pem(fk, der, dl), UIE_OK);
 	hexstr(hex, nonce, sizeof(nonce));
-	char *argv[] = { "tpm2_checkquote", "-u", fk, "-m", fa, "-s", fs, "-f", fp, "-l", "sha256:16",
-			 "-g", "sha256", "-q", hex, NULL };
+	char *argv[] = { "tpm2_checkquote", "-u", fk,       "-m", fa,  "-s", fs, "-f", fp, "-l",
+			 "sha256:16",       "-g", "sha256", "-q", hex, NULL };
 	assert_int_equal(ev_run(argv, false), 0);
 
 	memset(&in, 0, sizeof(in));

@@ -83,8 +83,8 @@ static int cmd_measure(int s, int argc, char **argv)
 		return 1;
 	}
 	r = uie_bridge_measure(s, &req, fd, &v);
-	printf("status=%d\ndecision=%u\npolicy_decision=%u\nreason=%u\nscope=%u\nseq=%llu\n", r,
-	       v.decision, v.policy_decision, v.reason, v.scope, (unsigned long long)v.seq);
+	printf("status=%d\ndecision=%u\npolicy_decision=%u\nreason=%u\nscope=%u\nseq=%llu\n", r, v.decision,
+	       v.policy_decision, v.reason, v.scope, (unsigned long long)v.seq);
 	hex("digest", v.digest.bytes, v.digest.len);
 	return 0;
 }
@@ -133,8 +133,8 @@ static int cmd_status(int s)
 	struct uie_status st;
 	int r = uie_bridge_status(s, &st);
 
-	printf("status=%d\nmode=%u\nepoch=%llu\nnrecords=%llu\n", r, st.mode,
-	       (unsigned long long)st.epoch, (unsigned long long)st.nrecords);
+	printf("status=%d\nmode=%u\nepoch=%llu\nnrecords=%llu\n", r, st.mode, (unsigned long long)st.epoch,
+	       (unsigned long long)st.nrecords);
 	hex("vpcr", st.vpcr, sizeof(st.vpcr));
 	hex("policy_id", st.policy_id, sizeof(st.policy_id));
 	return 0;
@@ -245,8 +245,10 @@ static int cmd_fastpath(int s, unsigned n)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = uie_bridge_status(s, &st);
 	for (unsigned i = 0; r == UIE_OK && i < n; i++) {
-		reps[i].req = (struct uie_req){ .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN,
-						.pid = (uint32_t)getpid(), .id = { .ino = i + 1 } };
+		reps[i].req = (struct uie_req){ .event = UIE_EV_EXECVE,
+						.role = UIE_ROLE_MAIN,
+						.pid = (uint32_t)getpid(),
+						.id = { .ino = i + 1 } };
 		reps[i].digest.alg = UIE_HASH_SHA256;
 		reps[i].digest.len = 32;
 		memset(reps[i].digest.bytes, 0x5a, 32);
@@ -298,8 +300,7 @@ static int cmd_hold(const char *path, unsigned n, unsigned secs)
 		kept += fds[i] >= 0 && recv(fds[i], &b, 1, MSG_PEEK | MSG_DONTWAIT) < 0;
 		pending |= fds[i] < 0;
 	}
-	printf("kept=%u\nconnect_failed=%d\nothers_served=%d\n", kept, pending,
-	       WEXITSTATUS(status) == 0);
+	printf("kept=%u\nconnect_failed=%d\nothers_served=%d\n", kept, pending, WEXITSTATUS(status) == 0);
 	fflush(stdout);
 	sleep(secs);
 	free(fds);

@@ -95,7 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (p.table_len + p.hint_len + p.sig_len + 2 + UIE_PACKAGE_HDR_LEN != size)
 			abort();
-		if (uie_bloom_parse(p.hint, p.hint_len, &b) == UIE_OK && b.nbits / 8 + UIE_BLOOM_HDR_LEN != p.hint_len)
+		if (uie_bloom_parse(p.hint, p.hint_len, &b) == UIE_OK &&
+		    b.nbits / 8 + UIE_BLOOM_HDR_LEN != p.hint_len)
 			abort();
 	}
 	seq = c.next_seq;

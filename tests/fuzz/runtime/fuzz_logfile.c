@@ -37,8 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    info.records != data + UIE_LOGFILE_HDR_LEN)
 			abort();
 		memcpy(pcr, info.hdr.start_pcr, UIE_PCR_LEN);
-		if (uie_log_replay(&hp.pl, info.records, size - UIE_LOGFILE_HDR_LEN, info.hdr.first_seq,
-				   pcr, &bad) != UIE_OK ||
+		if (uie_log_replay(&hp.pl, info.records, size - UIE_LOGFILE_HDR_LEN, info.hdr.first_seq, pcr,
+				   &bad) != UIE_OK ||
 		    memcmp(pcr, info.end_pcr, UIE_PCR_LEN) != 0)
 			abort();
 	} else if (r >= 0 || info.bad_offset > size) {

@@ -37,7 +37,8 @@ static void as_frame_list(struct uie_monitor *m, const uint8_t *data, size_t siz
 	if (n == 0 || n > 8)
 		return;
 	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ .event = UIE_EV_MMAP_EXEC,
-							     .role = UIE_ROLE_DSO, .length = 4096 };
+							     .role = UIE_ROLE_DSO,
+							     .length = 4096 };
 	q.u.measure_vm_req.object_size = n * UIE_VM_FRAME - (data[0] & 0xff);
 	if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK ||
 	    uie_memfd_create_sealed("frames", data, n * 8, &fd) != UIE_OK)
@@ -65,7 +66,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_monitor_start(&hp, &m);
 		/* RAM with a little structure: an ELF magic at the start of every page */
 		memset(page, 0x90, sizeof(page));
-		memcpy(page, "\x7f" "ELF\x02\x01\x01", 7);
+		memcpy(page,
+		       "\x7f"
+		       "ELF\x02\x01\x01",
+		       7);
 		for (size_t off = 0; off < RAM_LEN; off += sizeof(page))
 			if (pwrite(fd, page, sizeof(page), (off_t)off) != (ssize_t)sizeof(page))
 				abort();

@@ -58,9 +58,8 @@ static int setup(void **state)
 	for (int i = 0; i < 5; i++) /* canonical order: digest first */
 		memset(rules[i].digest, i < 3 ? 0x11 : 0x22, 32);
 	for (int m = 0; m < 2; m++)
-		if (uie_policy_encode(m ? UIE_MODE_ENFORCE : UIE_MODE_MEASURE, UIE_DENY,
-				      UIE_HASH_SHA256, rules, 5, f.table[m], sizeof(f.table[m]),
-				      &f.table_len[m]) != UIE_OK)
+		if (uie_policy_encode(m ? UIE_MODE_ENFORCE : UIE_MODE_MEASURE, UIE_DENY, UIE_HASH_SHA256,
+				      rules, 5, f.table[m], sizeof(f.table[m]), &f.table_len[m]) != UIE_OK)
 			return -1;
 	sink = th_sink_of(&f.sink);
 	if (uie_core_init(&f.core, &hp.pl, &sink, UIE_HASH_SHA384) != UIE_OK)
@@ -93,9 +92,9 @@ static void check_log(const struct fx *f)
 	uint64_t bad;
 
 	assert_int_equal(f->core.next_seq, f->sink.n);
-	assert_int_equal(uie_log_replay(&hp.pl, f->sink.recs[0], f->sink.n * UIE_LOG_RECORD_LEN, 0,
-					pcr, &bad),
-			 UIE_OK);
+	assert_int_equal(
+		uie_log_replay(&hp.pl, f->sink.recs[0], f->sink.n * UIE_LOG_RECORD_LEN, 0, pcr, &bad),
+		UIE_OK);
 	assert_memory_equal(pcr, f->core.vpcr, 32);
 }
 
@@ -108,8 +107,8 @@ static struct uie_log_record last_rec(const struct fx *f)
 	return r;
 }
 
-static void decide(struct fx *f, struct uie_req req, int merr, const struct uie_digest *d,
-		   uint8_t scope, uint8_t want_dec, uint8_t want_pdec, uint16_t want_reason)
+static void decide(struct fx *f, struct uie_req req, int merr, const struct uie_digest *d, uint8_t scope,
+		   uint8_t want_dec, uint8_t want_pdec, uint16_t want_reason)
 {
 	struct uie_verdict v;
 	struct uie_log_record rec;
@@ -162,21 +161,18 @@ static void test_bootstrap(void **state)
 
 	memset(d384.bytes, 0x11, 48);
 	decide(f, dso_req(), UIE_OK, &d384, UIE_SCOPE_ELF, UIE_ALLOW, UIE_ALLOW, UIE_R_BOOTSTRAP);
-	decide(f, dso_req(), UIE_OK, &f->d_deny, UIE_SCOPE_RANGE, UIE_ALLOW, UIE_ALLOW,
-	       UIE_R_BOOTSTRAP);
+	decide(f, dso_req(), UIE_OK, &f->d_deny, UIE_SCOPE_RANGE, UIE_ALLOW, UIE_ALLOW, UIE_R_BOOTSTRAP);
 	anon.role = UIE_ROLE_ANON;
 	anon.event = UIE_EV_MPROTECT_EXEC;
 	decide(f, anon, UIE_OK, NULL, UIE_SCOPE_NONE, UIE_ALLOW, UIE_DENY, UIE_R_ANON_EXEC);
-	decide(f, dso_req(), UIE_E_ELF, NULL, UIE_SCOPE_NONE, UIE_ALLOW, UIE_DENY,
-	       UIE_R_MEASURE_FAIL);
+	decide(f, dso_req(), UIE_E_ELF, NULL, UIE_SCOPE_NONE, UIE_ALLOW, UIE_DENY, UIE_R_MEASURE_FAIL);
 	decide(f, dso_req(), UIE_OK, NULL, UIE_SCOPE_NONE, UIE_ALLOW, UIE_DENY, UIE_R_FILELESS);
 	assert_int_equal(f->core.mode, UIE_MODE_BOOTSTRAP);
 }
 
 static void install(struct fx *f, int table, uint64_t epoch, int want)
 {
-	assert_int_equal(uie_core_install(&f->core, f->table[table], f->table_len[table], epoch,
-					  pkg_hash),
+	assert_int_equal(uie_core_install(&f->core, f->table[table], f->table_len[table], epoch, pkg_hash),
 			 want);
 }
 
@@ -204,27 +200,27 @@ static void test_modes(void **state)
 		assert_int_equal(f->core.mode, mode);
 		assert_int_equal(uie_core_obj_alg(&f->core), UIE_HASH_SHA256);
 		/* deny > allow > default */
-		decide(f, dso_req(), UIE_OK, &f->d_deny, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
-		       UIE_DENY, UIE_R_RULE_DENY);
+		decide(f, dso_req(), UIE_OK, &f->d_deny, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+		       UIE_R_RULE_DENY);
 		decide(f, dso_req(), UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_ALLOW, UIE_ALLOW,
 		       UIE_R_RULE_ALLOW);
-		decide(f, dso_req(), UIE_OK, &f->d_none, UIE_SCOPE_RANGE, m ? UIE_DENY : UIE_ALLOW,
-		       UIE_DENY, UIE_R_DEFAULT);
-		decide(f, main_req, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
-		       UIE_DENY, UIE_R_DEFAULT);
+		decide(f, dso_req(), UIE_OK, &f->d_none, UIE_SCOPE_RANGE, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+		       UIE_R_DEFAULT);
+		decide(f, main_req, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+		       UIE_R_DEFAULT);
 		/* Conditions: execmod over any rule, unsealed only where the policy allows. */
 		{
 			struct uie_req q = dso_req();
 
 			q.cond = UIE_COND_EXECMOD | UIE_COND_UNSEALED;
-			decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
-			       UIE_DENY, UIE_R_EXECMOD);
+			decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+			       UIE_R_EXECMOD);
 			assert_memory_equal(last_rec(f).digest.bytes, f->d_allow.bytes, 32);
 			q.cond = UIE_COND_UNSEALED;
-			decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
-			       UIE_DENY, UIE_R_UNSEALED);
-			decide(f, q, UIE_OK, &f->d_deny, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
-			       UIE_DENY, UIE_R_RULE_DENY);
+			decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+			       UIE_R_UNSEALED);
+			decide(f, q, UIE_OK, &f->d_deny, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+			       UIE_R_RULE_DENY);
 			q.event = UIE_EV_EXECVE; /* no execmod for an exec, no condition for ANON */
 			q.role = UIE_ROLE_MAIN;
 			q.cond = UIE_COND_EXECMOD;
@@ -242,8 +238,7 @@ static void test_modes(void **state)
 		       UIE_R_ANON_EXEC);
 		/* JIT: only an ALLOW rule for the program's digest and this event allows. */
 		anon.event = UIE_EV_MPROTECT_EXEC;
-		decide(f, anon, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_ALLOW, UIE_ALLOW,
-		       UIE_R_RULE_ALLOW);
+		decide(f, anon, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_ALLOW, UIE_ALLOW, UIE_R_RULE_ALLOW);
 		assert_memory_equal(last_rec(f).digest.bytes, f->d_allow.bytes, 32);
 		decide(f, anon, UIE_OK, &f->d_none, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
 		       UIE_R_ANON_EXEC);
@@ -257,14 +252,14 @@ static void test_modes(void **state)
 		       UIE_R_ANON_EXEC);
 		decide(f, anon, UIE_OK, &f->d_deny, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
 		       UIE_R_ANON_EXEC);
-		decide(f, dso_req(), UIE_E_IO, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
-		       UIE_DENY, UIE_R_MEASURE_FAIL);
+		decide(f, dso_req(), UIE_E_IO, &f->d_allow, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+		       UIE_R_MEASURE_FAIL);
 		{
 			struct uie_digest d384 = { .alg = UIE_HASH_SHA384, .len = 48 };
 
 			memcpy(d384.bytes, f->d_allow.bytes, 32);
-			decide(f, dso_req(), UIE_OK, &d384, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW,
-			       UIE_DENY, UIE_R_MEASURE_FAIL);
+			decide(f, dso_req(), UIE_OK, &d384, UIE_SCOPE_ELF, m ? UIE_DENY : UIE_ALLOW, UIE_DENY,
+			       UIE_R_MEASURE_FAIL);
 		}
 	}
 }
@@ -292,8 +287,7 @@ static void test_no_state_change(void **state)
 	/* The sink fails: the request is denied and the core does not advance. */
 	f->sink.fail = UIE_E_IO;
 	memset(&v, 0xee, sizeof(v));
-	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, &v),
-			 UIE_E_IO);
+	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, &v), UIE_E_IO);
 	assert_int_equal(v.decision, UIE_DENY);
 	assert_int_equal(v.policy_decision, UIE_DENY);
 	install(f, 0, 99, UIE_E_IO);
@@ -306,8 +300,7 @@ static void test_no_state_change(void **state)
 	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, &v),
 			 UIE_E_INVAL);
 	req = dso_req();
-	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, NULL, UIE_SCOPE_ELF, &v),
-			 UIE_E_INVAL);
+	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, NULL, UIE_SCOPE_ELF, &v), UIE_E_INVAL);
 	assert_int_equal(uie_core_decide(&f->core, &req, UIE_OK, &f->d_allow, UIE_SCOPE_PACKAGE, &v),
 			 UIE_E_INVAL);
 	assert_int_equal(v.decision, UIE_DENY);

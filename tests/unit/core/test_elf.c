@@ -20,7 +20,6 @@
 #include "uie/err.h"
 #include "uie/measure.h"
 
-
 static size_t tiny(uint8_t *img)
 {
 	return tc_hex(th_tiny_elf_hex, img, TH_TINY_ELF_LEN);
@@ -113,8 +112,7 @@ static void test_vector_nosep(void **state)
 	img[0x1008] = 0xcc;
 	th_obj_init(&o, img, sizeof(img), true);
 	assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d), UIE_OK);
-	check_digest(&d, UIE_HASH_SHA256,
-		     "6d81a9fc64e40f33d15407372b16c1cb264702826f4949493aa554af319945ff");
+	check_digest(&d, UIE_HASH_SHA256, "6d81a9fc64e40f33d15407372b16c1cb264702826f4949493aa554af319945ff");
 }
 
 /* Vector V2 and the range rules. */
@@ -165,8 +163,9 @@ static int readelf_exec_segs(const char *path, struct ref_seg *segs, int max)
 		char *fl, *align;
 		int used = 0;
 
-		if (sscanf(line, " LOAD %lx %lx %*x %lx %lx %n", &s.off, &s.vaddr, &s.filesz,
-			   &s.memsz, &used) != 4 || used == 0)
+		if (sscanf(line, " LOAD %lx %lx %*x %lx %lx %n", &s.off, &s.vaddr, &s.filesz, &s.memsz,
+			   &used) != 4 ||
+		    used == 0)
 			continue;
 		/* The rest is "<flags> 0x<align>", flags such as "R E" or "RWE". */
 		fl = line + used;
@@ -215,9 +214,9 @@ static void reference_digest(const char *path, const EVP_MD *md, uint8_t *out, i
 	fsize = ftell(f);
 	assert_int_equal(EVP_DigestInit_ex(m, md, NULL), 1);
 	put(m, "PSUIE-ELF-v1", 12);
-	put(m, ehdr + 16, 2);            /* e_type */
-	put(m, ehdr + 18, 2);            /* e_machine */
-	put(m, ehdr + 24, 8);            /* e_entry */
+	put(m, ehdr + 16, 2); /* e_type */
+	put(m, ehdr + 18, 2); /* e_machine */
+	put(m, ehdr + 24, 8); /* e_entry */
 	put_le(m, (uint64_t)n, 4);
 	for (int i = 0; i < n; i++) {
 		unsigned long roff = segs[i].off / 4096 * 4096;
@@ -250,8 +249,11 @@ static void reference_digest(const char *path, const EVP_MD *md, uint8_t *out, i
 static void test_real_binaries(void **state)
 {
 	static const char *const paths[] = {
-		"/bin/ls", "/usr/bin/bash", "/lib/x86_64-linux-gnu/libc.so.6",
-		"/lib64/ld-linux-x86-64.so.2", "/usr/bin/openssl",
+		"/bin/ls",
+		"/usr/bin/bash",
+		"/lib/x86_64-linux-gnu/libc.so.6",
+		"/lib64/ld-linux-x86-64.so.2",
+		"/usr/bin/openssl",
 	};
 	int checked = 0;
 
@@ -301,7 +303,10 @@ struct ph {
 static void build(uint8_t *img, size_t len, const struct ph *ph, uint16_t n)
 {
 	memset(img, 0, len);
-	memcpy(img, "\x7f" "ELF\x02\x01\x01", 7);
+	memcpy(img,
+	       "\x7f"
+	       "ELF\x02\x01\x01",
+	       7);
 	img[16] = 3;  /* ET_DYN */
 	img[18] = 62; /* EM_X86_64 */
 	img[20] = 1;  /* e_version */
@@ -311,8 +316,9 @@ static void build(uint8_t *img, size_t len, const struct ph *ph, uint16_t n)
 	img[57] = (uint8_t)(n >> 8);
 	for (uint16_t i = 0; i < n && 64 + 56u * (i + 1u) <= len; i++) {
 		uint8_t *p = img + 64 + 56 * i;
-		uint64_t f[6] = { ph[i].off, ph[i].vaddr, ph[i].vaddr, ph[i].filesz, ph[i].memsz,
-				  ph[i].align };
+		uint64_t f[6] = {
+			ph[i].off, ph[i].vaddr, ph[i].vaddr, ph[i].filesz, ph[i].memsz, ph[i].align
+		};
 
 		memcpy(p, &ph[i].type, 4);
 		memcpy(p + 4, &ph[i].flags, 4);
@@ -353,11 +359,11 @@ static void test_hostile_header(void **state)
 	expect_reject(img, 100, UIE_E_RANGE, "cut phdr table");
 	expect_reject(img, 180, UIE_E_RANGE, "cut code");
 	expect_reject(img, 200, UIE_E_RANGE, "cut interp");
-#define MUT(off, val, err, what)                                                                \
-	do {                                                                                    \
-		memcpy(bad, img, sizeof(img));                                                  \
-		bad[off] = (val);                                                               \
-		expect_reject(bad, sizeof(bad), err, what);                                     \
+#define MUT(off, val, err, what)                            \
+	do {                                                \
+		memcpy(bad, img, sizeof(img));              \
+		bad[off] = (val);                           \
+		expect_reject(bad, sizeof(bad), err, what); \
 	} while (0)
 	MUT(0, 0x7e, UIE_E_ELF, "bad magic");
 	MUT(4, 1, UIE_E_ELF, "ELFCLASS32");
@@ -403,12 +409,12 @@ static void test_hostile_segments(void **state)
 		th_obj_init(&o, img, 0x2000, true);
 		assert_int_equal(uie_elf_measure(&th_hp.pl, &o.obj, UIE_HASH_SHA256, NULL, &d), UIE_OK);
 	}
-#define SEG(field, val, err, what)                                                              \
-	do {                                                                                    \
-		ph[0] = ok;                                                                     \
-		ph[0].field = (val);                                                            \
-		build(img, 0x2000, ph, 1);                                                      \
-		expect_reject(img, 0x2000, err, what);                                          \
+#define SEG(field, val, err, what)                     \
+	do {                                           \
+		ph[0] = ok;                            \
+		ph[0].field = (val);                   \
+		build(img, 0x2000, ph, 1);             \
+		expect_reject(img, 0x2000, err, what); \
 	} while (0)
 	SEG(off, 0x2000, UIE_E_RANGE, "segment starts at EOF with bytes");
 	SEG(filesz, 0x1001, UIE_E_RANGE, "segment ends past EOF");
@@ -529,8 +535,8 @@ static void test_reservation(void **state)
 		{ 1, 6, 0x2c30, 0x3c30, 0x400, 0x1000, 0x1000 }, /* RW, ends at 0x4c30 */
 	};
 	struct ph ro0[2] = {
-		{ 1, 4, 0, 0, 0x1000, 0x1000, 0x1000 },          /* R from offset 0 */
-		{ 1, 5, 0x1000, 0x1000, 0x800, 0x800, 0x1000 },  /* R+E */
+		{ 1, 4, 0, 0, 0x1000, 0x1000, 0x1000 },         /* R from offset 0 */
+		{ 1, 5, 0x1000, 0x1000, 0x800, 0x800, 0x1000 }, /* R+E */
 	};
 
 	(void)state;
@@ -572,14 +578,10 @@ static void test_reservation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vector_tiny_elf),
-		cmocka_unit_test(test_vector_nosep),
-		cmocka_unit_test(test_vector_range),
-		cmocka_unit_test(test_real_binaries),
-		cmocka_unit_test(test_hostile_header),
-		cmocka_unit_test(test_hostile_segments),
-		cmocka_unit_test(test_read_failure),
-		cmocka_unit_test(test_covers),
+		cmocka_unit_test(test_vector_tiny_elf), cmocka_unit_test(test_vector_nosep),
+		cmocka_unit_test(test_vector_range),    cmocka_unit_test(test_real_binaries),
+		cmocka_unit_test(test_hostile_header),  cmocka_unit_test(test_hostile_segments),
+		cmocka_unit_test(test_read_failure),    cmocka_unit_test(test_covers),
 		cmocka_unit_test(test_reservation),
 	};
 

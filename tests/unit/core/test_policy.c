@@ -15,15 +15,13 @@
 #include "uie/policy.h"
 
 /* Vector V3: SHA-256, ENFORCE, default DENY, four rules. */
-static const char v3_hex[] =
-	"554945504f4c543102000b000200000004000000000000000203000011111111"
-	"1111111111111111111111111111111111111111111111111111111102030100"
-	"1111111111111111111111111111111111111111111111111111111111111111"
-	"010101003a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698"
-	"945c1de103050100ffffffffffffffffffffffffffffffffffffffffffffffff"
-	"ffffffffffffffff";
-static const char v1_digest_hex[] =
-	"3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1";
+static const char v3_hex[] = "554945504f4c543102000b000200000004000000000000000203000011111111"
+			     "1111111111111111111111111111111111111111111111111111111102030100"
+			     "1111111111111111111111111111111111111111111111111111111111111111"
+			     "010101003a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698"
+			     "945c1de103050100ffffffffffffffffffffffffffffffffffffffffffffffff"
+			     "ffffffffffffffff";
+static const char v1_digest_hex[] = "3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1";
 
 static void v3_rules(struct uie_policy_rule r[4])
 {
@@ -63,8 +61,8 @@ static void test_vector(void **state)
 	assert_ptr_equal(pol.rules, want + 24);
 }
 
-static void lookup(const struct uie_policy *pol, uint8_t ev, uint8_t role, const uint8_t *d,
-		   uint8_t want_dec, uint16_t want_reason)
+static void lookup(const struct uie_policy *pol, uint8_t ev, uint8_t role, const uint8_t *d, uint8_t want_dec,
+		   uint16_t want_reason)
 {
 	uint8_t dec = 0xee;
 	uint16_t reason = 0xeeee;
@@ -88,8 +86,8 @@ static void test_decision_order(void **state)
 	memcpy(dv1, rules[2].digest, 32);
 	memcpy(dff, rules[3].digest, 32);
 	for (uint8_t def = 0; def < 2; def++) {
-		assert_int_equal(uie_policy_encode(UIE_MODE_MEASURE, def, UIE_HASH_SHA256, rules, 4,
-						   buf, sizeof(buf), &len),
+		assert_int_equal(uie_policy_encode(UIE_MODE_MEASURE, def, UIE_HASH_SHA256, rules, 4, buf,
+						   sizeof(buf), &len),
 				 UIE_OK);
 		assert_int_equal(uie_policy_load(buf, len, &pol), UIE_OK);
 		lookup(&pol, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, d11, UIE_DENY, UIE_R_RULE_DENY);
@@ -135,9 +133,9 @@ static void test_large_table(void **state)
 		rules[i].action = (uint8_t)(i % 2);
 	}
 	qsort(rules, n, sizeof(*rules), cmp384);
-	assert_int_equal(uie_policy_encode(UIE_MODE_ENFORCE, UIE_ALLOW, UIE_HASH_SHA384, rules, n, buf,
-					   cap, &len),
-			 UIE_OK);
+	assert_int_equal(
+		uie_policy_encode(UIE_MODE_ENFORCE, UIE_ALLOW, UIE_HASH_SHA384, rules, n, buf, cap, &len),
+		UIE_OK);
 	assert_int_equal(len, cap);
 	assert_int_equal(uie_policy_load(buf, len, &pol), UIE_OK);
 	for (uint32_t i = 0; i < n; i++)
@@ -179,11 +177,11 @@ static void test_malformed(void **state)
 	memcpy(bad, good, len);
 	bad[len] = 0;
 	expect_reject(bad, len + 1, UIE_E_FORMAT, "trailing byte");
-#define MUT(off, val, err, what)                                                                \
-	do {                                                                                    \
-		memcpy(bad, good, len);                                                         \
-		bad[off] = (val);                                                               \
-		expect_reject(bad, len, err, what);                                             \
+#define MUT(off, val, err, what)                    \
+	do {                                        \
+		memcpy(bad, good, len);             \
+		bad[off] = (val);                   \
+		expect_reject(bad, len, err, what); \
 	} while (0)
 	MUT(0, 'V', UIE_E_FORMAT, "bad magic");
 	MUT(7, '2', UIE_E_FORMAT, "bad magic version digit");
@@ -239,15 +237,15 @@ static void test_encode_checks(void **state)
 					   sizeof(out), &len),
 			 UIE_E_ORDER);
 	v3_rules(rules);
-	assert_int_equal(uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, rules, 4, out,
-					   100, &len),
-			 UIE_E_OVERFLOW);
-	assert_int_equal(uie_policy_encode(UIE_MODE_BOOTSTRAP, UIE_DENY, UIE_HASH_SHA256, rules, 4,
-					   out, sizeof(out), &len),
-			 UIE_E_INVAL);
-	assert_int_equal(uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, 0x0012, rules, 4, out,
+	assert_int_equal(
+		uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, rules, 4, out, 100, &len),
+		UIE_E_OVERFLOW);
+	assert_int_equal(uie_policy_encode(UIE_MODE_BOOTSTRAP, UIE_DENY, UIE_HASH_SHA256, rules, 4, out,
 					   sizeof(out), &len),
-			 UIE_E_ALG);
+			 UIE_E_INVAL);
+	assert_int_equal(
+		uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, 0x0012, rules, 4, out, sizeof(out), &len),
+		UIE_E_ALG);
 	rules[0].role = UIE_ROLE_NONE;
 	assert_int_equal(uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, rules, 4, out,
 					   sizeof(out), &len),
@@ -262,10 +260,8 @@ static void test_encode_checks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vector),
-		cmocka_unit_test(test_decision_order),
-		cmocka_unit_test(test_large_table),
-		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_vector),        cmocka_unit_test(test_decision_order),
+		cmocka_unit_test(test_large_table),   cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_encode_checks),
 	};
 

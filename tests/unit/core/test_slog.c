@@ -14,43 +14,38 @@
 #include "uie/err.h"
 #include "uie/slog.h"
 
-
-static const char v4_hex[] =
-	"05000000000000001000000002000000030000000000000003000b0092100000"
-	"030800000000000087d6120000000000d00000000000000015cd853dfe9c9717"
-	"feffffffffffffff00100000007f000000100000000000000000000000000000"
-	"3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1"
-	"000000000000000000000000000000000201010001000000b68331f0f45a1354"
-	"3421e3d5ea60babfe9ffdf3ef61a8e870149aeae04b3347d";
+static const char v4_hex[] = "05000000000000001000000002000000030000000000000003000b0092100000"
+			     "030800000000000087d6120000000000d00000000000000015cd853dfe9c9717"
+			     "feffffffffffffff00100000007f000000100000000000000000000000000000"
+			     "3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1"
+			     "000000000000000000000000000000000201010001000000b68331f0f45a1354"
+			     "3421e3d5ea60babfe9ffdf3ef61a8e870149aeae04b3347d";
 static const char v4_lrh_hex[] = "b68331f0f45a13543421e3d5ea60babfe9ffdf3ef61a8e870149aeae04b3347d";
 static const char v5_pcr_hex[] = "ac31a88f675746bf3fed2dd62534cc27cda6e2653a3ec7c56387533879302e4a";
 
 /* V20 (docs/FORMATS.md 3.5): a WRITE_VIOLATION record. */
-static const char v20_hex[] =
-	"09000000000000001000000016000000030000000000000000000b00f7100000"
-	"030800000000000087d6120000000000d000000000000000ffc9c471fe9c9717"
-	"00cac471fe9c9717000000000000000000000000000000000000000000000000"
-	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-	"0000000000000000000000000000000002000f0001000000a5a3de3449d75d90"
-	"722761f81118e7a95c8fab0d87bc4e49f2a9a737c5ac011a";
+static const char v20_hex[] = "09000000000000001000000016000000030000000000000000000b00f7100000"
+			      "030800000000000087d6120000000000d000000000000000ffc9c471fe9c9717"
+			      "00cac471fe9c9717000000000000000000000000000000000000000000000000"
+			      "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+			      "0000000000000000000000000000000002000f0001000000a5a3de3449d75d90"
+			      "722761f81118e7a95c8fab0d87bc4e49f2a9a737c5ac011a";
 
 /* V21 (docs/FORMATS.md 3.7): a REPEAT_COUNT record, computed independently by gen_vectors.py. */
-static const char v21_hex[] =
-	"0c00000000000000100000001700000003000000000000000000000000000000"
-	"0000000000000000000000000000000000000000000000000000000000000000"
-	"00000000000000000000000000000000e8030000000000000500000000000000"
-	"0000000000000000000000000000000000000000000000000000000000000000"
-	"0000000000000000000000000000000002011000000000007d8848d85dd3dc83"
-	"f9639b04412d54d66237d57dcdc09e5e5a9679f3a94e5436";
+static const char v21_hex[] = "0c00000000000000100000001700000003000000000000000000000000000000"
+			      "0000000000000000000000000000000000000000000000000000000000000000"
+			      "00000000000000000000000000000000e8030000000000000500000000000000"
+			      "0000000000000000000000000000000000000000000000000000000000000000"
+			      "0000000000000000000000000000000002011000000000007d8848d85dd3dc83"
+			      "f9639b04412d54d66237d57dcdc09e5e5a9679f3a94e5436";
 
 /* V22 (docs/FORMATS.md 3.7): a SUBJECT record, computed independently by gen_vectors.py. */
-static const char v22_hex[] =
-	"0e000000000000001000000018000000030000000000000000000b0000000000"
-	"0000000000000000000000000000000000000000000000000000000000000000"
-	"0000000000000000070000000000000000000000000000000d00000000000000"
-	"3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1"
-	"0000000000000000000000000000000002011100010000002e3c7a7a94eebfd1"
-	"2078420de1640acd57603a2d4932994f227eeb712bc9f0d8";
+static const char v22_hex[] = "0e000000000000001000000018000000030000000000000000000b0000000000"
+			      "0000000000000000000000000000000000000000000000000000000000000000"
+			      "0000000000000000070000000000000000000000000000000d00000000000000"
+			      "3a5f3a9a3ae4180533459e66a9a10e53a6059b9e1ba5c1d37dbf8698945c1de1"
+			      "0000000000000000000000000000000002011100010000002e3c7a7a94eebfd1"
+			      "2078420de1640acd57603a2d4932994f227eeb712bc9f0d8";
 
 static void v4_record(struct uie_log_record *r)
 {
@@ -218,11 +213,11 @@ static void test_malformed(void **state)
 	for (size_t i = 0; i < UIE_LOG_RECORD_LEN; i++)
 		expect_reject(good, i, UIE_E_TRUNCATED, "truncated");
 	expect_reject(good, UIE_LOG_RECORD_LEN + 1, UIE_E_FORMAT, "trailing byte");
-#define MUT(off, val, what)                                                                     \
-	do {                                                                                    \
-		memcpy(bad, good, sizeof(good));                                                \
-		bad[off] = (val);                                                               \
-		expect_reject(bad, UIE_LOG_RECORD_LEN, UIE_E_FORMAT, what);                     \
+#define MUT(off, val, what)                                                 \
+	do {                                                                \
+		memcpy(bad, good, sizeof(good));                            \
+		bad[off] = (val);                                           \
+		expect_reject(bad, UIE_LOG_RECORD_LEN, UIE_E_FORMAT, what); \
 	} while (0)
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
 		MUT(reserved[i], 1, "reserved byte");
@@ -278,13 +273,15 @@ static void expect_replay(const void *log, size_t len, uint64_t first, int err, 
 	int r = uie_log_replay(&th_hp.pl, log, len, first, pcr, &bad_seq);
 
 	if (r != err || bad_seq != bad)
-		fail_msg("%s: got %d at %llu, want %d at %llu", what, r, (unsigned long long)bad_seq,
-			 err, (unsigned long long)bad);
+		fail_msg("%s: got %d at %llu, want %d at %llu", what, r, (unsigned long long)bad_seq, err,
+			 (unsigned long long)bad);
 }
 
 static void test_replay(void **state)
 {
-	enum { N = 8 };
+	enum {
+		N = 8
+	};
 	uint8_t log[N][UIE_LOG_RECORD_LEN], bad[N][UIE_LOG_RECORD_LEN];
 	uint8_t pcr[32], run[32], mid[32] = { 0 };
 	uint64_t bad_seq;
@@ -296,8 +293,7 @@ static void test_replay(void **state)
 	assert_memory_equal(pcr, run, 32);
 	assert_int_equal(bad_seq, N);
 	/* A suffix replays from the vPCR value before it. */
-	assert_int_equal(uie_log_replay(&th_hp.pl, log[0], 3 * UIE_LOG_RECORD_LEN, 0, mid, &bad_seq),
-			 UIE_OK);
+	assert_int_equal(uie_log_replay(&th_hp.pl, log[0], 3 * UIE_LOG_RECORD_LEN, 0, mid, &bad_seq), UIE_OK);
 	assert_int_equal(uie_log_replay(&th_hp.pl, log[3], (N - 3) * UIE_LOG_RECORD_LEN, 3, mid, &bad_seq),
 			 UIE_OK);
 	assert_memory_equal(mid, run, 32);

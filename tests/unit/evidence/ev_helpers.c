@@ -157,7 +157,8 @@ int ev_run_out(char *const argv[], const char *out)
 /* Whether op (bind or connect) succeeds for a TCP socket and 127.0.0.1:port. */
 static bool loopback_tcp(int port, int (*op)(int, const struct sockaddr *, socklen_t))
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
 
@@ -211,8 +212,18 @@ static int swtpm_try(const char *dir, bool unix_socket, struct ev_swtpm *s)
 	if (s->pid < 0)
 		return UIE_E_SYS;
 	if (s->pid == 0) {
-		char *argv[] = { "swtpm", "socket", "--tpmstate", state, "--tpm2", "--server", server,
-				 "--ctrl", ctrl, "--flags", "not-need-init,startup-clear", NULL };
+		char *argv[] = { "swtpm",
+				 "socket",
+				 "--tpmstate",
+				 state,
+				 "--tpm2",
+				 "--server",
+				 server,
+				 "--ctrl",
+				 ctrl,
+				 "--flags",
+				 "not-need-init,startup-clear",
+				 NULL };
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -312,8 +323,7 @@ int ev_log_init_restart(struct ev_log *l, struct uie_vtpm *tpm, const struct uie
 	struct uie_log_sink sink;
 	int r = log_setup(l, tpm, &sink);
 
-	return r != UIE_OK ? r
-			   : uie_core_init_restart(&l->core, &l->hp.pl, &sink, UIE_HASH_SHA256, prev);
+	return r != UIE_OK ? r : uie_core_init_restart(&l->core, &l->hp.pl, &sink, UIE_HASH_SHA256, prev);
 }
 
 void ev_log_fini(struct ev_log *l)
@@ -429,8 +439,8 @@ int ev_pcr_at(struct ev_log *l, uint64_t k, uint8_t pcr[32])
 	return uie_log_replay(&l->hp.pl, l->recs, (size_t)k * UIE_LOG_RECORD_LEN, 0, pcr, &bad);
 }
 
-int ev_export(struct ev_log *l, struct uie_vtpm *tpm, const uint8_t *nonce, size_t nonce_len,
-	      uint64_t since, uint8_t **ae, size_t *ae_len)
+int ev_export(struct ev_log *l, struct uie_vtpm *tpm, const uint8_t *nonce, size_t nonce_len, uint64_t since,
+	      uint8_t **ae, size_t *ae_len)
 {
 	struct uie_ae a;
 	uint8_t *att = NULL, *sig = NULL;
@@ -452,7 +462,8 @@ int ev_export(struct ev_log *l, struct uie_vtpm *tpm, const uint8_t *nonce, size
 	a.pm.total_records = l->n;
 	if ((r = ev_pcr_at(l, since, a.start_pcr)) != UIE_OK ||
 	    (r = uie_vtpm_read_pcr16(tpm, a.vpcr)) != UIE_OK ||
-	    (r = uie_vtpm_quote_alloc(tpm, nonce, nonce_len, &att, &a.attest_len, &sig, &a.sig_len)) != UIE_OK)
+	    (r = uie_vtpm_quote_alloc(tpm, nonce, nonce_len, &att, &a.attest_len, &sig, &a.sig_len)) !=
+		    UIE_OK)
 		goto out;
 	a.attest = att;
 	a.sig = sig;

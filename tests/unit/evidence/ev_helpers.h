@@ -82,8 +82,8 @@ int ev_log_mmap(struct ev_log *l, char c);
 char *ev_manifest(const char *letters);
 
 /* Exports records [since, n) like the monitor does, quoted by tpm. */
-int ev_export(struct ev_log *l, struct uie_vtpm *tpm, const uint8_t *nonce, size_t nonce_len,
-	      uint64_t since, uint8_t **ae, size_t *ae_len);
+int ev_export(struct ev_log *l, struct uie_vtpm *tpm, const uint8_t *nonce, size_t nonce_len, uint64_t since,
+	      uint8_t **ae, size_t *ae_len);
 /* vPCR16 after the first k records. */
 int ev_pcr_at(struct ev_log *l, uint64_t k, uint8_t pcr[32]);
 

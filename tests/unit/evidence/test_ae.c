@@ -36,9 +36,10 @@ static const char attest_hex[] =
 	"ff54434780180022000b444444444444444444444444444444444444444444444444444444444444444400"
 	"106e6f6e63652d31362d627974657321210102030405060708000000070000000101000000010000000000"
 	"000001000b03000001002084126d0dd850199be29021aadbaee68cb9199047b1cb7ec9894ddb1e3562783c";
-static const char sig_hex[] =
-	"0018000b0020" "6666666666666666666666666666666666666666666666666666666666666666"
-	"0020" "7777777777777777777777777777777777777777777777777777777777777777";
+static const char sig_hex[] = "0018000b0020"
+			      "6666666666666666666666666666666666666666666666666666666666666666"
+			      "0020"
+			      "7777777777777777777777777777777777777777777777777777777777777777";
 static const char name_hex[] = "000be259c1f4701f1a5825cba56e4f0d2e3b7430fcb96e0ee0d8ccdd5ae86be35e2c";
 
 static size_t vector(uint8_t *out, size_t cap)
@@ -153,22 +154,22 @@ static void test_ae_strict(void **state)
 	b[n] = 0;
 	assert_int_equal(uie_ae_parse(b, n + 1, &p), UIE_E_FORMAT);
 	assert_int_equal(uie_ae_parse(NULL, 0, &p), UIE_E_INVAL);
-	expect_bad(0, 1, 'X', UIE_E_FORMAT);               /* magic */
-	expect_bad(4, 2, 2, UIE_E_VERSION);                /* version */
-	expect_bad(6, 1, 1, UIE_E_FORMAT);                 /* reserved */
-	expect_bad(8, 2, 0, UIE_E_LIMIT);                  /* empty nonce */
-	expect_bad(8, 2, 65, UIE_E_LIMIT);                 /* nonce too long */
-	expect_bad(34, 8, 2, UIE_E_FORMAT);                /* nrecords vs records_len */
-	expect_bad(34, 8, UINT64_MAX, UIE_E_OVERFLOW);     /* nrecords * 184 overflows */
-	expect_bad(26, 8, UINT64_MAX, UIE_E_OVERFLOW);     /* first_seq + nrecords overflows */
-	expect_bad(74, 8, 368, UIE_E_FORMAT);              /* records_len != nrecords * 184 */
-	expect_bad(266, 4, 57, UIE_E_FORMAT);              /* PM length */
-	expect_bad(270, 1, 3, UIE_E_FORMAT);               /* mode */
-	expect_bad(271, 1, 1, UIE_E_FORMAT);               /* PM reserved */
-	expect_bad(326, 2, 48, UIE_E_FORMAT);              /* vPCR length */
-	expect_bad(360, 4, 0, UIE_E_LIMIT);                /* attest length 0 */
+	expect_bad(0, 1, 'X', UIE_E_FORMAT);           /* magic */
+	expect_bad(4, 2, 2, UIE_E_VERSION);            /* version */
+	expect_bad(6, 1, 1, UIE_E_FORMAT);             /* reserved */
+	expect_bad(8, 2, 0, UIE_E_LIMIT);              /* empty nonce */
+	expect_bad(8, 2, 65, UIE_E_LIMIT);             /* nonce too long */
+	expect_bad(34, 8, 2, UIE_E_FORMAT);            /* nrecords vs records_len */
+	expect_bad(34, 8, UINT64_MAX, UIE_E_OVERFLOW); /* nrecords * 184 overflows */
+	expect_bad(26, 8, UINT64_MAX, UIE_E_OVERFLOW); /* first_seq + nrecords overflows */
+	expect_bad(74, 8, 368, UIE_E_FORMAT);          /* records_len != nrecords * 184 */
+	expect_bad(266, 4, 57, UIE_E_FORMAT);          /* PM length */
+	expect_bad(270, 1, 3, UIE_E_FORMAT);           /* mode */
+	expect_bad(271, 1, 1, UIE_E_FORMAT);           /* PM reserved */
+	expect_bad(326, 2, 48, UIE_E_FORMAT);          /* vPCR length */
+	expect_bad(360, 4, 0, UIE_E_LIMIT);            /* attest length 0 */
 	expect_bad(360, 4, 1025, UIE_E_LIMIT);
-	expect_bad(368, 4, 3, UIE_E_TRUNCATED);            /* sig length past the end */
+	expect_bad(368, 4, 3, UIE_E_TRUNCATED); /* sig length past the end */
 	expect_bad(368, 4, 257, UIE_E_LIMIT);
 }
 
@@ -195,7 +196,8 @@ static void test_ae_build_limits(void **state)
 static void test_attest_vector(void **state)
 {
 	uint8_t want[256], got[256], sbuf[128], swant[128], nbuf[34], nwant[34], x[32], y[32];
-	size_t wl = tc_hex(attest_hex, want, sizeof(want)), sl = tc_hex(sig_hex, swant, sizeof(swant)), off = 0;
+	size_t wl = tc_hex(attest_hex, want, sizeof(want)), sl = tc_hex(sig_hex, swant, sizeof(swant)),
+	       off = 0;
 	struct uie_tpm_quote q;
 	struct uie_tpm_ecdsa_sig s;
 	struct uie_wbuf w;
@@ -291,8 +293,10 @@ static void test_cel(void **state)
 		rec = json_array_get(arr, i);
 		assert_int_equal(json_integer_value(json_object_get(rec, "recnum")), (json_int_t)i);
 		assert_int_equal(json_integer_value(json_object_get(rec, "pcr")), 16);
-		assert_string_equal(json_string_value(json_object_get(rec, "content_type")), "uie_log_record");
-		hex = json_string_value(json_object_get(json_array_get(json_object_get(rec, "digests"), 0), "digest"));
+		assert_string_equal(json_string_value(json_object_get(rec, "content_type")),
+				    "uie_log_record");
+		hex = json_string_value(
+			json_object_get(json_array_get(json_object_get(rec, "digests"), 0), "digest"));
 		assert_non_null(hex);
 		assert_int_equal(tc_hex(hex, dg, sizeof(dg)), 32);
 		assert_int_equal(uie_log_lrh(&l.hp.pl, l.recs + i * UIE_LOG_RECORD_LEN, lrh), UIE_OK);
@@ -343,12 +347,9 @@ static void test_cel_u64(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ae_vector),
-		cmocka_unit_test(test_ae_frame),
-		cmocka_unit_test(test_ae_strict),
-		cmocka_unit_test(test_ae_build_limits),
-		cmocka_unit_test(test_attest_vector),
-		cmocka_unit_test(test_cel),
+		cmocka_unit_test(test_ae_vector),     cmocka_unit_test(test_ae_frame),
+		cmocka_unit_test(test_ae_strict),     cmocka_unit_test(test_ae_build_limits),
+		cmocka_unit_test(test_attest_vector), cmocka_unit_test(test_cel),
 		cmocka_unit_test(test_cel_u64),
 	};
 

@@ -134,15 +134,22 @@ static void test_accept(void **state)
 	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
 	assert_int_equal(rep.nrecords, f->log.n);
-	assert_int_equal(rep.decisions_checked, 3);   /* A, C and D under epoch 1 */
-	assert_int_equal(rep.unknown_denied, 1);      /* D */
+	assert_int_equal(rep.decisions_checked, 3); /* A, C and D under epoch 1 */
+	assert_int_equal(rep.unknown_denied, 1);    /* D */
 	assert_true(rep.next.valid);
 	assert_int_equal(rep.next.next_seq, f->log.n);
 	free(ae);
 }
 
 /* Applies a record-level tampering to a copy of the log and checks the result. */
-enum tamper { DELETE, MODIFY, REORDER, FORGE, APPEND, TRUNCATE };
+enum tamper {
+	DELETE,
+	MODIFY,
+	REORDER,
+	FORGE,
+	APPEND,
+	TRUNCATE
+};
 
 static void tampered(struct fx *f, enum tamper how, int want_cls, uint64_t want_seq)
 {
@@ -178,9 +185,7 @@ static void tampered(struct fx *f, enum tamper how, int want_cls, uint64_t want_
 		assert_int_equal(uie_log_encode(&f->log.hp.pl, &r, rec_at(recs, n)), UIE_OK);
 		n++;
 		break;
-	case TRUNCATE:
-		n -= 2;
-		break;
+	case TRUNCATE: n -= 2; break;
 	}
 	rebuild(ae, len, recs, n, &ae2, &len2);
 	assert_int_equal(verify(f, ae2, len2, &rep), want_cls);
@@ -420,8 +425,7 @@ static void test_violation(void **state)
 	size_t len;
 
 	ev_digest('D', &d);
-	assert_int_equal(uie_core_log_violation(&f->log.core, 4343, &id, &d, UIE_SCOPE_ELF, &seq),
-			 UIE_OK);
+	assert_int_equal(uie_core_log_violation(&f->log.core, 4343, &id, &d, UIE_SCOPE_ELF, &seq), UIE_OK);
 	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_VIOLATION);
 	assert_int_equal(rep.seq, seq);
@@ -489,8 +493,9 @@ static bool never_seen(void *ctx, const struct uie_log_record *rec, const struct
 /* A mmap of DSO C for the program granted by record subj, whose digest is that of letter prog. */
 static void grant_for(struct fx *f, uint64_t subj, char prog)
 {
-	struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 9,
-			       .length = 4096, .subject_seq = subj };
+	struct uie_req req = {
+		.event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 9, .length = 4096, .subject_seq = subj
+	};
 	struct uie_verdict v;
 	struct uie_digest d;
 
@@ -585,9 +590,13 @@ static void test_subject_not_execve(void **state)
 static void test_subject_misplaced(void **state)
 {
 	struct fx *f = *state;
-	struct uie_log_record r = { .event_type = UIE_LOG_SUBJECT, .epoch = 1, .mode = UIE_MODE_ENFORCE,
-				    .decision = UIE_ALLOW, .reason = UIE_R_SUBJECT,
-				    .scope = UIE_SCOPE_ELF, .vaddr = 4 };
+	struct uie_log_record r = { .event_type = UIE_LOG_SUBJECT,
+				    .epoch = 1,
+				    .mode = UIE_MODE_ENFORCE,
+				    .decision = UIE_ALLOW,
+				    .reason = UIE_R_SUBJECT,
+				    .scope = UIE_SCOPE_ELF,
+				    .vaddr = 4 };
 	uint64_t seq;
 
 	ev_digest('A', &r.digest);
@@ -600,9 +609,14 @@ static void test_subject_misplaced(void **state)
 static void test_subject_malformed(void **state)
 {
 	struct fx *f = *state;
-	struct uie_log_record r = { .event_type = UIE_LOG_SUBJECT, .epoch = 1, .mode = UIE_MODE_ENFORCE,
-				    .decision = UIE_ALLOW, .reason = UIE_R_SUBJECT,
-				    .scope = UIE_SCOPE_ELF, .vaddr = 4, .file_offset = 5 };
+	struct uie_log_record r = { .event_type = UIE_LOG_SUBJECT,
+				    .epoch = 1,
+				    .mode = UIE_MODE_ENFORCE,
+				    .decision = UIE_ALLOW,
+				    .reason = UIE_R_SUBJECT,
+				    .scope = UIE_SCOPE_ELF,
+				    .vaddr = 4,
+				    .file_offset = 5 };
 
 	ev_digest('A', &r.digest);
 	append_raw(f, &r); /* names record 5, not the one right before it */
@@ -793,7 +807,8 @@ static void test_refset(void **state)
 	size_t line;
 	const char *bad = "# c\nsha256:00\n";
 	const char *alg = "md5:00112233445566778899aabbccddeeff\n";
-	const char *bare = "\n  sha256:65c6e4a8fdc2cd8aa2d3ea9c0fc6d29dc2fbd91fbd83fcd7c0e3a2ca7f2e0a8e main /bin/x\r\n";
+	const char *bare =
+		"\n  sha256:65c6e4a8fdc2cd8aa2d3ea9c0fc6d29dc2fbd91fbd83fcd7c0e3a2ca7f2e0a8e main /bin/x\r\n";
 
 	(void)state;
 	assert_int_equal(uie_refset_parse(bad, strlen(bad), &s, &line), UIE_E_FORMAT);
@@ -813,9 +828,13 @@ static void test_refset(void **state)
 	uie_refset_fini(&s);
 	free(m);
 	{ /* the JSON form of `uie ref scan --json` */
-		const char *js = "{\"manifest\": \"uie reference manifest v1\", \"entries\": ["
-				 "{\"role\": \"MAIN\", \"digest\": \"sha256:65c6e4a8fdc2cd8aa2d3ea9c0fc6d29dc2fbd91fbd83fcd7c0e3a2ca7f2e0a8e\", \"path\": \"/bin/x\"}]}";
-		const char *jbad = "{\"manifest\": \"uie reference manifest v1\", \"entries\": [{\"digest\": \"sha256:00\"}]}";
+		const char *js =
+			"{\"manifest\": \"uie reference manifest v1\", \"entries\": ["
+			"{\"role\": \"MAIN\", \"digest\": "
+			"\"sha256:65c6e4a8fdc2cd8aa2d3ea9c0fc6d29dc2fbd91fbd83fcd7c0e3a2ca7f2e0a8e\", "
+			"\"path\": \"/bin/x\"}]}";
+		const char *jbad = "{\"manifest\": \"uie reference manifest v1\", \"entries\": [{\"digest\": "
+				   "\"sha256:00\"}]}";
 
 		assert_int_equal(uie_refset_parse(js, strlen(js), &s, &line), UIE_OK);
 		assert_int_equal(s.n, 1);

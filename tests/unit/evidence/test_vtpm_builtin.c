@@ -120,8 +120,8 @@ static int checkquote(const char *dir, const uint8_t *att, size_t al, const uint
 	assert_int_equal(ev_write_file(fs, sig, sl), UIE_OK);
 	assert_int_equal(ev_write_file(fp, pcr, 32), UIE_OK);
 	assert_int_equal(ev_write_pubkey_pem(fk, der, dl), UIE_OK);
-	char *argv[] = { "tpm2_checkquote", "-u", fk, "-m", fa, "-s", fs, "-f", fp, "-l", "sha256:16",
-			 "-g", "sha256", "-q", hex, NULL };
+	char *argv[] = { "tpm2_checkquote", "-u", fk,       "-m", fa,  "-s", fs, "-f", fp, "-l",
+			 "sha256:16",       "-g", "sha256", "-q", hex, NULL };
 	rc = ev_run(argv, false);
 	free(fa);
 	free(fs);
@@ -245,18 +245,22 @@ static void test_quote_in_sandbox(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		static const int denied[] = { SYS_open, SYS_openat, SYS_rename, SYS_renameat, SYS_renameat2,
-					      SYS_unlink, SYS_unlinkat, SYS_fsync, SYS_fdatasync };
+		static const int denied[] = { SYS_open,     SYS_openat,    SYS_rename,
+					      SYS_renameat, SYS_renameat2, SYS_unlink,
+					      SYS_unlinkat, SYS_fsync,     SYS_fdatasync };
 		struct sock_filter prog[2 + 2 * 9];
 		struct sock_fprog fp = { .len = 0, .filter = prog };
 		struct uie_tpm_quote q;
 		uint8_t *att, *sig;
 		size_t al, sl;
 
-		prog[fp.len++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+		prog[fp.len++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+							      offsetof(struct seccomp_data, nr));
 		for (int i = 0; i < 9; i++) {
-			prog[fp.len++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)denied[i], 0, 1);
-			prog[fp.len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+			prog[fp.len++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+								      (unsigned)denied[i], 0, 1);
+			prog[fp.len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+								      SECCOMP_RET_ERRNO | EPERM);
 		}
 		prog[fp.len++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
@@ -278,12 +282,9 @@ static void test_quote_in_sandbox(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_open_specs),
-		cmocka_unit_test(test_key_file),
-		cmocka_unit_test(test_extend),
-		cmocka_unit_test(test_quote),
-		cmocka_unit_test(test_clock_counters),
-		cmocka_unit_test(test_quote_in_sandbox),
+		cmocka_unit_test(test_open_specs),     cmocka_unit_test(test_key_file),
+		cmocka_unit_test(test_extend),         cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_clock_counters), cmocka_unit_test(test_quote_in_sandbox),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -186,8 +186,8 @@ static void test_fd_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hex_decode),    cmocka_unit_test(test_hex_decode_upto),
-		cmocka_unit_test(test_hex_encode),    cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_hex_decode),     cmocka_unit_test(test_hex_decode_upto),
+		cmocka_unit_test(test_hex_encode),     cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_file_roundtrip), cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_fd_read),
 	};

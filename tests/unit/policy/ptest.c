@@ -133,8 +133,8 @@ uint8_t *pt_sign(EVP_PKEY *key, struct uie_package *p, size_t *len)
 	return buf;
 }
 
-uint8_t *pt_package(struct pt_core *pc, EVP_PKEY *key, const uint8_t *table, size_t tlen,
-		    uint64_t epoch, bool hint, size_t *len)
+uint8_t *pt_package(struct pt_core *pc, EVP_PKEY *key, const uint8_t *table, size_t tlen, uint64_t epoch,
+		    bool hint, size_t *len)
 {
 	struct pkg_params pp = { .epoch = epoch, .bind_seq = pc->n, .hint = hint };
 	uint8_t *out;

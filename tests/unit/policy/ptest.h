@@ -45,8 +45,8 @@ size_t pt_table(uint8_t *out, size_t cap, uint8_t mode, uint8_t def, const uint8
 uint8_t *pt_sign(EVP_PKEY *key, struct uie_package *p, size_t *len);
 
 /* A package of table bound to the current end of pc's log, epoch given; malloc'ed. */
-uint8_t *pt_package(struct pt_core *pc, EVP_PKEY *key, const uint8_t *table, size_t tlen,
-		    uint64_t epoch, bool hint, size_t *len);
+uint8_t *pt_package(struct pt_core *pc, EVP_PKEY *key, const uint8_t *table, size_t tlen, uint64_t epoch,
+		    bool hint, size_t *len);
 
 /* The core fields a rejection must not change. */
 struct pt_snap {

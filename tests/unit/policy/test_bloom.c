@@ -144,7 +144,7 @@ static void test_corrupt_hint_rejected(void **state)
 		{ 0, 'X', UIE_E_FORMAT },  { 8, 2, UIE_E_VERSION }, { 10, 0x04, UIE_E_ALG },
 		{ 12, 0, UIE_E_LIMIT },    { 12, 17, UIE_E_LIMIT }, { 13, 1, UIE_E_FORMAT },
 		{ 15, 1, UIE_E_FORMAT },   { 40, 65, UIE_E_LIMIT }, /* nbits not a multiple of 64 */
-		{ 43, 0x80, UIE_E_LIMIT }, /* nbits above the maximum */
+		{ 43, 0x80, UIE_E_LIMIT },                          /* nbits above the maximum */
 	};
 
 	(void)state;
@@ -203,7 +203,8 @@ static void test_check_policy(void **state)
 
 	(void)state;
 	assert_int_equal(uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, rules, 2, table,
-					   sizeof(table), &tlen), UIE_OK);
+					   sizeof(table), &tlen),
+			 UIE_OK);
 	assert_int_equal(uie_policy_load(table, tlen, &pol), UIE_OK);
 	assert_int_equal(uie_bloom_init(hint, sizeof(hint), UIE_HASH_SHA256, 4, 5, salt, 64), UIE_OK);
 	assert_int_equal(uie_bloom_parse(hint, sizeof(hint), &b), UIE_OK);

@@ -220,7 +220,9 @@ static void test_learns_from_monitor(void **state)
 {
 	struct uie_fastpath fp;
 	struct uie_digest d, bad = dig(unlisted), ok = dig(allowed[0]);
-	struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .length = 4096,
+	struct uie_req req = { .event = UIE_EV_MMAP_EXEC,
+			       .role = UIE_ROLE_DSO,
+			       .length = 4096,
 			       .id = { .dev = 8, .ino = 1234, .size = 8192, .mtime_ns = 5, .ctime_ns = 6 } };
 	size_t hlen;
 	uint8_t *h = hint_of(allowed, 1, &hlen);

@@ -38,8 +38,8 @@
 /* docs/FORMATS.md section 4.6, V-G1: the first 24 bytes for generation 2. */
 static const char vg1[] = "55494547454e303101000000000000000200000000000000";
 
-static const uint8_t in_v1[32] = { 0xa1 };  /* allowed by epochs 1 and 2 */
-static const uint8_t in_v2[32] = { 0xb2 };  /* added by epoch 2 */
+static const uint8_t in_v1[32] = { 0xa1 };   /* allowed by epochs 1 and 2 */
+static const uint8_t in_v2[32] = { 0xb2 };   /* added by epoch 2 */
 static const uint8_t nowhere[32] = { 0xc3 }; /* never allowed */
 
 static struct uie_digest dig(const uint8_t d[32])
@@ -103,8 +103,7 @@ static void test_layout_and_seals(void **state)
 	errno = 0;
 	assert_int_equal(pwrite(g.fd, "x", 1, 16), -1);
 	assert_int_equal(errno, EPERM);
-	assert_true(mmap(NULL, UIE_GENPAGE_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, g.fd, 0) ==
-		    MAP_FAILED);
+	assert_true(mmap(NULL, UIE_GENPAGE_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, g.fd, 0) == MAP_FAILED);
 	assert_int_equal(ftruncate(g.fd, 2 * UIE_GENPAGE_LEN), -1);
 	assert_int_equal(fcntl(g.fd, F_ADD_SEALS, F_SEAL_WRITE), -1);
 	assert_int_equal(uie_genpage_map(g.fd, UIE_GENPAGE_LEN, &ro), UIE_OK);
@@ -186,9 +185,9 @@ static void test_bad_pages_refused(void **state)
 /* ---- a peer answering GEN_REQ and HINT_REQ ---- */
 
 struct peer {
-	int gen_fd;      /* handed out with GEN_ANS */
+	int gen_fd;         /* handed out with GEN_ANS */
 	const uint8_t *gen; /* shared mapping: the peer's idea of the epoch in force */
-	int hints[8];    /* hint memfd by epoch (-1: none); epoch 3: HINT fails */
+	int hints[8];       /* hint memfd by epoch (-1: none); epoch 3: HINT fails */
 };
 
 /*

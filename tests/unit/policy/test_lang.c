@@ -22,18 +22,17 @@
 #define D2 "sha256:2222222222222222222222222222222222222222222222222222222222222222"
 #define HDR "policy_name=test policy_version=1.2.3\n"
 
-static const char good[] =
-	"# a comment line\n"
-	"policy_name=web-01 policy_version=0.1.65535   # trailing comment\n"
-	"\n"
-	"mode=ENFORCE\n"
-	"DEFAULT action=DENY\n"
-	"op=MMAP_EXEC role=DSO digest=" D2 " action=ALLOW\n"
-	"\top=EXECVE   role=MAIN digest=" D1 " action=ALLOW\n"
-	"action=DENY op=EXECVE digest=" D2 " role=MAIN\n"
-	"op=EXECVE role=MAIN digest=" D2 " action=ALLOW\n" /* conflicts: deny wins */
-	"op=EXECVE role=SCRIPT digest=" D2 " action=ALLOW\n"
-	"op=MPROTECT_EXEC role=ANON digest=" D1 " action=ALLOW   # JIT of program D1\n";
+static const char good[] = "# a comment line\n"
+			   "policy_name=web-01 policy_version=0.1.65535   # trailing comment\n"
+			   "\n"
+			   "mode=ENFORCE\n"
+			   "DEFAULT action=DENY\n"
+			   "op=MMAP_EXEC role=DSO digest=" D2 " action=ALLOW\n"
+			   "\top=EXECVE   role=MAIN digest=" D1 " action=ALLOW\n"
+			   "action=DENY op=EXECVE digest=" D2 " role=MAIN\n"
+			   "op=EXECVE role=MAIN digest=" D2 " action=ALLOW\n" /* conflicts: deny wins */
+			   "op=EXECVE role=SCRIPT digest=" D2 " action=ALLOW\n"
+			   "op=MPROTECT_EXEC role=ANON digest=" D1 " action=ALLOW   # JIT of program D1\n";
 
 static void compile_text(const char *text, size_t len, uint8_t **table, size_t *tlen)
 {
@@ -111,8 +110,7 @@ static void test_round_trip(void **state)
 static void test_round_trip_variants(void **state)
 {
 	static const char *const texts[] = {
-		HDR "DEFAULT action=ALLOW\nmode=MEASURE\n",
-		HDR "DEFAULT action=DENY\n",
+		HDR "DEFAULT action=ALLOW\nmode=MEASURE\n", HDR "DEFAULT action=DENY\n",
 		HDR "DEFAULT action=DENY\nop=MPROTECT_EXEC role=FILE digest=sha384:"
 		    "abababababababababababababababababababababababababababababababab"
 		    "abababababababababababababababab action=ALLOW\n",
@@ -158,7 +156,8 @@ static const struct bad bad_inputs[] = {
 	{ "policy_version=1.0.0\n", 0, 1, 1, "missing policy_name" },
 	{ "policy_name=a/b policy_version=1.0.0\n", 0, 1, 14, "policy_name may only" },
 	{ HDR HDR, 0, 2, 1, "twice" },
-	{ HDR "DEFAULT action=DENY\nDEFAULT action=DENY\n", 0, 3, 1, "DEFAULT given twice (first on line 2)" },
+	{ HDR "DEFAULT action=DENY\nDEFAULT action=DENY\n", 0, 3, 1,
+	  "DEFAULT given twice (first on line 2)" },
 	{ HDR "DEFAULT op=EXECVE action=DENY\n", 0, 2, 9, "per-operation" },
 	{ HDR "DEFAULT\n", 0, 2, 8, "DEFAULT needs" },
 	{ HDR "DEFAULT action=MAYBE\n", 0, 2, 16, "ALLOW or DENY" },
@@ -166,13 +165,12 @@ static const struct bad bad_inputs[] = {
 	{ HDR "mode=ENFORCE\nmode=MEASURE\n", 0, 3, 1, "mode given twice (first on line 2)" },
 	{ HDR "frobnicate=1\n", 0, 2, 1, "unknown field 'frobnicate'" },
 	{ HDR "ALLOW\n", 0, 2, 1, "unknown keyword 'ALLOW'" },
-	{ HDR "DEFAULT action=DENY\nop=EXECVE role=MAIN digest=" D1 " action=ALLOW color=red\n", 0, 3,
-	  113, "unknown field 'color'" },
+	{ HDR "DEFAULT action=DENY\nop=EXECVE role=MAIN digest=" D1 " action=ALLOW color=red\n", 0, 3, 113,
+	  "unknown field 'color'" },
 	{ HDR "DEFAULT action=DENY\nop=EXECVE role=MAIN digest=" D1 "\n", 0, 3, 99, "missing action=" },
 	{ HDR "DEFAULT action=DENY\nop=EXECVE op=EXECVE\n", 0, 3, 11, "'op=' given twice" },
 	{ HDR "DEFAULT action=DENY\nop=EXECVE MAIN\n", 0, 3, 11, "unknown field 'MAIN' in a rule" },
-	{ HDR "DEFAULT action=DENY\nop=EXEC role=MAIN digest=" D1 " action=ALLOW\n", 0, 3, 4,
-	  "op must be" },
+	{ HDR "DEFAULT action=DENY\nop=EXEC role=MAIN digest=" D1 " action=ALLOW\n", 0, 3, 4, "op must be" },
 	{ HDR "DEFAULT action=DENY\nop=EXECVE role=ANONYMOUS digest=" D1 " action=ALLOW\n", 0, 3, 16,
 	  "role must be" },
 	{ HDR "DEFAULT action=DENY\nop=EXECVE role=ANON digest=" D1 " action=ALLOW\n", 0, 3, 16,
@@ -189,10 +187,11 @@ static const struct bad bad_inputs[] = {
 	{ HDR "DEFAULT action=DENY\nop=EXECVE role=MAIN digest=" D1 " action=ALLOW\n"
 	      "op=EXECVE role=MAIN digest=" D1 " action=ALLOW\n",
 	  0, 4, 1, "duplicate rule (same as line 3)" },
-	{ HDR "DEFAULT action=DENY\nop=EXECVE role=MAIN digest=" D1 " action=ALLOW\n"
-	      "op=EXECVE role=MAIN digest=sha384:"
-	      "111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
-	      " action=ALLOW\n",
+	{ HDR
+	  "DEFAULT action=DENY\nop=EXECVE role=MAIN digest=" D1 " action=ALLOW\n"
+	  "op=EXECVE role=MAIN digest=sha384:"
+	  "111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
+	  " action=ALLOW\n",
 	  0, 4, 28, "differs from the one on line 3" },
 	{ HDR "DEFAULT action=DENY\nop= role=MAIN\n", 0, 3, 1, "empty value" },
 	{ HDR "DEFAULT action=DENY\n=x\n", 0, 3, 1, "no name" },
@@ -241,7 +240,8 @@ static void test_long_line(void **state)
 
 static void test_manifest(void **state)
 {
-	static const char man[] = UIE_MANIFEST_BANNER "\n"
+	static const char man[] = UIE_MANIFEST_BANNER
+		"\n"
 		"role=MAIN digest=" D1 " path=/usr/bin/a\n"
 		"role=MAIN digest=" D1 " path=/usr/bin/hardlink%20to%20a\n" /* same object twice */
 		"role=DSO digest=" D2 " path=/lib/libx.so\n"
@@ -282,8 +282,9 @@ static void test_manifest(void **state)
 	{
 		static const char bad[] = UIE_MANIFEST_BANNER "\nrole=MAIN digest=" D1 "\n";
 
-		assert_int_equal(uie_lang_parse_manifest(bad, sizeof(bad) - 1, UIE_MODE_ENFORCE, UIE_DENY,
-							 &p, &err), UIE_E_FORMAT);
+		assert_int_equal(
+			uie_lang_parse_manifest(bad, sizeof(bad) - 1, UIE_MODE_ENFORCE, UIE_DENY, &p, &err),
+			UIE_E_FORMAT);
 		assert_int_equal(err.line, 2);
 		assert_non_null(strstr(err.msg, "path="));
 	}
@@ -292,10 +293,8 @@ static void test_manifest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_round_trip_variants),
-		cmocka_unit_test(test_hostile_inputs),
-		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_round_trip_variants),
+		cmocka_unit_test(test_hostile_inputs), cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_manifest),
 	};
 

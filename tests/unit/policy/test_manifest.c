@@ -22,11 +22,12 @@
 #define H2 "2222222222222222222222222222222222222222222222222222222222222222"
 
 static const char text[] = UIE_MANIFEST_BANNER "\n"
-	"role=MAIN digest=sha256:" H1 " path=/usr/bin/a%20b\n"
-	"role=SCRIPT digest=sha256:" H2 " path=/usr/bin/ldd\n"
-	"role=JIT digest=sha256:" H1 " path=/usr/bin/a%20b\n"
-	"# 3 objects\n";
-static const char json[] = "{\"manifest\": \"uie reference manifest v1\", \"entries\": [\n"
+					       "role=MAIN digest=sha256:" H1 " path=/usr/bin/a%20b\n"
+					       "role=SCRIPT digest=sha256:" H2 " path=/usr/bin/ldd\n"
+					       "role=JIT digest=sha256:" H1 " path=/usr/bin/a%20b\n"
+					       "# 3 objects\n";
+static const char json[] =
+	"{\"manifest\": \"uie reference manifest v1\", \"entries\": [\n"
 	"{\"role\": \"MAIN\", \"digest\": \"sha256:" H1 "\", \"path\": \"/usr/bin/a%20b\"},\n"
 	"{\"role\": \"SCRIPT\", \"digest\": \"sha256:" H2 "\", \"path\": \"/usr/bin/ldd\"},\n"
 	"{\"role\": \"JIT\", \"digest\": \"sha256:" H1 "\", \"path\": \"/usr/bin/a%20b\"}]}\n";
@@ -140,8 +141,9 @@ static void test_hostile(void **state)
 		assert_int_equal(m.n, 0);
 		assert_null(m.e);
 	}
-	assert_int_equal(uie_manifest_read(UIE_MANIFEST_BANNER "\n\0", sizeof(UIE_MANIFEST_BANNER) + 1,
-					   &m, why, sizeof(why)), UIE_E_FORMAT);
+	assert_int_equal(uie_manifest_read(UIE_MANIFEST_BANNER "\n\0", sizeof(UIE_MANIFEST_BANNER) + 1, &m,
+					   why, sizeof(why)),
+			 UIE_E_FORMAT);
 	{ /* an entry too long for a manifest line */
 		size_t n = UIE_LANG_MAX_LINE + 100;
 		char *t = malloc(n + 200);

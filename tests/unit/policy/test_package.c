@@ -285,8 +285,8 @@ static void test_reject_format(void **state)
 		void (*edit)(struct uie_package *, struct fx *);
 		int err;
 	} cases[] = {
-		{ edit_version, UIE_E_VERSION },     { edit_sig_alg, UIE_E_ALG },
-		{ edit_hash_alg, UIE_E_ALG },        { edit_hash_mismatch, UIE_E_ALG },
+		{ edit_version, UIE_E_VERSION }, { edit_sig_alg, UIE_E_ALG },
+		{ edit_hash_alg, UIE_E_ALG },    { edit_hash_mismatch, UIE_E_ALG },
 		{ edit_table, UIE_E_VERSION },
 	};
 
@@ -412,8 +412,9 @@ static void test_hint_incomplete_not_published(void **state)
 	struct uie_bloom b;
 	const uint8_t *h;
 	size_t len, hl;
-	struct uie_package p = { .version = 1, .sig_alg = UIE_SIG_ECDSA_P256_SHA256,
-				 .hash_alg = UIE_HASH_SHA256, .epoch = 1 };
+	struct uie_package p = {
+		.version = 1, .sig_alg = UIE_SIG_ECDSA_P256_SHA256, .hash_alg = UIE_HASH_SHA256, .epoch = 1
+	};
 	uint8_t *pkg;
 
 	/* A filter over the first digest only, for a table allowing two. */
@@ -465,7 +466,8 @@ static void test_hint_needs_enforce_deny(void **state)
 	uint8_t t[512], hint[UIE_BLOOM_HDR_LEN + 8];
 	uint64_t salt[2] = { 3, 4 };
 	const uint8_t modes[2][2] = { { UIE_MODE_MEASURE, UIE_DENY }, { UIE_MODE_ENFORCE, UIE_ALLOW } };
-	struct uie_package p = { .version = 1, .sig_alg = UIE_SIG_ECDSA_P256_SHA256,
+	struct uie_package p = { .version = 1,
+				 .sig_alg = UIE_SIG_ECDSA_P256_SHA256,
 				 .hash_alg = UIE_HASH_SHA256 };
 	const uint8_t *h;
 	size_t len, hl;

@@ -26,27 +26,23 @@
 #error "UIE_SRCDIR must name the source tree"
 #endif
 
-static const char vb1_hint[] =
-	"554945424c4d303101000b00070000000100000000000000efcdab8967452301"
-	"1032547698badcfe40000000010000000001020810204080";
-static const char vp1_table[] =
-	"554945504f4c543102000b000200000001000000000000000101010011111111"
-	"11111111111111111111111111111111111111111111111111111111";
-static const char vp1_sig[] =
-	"304402206a184ec95b8669e4727ea87de8465c2ea1cc86f107979eb186a4d614"
-	"0ecca9d002204313249b2d6e88b86da60b0378aaa539a655c6fb74e63f250724"
-	"510cad738aa2";
-static const char vp1_package[] =
-	"554945504b473031010018000b00000001000000000000000100000000000000"
-	"2222222222222222222222222222222222222222222222222222222222222222"
-	"87e2b014244432052ffbbf584ad0be83a663d97dbc2189b0c9f56210cfc2b0a5"
-	"3c00000038000000554945504f4c543102000b00020000000100000000000000"
-	"0101010011111111111111111111111111111111111111111111111111111111"
-	"11111111554945424c4d303101000b00070000000100000000000000efcdab89"
-	"674523011032547698badcfe4000000001000000000102081020408046003044"
-	"02206a184ec95b8669e4727ea87de8465c2ea1cc86f107979eb186a4d6140ecc"
-	"a9d002204313249b2d6e88b86da60b0378aaa539a655c6fb74e63f250724510c"
-	"ad738aa2";
+static const char vb1_hint[] = "554945424c4d303101000b00070000000100000000000000efcdab8967452301"
+			       "1032547698badcfe40000000010000000001020810204080";
+static const char vp1_table[] = "554945504f4c543102000b000200000001000000000000000101010011111111"
+				"11111111111111111111111111111111111111111111111111111111";
+static const char vp1_sig[] = "304402206a184ec95b8669e4727ea87de8465c2ea1cc86f107979eb186a4d614"
+			      "0ecca9d002204313249b2d6e88b86da60b0378aaa539a655c6fb74e63f250724"
+			      "510cad738aa2";
+static const char vp1_package[] = "554945504b473031010018000b00000001000000000000000100000000000000"
+				  "2222222222222222222222222222222222222222222222222222222222222222"
+				  "87e2b014244432052ffbbf584ad0be83a663d97dbc2189b0c9f56210cfc2b0a5"
+				  "3c00000038000000554945504f4c543102000b00020000000100000000000000"
+				  "0101010011111111111111111111111111111111111111111111111111111111"
+				  "11111111554945424c4d303101000b00070000000100000000000000efcdab89"
+				  "674523011032547698badcfe4000000001000000000102081020408046003044"
+				  "02206a184ec95b8669e4727ea87de8465c2ea1cc86f107979eb186a4d6140ecc"
+				  "a9d002204313249b2d6e88b86da60b0378aaa539a655c6fb74e63f250724510c"
+				  "ad738aa2";
 static const char vp1_hash[] = "b1960ddae78144003b2994dc46cbb048a7566a86f6c6eb6602557d90a631d8b4";
 static const char vp1_key_id[] = "87e2b014244432052ffbbf584ad0be83a663d97dbc2189b0c9f56210cfc2b0a5";
 
@@ -75,18 +71,24 @@ static void test_package_vector(void **state)
 {
 	struct uie_policy_rule rule = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN, .action = UIE_ALLOW };
 	struct uie_host_platform hp;
-	struct uie_package p = { .version = 1, .sig_alg = UIE_SIG_ECDSA_P256_SHA256,
-				 .hash_alg = UIE_HASH_SHA256, .epoch = 1, .bind_seq = 1 };
+	struct uie_package p = { .version = 1,
+				 .sig_alg = UIE_SIG_ECDSA_P256_SHA256,
+				 .hash_alg = UIE_HASH_SHA256,
+				 .epoch = 1,
+				 .bind_seq = 1 };
 	struct uie_package q;
 	size_t tn, hn, sn, pn, kn, dn, len;
-	uint8_t *table = tc_hex_alloc(vp1_table, &tn), *hint = tc_hex_alloc(vb1_hint, &hn), *sig = tc_hex_alloc(vp1_sig, &sn);
-	uint8_t *pkg = tc_hex_alloc(vp1_package, &pn), *kid = tc_hex_alloc(vp1_key_id, &kn), *hash = tc_hex_alloc(vp1_hash, &dn);
+	uint8_t *table = tc_hex_alloc(vp1_table, &tn), *hint = tc_hex_alloc(vb1_hint, &hn),
+		*sig = tc_hex_alloc(vp1_sig, &sn);
+	uint8_t *pkg = tc_hex_alloc(vp1_package, &pn), *kid = tc_hex_alloc(vp1_key_id, &kn),
+		*hash = tc_hex_alloc(vp1_hash, &dn);
 	uint8_t enc[512], key_id[32];
 
 	(void)state;
 	memset(rule.digest, 0x11, 32);
 	assert_int_equal(uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, &rule, 1, enc,
-					   sizeof(enc), &len), UIE_OK);
+					   sizeof(enc), &len),
+			 UIE_OK);
 	assert_int_equal(len, tn);
 	assert_memory_equal(enc, table, tn);
 	memset(p.bind_pcr, 0x22, 32);
@@ -107,8 +109,9 @@ static void test_package_vector(void **state)
 	assert_int_equal(q.epoch, 1);
 	assert_int_equal(q.bind_seq, 1);
 	assert_int_equal(q.hint_len, hn);
-	assert_int_equal(uie_host_platform_add_key_file(&hp, UIE_SRCDIR "/tests/data/policy/vector-pub.pem",
-							key_id), UIE_OK);
+	assert_int_equal(
+		uie_host_platform_add_key_file(&hp, UIE_SRCDIR "/tests/data/policy/vector-pub.pem", key_id),
+		UIE_OK);
 	assert_memory_equal(key_id, kid, 32);
 	assert_int_equal(hp.pl.verify(hp.pl.ctx, q.key_id, q.package_hash, 32, q.sig, q.sig_len), UIE_OK);
 	q.package_hash[0] ^= 1;
@@ -131,8 +134,7 @@ static void test_document_matches(void **state)
 	size_t len, w = 0;
 
 	(void)state;
-	assert_int_equal(uie_file_read_alloc(UIE_SRCDIR "/docs/FORMATS.md", 1u << 20, &doc, &len),
-			 UIE_OK);
+	assert_int_equal(uie_file_read_alloc(UIE_SRCDIR "/docs/FORMATS.md", 1u << 20, &doc, &len), UIE_OK);
 	for (size_t i = 0; i < len; i++)
 		if (doc[i] != ' ' && doc[i] != '\n' && doc[i] != '`')
 			doc[w++] = doc[i];

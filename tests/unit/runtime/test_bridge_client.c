@@ -25,8 +25,16 @@
 #include "uie/err.h"
 #include "wire.h"
 
-enum peer { P_MONITOR, P_CLOSE, P_GARBAGE, P_STALE_THEN_GOOD, P_STALE_THEN_CLOSE, P_WRONG_TYPE,
-	    P_ANSWER_FD, P_ERROR };
+enum peer {
+	P_MONITOR,
+	P_CLOSE,
+	P_GARBAGE,
+	P_STALE_THEN_GOOD,
+	P_STALE_THEN_CLOSE,
+	P_WRONG_TYPE,
+	P_ANSWER_FD,
+	P_ERROR
+};
 
 /* Receives one request and answers it the way `how` says; returns false at EOF. */
 static bool fake_answer(int s, enum peer how)
@@ -224,7 +232,8 @@ static void test_report_burst(void **state)
 	for (unsigned i = 0; i < BURST; i++) {
 		file.vaddr = 0x1000u * i;
 		reps[i] = (struct uie_fastpath_report){
-			.req = file, .digest = { UIE_HASH_SHA256, UIE_SHA256_LEN, { (uint8_t)i } },
+			.req = file,
+			.digest = { UIE_HASH_SHA256, UIE_SHA256_LEN, { (uint8_t)i } },
 			.status = UIE_E_STATE,
 		};
 	}
@@ -300,12 +309,9 @@ static void test_timeout_named(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_against_monitor),
-		cmocka_unit_test(test_misbehaving_peers),
-		cmocka_unit_test(test_report_burst),
-		cmocka_unit_test(test_report_failures),
-		cmocka_unit_test(test_no_monitor),
-		cmocka_unit_test(test_timeout_named),
+		cmocka_unit_test(test_against_monitor), cmocka_unit_test(test_misbehaving_peers),
+		cmocka_unit_test(test_report_burst),    cmocka_unit_test(test_report_failures),
+		cmocka_unit_test(test_no_monitor),      cmocka_unit_test(test_timeout_named),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

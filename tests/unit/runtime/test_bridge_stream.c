@@ -25,8 +25,7 @@
 #include "uie/err.h"
 #include "wire.h"
 
-static const char *vec_status_frame =
-	"5549454610000000000000005549454201000a001000000001000000";
+static const char *vec_status_frame = "5549454610000000000000005549454201000a001000000001000000";
 static const char *vec_measure_vm_req =
 	"5549454201001400380000004433221101000100921000000000400000000000012000000000000000000000"
 	"000000000120000000000000";
@@ -40,8 +39,10 @@ static struct uie_wire_msg vm_req(void)
 	struct uie_wire_msg m = { .type = UIE_MSG_MEASURE_VM_REQ, .request_id = 0x11223344 };
 
 	m.u.measure_vm_req.r = (struct uie_msg_measure_req){ .event = UIE_EV_EXECVE,
-							     .role = UIE_ROLE_MAIN, .pid = 4242,
-							     .vaddr = 0x400000, .length = 0x2001 };
+							     .role = UIE_ROLE_MAIN,
+							     .pid = 4242,
+							     .vaddr = 0x400000,
+							     .length = 0x2001 };
 	m.u.measure_vm_req.object_size = 0x2001;
 	return m;
 }
@@ -199,7 +200,7 @@ static const char *doc_path;
 static void test_doc_vectors(void **state)
 {
 	static const char *const *const want[] = { &vec_status_frame, &vec_measure_vm_req,
-						    &vec_measure_vm_frame };
+						   &vec_measure_vm_frame };
 
 	(void)state;
 	tc_doc_vectors(doc_path, "## 11. ", 1, want, sizeof(want) / sizeof(want[0]));

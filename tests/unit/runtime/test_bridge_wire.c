@@ -21,11 +21,12 @@ static struct uie_wire_msg example(uint16_t type)
 
 	switch (type) {
 	case UIE_MSG_MEASURE_REQ:
-		m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 77, 1, 2, 3, 9 };
+		m.u.measure_req =
+			(struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 77, 1, 2, 3, 9 };
 		break;
 	case UIE_MSG_MEASURE_VM_REQ:
-		m.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 77,
-								      1, 2, 3, 0 };
+		m.u.measure_vm_req.r =
+			(struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 77, 1, 2, 3, 0 };
 		m.u.measure_vm_req.object_size = 8193;
 		break;
 	case UIE_MSG_MEASURE_ANS:
@@ -38,9 +39,7 @@ static struct uie_wire_msg example(uint16_t type)
 		memset(m.u.measure_ans.digest.bytes, 0xab, UIE_SHA384_LEN);
 		m.u.measure_ans.seq = 99;
 		break;
-	case UIE_MSG_INSTALL_REQ:
-		m.u.install_req_len = 4096;
-		break;
+	case UIE_MSG_INSTALL_REQ: m.u.install_req_len = 4096; break;
 	case UIE_MSG_INSTALL_ANS:
 		m.u.install_ans = (struct uie_msg_install_ans){ UIE_E_EPOCH, UIE_MODE_ENFORCE, 5 };
 		break;
@@ -50,12 +49,8 @@ static struct uie_wire_msg example(uint16_t type)
 		memset(m.u.export_req.nonce, 0x5a, UIE_NONCE_MAX);
 		break;
 	case UIE_MSG_EXPORT_ANS:
-	case UIE_MSG_HINT_ANS:
-		m.u.blob_ans = (struct uie_msg_blob_ans){ 123456, 3 };
-		break;
-	case UIE_MSG_GEN_ANS:
-		m.u.blob_ans = (struct uie_msg_blob_ans){ UIE_GENPAGE_LEN, 3 };
-		break;
+	case UIE_MSG_HINT_ANS: m.u.blob_ans = (struct uie_msg_blob_ans){ 123456, 3 }; break;
+	case UIE_MSG_GEN_ANS: m.u.blob_ans = (struct uie_msg_blob_ans){ UIE_GENPAGE_LEN, 3 }; break;
 	case UIE_MSG_STATUS_ANS:
 		m.u.status_ans.mode = UIE_MODE_MEASURE;
 		m.u.status_ans.epoch = 2;
@@ -72,27 +67,20 @@ static struct uie_wire_msg example(uint16_t type)
 		m.u.checkpoint_req.seq = 17;
 		memset(m.u.checkpoint_req.pcr, 0x44, UIE_PCR_LEN);
 		break;
-	case UIE_MSG_CHECKPOINT_ANS:
-		m.u.checkpoint_base = 17;
-		break;
+	case UIE_MSG_CHECKPOINT_ANS: m.u.checkpoint_base = 17; break;
 	case UIE_MSG_FASTPATH_REQ:
 		m.u.fastpath_req = (struct uie_msg_fastpath_req){ UIE_BRIDGE_FASTPATH_MAX, 7 };
 		break;
-	case UIE_MSG_FASTPATH_ANS:
-		m.u.fastpath_ans = (struct uie_msg_fastpath_ans){ 3, 42 };
-		break;
+	case UIE_MSG_FASTPATH_ANS: m.u.fastpath_ans = (struct uie_msg_fastpath_ans){ 3, 42 }; break;
 	case UIE_MSG_VIOLATION_REQ:
 		m.u.violation_req = (struct uie_msg_violation_req){ 4343, UIE_VIOLATION_WRITE };
 		break;
-	case UIE_MSG_VIOLATION_ANS:
-		m.u.violation_ans_seq = 99;
-		break;
+	case UIE_MSG_VIOLATION_ANS: m.u.violation_ans_seq = 99; break;
 	case UIE_MSG_PUBKEY_ANS:
 		m.u.pubkey_ans.len = 91;
 		memset(m.u.pubkey_ans.der, 0x30, 91);
 		break;
-	default:
-		break;
+	default: break;
 	}
 	return m;
 }
@@ -124,8 +112,7 @@ static void test_roundtrip_all_types(void **state)
 }
 
 /* The vectors of docs/BRIDGE.md section "Test vectors". */
-static const char *const vec_status_req =
-	"5549454201000a001000000001000000";
+static const char *const vec_status_req = "5549454201000a001000000001000000";
 static const char *const vec_measure_req =
 	"55494542010002003800000044332211020003009210000000100000007f00000020000000000000"
 	"00100000000000002a00000000000000";
@@ -133,8 +120,7 @@ static const char *const vec_measure_ans =
 	"55494542010003005800000044332211000000000101010001200b00000000000700000000000000"
 	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f0000000000000000"
 	"0000000000000000";
-static const char *const vec_error_ans =
-	"55494542010001001400000000000000fbffffff";
+static const char *const vec_error_ans = "55494542010001001400000000000000fbffffff";
 static const char *const vec_export_req =
 	"55494542010006006000000009000000050000000000000003000000000000006162630000000000"
 	"00000000000000000000000000000000000000000000000000000000000000000000000000000000"
@@ -150,15 +136,18 @@ static const char *const vec_fastpath_entry =
 	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f0000000000000000"
 	"0000000000000000";
 
-static const char *const vec_gen_req =
-	"55494542010010001000000004000000";
+static const char *const vec_gen_req = "55494542010010001000000004000000";
 static const char *const vec_gen_ans =
 	"55494542010011002800000005000000000000000000000000100000000000000200000000000000";
 
-static const char *const vec_violation_req =
-	"554945420100160018000000" "0b000000" "f710000001000000";
-static const char *const vec_violation_ans =
-	"554945420100170020000000" "0b000000" "00000000" "00000000" "6300000000000000";
+static const char *const vec_violation_req = "554945420100160018000000"
+					     "0b000000"
+					     "f710000001000000";
+static const char *const vec_violation_ans = "554945420100170020000000"
+					     "0b000000"
+					     "00000000"
+					     "00000000"
+					     "6300000000000000";
 
 static void check_vector(const char *hex, const struct uie_wire_msg *m)
 {
@@ -190,8 +179,8 @@ static void test_vectors(void **state)
 	memset(&m, 0, sizeof(m));
 	m.type = UIE_MSG_MEASURE_REQ;
 	m.request_id = 0x11223344;
-	m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, 0, 4242,
-		0x7f0000001000ull, 0x2000, 0x1000, 42 };
+	m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC,  UIE_ROLE_DSO, 0,      4242,
+							0x7f0000001000ull, 0x2000,       0x1000, 42 };
 	check_vector(vec_measure_req, &m);
 
 	memset(&m, 0, sizeof(m));
@@ -275,9 +264,16 @@ static void test_vectors(void **state)
 }
 
 static const struct uie_req entry_req = {
-	.event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 4242, .vaddr = 0x7f0000001000ull,
-	.length = 0x2000, .file_offset = 0x1000,
-	.id = { .dev = 0x803, .ino = 123456, .size = 0x3000, .mtime_ns = 1700000000000000000ll,
+	.event = UIE_EV_MMAP_EXEC,
+	.role = UIE_ROLE_DSO,
+	.pid = 4242,
+	.vaddr = 0x7f0000001000ull,
+	.length = 0x2000,
+	.file_offset = 0x1000,
+	.id = { .dev = 0x803,
+		.ino = 123456,
+		.size = 0x3000,
+		.mtime_ns = 1700000000000000000ll,
 		.ctime_ns = 1700000000500000000ll },
 };
 
@@ -288,9 +284,12 @@ static void test_fastpath_entry(void **state)
 	struct uie_digest d = { UIE_HASH_SHA256, UIE_SHA256_LEN, { 0 } }, dback;
 	struct uie_req req = entry_req, back;
 	/* offset, value: event 0 and 4, role NONE and ANON, reserved, digest length, stray byte */
-	static const struct { size_t off; uint8_t val; } bad[] = {
-		{ 0, 0 }, { 0, 4 }, { 2, 0 }, { 2, UIE_ROLE_ANON }, { 3, 1 }, { 74, 31 }, { 75, 1 },
-		{ 72, 0 }, { 112, 1 },
+	static const struct {
+		size_t off;
+		uint8_t val;
+	} bad[] = {
+		{ 0, 0 },   { 0, 4 },  { 2, 0 },  { 2, UIE_ROLE_ANON }, { 3, 1 },
+		{ 74, 31 }, { 75, 1 }, { 72, 0 }, { 112, 1 },
 	};
 
 	(void)state;
@@ -380,7 +379,7 @@ static void test_hostile(void **state)
 	assert_int_equal(decode_mutated(vec_measure_req, 16, 4, 0), UIE_E_FORMAT);
 	assert_int_equal(decode_mutated(vec_measure_req, 18, 0, 0), UIE_E_FORMAT);
 	assert_int_equal(decode_mutated(vec_measure_req, 18, 7, 0), UIE_E_FORMAT);
-	assert_int_equal(decode_mutated(vec_measure_req, 18, 6, 0), UIE_OK); /* SCRIPT */
+	assert_int_equal(decode_mutated(vec_measure_req, 18, 6, 0), UIE_OK);       /* SCRIPT */
 	assert_int_equal(decode_mutated(vec_measure_req, 19, 1, 0), UIE_E_FORMAT); /* PROGRAM, not ANON */
 	/* conditions (docs/BRIDGE.md, MEASURE_REQ flags 0x02 EXECMOD, 0x04 UNSEALED) */
 	for (unsigned f = 2; f <= 6; f += 2) {
@@ -483,11 +482,10 @@ static const char *doc_path;
 
 static void test_doc_vectors(void **state)
 {
-	static const char *const *const want[] = { &vec_status_req, &vec_measure_req, &vec_measure_ans,
-						    &vec_error_ans, &vec_export_req, &vec_fastpath_req,
-						    &vec_fastpath_entry, &vec_fastpath_ans,
-						    &vec_violation_req, &vec_violation_ans, &vec_gen_req,
-						    &vec_gen_ans };
+	static const char *const *const want[] = { &vec_status_req,     &vec_measure_req,  &vec_measure_ans,
+						   &vec_error_ans,      &vec_export_req,   &vec_fastpath_req,
+						   &vec_fastpath_entry, &vec_fastpath_ans, &vec_violation_req,
+						   &vec_violation_ans,  &vec_gen_req,      &vec_gen_ans };
 
 	(void)state;
 	tc_doc_vectors(doc_path, "## 10. Test vectors", 0, want, sizeof(want) / sizeof(want[0]));
@@ -501,16 +499,16 @@ int main(int argc, char **argv)
 	}
 	doc_path = argv[1];
 	{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip_all_types),
-		cmocka_unit_test(test_vectors),
-		cmocka_unit_test(test_fastpath_entry),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_encode_refuses_bad_fields),
-		cmocka_unit_test(test_fd_rules),
-		cmocka_unit_test(test_doc_vectors),
-	};
+		const struct CMUnitTest tests[] = {
+			cmocka_unit_test(test_roundtrip_all_types),
+			cmocka_unit_test(test_vectors),
+			cmocka_unit_test(test_fastpath_entry),
+			cmocka_unit_test(test_hostile),
+			cmocka_unit_test(test_encode_refuses_bad_fields),
+			cmocka_unit_test(test_fd_rules),
+			cmocka_unit_test(test_doc_vectors),
+		};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+		return cmocka_run_group_tests(tests, NULL, NULL);
 	}
 }

@@ -25,8 +25,9 @@ static const struct uie_req exec_req = { .event = UIE_EV_EXECVE, .role = UIE_ROL
 
 static struct uie_verdict deny_verdict(void)
 {
-	struct uie_verdict v = { .decision = UIE_DENY, .policy_decision = UIE_DENY,
-				 .reason = UIE_R_DEFAULT, .seq = 7 };
+	struct uie_verdict v = {
+		.decision = UIE_DENY, .policy_decision = UIE_DENY, .reason = UIE_R_DEFAULT, .seq = 7
+	};
 
 	v.digest.alg = UIE_HASH_SHA256;
 	v.digest.len = UIE_SHA256_LEN;
@@ -42,10 +43,9 @@ static void test_format_fields(void **state)
 	size_t n = uie_denylog_format(line, sizeof(line), &exec_req, &v, UIE_MODE_ENFORCE, "/tmp/x");
 
 	assert_int_equal(n, strlen(line));
-	assert_string_equal(line,
-		"denied event=execve role=main rule=default digest=sha256:"
-		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f "
-		"object=\"/tmp/x\" pid=42 mode=enforce seq=7");
+	assert_string_equal(line, "denied event=execve role=main rule=default digest=sha256:"
+				  "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f "
+				  "object=\"/tmp/x\" pid=42 mode=enforce seq=7");
 	v.decision = UIE_ALLOW; /* MEASURE: the policy refused, the guest was not stopped */
 	v.reason = UIE_R_ANON_EXEC;
 	v.digest.alg = 0;

@@ -23,16 +23,15 @@
 #include "uie/err.h"
 
 /* V11: the log file of run 2, whose run 1 ended after its MONITOR_START (V6). */
-static const char v11_hex[] =
-	"5549454c4f4730310100b8000000000002000000000000000001020304050607"
-	"08090a0b0c0d0e0f000000000000000000000000000000000000000000000000"
-	"0000000000000000000000000000000000000000000000001000000014000000"
-	"000000000000000000000b000000000000000000000000000000000000000000"
-	"0000000000000000000000000000000000000000000000000100000000000000"
-	"00000000000000000100000000000000d1512dc611f34fa484c86334ace72fe8"
-	"5ec507b3dda840b68d3d35d6c6b1a94600000000000000000000000000000000"
-	"00010c000400000060b4ad25ad935fffaaa58b828605a5b57b93ce7d42eeb0ab"
-	"84a0467ad6add566";
+static const char v11_hex[] = "5549454c4f4730310100b8000000000002000000000000000001020304050607"
+			      "08090a0b0c0d0e0f000000000000000000000000000000000000000000000000"
+			      "0000000000000000000000000000000000000000000000001000000014000000"
+			      "000000000000000000000b000000000000000000000000000000000000000000"
+			      "0000000000000000000000000000000000000000000000000100000000000000"
+			      "00000000000000000100000000000000d1512dc611f34fa484c86334ace72fe8"
+			      "5ec507b3dda840b68d3d35d6c6b1a94600000000000000000000000000000000"
+			      "00010c000400000060b4ad25ad935fffaaa58b828605a5b57b93ce7d42eeb0ab"
+			      "84a0467ad6add566";
 static const char v6_pcr_hex[] = "d1512dc611f34fa484c86334ace72fe85ec507b3dda840b68d3d35d6c6b1a946";
 static const char v7_pcr_hex[] = "4b480e58a79df1b32f578e76ca82369ffeaf10f81247f1d47f33c75e03ee6bda";
 
@@ -131,10 +130,10 @@ static void test_damage(void **state)
 	}
 	for (size_t n = UIE_LOGFILE_HDR_LEN + 1; n < V11_LEN; n++)
 		expect_damage(good, n, UIE_E_TRUNCATED, UIE_LOGFILE_HDR_LEN, "partial record");
-#define MUT(off, val, err, at, what)                        \
-	do {                                                \
-		memcpy(bad, good, sizeof(good));            \
-		bad[off] = (val);                           \
+#define MUT(off, val, err, at, what)                            \
+	do {                                                    \
+		memcpy(bad, good, sizeof(good));                \
+		bad[off] = (val);                               \
 		expect_damage(bad, sizeof(bad), err, at, what); \
 	} while (0)
 	MUT(0, 'X', UIE_E_FORMAT, 8, "magic");
@@ -150,8 +149,7 @@ static void test_damage(void **state)
 #undef MUT
 }
 
-static void decide(struct uie_core *c, uint16_t event, uint8_t dig, uint32_t pid,
-		   struct uie_verdict *v)
+static void decide(struct uie_core *c, uint16_t event, uint8_t dig, uint32_t pid, struct uie_verdict *v)
 {
 	struct uie_req req = { .event = event, .role = UIE_ROLE_DSO, .pid = pid, .length = 4096 };
 	struct uie_digest d = { .alg = UIE_HASH_SHA256, .len = UIE_SHA256_LEN };
@@ -181,7 +179,7 @@ static void test_first_seen(void **state)
 	assert_int_equal(uie_logstore_count(&ls), 2);
 	assert_int_equal(core.next_seq, 2);
 	assert_int_equal(ls.repeats, 1);
-	decide(&core, UIE_EV_EXECVE, 1, 100, &a);  /* another event: a new key */
+	decide(&core, UIE_EV_EXECVE, 1, 100, &a);    /* another event: a new key */
 	decide(&core, UIE_EV_MMAP_EXEC, 2, 100, &b); /* another digest: a new key */
 	assert_int_equal(a.seq, 2);
 	assert_int_equal(b.seq, 3);
@@ -198,11 +196,11 @@ static void test_first_seen(void **state)
 }
 
 /* A grant of digest `dig` (role DSO) for the program granted by record subj with digest sdig. */
-static int decide_for(struct uie_core *c, uint8_t dig, uint64_t subj, uint8_t sdig,
-		      struct uie_verdict *v)
+static int decide_for(struct uie_core *c, uint8_t dig, uint64_t subj, uint8_t sdig, struct uie_verdict *v)
 {
-	struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 7,
-			       .length = 4096, .subject_seq = subj };
+	struct uie_req req = {
+		.event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 7, .length = 4096, .subject_seq = subj
+	};
 	struct uie_digest d = { .alg = UIE_HASH_SHA256, .len = UIE_SHA256_LEN };
 
 	memset(d.bytes, dig, UIE_SHA256_LEN);
@@ -278,7 +276,9 @@ static void test_first_seen_subject(void **state)
 	assert_int_equal(decide_for(&core, 0x11, 8, 0xa0, &v), UIE_E_INVAL);
 	assert_int_equal(v.decision, UIE_DENY);
 	{
-		struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .length = 1,
+		struct uie_req req = { .event = UIE_EV_MMAP_EXEC,
+				       .role = UIE_ROLE_DSO,
+				       .length = 1,
 				       .subject = { .alg = UIE_HASH_SHA256, .len = UIE_SHA256_LEN } };
 		struct uie_digest d = { .alg = UIE_HASH_SHA256, .len = UIE_SHA256_LEN };
 
@@ -322,7 +322,7 @@ static void test_first_seen_subject(void **state)
 
 struct repeat_sink {
 	struct uie_core *core;
-	int fail_after;       /* emits that succeed before one fails (-1: never) */
+	int fail_after; /* emits that succeed before one fails (-1: never) */
 	uint64_t seq[8], count[8];
 	unsigned int n;
 };

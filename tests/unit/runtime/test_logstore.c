@@ -19,9 +19,15 @@
 static void make_rec(const struct uie_platform *pl, uint64_t seq, uint8_t out[UIE_LOG_RECORD_LEN])
 {
 	struct uie_log_record rec = {
-		.seq = seq, .pcr_index = UIE_LOG_PCR_INDEX, .event_type = UIE_LOG_EXECVE,
-		.role = UIE_ROLE_MAIN, .pid = (uint32_t)(100 + seq), .mode = UIE_MODE_BOOTSTRAP,
-		.decision = UIE_ALLOW, .reason = UIE_R_BOOTSTRAP, .scope = UIE_SCOPE_ELF,
+		.seq = seq,
+		.pcr_index = UIE_LOG_PCR_INDEX,
+		.event_type = UIE_LOG_EXECVE,
+		.role = UIE_ROLE_MAIN,
+		.pid = (uint32_t)(100 + seq),
+		.mode = UIE_MODE_BOOTSTRAP,
+		.decision = UIE_ALLOW,
+		.reason = UIE_R_BOOTSTRAP,
+		.scope = UIE_SCOPE_ELF,
 	};
 
 	rec.digest.alg = UIE_HASH_SHA256;

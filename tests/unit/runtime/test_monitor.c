@@ -28,7 +28,7 @@
 #include "vtpm.h"
 
 struct fixture {
-	struct mon_fixture mf; /* first: the counting platform's ctx is the fixture */
+	struct mon_fixture mf;        /* first: the counting platform's ctx is the fixture */
 	struct uie_platform counting; /* mf.hp.pl with hash_begin counted */
 };
 
@@ -93,8 +93,8 @@ static struct uie_wire_msg call(struct fixture *f, struct uie_wire_msg *q, int f
 	return mon_fixture_call(&f->mf.m, q, fd, ansfd);
 }
 
-static struct uie_verdict measure(struct fixture *f, uint16_t event, uint8_t role, int fd,
-				  uint64_t off, uint64_t len)
+static struct uie_verdict measure(struct fixture *f, uint16_t event, uint8_t role, int fd, uint64_t off,
+				  uint64_t len)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
 
@@ -247,7 +247,11 @@ static void test_unmeasurable_objects(void **state)
 	/* a memfd is fileless */
 	mfd = memfd_create("payload", MFD_CLOEXEC);
 	assert_true(mfd >= 0);
-	assert_int_equal(write(mfd, "\x7f" "ELF", 4), 4);
+	assert_int_equal(write(mfd,
+			       "\x7f"
+			       "ELF",
+			       4),
+			 4);
 	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, mfd, 0, 0);
 	assert_int_equal(v.reason, UIE_R_FILELESS);
 	assert_int_equal(v.policy_decision, UIE_DENY);
@@ -267,7 +271,11 @@ static void test_unmeasurable_objects(void **state)
 	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
 	/* a malformed ELF */
 	d = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	assert_int_equal(write(d, "\x7f" "ELF\x02\x01\x01", 7), 7);
+	assert_int_equal(write(d,
+			       "\x7f"
+			       "ELF\x02\x01\x01",
+			       7),
+			 7);
 	close(d);
 	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, open(path, O_RDONLY | O_CLOEXEC), 0, 0);
 	assert_int_equal(v.reason, UIE_R_MEASURE_FAIL);
@@ -278,8 +286,9 @@ static struct uie_verdict measure_anon(struct fixture *f, int progfd, uint64_t l
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
 
-	q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON,
-							UIE_BRIDGE_REQ_PROGRAM, 1234, 0x7f0000000000, len, 0, 0 };
+	q.u.measure_req = (struct uie_msg_measure_req){
+		UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, UIE_BRIDGE_REQ_PROGRAM, 1234, 0x7f0000000000, len, 0, 0
+	};
 	a = call(f, &q, progfd, NULL);
 	assert_int_equal(a.status, UIE_OK);
 	return a.u.measure_ans;
@@ -328,8 +337,9 @@ static void test_anon_with_program(void **state)
 	{
 		struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
 
-		q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON,
-								UIE_BRIDGE_REQ_PROGRAM, 1, 0, 4096, 0, 0 };
+		q.u.measure_req = (struct uie_msg_measure_req){
+			UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, UIE_BRIDGE_REQ_PROGRAM, 1, 0, 4096, 0, 0
+		};
 		a = call(f, &q, -1, NULL);
 		assert_true(a.status < 0);
 	}
@@ -427,7 +437,8 @@ static void test_hostile_messages(void **state)
 	assert_int_equal(raw(f, b, len, -1, &type), UIE_E_FORMAT);
 	{
 		/* a well-formed answer sent to the monitor */
-		struct uie_wire_msg ansmsg = { .type = UIE_MSG_FASTPATH_ANS, .request_id = 3,
+		struct uie_wire_msg ansmsg = { .type = UIE_MSG_FASTPATH_ANS,
+					       .request_id = 3,
 					       .u.fastpath_ans = { 1, 0 } };
 		size_t alen;
 
@@ -540,8 +551,8 @@ static void test_status_hint_gen(void **state)
 }
 
 /* Sends a FASTPATH_REQ announcing count entries with the given memfd contents. */
-static struct uie_wire_msg report(struct fixture *f, uint32_t count, const uint8_t *entries,
-				  size_t len, bool sealed, uint64_t epoch)
+static struct uie_wire_msg report(struct fixture *f, uint32_t count, const uint8_t *entries, size_t len,
+				  bool sealed, uint64_t epoch)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_FASTPATH_REQ };
 	int fd;
@@ -568,12 +579,16 @@ static void test_fastpath_reports(void **state)
 	struct uie_wire_msg a;
 
 	for (unsigned i = 0; i < 3; i++) {
-		struct uie_req req = { .event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_DSO, .pid = 9,
-				       .id = { 1, 2, 3, 4, 5 }, .vaddr = 0x1000 * (i + 1),
+		struct uie_req req = { .event = UIE_EV_MMAP_EXEC,
+				       .role = UIE_ROLE_DSO,
+				       .pid = 9,
+				       .id = { 1, 2, 3, 4, 5 },
+				       .vaddr = 0x1000 * (i + 1),
 				       .length = 0x1000 };
 
-		assert_int_equal(uie_bridge_fastpath_entry_encode(&req, &d,
-			e + i * UIE_BRIDGE_FASTPATH_ENTRY_LEN), UIE_OK);
+		assert_int_equal(
+			uie_bridge_fastpath_entry_encode(&req, &d, e + i * UIE_BRIDGE_FASTPATH_ENTRY_LEN),
+			UIE_OK);
 	}
 	a = report(f, 3, e, sizeof(e), true, 0);
 	assert_int_equal(a.status, UIE_OK);
@@ -589,8 +604,7 @@ static void test_fastpath_reports(void **state)
 	assert_int_equal(report(f, 3, e, sizeof(e), true, 0).status, UIE_E_FORMAT);
 	/* a count that is not the memfd's, and an unsealed memfd */
 	assert_int_equal(report(f, 2, e, sizeof(e), true, 0).status, UIE_E_FORMAT);
-	assert_int_equal(report(f, 2, e, 2 * UIE_BRIDGE_FASTPATH_ENTRY_LEN, false, 0).status,
-			 UIE_E_FORMAT);
+	assert_int_equal(report(f, 2, e, 2 * UIE_BRIDGE_FASTPATH_ENTRY_LEN, false, 0).status, UIE_E_FORMAT);
 	assert_int_equal(uie_logstore_count(&f->mf.m.log), n);
 	assert_memory_equal(pcr, f->mf.m.core.vpcr, UIE_PCR_LEN);
 }

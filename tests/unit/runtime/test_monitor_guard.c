@@ -76,8 +76,9 @@ static size_t encode_measure(uint8_t *msg, uint32_t id)
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = id };
 	size_t len;
 
-	q.u.measure_req = (struct uie_msg_measure_req){ .event = UIE_EV_MMAP_EXEC,
-		.role = UIE_ROLE_FILE, .pid = 42, .length = 65536 };
+	q.u.measure_req = (struct uie_msg_measure_req){
+		.event = UIE_EV_MMAP_EXEC, .role = UIE_ROLE_FILE, .pid = 42, .length = 65536
+	};
 	assert_int_equal(uie_bridge_encode(&q, msg, UIE_BRIDGE_MAX_MSG, &len), UIE_OK);
 	return len;
 }
@@ -233,8 +234,8 @@ static void test_violation(void **state)
 }
 
 /* A MEASURE_REQ on behalf of client c: the object at path, for the program of record subj. */
-static struct uie_wire_msg ask_for(struct fixture *f, struct uie_mon_client *c, uint16_t ev,
-				   uint8_t role, const char *path, uint64_t len, uint64_t subj)
+static struct uie_wire_msg ask_for(struct fixture *f, struct uie_mon_client *c, uint16_t ev, uint8_t role,
+				   const char *path, uint64_t len, uint64_t subj)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = 8 };
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
@@ -242,8 +243,9 @@ static struct uie_wire_msg ask_for(struct fixture *f, struct uie_mon_client *c, 
 	int afd, fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	assert_true(fd >= 0);
-	q.u.measure_req = (struct uie_msg_measure_req){ .event = ev, .role = role, .pid = 42,
-		.length = len, .subject_seq = subj };
+	q.u.measure_req = (struct uie_msg_measure_req){
+		.event = ev, .role = role, .pid = 42, .length = len, .subject_seq = subj
+	};
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &mlen), UIE_OK);
 	uie_monitor_serve(&f->m, c, NULL, msg, mlen, fd, ans, &alen, &afd);
 	return decode(ans, alen);

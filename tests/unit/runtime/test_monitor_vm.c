@@ -73,8 +73,8 @@ static uint64_t slot_gpa(size_t i, size_t salt)
 }
 
 /* Copies the file at path into scattered frames of the RAM file; returns its size. */
-static uint64_t scatter(struct fixture *f, const char *path, size_t salt, uint64_t *frames,
-			size_t cap, size_t *n)
+static uint64_t scatter(struct fixture *f, const char *path, size_t salt, uint64_t *frames, size_t cap,
+			size_t *n)
 {
 	uint8_t page[UIE_VM_FRAME];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -147,8 +147,8 @@ static void exec_range(struct fixture *f, const char *path, uint64_t *off, uint6
 	(void)f;
 }
 
-static void same_digest(struct fixture *f, uint16_t event, uint8_t role, const char *path,
-			uint64_t off, uint64_t len, size_t salt)
+static void same_digest(struct fixture *f, uint16_t event, uint8_t role, const char *path, uint64_t off,
+			uint64_t len, size_t salt)
 {
 	static uint64_t frames[SLOTS];
 	struct uie_wire_msg p, v;
@@ -166,8 +166,7 @@ static void same_digest(struct fixture *f, uint16_t event, uint8_t role, const c
 	assert_int_equal(v.u.measure_ans.reason, p.u.measure_ans.reason);
 	assert_int_equal(v.u.measure_ans.decision, p.u.measure_ans.decision);
 	assert_int_equal(v.u.measure_ans.digest.len, UIE_SHA256_LEN);
-	assert_memory_equal(&v.u.measure_ans.digest, &p.u.measure_ans.digest,
-			    sizeof(v.u.measure_ans.digest));
+	assert_memory_equal(&v.u.measure_ans.digest, &p.u.measure_ans.digest, sizeof(v.u.measure_ans.digest));
 	assert_int_equal(v.u.measure_ans.seq, p.u.measure_ans.seq + 1);
 }
 
@@ -191,8 +190,8 @@ static void test_frames_outside_ram_refused(void **state)
 	uint64_t size, seq;
 	struct uie_wire_msg a;
 	size_t n;
-	const uint64_t bad[] = { RAM_SIZE, RAM_SIZE - 2048, 0xA0000, 0xFF000, 0x7ffff000ull << 20,
-				 slot_gpa(0, 0) + 8 };
+	const uint64_t bad[] = { RAM_SIZE, RAM_SIZE - 2048,     0xA0000,
+				 0xFF000,  0x7ffff000ull << 20, slot_gpa(0, 0) + 8 };
 
 	f->mf.m.ram = &f->ram;
 	size = scatter(f, "/bin/true", 0, frames, SLOTS, &n);
@@ -232,15 +231,16 @@ static void test_changed_content_measured_again(void **state)
 	exec_range(f, "/bin/true", &off, &len);
 	a = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size, frames, n);
 	assert_int_equal(a.status, UIE_OK);
-	assert_int_equal(pread(f->ram_wfd, &byte, 1, (off_t)(frames[(off + 100) / UIE_VM_FRAME] +
-							     (off + 100) % UIE_VM_FRAME)), 1);
+	assert_int_equal(pread(f->ram_wfd, &byte, 1,
+			       (off_t)(frames[(off + 100) / UIE_VM_FRAME] + (off + 100) % UIE_VM_FRAME)),
+			 1);
 	byte ^= 0xff;
-	assert_int_equal(pwrite(f->ram_wfd, &byte, 1, (off_t)(frames[(off + 100) / UIE_VM_FRAME] +
-							      (off + 100) % UIE_VM_FRAME)), 1);
+	assert_int_equal(pwrite(f->ram_wfd, &byte, 1,
+				(off_t)(frames[(off + 100) / UIE_VM_FRAME] + (off + 100) % UIE_VM_FRAME)),
+			 1);
 	b = measure_vm(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, size, frames, n);
 	assert_int_equal(b.status, UIE_OK);
-	assert_memory_not_equal(b.u.measure_ans.digest.bytes, a.u.measure_ans.digest.bytes,
-				UIE_SHA256_LEN);
+	assert_memory_not_equal(b.u.measure_ans.digest.bytes, a.u.measure_ans.digest.bytes, UIE_SHA256_LEN);
 }
 
 static void test_mode_rules(void **state)
@@ -261,8 +261,9 @@ static void test_mode_rules(void **state)
 	assert_int_equal(f->mf.m.core.next_seq, seq);
 	/* fileless: decided without reading guest RAM */
 	q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_VM_REQ };
-	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN,
-							     UIE_VM_FLAG_FILELESS, 1, 0, 0, 0, 0 };
+	q.u.measure_vm_req.r = (struct uie_msg_measure_req){
+		UIE_EV_EXECVE, UIE_ROLE_MAIN, UIE_VM_FLAG_FILELESS, 1, 0, 0, 0, 0
+	};
 	a = call(f, &q, -1);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.measure_ans.reason, UIE_R_FILELESS);
@@ -270,8 +271,9 @@ static void test_mode_rules(void **state)
 	assert_int_equal(a.u.measure_ans.scope, UIE_SCOPE_NONE);
 	/* anonymous memory is still asked with MEASURE_REQ and no descriptor */
 	q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_REQ };
-	q.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, 0, 1,
-							0x1000, 0x1000, 0, 0 };
+	q.u.measure_req = (struct uie_msg_measure_req){
+		UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, 0, 1, 0x1000, 0x1000, 0, 0
+	};
 	a = call(f, &q, -1);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.measure_ans.reason, UIE_R_ANON_EXEC);

@@ -55,7 +55,11 @@ static void test_unnameable(void **state)
 	/* a file with no name: no frames, the monitor decides FILELESS */
 	mfd = memfd_create("anon", MFD_CLOEXEC);
 	assert_true(mfd >= 0);
-	assert_int_equal(write(mfd, "\x7f" "ELF", 4), 4);
+	assert_int_equal(write(mfd,
+			       "\x7f"
+			       "ELF",
+			       4),
+			 4);
 	assert_int_equal(uie_vmpin_object(pagemap, mfd, &p), UIE_OK);
 	assert_true(p.fileless);
 	assert_int_equal(p.nframes, 0);
