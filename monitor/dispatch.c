@@ -30,23 +30,23 @@ enum mon_serve {
 
 struct mon_entry {
 	uint16_t type;
-	const char *name;
 	enum mon_serve how;
+	const char *name;
 	uie_mon_handler fn;
 };
 
 static const struct mon_entry mon_table[] = {
-	{ UIE_MSG_MEASURE_REQ, "measure", SERVE_WORKER, uie_mon_measure },          /* measure.c */
-	{ UIE_MSG_MEASURE_VM_REQ, "measure-vm", SERVE_INLINE, uie_mon_measure_vm }, /* measure_vm.c */
-	{ UIE_MSG_VIOLATION_REQ, "violation", SERVE_INLINE, uie_mon_violation },    /* measure.c */
-	{ UIE_MSG_FASTPATH_REQ, "fastpath", SERVE_INLINE, uie_mon_fastpath },       /* measure.c */
-	{ UIE_MSG_STATUS_REQ, "status", SERVE_INLINE, uie_mon_status },             /* measure.c */
-	{ UIE_MSG_INSTALL_REQ, "install", SERVE_INLINE, uie_mon_install },          /* install.c */
-	{ UIE_MSG_HINT_REQ, "hint", SERVE_INLINE, uie_mon_hint },                   /* install.c */
-	{ UIE_MSG_GEN_REQ, "generation", SERVE_INLINE, uie_mon_gen },               /* install.c */
-	{ UIE_MSG_EXPORT_REQ, "export", SERVE_STREAM, uie_mon_export },             /* export.c */
-	{ UIE_MSG_PUBKEY_REQ, "pubkey", SERVE_INLINE, uie_mon_pubkey },             /* export.c */
-	{ UIE_MSG_CHECKPOINT_REQ, "checkpoint", SERVE_INLINE, uie_mon_checkpoint }, /* export.c */
+	{ UIE_MSG_MEASURE_REQ, SERVE_WORKER, "measure", uie_mon_measure },          /* measure.c */
+	{ UIE_MSG_MEASURE_VM_REQ, SERVE_INLINE, "measure-vm", uie_mon_measure_vm }, /* measure_vm.c */
+	{ UIE_MSG_VIOLATION_REQ, SERVE_INLINE, "violation", uie_mon_violation },    /* measure.c */
+	{ UIE_MSG_FASTPATH_REQ, SERVE_INLINE, "fastpath", uie_mon_fastpath },       /* measure.c */
+	{ UIE_MSG_STATUS_REQ, SERVE_INLINE, "status", uie_mon_status },             /* measure.c */
+	{ UIE_MSG_INSTALL_REQ, SERVE_INLINE, "install", uie_mon_install },          /* install.c */
+	{ UIE_MSG_HINT_REQ, SERVE_INLINE, "hint", uie_mon_hint },                   /* install.c */
+	{ UIE_MSG_GEN_REQ, SERVE_INLINE, "generation", uie_mon_gen },               /* install.c */
+	{ UIE_MSG_EXPORT_REQ, SERVE_STREAM, "export", uie_mon_export },             /* export.c */
+	{ UIE_MSG_PUBKEY_REQ, SERVE_INLINE, "pubkey", uie_mon_pubkey },             /* export.c */
+	{ UIE_MSG_CHECKPOINT_REQ, SERVE_INLINE, "checkpoint", uie_mon_checkpoint }, /* export.c */
 };
 
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)
