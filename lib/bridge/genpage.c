@@ -30,8 +30,8 @@ int uie_genpage_create(struct uie_genpage *g, uint64_t gen)
 
 	g->fd = -1;
 	g->map = NULL;
-	memcpy(page, UIE_GENPAGE_MAGIC,
-	       8); /* NOLINT(bugprone-not-null-terminated-result): an 8-byte magic, not a string */
+	/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): an 8-byte magic, not a string */
+	memcpy(page, UIE_GENPAGE_MAGIC, 8);
 	page[8] = UIE_GENPAGE_VERSION;
 	memcpy(page + UIE_GENPAGE_GEN_OFF, &gen, sizeof(gen));
 	fd = memfd_create("uie-generation", MFD_CLOEXEC | MFD_ALLOW_SEALING);

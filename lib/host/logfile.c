@@ -196,8 +196,8 @@ void uie_logfile_close(struct uie_logfile *lf)
 
 void uie_pkgfile_hdr(uint64_t boot, uint8_t out[UIE_PKGFILE_HDR_LEN])
 {
-	memcpy(out, UIE_PKGFILE_MAGIC,
-	       8); /* NOLINT(bugprone-not-null-terminated-result): an 8-byte magic, not a string */
+	/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): an 8-byte magic, not a string */
+	memcpy(out, UIE_PKGFILE_MAGIC, 8);
 	uie_put_le64(out + 8, boot);
 }
 
