@@ -247,8 +247,8 @@ static int quota_measure(struct uie_monitor *m, const struct uie_req *req)
  * later->job then owns fd and no answer is written yet; the worker's
  * result is decided and answered by uie_monitor_measure_finish.
  */
-static int measure_request(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-			   struct uie_wire_msg *a, struct uie_mon_later *later)
+int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+		    int *afd, struct uie_mon_later *later)
 {
 	struct uie_req req;
 	struct uie_digest digest = { 0 };
@@ -279,12 +279,6 @@ static int measure_request(struct uie_monitor *m, const struct uie_wire_msg *q, 
 		merr = measure_fd(m, &req, fd, &digest, &scope); /* no memory for a job: here */
 	}
 	return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
-}
-
-int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		    int *afd, struct uie_mon_later *later)
-{
-	return measure_request(m, q, fd, a, later);
 }
 
 void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans, size_t *anslen)
