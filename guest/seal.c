@@ -115,6 +115,10 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 		errno = err;
 		return err == EAGAIN ? UIE_SEAL_WRITERS : UIE_SEAL_NONE;
 	}
+	/* The first sweep (a walk of every process's maps) comes SWEEP_MS after the first seal, not
+	 * at once: a short program is over before it, and start-up does not wait for the walk. */
+	if (s->nseals == 0)
+		s->seal_swept_ms = uie_now_ms();
 	e = &s->seals[s->nseals++];
 	*e = (struct uie_seal){
 		.dev = st->st_dev, .ino = st->st_ino, .fd = fd, .map_dev = st->st_dev, .map_ino = st->st_ino
