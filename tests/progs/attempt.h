@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define ATTEMPT_REFUSED 0
 #define ATTEMPT_GAINED 10
@@ -36,6 +37,20 @@ static inline int setup_failed(const char *what)
 {
 	fprintf(stderr, "setup failed: %s: %s\n", what, strerror(errno));
 	return ATTEMPT_SETUP;
+}
+
+/*
+ * Whether a race attempt goes on: until `end`, and past it (a minute more at
+ * most) while the allowed half of the race has never succeeded.  Each
+ * attempt is granted or refused by chance (which file the check finds), and
+ * on a loaded machine one attempt can take the whole time: "GOOD never
+ * granted" must mean the check refused GOOD itself, not a lost race.
+ */
+static inline int attempt_go_on(time_t end, unsigned long allowed_done)
+{
+	time_t now = time(NULL);
+
+	return now < end || (allowed_done == 0 && now < end + 60);
 }
 
 #endif

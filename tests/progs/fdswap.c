@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	if (pthread_create(&t, NULL, swapper, NULL) != 0)
 		return setup_failed("pthread_create");
 	end = time(NULL) + atoi(argv[3]);
-	while (time(NULL) < end) {
+	while (attempt_go_on(end, maps)) {
 		unsigned char *p = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, N, off);
 
 		if (p == MAP_FAILED) {

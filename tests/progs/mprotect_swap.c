@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	if (pthread_create(&t, NULL, swapper, NULL) != 0)
 		return setup_failed("pthread_create");
 	end = time(NULL) + atoi(argv[3]);
-	while (time(NULL) < end) {
+	while (attempt_go_on(end, grants)) {
 		if (mprotect(at, len, PROT_READ | PROT_EXEC) != 0) {
 			refusals++;
 			continue;

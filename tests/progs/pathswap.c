@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	if (pthread_create(&t, NULL, swapper, argv) != 0)
 		return setup_failed("pthread_create");
 	end = time(NULL) + atoi(argv[4]);
-	while (time(NULL) < end) {
+	while (attempt_go_on(end, good_runs)) {
 		int st;
 		pid_t c = fork();
 
