@@ -5,7 +5,9 @@
  * exists (the test kills the monitor or the interceptor first), then
  * tries mmap(PROT_EXEC) of LIB and execve of PROGRAM, and writes the
  * outcome ("mmap=<errno or OK> exec=<errno>") to RESULT.  A successful
- * execve replaces it, so RESULT then says only "mmap=... exec=RAN".
+ * execve replaces it, so RESULT then says only "mmap=... exec=RAN".  The
+ * grandchild writes "ready" to RESULT.ready once it waits for TRIGGER, so
+ * that a test knows the program started before it breaks anything.
  */
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -29,6 +31,11 @@ int main(int argc, char **argv)
 	if (c != 0)
 		return c < 0 ? ATTEMPT_SETUP : 0;
 	setsid();
+	snprintf(buf, sizeof(buf), "%s.ready", argv[2]);
+	out = open(buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (out < 0 || write(out, "ready\n", 6) != 6)
+		return ATTEMPT_SETUP;
+	close(out);
 	while (stat(argv[1], &st) != 0)
 		usleep(10000);
 	fd = open(argv[3], O_RDONLY);

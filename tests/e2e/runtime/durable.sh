@@ -43,11 +43,11 @@ run_uie -- "$P/dso" "$P/libuieevil.so"
 [ "$RC" = 0 ] && fail "unlisted program allowed before the restart"
 refused_rc=$RC
 # A tree started under run 1; it asks for its grants only after the restart.
-rm -f "$T/go" "$T/result"
+rm -f "$T/go" "$T/result" "$T/result.ready"
 "$UIE" run --socket "$SOCK" -- "$P/late" "$T/go" "$T/result" "$LIB" /usr/bin/true \
 	>"$T/late.out" 2>"$T/late.err" &
 UPID=$!
-sleep 0.5
+wait_file "$T/result.ready" || { cat "$T/late.err" >&2; fail "the tree of run 1 did not start"; }
 kill -KILL "$MON_PID"; wait "$MON_PID" 2>/dev/null; MON_PID=
 start_runtime_monitor --trust-key "$T/pub.pem" || fail "restart"
 [ "$(status_field mode)" = ENFORCE ] || fail "restarted in $(status_field mode), not ENFORCE"
@@ -60,7 +60,7 @@ run_uie -- /usr/bin/true
 expect_rc 0 "listed program after the restart"
 touch "$T/go"
 wait "$UPID"
-for _ in $(seq 200); do [ -s "$T/result" ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -s "$T/result" ] && break; sleep 0.05; done
 res=$(cat "$T/result" 2>/dev/null)
 [ "$res" = "mmap=EACCES exec=EACCES" ] || { cat "$T/late.err" >&2; fail "old tree after restart: '$res'"; }
 grep -q "monitor was restarted" "$T/late.err" || { cat "$T/late.err" >&2; fail "no restart diagnostic"; }

@@ -15,19 +15,21 @@ run_uie -- /usr/bin/true
 expect_rc 126 "no monitor"
 expect_err "denied execve of /usr/bin/true.*monitor unreachable" "no monitor"
 
+# wait_file FILE: until FILE is not empty, up to 30 s.
+wait_file() { for _ in $(seq 600); do [ -s "$1" ] && return 0; sleep 0.05; done; return 1; }
+
 # start_late [--no-fanotify]: a fresh monitor, and under `uie run` the program
-# that maps and execs only once $T/go exists (pid in UPID), given time to start.
+# that maps and execs only once $T/go exists (pid in UPID), once it is waiting
+# for it (a fixed pause was too short on a loaded machine: the monitor was then
+# killed before the program had started, and it never wrote its result).
 start_late() {
 	start_runtime_monitor
-	rm -f "$T/go" "$T/result"
+	rm -f "$T/go" "$T/result" "$T/result.ready"
 	"$UIE" run --socket "$SOCK" $1 -- "$P/late" "$T/go" "$T/result" "$LIB" /usr/bin/true \
 		>"$T/out" 2>"$T/err" &
 	UPID=$!
-	sleep 0.3
+	wait_file "$T/result.ready" || { cat "$T/err" >&2; fail "the program did not start"; }
 }
-
-# wait_file FILE: up to 10 s.
-wait_file() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.05; done; return 1; }
 
 for fan in "" --no-fanotify; do
 	note "monitor killed (${fan:-fanotify})"
