@@ -48,6 +48,16 @@ int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t
 			 char why[VD_WHY_LEN]);
 void vd_enrol_free(struct vd_enrol *e);
 
+/* The body of a re-keying (PUT .../ak): {"ak_pub"}. */
+struct vd_rekey {
+	uint8_t *ak_der; /* DER SubjectPublicKeyInfo, owned */
+	size_t ak_len;
+};
+
+/* {"ak_pub": PEM}; returns as vd_enrol_parse_alloc. */
+int vd_rekey_parse_alloc(const char *body, size_t len, struct vd_rekey *out, char why[VD_WHY_LEN]);
+void vd_rekey_free(struct vd_rekey *k);
+
 struct vd_attest {
 	uint8_t nonce[VD_NONCE_LEN];
 	uint8_t *ae; /* owned */

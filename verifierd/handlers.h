@@ -23,6 +23,7 @@ struct vd_request {
 typedef void vd_handler(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_request *req,
 			struct vd_reply *rep);
 
-vd_handler vd_h_enrol, vd_h_list, vd_h_machine, vd_h_nonce, vd_h_attest, vd_h_verdicts;
+vd_handler vd_h_enrol, vd_h_list, vd_h_machine, vd_h_delete, vd_h_rekey, vd_h_nonce, vd_h_attest,
+	vd_h_verdicts;
 
 #endif

@@ -14,16 +14,21 @@
 #include "db.h"
 #include "fileio.h"
 #include "hex.h"
+#include "ratelimit.h"
+#include "retention.h"
 #include "server.h"
 #include "uie/err.h"
 #include "vd.h"
 
 #define PEM_FILE_MAX (1u << 20)
+#define RATE_MAX 1000000u
 
 struct opts {
 	const char *listen, *conninfo, *schema_dir, *cert, *key, *client_ca;
 	struct vd_config cfg;
 	struct vd_server_opts srv;
+	unsigned rate, burst; /* requests a second and burst per client address; rate 0: off */
+	unsigned keep_days;   /* verdicts kept; 0: all */
 };
 
 static void usage(FILE *f)
@@ -31,7 +36,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: uie-verifierd --listen ADDR:PORT --db CONNINFO --schema-dir DIR\n"
 		   "         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--name NAME]\n"
 		   "         [--threads N] [--max-body BYTES] [--max-per-client N] [--silent-after N]\n"
-		   "         [--nonce-ttl S] [--max-nonces N]\n");
+		   "         [--nonce-ttl S] [--max-nonces N] [--rate N/s|off] [--burst N]\n"
+		   "         [--idle-timeout S] [--keep-verdicts DAYS]\n");
 }
 
 /* A decimal option value in [min, max]. */
@@ -61,6 +67,9 @@ static int number_option(int c, const char *arg, struct opts *o)
 		{ 'S', "silent-after", 1, 1000, &o->cfg.silent_after, NULL },
 		{ 'T', "nonce-ttl", 1, 3600, &o->cfg.nonce_ttl, NULL },
 		{ 'N', "max-nonces", 1, 1000, &o->cfg.max_nonces, NULL },
+		{ 'B', "burst", 1, RATE_MAX, &o->burst, NULL },
+		{ 'I', "idle-timeout", 1, 3600, &o->srv.idle_timeout, NULL },
+		{ 'K', "keep-verdicts", 1, 36500, &o->keep_days, NULL },
 	};
 	uint64_t v;
 
@@ -76,6 +85,29 @@ static int number_option(int c, const char *arg, struct opts *o)
 		return UIE_OK;
 	}
 	return UIE_E_FORMAT;
+}
+
+/* --rate N/s (1..RATE_MAX) or off. */
+static int rate_option(const char *arg, struct opts *o)
+{
+	const char *slash = strchr(arg, '/');
+	char n[16];
+	uint64_t v;
+
+	if (strcmp(arg, "off") == 0) {
+		o->rate = 0;
+		return UIE_OK;
+	}
+	if (!slash || strcmp(slash, "/s") != 0 || (size_t)(slash - arg) >= sizeof(n)) {
+		fprintf(stderr, "uie-verifierd: --rate needs N/s (requests a second) or off\n");
+		return UIE_E_FORMAT;
+	}
+	memcpy(n, arg, (size_t)(slash - arg));
+	n[slash - arg] = '\0';
+	if (number("rate", n, 1, RATE_MAX, &v) != UIE_OK)
+		return UIE_E_FORMAT;
+	o->rate = (unsigned)v;
+	return UIE_OK;
 }
 
 static int listen_addr(const char *s, struct vd_server_opts *o)
@@ -115,6 +147,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "silent-after", required_argument, NULL, 'S' },
 		{ "nonce-ttl", required_argument, NULL, 'T' },
 		{ "max-nonces", required_argument, NULL, 'N' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "burst", required_argument, NULL, 'B' },
+		{ "idle-timeout", required_argument, NULL, 'I' },
+		{ "keep-verdicts", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -125,7 +161,9 @@ static int parse(int argc, char **argv, struct opts *o)
 				     .nonce_ttl = 60,
 				     .max_nonces = 8,
 				     .max_body = 8u << 20 },
-			    .srv = { .threads = 4, .per_client = 16 } };
+			    .srv = { .threads = 4, .per_client = 16, .idle_timeout = 30 },
+			    .rate = 50,
+			    .burst = 100 };
 	while (r == UIE_OK && (c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'l': o->listen = optarg; break;
@@ -140,7 +178,11 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'p':
 		case 'S':
 		case 'T':
-		case 'N': r = number_option(c, optarg, o); break;
+		case 'N':
+		case 'B':
+		case 'I':
+		case 'K': r = number_option(c, optarg, o); break;
+		case 'r': r = rate_option(optarg, o); break;
 		case 'h': usage(stdout); exit(0);
 		default: r = UIE_E_FORMAT;
 		}
@@ -179,7 +221,9 @@ static int serve(struct opts *o)
 {
 	char why[VD_DB_WHY_LEN] = "";
 	struct vd_server *srv = NULL;
+	struct vd_retention *ret = NULL;
 	struct vd_db *db = NULL;
+	uint64_t pruned;
 	struct vd_ctx ctx;
 	sigset_t stop;
 	uint16_t port;
@@ -195,19 +239,25 @@ static int serve(struct opts *o)
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGINT);
-	pthread_sigmask(SIG_BLOCK, &stop, NULL); /* before the server's threads, which inherit it */
-	if ((r = vd_server_start_alloc(&ctx, &o->srv, &srv, &port)) != UIE_OK) {
+	pthread_sigmask(SIG_BLOCK, &stop, NULL); /* before our threads, which inherit it */
+	if (o->keep_days && ((r = vd_retention_prune(db, o->keep_days, &pruned)) != UIE_OK ||
+			     (r = vd_retention_start_alloc(db, o->keep_days, &ret)) != UIE_OK))
+		fprintf(stderr, "uie-verifierd: pruning the verdicts: %s\n", uie_err_str(r));
+	else if (o->rate && !(o->srv.rate = vd_rate_alloc(o->rate, o->burst)))
+		fprintf(stderr, "uie-verifierd: rate limit: %s\n", uie_err_str(r = UIE_E_NOMEM));
+	else if ((r = vd_server_start_alloc(&ctx, &o->srv, &srv, &port)) != UIE_OK)
 		fprintf(stderr, "uie-verifierd: cannot serve on %s (address in use, or TLS files)\n",
 			o->listen);
-		vd_db_free(db);
-		return r;
+	if (r == UIE_OK) {
+		printf("listening on %u\n", port);
+		fflush(stdout);
+		sigwait(&stop, &sig);
 	}
-	printf("listening on %u\n", port);
-	fflush(stdout);
-	sigwait(&stop, &sig);
 	vd_server_free(srv);
+	vd_retention_free(ret);
+	vd_rate_free(o->srv.rate);
 	vd_db_free(db);
-	return UIE_OK;
+	return r;
 }
 
 int main(int argc, char **argv)

@@ -7,7 +7,8 @@
 
 struct vd_reply {
 	unsigned status;
-	json_t *json; /* owned; NULL: no body */
+	json_t *json;         /* owned; NULL: no body */
+	unsigned retry_after; /* seconds: a Retry-After header when not 0 */
 };
 
 /* Sets {"error": code, "reason": ...} with status. */

@@ -14,6 +14,8 @@ static const struct {
 	{ "POST", false, "", vd_h_enrol },
 	{ "GET", false, "", vd_h_list },
 	{ "GET", true, "", vd_h_machine },
+	{ "DELETE", true, "", vd_h_delete },
+	{ "PUT", true, "/ak", vd_h_rekey },
 	{ "POST", true, "/nonce", vd_h_nonce },
 	{ "POST", true, "/attestations", vd_h_attest },
 	{ "GET", true, "/verdicts", vd_h_verdicts },

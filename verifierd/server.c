@@ -7,21 +7,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
 
 #include "db.h"
 #include "hex.h"
+#include "ratelimit.h"
 #include "route.h"
 #include "uie/err.h"
 
 #define CONNECTIONS_MAX 1024
-#define IDLE_TIMEOUT_S 30
 
 struct vd_server {
 	struct MHD_Daemon *d;
 	const struct vd_ctx *ctx;
+	struct vd_rate *rate;
 	bool client_ca;
 };
 
@@ -65,6 +67,12 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct vd_reply *
 	}
 	if (text)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	if (rep->retry_after) {
+		char s[16];
+
+		snprintf(s, sizeof(s), "%u", rep->retry_after);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, s);
+	}
 	ret = MHD_queue_response(conn, rep->status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -79,6 +87,28 @@ static bool client_verified(struct MHD_Connection *conn)
 
 	return ci && ci->tls_session &&
 	       gnutls_certificate_verify_peers2((gnutls_session_t)ci->tls_session, &status) == 0 && !status;
+}
+
+/* Whether the client's address is within the rate limit; else a 429 in rep. */
+static bool within_rate(const struct vd_server *s, struct MHD_Connection *conn, struct vd_reply *rep)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
+								     MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	uint64_t addr = 0;
+	struct timespec now;
+
+	if (!s->rate)
+		return true;
+	/* The server listens on IPv4 only: the address is the key. */
+	if (ci && ci->client_addr && ci->client_addr->sa_family == AF_INET)
+		addr = ((const struct sockaddr_in *)(const void *)ci->client_addr)->sin_addr.s_addr;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (vd_rate_take(s->rate, addr, (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec,
+			 &rep->retry_after))
+		return true;
+	vd_reply_error(rep, 429, "rate_limited", "too many requests from this address: retry after %u s",
+		       rep->retry_after);
+	return false;
 }
 
 static bool json_content(struct MHD_Connection *conn)
@@ -160,6 +190,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		if (!(p = calloc(1, sizeof(*p))))
 			return MHD_NO;
 		*con_cls = p;
+		if (!within_rate(s, conn, &rep))
+			return send_reply(conn, &rep); /* before the body is read, nothing stored */
 		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (cl && (uie_parse_u64(cl, &announced) != UIE_OK || announced > s->ctx->cfg->max_body)) {
 			/* Answered before the body is read; MHD closes the connection after it. */
@@ -192,6 +224,7 @@ int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts 
 	if (!s)
 		return UIE_E_NOMEM;
 	s->ctx = ctx;
+	s->rate = o->rate;
 	s->client_ca = o->client_ca != NULL;
 	if (o->tls_cert)
 		flags |= MHD_USE_TLS;
@@ -199,7 +232,7 @@ int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts 
 	s->d = MHD_start_daemon(
 		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_THREAD_POOL_SIZE,
 		o->threads, MHD_OPTION_CONNECTION_LIMIT, CONNECTIONS_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		o->per_client, MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, MHD_OPTION_NOTIFY_COMPLETED,
+		o->per_client, MHD_OPTION_CONNECTION_TIMEOUT, o->idle_timeout, MHD_OPTION_NOTIFY_COMPLETED,
 		pending_free, NULL, o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
 		MHD_OPTION_HTTPS_MEM_KEY, o->tls_key,
 		o->client_ca ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, o->client_ca, MHD_OPTION_END);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hex.h"
+#include "uie/names.h"
 #include "verify.h"
 
 #define ISO8601(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
@@ -29,7 +30,7 @@ enum {
 };
 
 static const char query[] =
-	"SELECT m.id, m.status, coalesce(m.last_attested, m.enrolled_at) < now() - "
+	"SELECT m.id, m.status, coalesce(m.last_attested, m.keyed_at) < now() - "
 	"make_interval(secs => m.interval_s * $2::bigint), m.interval_s, " ISO8601(
 		"m.last_attested") ", "
 				   "m.next_seq, m.pcr, m.reset_count, m.restart_count, m.epoch, m.mode, "
@@ -66,14 +67,14 @@ static json_t *row_json(const PGresult *res, int i)
 
 	if (vd_db_bytea(res, i, C_PCR, pcr, sizeof(pcr)) == 0)
 		uie_hex_encode(hex, pcr, sizeof(pcr));
-	return json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o*}", "id",
+	return json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:s?, s:o*}", "id",
 			 PQgetvalue(res, i, C_ID), "status", PQgetvalue(res, i, C_STATUS), "silent",
 			 PQgetvalue(res, i, C_SILENT)[0] == 't', "interval", int_or_null(res, i, C_INTERVAL),
 			 "last_attested", text_or_null(res, i, C_LAST), "next_seq",
 			 int_or_null(res, i, C_NEXT), "vpcr16", hex, "reset_count",
 			 int_or_null(res, i, C_RESET), "restart_count", int_or_null(res, i, C_RESTART),
-			 "epoch", int_or_null(res, i, C_EPOCH), "mode", int_or_null(res, i, C_MODE),
-			 "first_bad", first_bad(res, i));
+			 "epoch", int_or_null(res, i, C_EPOCH), "mode",
+			 uie_mode_name((unsigned)vd_db_u64(res, i, C_MODE)), "first_bad", first_bad(res, i));
 }
 
 json_t *vd_status_alloc(const struct vd_ctx *ctx, struct vd_conn *c, const char *id, int *n)

@@ -3,8 +3,9 @@
 # `meson install --destdir` gives a system everything it needs, and each
 # piece works:
 #   install_tree.sh BUILD_ROOT PREFIX BINDIR SBINDIR MANDIR DATADIR UNITDIR
-# binaries that run from the tree; the service unit (systemd-analyze verify,
-# its ExecStart and sandboxing options); sysusers.d and tmpfiles.d entries
+# binaries that run from the tree; the service units (systemd-analyze verify,
+# the monitor's ExecStart and sandboxing options, the agent's ExecStart,
+# ordering and configuration file); sysusers.d and tmpfiles.d entries
 # applied to a scratch root (user, directories, modes); a manual page for
 # every command, rendered by man without warnings; bash completion of
 # commands and options.  As root, the installed monitor is then started as
@@ -47,18 +48,35 @@ for opt in StateDirectory=uie RuntimeDirectory=uie NoNewPrivileges=yes ProtectSy
 	RestrictAddressFamilies=AF_UNIX SystemCallArchitectures=native 'CapabilityBoundingSet=CAP_SETUID CAP_SETGID CAP_CHOWN'; do
 	grep -qx "$opt" "$unit" || fail "unit lacks $opt"
 done
+# The fleet agent's unit: uie attest after the monitor, configured by an environment file.
+attest_unit=$D$(abs "$unitdir")/uie-attest.service
+attest_conf=$D$(abs "$datadir")/uie/attest.conf
+[ -s "$attest_unit" ] && [ -s "$attest_conf" ] || fail "uie-attest.service or its example attest.conf not installed"
+grep -qxF "ExecStart=$(abs "$bindir")/uie attest --verifier \${UIE_VERIFIER} --machine \${UIE_MACHINE} --interval \${UIE_INTERVAL} \$UIE_ATTEST_OPTS" "$attest_unit" ||
+	fail "uie-attest.service does not run the installed uie attest with the configured verifier and machine"
+for opt in After=uie-monitord.service Wants=uie-monitord.service; do
+	grep -q "^${opt%%=*}=.*${opt#*=}" "$attest_unit" || fail "uie-attest.service lacks $opt"
+done
+grep -q '^EnvironmentFile=/.*/uie/attest.conf$' "$attest_unit" || fail "uie-attest.service reads no attest.conf"
+(set -e; . "$attest_conf"; [ -n "$UIE_VERIFIER" ] && [ -n "$UIE_MACHINE" ] && [ -n "$UIE_INTERVAL" ]) ||
+	fail "the example attest.conf does not set what the unit reads"
 if command -v systemd-analyze > /dev/null; then
 	# verify checks that ExecStart is executable: point it into the tree.
 	sed "s#^ExecStart=$(abs "$sbindir")#ExecStart=$D$(abs "$sbindir")#" "$unit" > "$T/uie-monitord.service"
-	systemd-analyze verify --man=no "$T/uie-monitord.service" > "$T/verify.log" 2>&1 ||
-		{ cat "$T/verify.log" >&2; fail "systemd-analyze verify"; }
-	exposure=$(systemd-analyze security --offline=true "$T/uie-monitord.service" 2>/dev/null |
-		awk '/Overall exposure level/ { print $(NF-2) }')
-	echo "unit verified; systemd-analyze security exposure: ${exposure:-?}"
-	awk -v e="${exposure:-10}" 'BEGIN { exit !(e + 0 <= 3.0) }' ||
-		fail "exposure $exposure: the unit lost its sandboxing (was 1.6)"
+	sed "s#^ExecStart=$(abs "$bindir")#ExecStart=$D$(abs "$bindir")#" "$attest_unit" > "$T/uie-attest.service"
+	for u in uie-monitord uie-attest; do
+		systemd-analyze verify --man=no "$T/$u.service" > "$T/verify.log" 2>&1 ||
+			{ cat "$T/verify.log" >&2; fail "systemd-analyze verify $u.service"; }
+	done
+	for u in uie-monitord:1.6 uie-attest:1.8; do
+		exposure=$(systemd-analyze security --offline=true "$T/${u%:*}.service" 2>/dev/null |
+			awk '/Overall exposure level/ { print $(NF-2) }')
+		echo "${u%:*}.service verified; systemd-analyze security exposure: ${exposure:-?}"
+		awk -v e="${exposure:-10}" 'BEGIN { exit !(e + 0 <= 3.0) }' ||
+			fail "exposure $exposure: ${u%:*}.service lost its sandboxing (was ${u#*:})"
+	done
 else
-	echo "no systemd-analyze: unit not verified"
+	echo "SKIP (part): no systemd-analyze, units not verified"
 fi
 
 # --- sysusers.d and tmpfiles.d on a scratch root ----------------------------

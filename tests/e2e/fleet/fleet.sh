@@ -5,12 +5,16 @@
 #  - test_fleet: the API driven with genuine evidence of in-process machines
 #    (enrolment, nonces across verifiers, incremental posts, concurrent posts,
 #    restarts, tampered/skipped/reordered/replayed records, every bad input);
-#  - uie attest against a real uie-monitord, across a monitor restart;
+#  - retention (--keep-verdicts) and options refused;
+#  - uie attest against a real uie-monitord, across a monitor restart, and
+#    served while another address floods a rate-limited verifier;
+#  - connections held open by one address (slow-loris, half-open bodies);
 #  - TLS with a self-signed server certificate, and client certificates.
 #
 #   fleet.sh UIE-VERIFIERD UIE UIE-MONITORD TEST_FLEET SCHEMA_DIR
 set -u
 VD=$(realpath "$1") UIE=$(realpath "$2") MONITORD=$(realpath "$3") TEST_FLEET=$(realpath "$4") SCHEMA=$(realpath "$5")
+HOSTILE=$(dirname "$(realpath "$0")")/hostile.py
 . "$(dirname "$0")/../common.sh"
 . "$(dirname "$0")/pg.sh"
 fleet_need_pg
@@ -29,6 +33,29 @@ note "the API with in-process machines (A $A, B $B)"
 "$TEST_FLEET" "$A" "$B" || fail "test_fleet"
 
 grep -h . "$T/vd-a.log" "$T/vd-b.log" && fail "a verifier logged errors (above): a database error or a notice"
+
+note "retention: --keep-verdicts prunes old verdicts, never a machine's first bad one"
+verdicts_of() { pg_sql "SELECT count(*) FROM verdicts WHERE machine_id = '$1'"; }
+restart_n=$(verdicts_of m-restart)
+[ "$(verdicts_of m-basic)" -ge 1 ] && [ "$(verdicts_of m-tamper)" -ge 2 ] || fail "test_fleet left fewer verdicts than expected"
+pg_sql "UPDATE verdicts SET at = at - interval '2 days' WHERE machine_id IN ('m-basic', 'm-tamper')" >/dev/null ||
+	fail "ageing verdicts"
+vd_start keep "$VD" "$SCHEMA" --keep-verdicts 1 || fail "verifier with --keep-verdicts did not start"
+grep -q '^pruned [0-9]* verdicts older than 1 days$' "$T/vd-keep.out" || fail "no pruning reported: $(cat "$T/vd-keep.out")"
+[ "$(verdicts_of m-basic)" = 0 ] || fail "m-basic keeps $(verdicts_of m-basic) verdicts older than 1 day"
+[ "$(verdicts_of m-tamper)" = 1 ] || fail "m-tamper keeps $(verdicts_of m-tamper) verdicts, want its first bad one"
+[ "$(verdicts_of m-restart)" = "$restart_n" ] || fail "recent verdicts were pruned"
+curl -s "http://127.0.0.1:$VD_PORT/v1/machines/m-tamper" | grep -q '"first_bad":{"verdict":' ||
+	fail "m-tamper lost its first bad verdict"
+
+note "options out of range are refused before anything starts"
+for opt in "--keep-verdicts 0" "--keep-verdicts x" "--rate 5" "--rate 0/s" "--rate 5/m" "--rate 2000000/s" \
+	"--burst 0" "--idle-timeout 0"; do
+	# shellcheck disable=SC2086
+	"$VD" --listen 127.0.0.1:0 --db "$PG_CONN" --schema-dir "$SCHEMA" $opt >/dev/null 2>"$T/opt.err"
+	rc=$?
+	[ $rc = 2 ] && grep -q -- "${opt%% *}" "$T/opt.err" || fail "uie-verifierd $opt: exit $rc, $(head -1 "$T/opt.err")"
+done
 
 note "uie attest against a real monitor, across a restart"
 mkdir -p "$T/m"
@@ -55,11 +82,39 @@ start_monitor "$MONITORD" "$T/m/mon.sock" "builtin:$T/m/ak.key" || fail "monitor
 grep -q '"restarted":true' "$T/m/v3.json" || fail "the restart was not seen: $(cat "$T/m/v3.json")"
 "$UIE" attest --verifier "$B" --machine real-1 --socket "$T/m/mon.sock" >/dev/null ||
 	fail "incremental attestation after the restart"
+
+note "rate limit: an address flooding gets 429 rate_limited and stores nothing; real-1 is served meanwhile"
+vd_start rl "$VD" "$SCHEMA" --rate 2/s --burst 4 --max-nonces 1000 || fail "rate-limited verifier did not start"
+RL_PORT=$VD_PORT
+sed 's/"real-1"/"flood-1"/' "$T/m/enrol.json" >"$T/m/flood.json"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+	--data-binary @"$T/m/flood.json" "$A/v1/machines")
+[ "$code" = 201 ] || fail "enrolment of flood-1: HTTP $code"
+python3 "$HOSTILE" flood "$RL_PORT" /v1/machines/flood-1/nonce 3 >"$T/flood.out" 2>&1 &
+flood=$!
+sleep 1
+"$UIE" attest --verifier "http://127.0.0.1:$RL_PORT" --machine real-1 --socket "$T/m/mon.sock" >"$T/m/rl.json" ||
+	fail "real-1 not served while another address floods: $(cat "$T/m/rl.json")"
+wait $flood || fail "flood: $(cat "$T/flood.out")"
+echo "flood: $(cat "$T/flood.out")"
+served=$(awk '$1 == "served" { print $2 }' "$T/flood.out")
+[ "$(pg_sql "SELECT count(*) FROM nonces WHERE machine_id = 'flood-1'")" = "$served" ] ||
+	fail "nonces stored for flood-1 are not the $served requests served"
 stop_monitor
 "$UIE" attest --verifier "$A" --machine real-1 --socket "$T/m/mon.sock" >/dev/null 2>&1
 [ $? = 1 ] || fail "uie attest without a monitor did not fail with 1"
 "$UIE" attest --verifier "$A" >/dev/null 2>&1
 [ $? = 2 ] || fail "uie attest without --machine is not a usage error"
+
+note "slow-loris: one address holding connections half-open does not keep others out, and is timed out"
+vd_start sl "$VD" "$SCHEMA" --max-per-client 4 --idle-timeout 2 || fail "verifier sl did not start"
+python3 "$HOSTILE" loris "$VD_PORT" 4 2 >"$T/loris.out" 2>&1 &
+loris=$!
+sleep 1
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$VD_PORT/v1/machines/real-1")
+[ "$code" = 200 ] || fail "a client of another address was not served while one held connections: $code"
+wait $loris || fail "slow-loris: $(cat "$T/loris.out")"
+echo "slow-loris: $(cat "$T/loris.out")"
 
 note "TLS: a self-signed server certificate, then client certificates"
 cd "$T" || exit 1

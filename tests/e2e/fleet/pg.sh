@@ -25,6 +25,11 @@ pg_start() {
 	PG_CONN="host=$T/pg user=uie dbname=fleet"
 }
 
+# pg_sql SQL: runs it on the database "fleet", rows on stdout unaligned.
+pg_sql() {
+	runuser -u nobody -- "$PGBIN/psql" -h "$T/pg" -U uie -d fleet -Atc "$1"
+}
+
 pg_stop() {
 	[ -f "$T/pg/data/postmaster.pid" ] || return 0
 	runuser -u nobody -- "$PGBIN/pg_ctl" -D "$T/pg/data" -m immediate -w stop >/dev/null 2>&1

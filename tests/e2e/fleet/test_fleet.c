@@ -140,6 +140,14 @@ static json_t *accepted_round(struct uie_http *h, struct fsim_machine *m)
 	return reply;
 }
 
+/* A machine enrolled at h (interval 60) whose first round was accepted. */
+static void trusted_machine(struct uie_http *h, struct fsim_machine *m, const char *id)
+{
+	machine(m, id);
+	assert_int_equal(enrol(h, m, 60), 201);
+	json_decref(accepted_round(h, m));
+}
+
 /* Evidence of m from since, answering a nonce issued by h. */
 static uint8_t *evidence(struct uie_http *h, struct fsim_machine *m, const char *for_id, bool from_since,
 			 uint64_t since, uint8_t nonce[FSIM_NONCE_LEN], size_t *len)
@@ -197,6 +205,8 @@ static void test_enrol_and_nonce_across_verifiers(void **state)
 	assert_string_equal(json_string_value(json_object_get(v, "status")), "trusted");
 	assert_int_equal(jint(v, "next_seq"), m.log.n);
 	assert_false(json_is_true(json_object_get(v, "silent")));
+	/* The scenario's log installs an ENFORCE policy: named, as every JSON output names modes. */
+	assert_string_equal(json_string_value(json_object_get(v, "mode")), "ENFORCE");
 	json_decref(v);
 	assert_int_equal(verdict_count(a, m.id), 2);
 	fsim_fini(&m);
@@ -258,9 +268,7 @@ static void test_concurrent_posts(void **state)
 	size_t accepted = 0, before;
 
 	(void)state;
-	machine(&m, "m-conc");
-	assert_int_equal(enrol(a, &m, 60), 201);
-	json_decref(accepted_round(a, &m));
+	trusted_machine(a, &m, "m-conc");
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(ev_log_mmap(&m.log, 'C'), UIE_OK);
 	before = verdict_count(a, m.id);
@@ -320,9 +328,7 @@ static void test_restart(void **state)
 	size_t len, before;
 
 	(void)state;
-	machine(&m, "m-restart");
-	assert_int_equal(enrol(a, &m, 60), 201);
-	json_decref(accepted_round(a, &m));
+	trusted_machine(a, &m, "m-restart");
 	reset = machine_int(a, m.id, "reset_count");
 	assert_int_equal(fsim_restart(&m), UIE_OK);
 	before = verdict_count(a, m.id);
@@ -460,9 +466,7 @@ static void test_incremental_gap(void **state)
 	uint64_t n0;
 
 	(void)state;
-	machine(&m, "m-gap");
-	assert_int_equal(enrol(a, &m, 60), 201);
-	json_decref(accepted_round(a, &m));
+	trusted_machine(a, &m, "m-gap");
 	n0 = m.log.n;
 	assert_int_equal(ev_log_mmap(&m.log, 'C'), UIE_OK);
 	assert_int_equal(ev_log_mmap(&m.log, 'C'), UIE_OK);
@@ -631,6 +635,106 @@ static void test_nonce_limit(void **state)
 	uie_http_free(a);
 }
 
+/* PUT .../ak with {"ak_pub": pem}: the status and *reply (owned). */
+static long put_ak(struct uie_http *h, const char *id, const char *pem, json_t **reply)
+{
+	char path[128];
+	json_t *body = json_pack("{s:s}", "ak_pub", pem);
+	long status;
+
+	snprintf(path, sizeof(path), "/v1/machines/%s/ak", id);
+	assert_int_equal(uie_http_json(h, "PUT", path, body, &status, reply), UIE_OK);
+	json_decref(body);
+	return status;
+}
+
+static void test_delete(void **state)
+{
+	struct uie_http *a = client(url_a), *b = client(url_b);
+	struct fsim_machine m;
+	uint8_t nonce[FSIM_NONCE_LEN], *ae;
+	json_t *r;
+	long status;
+	size_t len;
+
+	(void)state;
+	trusted_machine(a, &m, "m-delete");
+	ae = evidence(a, &m, m.id, false, 0, nonce, &len); /* outstanding when it goes */
+	assert_int_equal(call(b, "DELETE", "/v1/machines/m-delete", NULL, NULL, &r), 204);
+	assert_null(r);
+	expect_call(a, "GET", "/v1/machines/m-delete", NULL, NULL, 404, "unknown_machine");
+	expect_call(a, "GET", "/v1/machines/m-delete/verdicts", NULL, NULL, 404, "unknown_machine");
+	expect_call(a, "DELETE", "/v1/machines/m-delete", NULL, NULL, 404, "unknown_machine");
+	assert_int_equal(fsim_post(a, m.id, nonce, ae, len, &status, &r), UIE_OK);
+	expect_error(status, r, 404, "unknown_machine");
+	free(ae);
+	expect_call(a, "DELETE", "/v1/machines/bad%20id", NULL, NULL, 404, "not_found");
+	expect_call(a, "DELETE", "/v1/machines/m-basic/nonce", NULL, NULL, 405, "method");
+	/* Enrolled again: a machine with no past. */
+	assert_int_equal(enrol(b, &m, 60), 201);
+	assert_int_equal(verdict_count(a, m.id), 0);
+	assert_int_equal(machine_int(a, m.id, "next_seq"), 0);
+	json_decref(accepted_round(b, &m));
+	fsim_fini(&m);
+	uie_http_free(a);
+	uie_http_free(b);
+}
+
+static void test_rekey(void **state)
+{
+	struct uie_http *a = client(url_a), *b = client(url_b);
+	struct fsim_machine m, fresh;
+	uint8_t nonce[FSIM_NONCE_LEN], *ae;
+	json_t *r;
+	long status;
+	size_t len, before;
+
+	(void)state;
+	trusted_machine(a, &m, "m-rekey");
+	machine(&fresh, "m-rekey-new"); /* the machine's new key and log, posted under m's id */
+	/* Bad re-keyings change nothing. */
+	expect_call(a, "PUT", "/v1/machines/m-rekey/ak", "{", "application/json", 400, "bad_json");
+	expect_call(a, "PUT", "/v1/machines/m-rekey/ak", "{\"ak_pub\":\"x\",\"id\":\"y\"}",
+		    "application/json", 400, "bad_json");
+	expect_call(a, "PUT", "/v1/machines/m-rekey/ak",
+		    "{\"ak_pub\":\"-----BEGIN PUBLIC KEY-----\\nAAAA\\n\"}", "application/json", 400,
+		    "bad_field");
+	expect_call(a, "PUT", "/v1/machines/m-rekey/ak", NULL, NULL, 400, "bad_json");
+	expect_call(a, "PUT", "/v1/machines/m-rekey", NULL, NULL, 405, "method");
+	assert_int_equal(put_ak(a, "nobody", fresh.ak_pem, &r), 404);
+	expect_error(404, r, 404, "unknown_machine");
+	assert_int_equal(machine_int(b, m.id, "next_seq"), m.log.n);
+	before = verdict_count(a, m.id);
+	/* A nonce outstanding across the re-keying is void after it. */
+	ae = evidence(a, &m, m.id, false, 0, nonce, &len);
+	assert_int_equal(put_ak(b, m.id, fresh.ak_pem, &r), 200);
+	assert_string_equal(json_string_value(json_object_get(r, "status")), "enrolled");
+	assert_int_equal(jint(r, "next_seq"), 0);
+	assert_string_equal(json_string_value(json_object_get(r, "mode")), "BOOTSTRAP");
+	assert_true(json_is_null(json_object_get(r, "first_bad")));
+	json_decref(r);
+	assert_int_equal(fsim_post(a, m.id, nonce, ae, len, &status, &r), UIE_OK);
+	expect_error(status, r, 409, "bad_nonce");
+	free(ae);
+	/* The old key no longer speaks for the machine. */
+	assert_int_equal(fsim_round(a, &m, &status, &r), UIE_OK);
+	expect_error(status, r, 403, "wrong_ak");
+	/* The new one does, from record 0 of its log: replay starts over. */
+	ae = evidence(b, &fresh, m.id, true, 0, nonce, &len);
+	assert_int_equal(fsim_post(a, m.id, nonce, ae, len, &status, &r), UIE_OK);
+	assert_int_equal(status, 200);
+	assert_true(json_is_true(json_object_get(r, "accepted")));
+	assert_int_equal(jint(r, "new_records"), fresh.log.n);
+	json_decref(r);
+	free(ae);
+	/* The history stays. */
+	assert_int_equal(verdict_count(a, m.id), before + 1);
+	fsim_fini(&m);
+	fsim_fini(&fresh);
+	uie_http_free(a);
+	uie_http_free(b);
+}
+
 static void test_silent(void **state)
 {
 	struct uie_http *b = client(url_b);
@@ -668,6 +772,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_incremental_gap),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_nonce_limit),
+		cmocka_unit_test(test_delete),
+		cmocka_unit_test(test_rekey),
 		cmocka_unit_test(test_silent),
 	};
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target: the fleet verifier's request bodies (verifierd/body.c)
- * and the base64 under them.  The first byte picks the body (even: an
- * enrolment, odd: an attestation), the rest is the body.  What parses must
+ * and the base64 under them.  The first byte picks the body (modulo 3:
+ * an enrolment, an attestation, a re-keying), the rest is the body.  What parses must
  * hold only values in range; base64 must round-trip both ways (a text that
  * decodes is the encoding of what it decodes to: one text, one meaning).
  */
@@ -66,6 +66,21 @@ static void check_attest(const char *body, size_t len)
 	vd_attest_free(&a);
 }
 
+static void check_rekey(const char *body, size_t len)
+{
+	char why[VD_WHY_LEN];
+	struct vd_rekey k;
+
+	if (vd_rekey_parse_alloc(body, len, &k, why) != UIE_OK) {
+		if (k.ak_der || k.ak_len) /* a refusal owns nothing */
+			abort();
+		return;
+	}
+	if (!k.ak_der || !k.ak_len)
+		abort();
+	vd_rekey_free(&k);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct uie_host_platform hp;
@@ -79,9 +94,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_b64(data, size);
 	if (size < 1)
 		return 0;
-	if (data[0] % 2 == 0)
-		check_enrol(&hp.pl, (const char *)data + 1, size - 1);
-	else
-		check_attest((const char *)data + 1, size - 1);
+	switch (data[0] % 3) {
+	case 0: check_enrol(&hp.pl, (const char *)data + 1, size - 1); break;
+	case 1: check_attest((const char *)data + 1, size - 1); break;
+	default: check_rekey((const char *)data + 1, size - 1);
+	}
 	return 0;
 }

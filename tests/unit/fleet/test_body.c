@@ -88,12 +88,12 @@ static int enrol(const char *body, struct vd_enrol *e)
 	return r;
 }
 
-static void test_enrol(void **state)
+/* A P-256 public key as PEM inside a JSON string (newlines escaped), malloc'ed. */
+static char *ec_pem_json(void)
 {
-	char *pem = ec_pem(), *body, *esc = malloc(2 * strlen(pem) + 1), *o = esc;
-	struct vd_enrol e;
+	char *pem = ec_pem(), *esc = malloc(2 * strlen(pem) + 1), *o = esc;
 
-	(void)state;
+	assert_non_null(esc);
 	for (const char *c = pem; *c; c++) {
 		if (*c == '\n') {
 			*o++ = '\\';
@@ -103,6 +103,16 @@ static void test_enrol(void **state)
 		}
 	}
 	*o = '\0';
+	free(pem);
+	return esc;
+}
+
+static void test_enrol(void **state)
+{
+	char *body, *esc = ec_pem_json();
+	struct vd_enrol e;
+
+	(void)state;
 	assert_true(asprintf(&body, "{\"id\":\"vm-1\",\"ak_pub\":\"%s\",\"interval\":60,\"reference\":\"x\"}",
 			     esc) > 0);
 	assert_int_equal(enrol(body, &e), UIE_OK);
@@ -134,7 +144,39 @@ static void test_enrol(void **state)
 	assert_int_equal(enrol(body, &e), UIE_E_RANGE);
 	free(body);
 	free(esc);
-	free(pem);
+}
+
+static int rekey(const char *body, struct vd_rekey *k)
+{
+	char why[VD_WHY_LEN] = "";
+	int r = vd_rekey_parse_alloc(body, strlen(body), k, why);
+
+	if (r != UIE_OK) {
+		assert_true(why[0] != '\0');
+		assert_null(k->ak_der);
+	}
+	return r;
+}
+
+static void test_rekey(void **state)
+{
+	char *body, *esc = ec_pem_json();
+	struct vd_rekey k;
+
+	(void)state;
+	assert_true(asprintf(&body, "{\"ak_pub\":\"%s\"}", esc) > 0);
+	assert_int_equal(rekey(body, &k), UIE_OK);
+	assert_true(k.ak_len > 60);
+	vd_rekey_free(&k);
+	assert_null(k.ak_der);
+	free(body);
+	assert_true(asprintf(&body, "{\"ak_pub\":\"%s\",\"interval\":60}", esc) > 0);
+	assert_int_equal(rekey(body, &k), UIE_E_FORMAT); /* only the key changes */
+	free(body);
+	assert_int_equal(rekey("{}", &k), UIE_E_FORMAT);
+	assert_int_equal(rekey("{\"ak_pub\":1}", &k), UIE_E_FORMAT);
+	assert_int_equal(rekey("{\"ak_pub\":\"not a key\"}", &k), UIE_E_RANGE);
+	free(esc);
 }
 
 static void test_attest(void **state)
@@ -175,7 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_b64_vectors), cmocka_unit_test(test_b64_refusals),
 		cmocka_unit_test(test_enrol),       cmocka_unit_test(test_attest),
-		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_rekey),       cmocka_unit_test(test_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The verifier's per-address rate limit (verifierd/ratelimit.c) on a clock
+ * the test drives: bursts, refill, Retry-After, refusals that do not count,
+ * addresses apart, and a table that is full of flooding addresses.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "ratelimit.h"
+
+#define S 1000000000ull
+#define T0 (1000 * S) /* a monotonic clock is far from 0 */
+
+/* How many of n requests of addr at now are accepted. */
+static unsigned accepted(struct vd_rate *r, uint64_t addr, uint64_t now, unsigned n)
+{
+	unsigned ok = 0, retry;
+
+	for (unsigned i = 0; i < n; i++)
+		ok += vd_rate_take(r, addr, now, &retry);
+	return ok;
+}
+
+static void test_burst_then_refill(void **state)
+{
+	struct vd_rate *r = vd_rate_alloc(10, 5); /* 10/s, bursts of 5 */
+	unsigned retry = 0;
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(accepted(r, 1, T0, 5), 5);
+	assert_false(vd_rate_take(r, 1, T0, &retry));
+	assert_int_equal(retry, 1);
+	/* 0.1 s gives one request back, not two. */
+	assert_int_equal(accepted(r, 1, T0 + S / 10, 2), 1);
+	/* A flood that is refused does not push the next acceptance further. */
+	assert_int_equal(accepted(r, 1, T0 + S / 10 + 1, 1000), 0);
+	assert_int_equal(accepted(r, 1, T0 + 2 * S / 10, 1), 1);
+	/* A second later the burst is whole again, and never more than whole. */
+	assert_int_equal(accepted(r, 1, T0 + 10 * S, 100), 5);
+	/* Hours idle: whole, no overflow. */
+	assert_int_equal(accepted(r, 1, T0 + 86400 * S, 100), 5);
+	vd_rate_free(r);
+}
+
+static void test_addresses_apart(void **state)
+{
+	struct vd_rate *r = vd_rate_alloc(1, 3);
+
+	(void)state;
+	assert_non_null(r);
+	assert_int_equal(accepted(r, 0x7f000002, T0, 100), 3);
+	assert_int_equal(accepted(r, 0x7f000001, T0, 2), 2);
+	assert_int_equal(accepted(r, 0x7f000002, T0, 1), 0);
+	assert_int_equal(accepted(r, 0x7f000001, T0, 1), 1);
+	vd_rate_free(r);
+}
+
+static void test_full_table(void **state)
+{
+	struct vd_rate *r = vd_rate_alloc(1, 2);
+	unsigned fresh = 0;
+
+	(void)state;
+	assert_non_null(r);
+	/* Four times as many flooding addresses as slots, each exhausted. */
+	for (uint64_t a = 1; a <= 4 * VD_RATE_SLOTS; a++)
+		assert_int_equal(accepted(r, a, T0, 3), 2);
+	/* A new address is still served: some flooder's slot is given up for it. */
+	for (uint64_t a = 1000000; a < 1000100; a++)
+		fresh += accepted(r, a, T0, 1);
+	assert_int_equal(fresh, 100);
+	vd_rate_free(r);
+}
+
+static void test_bad_arguments(void **state)
+{
+	(void)state;
+	assert_null(vd_rate_alloc(0, 1));
+	assert_null(vd_rate_alloc(1, 0));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_burst_then_refill),
+		cmocka_unit_test(test_addresses_apart),
+		cmocka_unit_test(test_full_table),
+		cmocka_unit_test(test_bad_arguments),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
