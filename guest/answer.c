@@ -6,7 +6,7 @@
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
 
-#include "sup.h"
+#include "answer.h"
 
 void uie_guest_deny(struct seccomp_notif_resp *r, int err)
 {
@@ -22,7 +22,7 @@ void uie_guest_cont(struct seccomp_notif_resp *r)
 	r->error = 0;
 }
 
-bool uie_guest_id_valid(const struct uie_sup *s, uint64_t id)
+bool uie_guest_id_valid(int listener, uint64_t id)
 {
-	return ioctl(s->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
 }

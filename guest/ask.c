@@ -5,6 +5,8 @@
  * examined) is a refusal with a diagnostic on stderr; only the monitor's
  * ALLOW lets a call continue.  The fast path (guest/fastpath.h) can only
  * refuse earlier: a definite miss of the monitor's current Bloom hint.
+ * The steps (ask.h): uie_guest_ask, then uie_guest_commit for a grant
+ * that happens or uie_guest_refuse for one that does not.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,11 +16,20 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ask.h"
+#include "connection.h"
+#include "describe.h"
+#include "granted.h"
+#include "maps.h"
+#include "reports.h"
+#include "seal.h"
+#include "subject.h"
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 #include "uie/names.h"
 #include "uie/sys.h"
+#include "writewatch.h"
 
 static const char *event_name(uint16_t ev)
 {
@@ -77,136 +88,150 @@ static int program_of(pid_t pid, uint16_t event)
 	return open(link, O_RDONLY | O_CLOEXEC);
 }
 
-/*
- * uie_guest_ask with the request's conditions (UIE_COND_*, files only).  A
- * file is sealed (seal.c) before the monitor is asked, so that no write
- * can come between its measurement and its use unannounced; one that
- * cannot be sealed is asked about as UNSEALED.
- */
-static bool ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd, const struct stat *st,
-		uint64_t vaddr, uint64_t length, uint64_t off, const char *what, uint8_t cond)
+/* What the diagnostics about g name. */
+static const char *name_of(const struct uie_grant *g, char *buf, size_t cap)
 {
-	struct uie_req req = { .event = event,
-			       .role = objfd < 0 ? UIE_ROLE_ANON : role,
-			       .pid = (uint32_t)pid,
-			       .vaddr = vaddr,
-			       .length = length,
-			       .file_offset = off,
-			       .cond = objfd < 0 ? 0 : cond };
-	struct uie_verdict v;
-	char name[512], why[256];
-	uint64_t begun;
-	int r, progfd = -1, seal = UIE_SEAL_HELD;
-	bool fresh = false;
+	return uie_guest_describe(g->what, g->role == UIE_ROLE_ANON ? -1 : g->objfd, buf, cap);
+}
 
-	if (objfd >= 0) {
-		req.id = uie_file_id_of(st);
-		seal = uie_guest_seal(s, objfd, st, pid, &fresh);
-		if (seal == UIE_SEAL_NONE)
-			req.cond |= UIE_COND_UNSEALED;
+bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
+{
+	bool object = g->role != UIE_ROLE_ANON;
+	int r, progfd = -1;
+	uint64_t begun;
+
+	g->req = (struct uie_req){ .event = g->event,
+				   .role = g->role,
+				   .pid = (uint32_t)g->pid,
+				   .vaddr = g->vaddr,
+				   .length = g->length,
+				   .file_offset = g->offset,
+				   .cond = object ? g->cond : 0 };
+	g->seal = UIE_SEAL_HELD;
+	g->fresh_seal = g->quiet = false;
+	g->why[0] = '\0';
+	if (object) {
+		g->req.id = uie_file_id_of(&g->st);
+		g->seal = uie_guest_seal(s, g->objfd, &g->st, g->pid, &g->fresh_seal);
+		if (g->seal == UIE_SEAL_NONE)
+			g->req.cond |= UIE_COND_UNSEALED;
 	}
 	uie_guest_connect(s);
-	if (s->bridge < 0) {
-		if (s->other_boot)
-			snprintf(why, sizeof(why), "the monitor restarted since this tree started");
+	if (s->conn.fd < 0) {
+		if (s->conn.other_boot)
+			snprintf(g->why, sizeof(g->why), "the monitor restarted since this tree started");
 		else
-			snprintf(why, sizeof(why), "monitor unreachable at %s: %s", s->o->socket_path,
-				 strerror(s->conn_errno));
-		goto refused;
+			snprintf(g->why, sizeof(g->why), "monitor unreachable at %s: %s", s->o->socket_path,
+				 strerror(s->conn.err));
+		return false;
 	}
-	if (uie_guest_fastpath_refusal(s, &req, objfd)) {
+	if (uie_guest_fastpath_refusal(s, &g->req, object ? g->objfd : -1)) {
 		/* The monitor logs every one; stderr names only the first few of a batch. */
-		if (s->fp_shown >= UIE_SUP_FP_SHOWN) {
-			s->fp_hidden++;
-			goto dropped;
+		if (s->fp_reports.shown >= UIE_FP_SHOWN) {
+			s->fp_reports.hidden++;
+			g->quiet = true;
+			return false;
 		}
-		s->fp_shown++;
-		snprintf(why, sizeof(why), "fast path: not in the policy (hint of epoch %llu)",
-			 (unsigned long long)uie_fastpath_epoch(&s->fp));
-		goto refused;
+		s->fp_reports.shown++;
+		snprintf(g->why, sizeof(g->why), "fast path: not in the policy (hint of epoch %llu)",
+			 (unsigned long long)uie_fastpath_epoch(&s->conn.fp));
+		return false;
 	}
-	if (req.role == UIE_ROLE_ANON)
-		progfd = program_of(pid, event);
-	req.subject_seq = uie_guest_subject_of(s, pid);
+	if (!object)
+		progfd = program_of(g->pid, g->event);
+	g->req.subject_seq = uie_guest_subject_of(&s->subjects, g->pid);
 	begun = uie_phase_begin(&s->phases);
-	r = uie_bridge_measure(s->bridge, &req, req.role == UIE_ROLE_ANON ? progfd : objfd, &v);
+	r = uie_bridge_measure(s->conn.fd, &g->req, object ? g->objfd : progfd, &g->v);
 	uie_phase_end(&s->phases, UIE_PHASE_ASK, begun);
 	if (progfd >= 0)
 		close(progfd);
 	if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)
 		uie_guest_disconnect(s); /* unusable; the next request reconnects */
 	if (r != UIE_OK) {
-		snprintf(why, sizeof(why), "monitor %s at %s (%s)", r == UIE_E_PEER ? "unreachable" : "error",
-			 s->o->socket_path, r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
-		goto refused;
-	}
-	/* Only refusals are worth remembering: an allowed digest is a hint hit anyway. */
-	if (s->fp_ok && objfd >= 0 && v.policy_decision != UIE_ALLOW)
-		uie_fastpath_learn(&s->fp, &req, &v.digest);
-	if (v.decision != UIE_ALLOW) {
-		if (req.role == UIE_ROLE_ANON && v.reason == UIE_R_ANON_EXEC && event != UIE_EV_EXECVE &&
-		    !s->o->verbose) {
-			s->anon_quiet++;
-			goto dropped;
-		}
-		snprintf(why, sizeof(why), "refused by the monitor: %s (record %llu)",
-			 uie_reason_str(v.reason), (unsigned long long)v.seq);
-		goto refused;
-	}
-	if (seal == UIE_SEAL_WRITERS) {
-		snprintf(why, sizeof(why),
-			 "the file is open for writing, so its code could change once "
-			 "mapped (the monitor's record %llu stands for a grant that did not happen)",
-			 (unsigned long long)v.seq);
-		goto refused;
-	}
-	if (s->o->verbose > 1)
-		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(event),
-			uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid,
-			(unsigned long long)v.seq);
-	if (objfd >= 0 && event == UIE_EV_EXECVE && v.scope == UIE_SCOPE_ELF &&
-	    (role == UIE_ROLE_MAIN || role == UIE_ROLE_INTERP))
-		uie_guest_subject_granted(s, st, v.seq); /* what its process's requests will name */
-	if (objfd >= 0) {
-		uint64_t dev, ino;
-
-		if (uie_guest_remember(s, req.id.dev, req.id.ino))
-			uie_guest_watch_add(s, objfd);
-		/* What reconciliation will see in the maps for this file, if that differs. */
-		if (uie_guest_maps_backing_id(s->kern.procmap_query, objfd, st, &dev, &ino))
-			uie_guest_remember(s, dev, ino);
-	}
-	return true;
-refused:
-	fprintf(stderr, "uie: denied %s of %s (pid %d): %s\n", event_name(event),
-		uie_guest_describe(what, objfd, name, sizeof(name)), (int)pid, why);
-dropped:
-	if (fresh)
-		uie_guest_unseal(s, req.id.dev, req.id.ino);
-	return false;
-}
-
-bool uie_guest_ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd,
-		   const struct stat *st, uint64_t vaddr, uint64_t length, uint64_t off, const char *what)
-{
-	return ask(s, event, role, pid, objfd, st, vaddr, length, off, what, 0);
-}
-
-bool uie_guest_ask_obj(struct uie_sup *s, uint16_t event, uint8_t elf_role, pid_t pid, int fd, uint64_t vaddr,
-		       uint64_t length, uint64_t off, const char *what, uint8_t cond)
-{
-	char name[512];
-	struct stat st;
-	uint8_t role;
-
-	if (fstat(fd, &st) != 0) {
-		fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n", event_name(event),
-			uie_guest_describe(what, fd, name, sizeof(name)), (int)pid);
+		snprintf(g->why, sizeof(g->why), "monitor %s at %s (%s)",
+			 r == UIE_E_PEER ? "unreachable" : "error", s->o->socket_path,
+			 r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
 		return false;
 	}
-	role = role_of(pid, fd, &st, elf_role);
-	if (role == UIE_ROLE_ANON)
-		return uie_guest_ask(s, event, role, pid, -1, NULL, vaddr, length, off,
-				     what ? what : "fileless memory");
-	return ask(s, event, role, pid, fd, &st, vaddr, length, off, what, cond);
+	/* Only refusals are worth remembering: an allowed digest is a hint hit anyway. */
+	if (s->conn.fp_ok && object && g->v.policy_decision != UIE_ALLOW)
+		uie_fastpath_learn(&s->conn.fp, &g->req, &g->v.digest);
+	if (g->v.decision != UIE_ALLOW) {
+		if (!object && g->v.reason == UIE_R_ANON_EXEC && g->event != UIE_EV_EXECVE &&
+		    !s->o->verbose) {
+			s->anon_quiet++;
+			g->quiet = true;
+			return false;
+		}
+		snprintf(g->why, sizeof(g->why), "refused by the monitor: %s (record %llu)",
+			 uie_reason_str(g->v.reason), (unsigned long long)g->v.seq);
+		return false;
+	}
+	if (g->seal == UIE_SEAL_WRITERS) {
+		snprintf(g->why, sizeof(g->why),
+			 "the file is open for writing, so its code could change once "
+			 "mapped (the monitor's record %llu stands for a grant that did not happen)",
+			 (unsigned long long)g->v.seq);
+		return false;
+	}
+	return true;
+}
+
+void uie_guest_commit(struct uie_sup *s, const struct uie_grant *g)
+{
+	char name[512];
+	uint64_t dev, ino;
+
+	if (s->o->verbose > 1)
+		fprintf(stderr, "uie: allowed %s of %s (pid %d, record %llu)\n", event_name(g->event),
+			name_of(g, name, sizeof(name)), (int)g->pid, (unsigned long long)g->v.seq);
+	if (g->role == UIE_ROLE_ANON)
+		return;
+	/* What its process's requests will name. */
+	if (g->event == UIE_EV_EXECVE && g->v.scope == UIE_SCOPE_ELF &&
+	    (g->role == UIE_ROLE_MAIN || g->role == UIE_ROLE_INTERP))
+		uie_guest_subject_granted(&s->subjects, &g->st, g->v.seq);
+	if (uie_guest_remember(&s->granted, g->req.id.dev, g->req.id.ino))
+		uie_guest_watch_add(&s->fan, g->objfd);
+	/* What reconciliation will see in the maps for this file, if that differs. */
+	if (uie_guest_maps_backing_id(s->kern.procmap_query, g->objfd, &g->st, &dev, &ino))
+		uie_guest_remember(&s->granted, dev, ino);
+}
+
+void uie_guest_refuse(struct uie_sup *s, struct uie_grant *g, const char *why)
+{
+	char name[512];
+
+	if (!g->quiet)
+		fprintf(stderr, "uie: denied %s of %s (pid %d): %s\n", event_name(g->event),
+			name_of(g, name, sizeof(name)), (int)g->pid, why);
+	if (g->fresh_seal)
+		uie_guest_unseal(&s->seals, g->req.id.dev, g->req.id.ino);
+	g->fresh_seal = false;
+}
+
+bool uie_guest_grant(struct uie_sup *s, struct uie_grant *g)
+{
+	if (!uie_guest_ask(s, g)) {
+		uie_guest_refuse(s, g, g->why);
+		return false;
+	}
+	uie_guest_commit(s, g);
+	return true;
+}
+
+bool uie_guest_examine(struct uie_grant *g)
+{
+	char name[512];
+
+	if (fstat(g->objfd, &g->st) != 0) {
+		fprintf(stderr, "uie: denied %s of %s (pid %d): cannot examine the file\n",
+			event_name(g->event), uie_guest_describe(g->what, g->objfd, name, sizeof(name)),
+			(int)g->pid);
+		return false;
+	}
+	g->role = role_of(g->pid, g->objfd, &g->st, g->role);
+	if (g->role == UIE_ROLE_ANON && !g->what)
+		g->what = "fileless memory";
+	return true;
 }

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "sup.h"
+#include "describe.h"
 
 /*
  * What a diagnostic names: the caller's description, or else the object's

@@ -20,13 +20,25 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "answer.h"
+#include "ask.h"
+#include "fan.h"
 #include "host_platform.h"
 #include "sup.h"
+#include "tmem.h"
 #include "uie/err.h"
 #include "uie/measure.h"
 #include "uie/sys.h"
 
 #define MAX_INTERP_DEPTH 4 /* the kernel allows 5 levels of binfmt rewriting */
+
+/* Asks about a fileless object run by execve, as anonymous memory. */
+static bool ask_fileless(struct uie_sup *s, pid_t pid, const char *what)
+{
+	struct uie_grant g = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_ANON, .pid = pid, .what = what };
+
+	return uie_guest_grant(s, &g);
+}
 
 /*
  * Asks about one object of the execve; an allowed file's identity goes to
@@ -37,6 +49,7 @@
 static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const struct stat *st, uint8_t role,
 		     const char *what, struct uie_exec_ids *ids)
 {
+	struct uie_grant g;
 	struct stat own;
 
 	if (!st) {
@@ -47,9 +60,15 @@ static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const 
 	if (!S_ISREG(st->st_mode))
 		return false;
 	if (uie_sys_fileless(fd, st))
-		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, c->n->pid, -1, NULL, 0, 0, 0, what);
-	if (!uie_guest_ask(s, UIE_EV_EXECVE, uie_guest_exec_role(fd, role), c->n->pid, fd, st, 0,
-			   (uint64_t)st->st_size, 0, what))
+		return ask_fileless(s, c->n->pid, what);
+	g = (struct uie_grant){ .event = UIE_EV_EXECVE,
+				.role = uie_guest_exec_role(fd, role),
+				.pid = c->n->pid,
+				.objfd = fd,
+				.st = *st,
+				.length = (uint64_t)st->st_size,
+				.what = what };
+	if (!uie_guest_grant(s, &g))
 		return false;
 	if (ids->n < UIE_EXEC_IDS)
 		ids->id[ids->n++] = uie_file_id_of(st);
@@ -157,7 +176,7 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		uie_guest_deny(r, err == UIE_E_LIMIT ? ENAMETOOLONG : EFAULT);
 		return;
 	}
-	if (!uie_guest_id_valid(s, n->id))
+	if (!uie_guest_id_valid(s->listener, n->id))
 		return; /* the target is gone; r still refuses */
 	if (path[0] == '\0') {
 		if (!at || !(flags & AT_EMPTY_PATH)) {
@@ -181,9 +200,9 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		close(fd);
 		return;
 	}
-	watched = uie_guest_fan_covers(s, st.st_dev);
+	watched = uie_guest_fan_covers(&s->fan, st.st_dev);
 	if (uie_sys_fileless(fd, &st)) {
-		ok = uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, n->pid, -1, NULL, 0, 0, 0, what);
+		ok = ask_fileless(s, n->pid, what);
 	} else if (ask_file(s, c, fd, &st, UIE_ROLE_MAIN, what, &ids)) {
 		err = check_chain(s, c, fd, what, watched, &ids);
 		ok = err == 0;
@@ -191,8 +210,8 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	if (ok) {
 		/* Under the exec watch the kernel's own opens are checked again (fan.c):
 		 * any file other than the ones allowed here is asked about once more. */
-		if (s->fan >= 0)
-			uie_guest_fan_expect(s, n->pid, &ids);
+		if (s->fan.fd >= 0)
+			uie_guest_fan_expect(&s->fan, n->pid, &ids);
 		uie_guest_cont(r);
 	} else if (err != 0) {
 		uie_guest_deny(r, err);

@@ -32,9 +32,12 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "ask.h"
+#include "fan.h"
 #include "sup.h"
 #include "uie/err.h"
 #include "uie/sys.h"
+#include "writewatch.h"
 
 #define PENDING_TTL_MS 5000
 
@@ -65,37 +68,37 @@ static int mount_point(const char *line, char *out, size_t cap)
 	return j > 0 ? UIE_OK : UIE_E_FORMAT;
 }
 
-static void mark(struct uie_sup *s, const char *mp)
+static void mark(struct uie_fan *f, const char *mp)
 {
 	struct stat st;
 
-	if (stat(mp, &st) != 0 || uie_guest_fan_covers(s, st.st_dev) || s->nfan_devs == UIE_SUP_MAX_FAN_DEVS)
+	if (stat(mp, &st) != 0 || uie_guest_fan_covers(f, st.st_dev) || f->ndevs == UIE_FAN_MAX_DEVS)
 		return;
 	/* Pseudo file systems refuse the mark; their files are checked by exec.c. */
-	if (fanotify_mark(s->fan, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_OPEN_EXEC_PERM, AT_FDCWD, mp) != 0)
+	if (fanotify_mark(f->fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_OPEN_EXEC_PERM, AT_FDCWD, mp) != 0)
 		return;
-	s->fan_devs[s->nfan_devs++] = st.st_dev;
+	f->devs[f->ndevs++] = st.st_dev;
 }
 
-int uie_guest_fan_init(struct uie_sup *s)
+int uie_guest_fan_init(struct uie_fan *fan)
 {
 	char *line = NULL, mp[4096];
 	size_t cap = 0;
 	FILE *f;
 
-	s->fan = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_TID,
-			       O_RDONLY | O_LARGEFILE | O_CLOEXEC);
-	if (s->fan < 0)
+	fan->fd = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_TID,
+				O_RDONLY | O_LARGEFILE | O_CLOEXEC);
+	if (fan->fd < 0)
 		return UIE_E_SYS;
 	f = fopen("/proc/self/mountinfo", "re");
 	if (!f) {
-		close(s->fan);
-		s->fan = -1;
+		close(fan->fd);
+		fan->fd = -1;
 		return UIE_E_SYS;
 	}
 	while (getline(&line, &cap, f) > 0)
 		if (mount_point(line, mp, sizeof(mp)) == UIE_OK)
-			mark(s, mp);
+			mark(fan, mp);
 	free(line);
 	fclose(f);
 	return UIE_OK;
@@ -146,14 +149,14 @@ static int releaser(void *arg)
 	return 0;
 }
 
-void uie_guest_fan_release(struct uie_sup *s)
+void uie_guest_fan_release(struct uie_fan *f)
 {
 	int ours_closed[2] = { -1, -1 };
 	char *stack = MAP_FAILED;
 
-	if (s->fan < 0)
+	if (f->fd < 0)
 		return;
-	if (fanotify_mark(s->fan, FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM, 0, AT_FDCWD, NULL) == 0 &&
+	if (fanotify_mark(f->fd, FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM, 0, AT_FDCWD, NULL) == 0 &&
 	    pipe2(ours_closed, O_CLOEXEC) == 0)
 		stack = mmap(NULL, RELEASER_STACK, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -161,23 +164,23 @@ void uie_guest_fan_release(struct uie_sup *s)
 		/* Its arguments at the bottom of its own stack: nothing of ours that changes. */
 		struct releaser *r = (struct releaser *)(void *)stack;
 
-		*r = (struct releaser){ .fan = s->fan, .ours_closed = ours_closed[0] };
+		*r = (struct releaser){ .fan = f->fd, .ours_closed = ours_closed[0] };
 		if (clone(releaser, stack + RELEASER_STACK, CLONE_VM | SIGCHLD, r) < 0)
 			munmap(stack, RELEASER_STACK);
 	}
-	close(s->fan);
-	s->fan = -1;
+	close(f->fd);
+	f->fd = -1;
 	for (int i = 0; i < 2; i++)
 		if (ours_closed[i] >= 0)
 			close(ours_closed[i]);
 }
 
-bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev)
+bool uie_guest_fan_covers(const struct uie_fan *f, dev_t dev)
 {
-	if (s->fan < 0)
+	if (f->fd < 0)
 		return false;
-	for (unsigned i = 0; i < s->nfan_devs; i++)
-		if (s->fan_devs[i] == dev)
+	for (unsigned i = 0; i < f->ndevs; i++)
+		if (f->devs[i] == dev)
 			return true;
 	return false;
 }
@@ -187,10 +190,10 @@ bool uie_guest_fan_covers(const struct uie_sup *s, dev_t dev)
  * opens the files right after the call continues, and a stale entry must
  * not make us judge a later process that reuses the thread id.
  */
-static struct uie_pending_exec *pending(struct uie_sup *s, pid_t tid)
+static struct uie_pending_exec *pending(struct uie_fan *f, pid_t tid)
 {
-	for (unsigned i = 0; i < UIE_SUP_MAX_PENDING; i++) {
-		struct uie_pending_exec *pe = &s->pending[i];
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++) {
+		struct uie_pending_exec *pe = &f->pending[i];
 
 		if (pe->tid == tid)
 			return uie_now_ms() - pe->stamp <= PENDING_TTL_MS ? pe : NULL;
@@ -198,26 +201,27 @@ static struct uie_pending_exec *pending(struct uie_sup *s, pid_t tid)
 	return NULL;
 }
 
-void uie_guest_fan_expect(struct uie_sup *s, pid_t tid, const struct uie_exec_ids *allowed)
+void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed)
 {
 	struct uie_pending_exec *pe = NULL;
 
-	for (unsigned i = 0; i < UIE_SUP_MAX_PENDING && !pe; i++)
-		if (s->pending[i].tid == tid)
-			pe = &s->pending[i];
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING && !pe; i++)
+		if (f->pending[i].tid == tid)
+			pe = &f->pending[i];
 	if (!pe) { /* reuse the oldest slot */
-		pe = &s->pending[0];
-		for (unsigned i = 1; i < UIE_SUP_MAX_PENDING; i++)
-			if (s->pending[i].stamp < pe->stamp)
-				pe = &s->pending[i];
+		pe = &f->pending[0];
+		for (unsigned i = 1; i < UIE_FAN_MAX_PENDING; i++)
+			if (f->pending[i].stamp < pe->stamp)
+				pe = &f->pending[i];
 	}
 	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = uie_now_ms(), .allowed = *allowed };
 }
 
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
 {
-	struct uie_pending_exec *pe = pending(s, m->pid);
+	struct uie_pending_exec *pe = pending(&s->fan, m->pid);
 	char link[64], what[512];
+	struct uie_grant g;
 	struct uie_file_id id;
 	struct stat st;
 	uint8_t role;
@@ -246,27 +250,29 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 			pe->opens--;
 			break;
 		}
+	g = (struct uie_grant){ .event = UIE_EV_EXECVE, .pid = m->pid };
 	if (uie_sys_fileless(m->fd, &st)) {
 		/* Asked about as anonymous memory, so the name must be taken here. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
 		n = readlink(link, what, sizeof(what) - 1);
 		what[n < 0 ? 0 : n] = '\0';
-		return uie_guest_ask(s, UIE_EV_EXECVE, UIE_ROLE_ANON, m->pid, -1, NULL, 0, 0, 0, what)
-			       ? FAN_ALLOW
-			       : FAN_DENY;
+		g.role = UIE_ROLE_ANON;
+		g.what = what;
+	} else {
+		g.role = uie_guest_exec_role(m->fd, role);
+		g.objfd = m->fd;
+		g.st = st;
+		g.length = (uint64_t)id.size;
 	}
-	return uie_guest_ask(s, UIE_EV_EXECVE, uie_guest_exec_role(m->fd, role), m->pid, m->fd, &st, 0,
-			     id.size, 0, NULL)
-		       ? FAN_ALLOW
-		       : FAN_DENY;
+	return uie_guest_grant(s, &g) ? FAN_ALLOW : FAN_DENY;
 }
 
-static void answer(struct uie_sup *s, int fd, uint32_t verdict)
+static void answer(const struct uie_fan *f, int fd, uint32_t verdict)
 {
 	/* A refusal here fails the execve with EPERM: FAN_DENY_ERRNO cannot say EACCES. */
 	struct fanotify_response resp = { .fd = fd, .response = verdict };
 
-	if (write(s->fan, &resp, sizeof(resp)) != (ssize_t)sizeof(resp))
+	if (write(f->fd, &resp, sizeof(resp)) != (ssize_t)sizeof(resp))
 		fprintf(stderr, "uie: cannot answer an exec permission event: %s\n", strerror(errno));
 }
 
@@ -277,7 +283,7 @@ void uie_guest_fan_handle(struct uie_sup *s)
 		char b[8192];
 	} buf;
 	const struct fanotify_event_metadata *m;
-	ssize_t len = read(s->fan, buf.b, sizeof(buf.b));
+	ssize_t len = read(s->fan.fd, buf.b, sizeof(buf.b));
 
 	if (len <= 0)
 		return;
@@ -289,7 +295,7 @@ void uie_guest_fan_handle(struct uie_sup *s)
 		if (m->fd >= 0 && (m->mask & FAN_MODIFY)) /* a notification: nothing to answer */
 			uie_guest_watch_event(s, m);
 		else if (m->fd >= 0)
-			answer(s, m->fd, decide(s, m));
+			answer(&s->fan, m->fd, decide(s, m));
 		if (m->fd >= 0)
 			close(m->fd);
 	}

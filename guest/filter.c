@@ -40,7 +40,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sup.h"
+#include "spawn.h"
 #include "uie/err.h"
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV

@@ -12,8 +12,8 @@
  * parent, unlike SIGSTOP) before it looks at the request, and lets them
  * go only after the calling thread has returned from the call, which it
  * observes as that thread's own ptrace stop.  Meanwhile other requests are
- * still answered (the loop's s->serve_waiting callback), so a thread
- * waiting on one can stop.  With everything stopped the
+ * still answered (the loop's serve_waiting callback, struct uie_freezer),
+ * so a thread waiting on one can stop.  With everything stopped the
  * executable mappings are then compared with what the monitor allowed
  * (reconcile.c).  PTRACE_O_EXITKILL: if the supervisor dies meanwhile,
  * the frozen threads die with it.
@@ -29,8 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "freeze.h"
 #include "hex.h"
-#include "sup.h"
 #include "uie/err.h"
 #include "uie/sys.h"
 
@@ -54,7 +54,7 @@ static bool known(const struct uie_freeze *f, pid_t tid)
  * Return: UIE_OK (stopped), UIE_E_NOTFOUND (exited), UIE_E_STATE (did not
  * stop in time), UIE_E_SYS.
  */
-static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig, unsigned deadline_ms)
+static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, unsigned deadline_ms)
 {
 	const struct timespec nap = { 0, 20000 };
 	uint64_t start = uie_now_ms();
@@ -72,8 +72,8 @@ static int wait_stop(struct uie_sup *s, pid_t tid, pid_t tgid, int *sig, unsigne
 		if (si.si_pid == 0) { /* not yet */
 			if (uie_now_ms() - start >= deadline_ms)
 				return UIE_E_STATE;
-			if (s->serve_waiting)
-				s->serve_waiting(s);
+			if (z->serve_waiting)
+				z->serve_waiting(z->ctx);
 			nanosleep(&nap, NULL);
 			continue;
 		}
@@ -135,7 +135,7 @@ static int sweep(struct uie_freeze *f, unsigned *added)
 	return r;
 }
 
-int uie_guest_freeze(struct uie_sup *s, struct uie_freeze *f, pid_t tgid, pid_t caller)
+int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pid_t caller)
 {
 	unsigned added;
 	int r;
@@ -157,7 +157,7 @@ int uie_guest_freeze(struct uie_sup *s, struct uie_freeze *f, pid_t tgid, pid_t 
 
 			if (t->tid == caller || t->stopped || t->gone)
 				continue;
-			w = wait_stop(s, t->tid, tgid, &t->sig, STOP_DEADLINE_MS);
+			w = wait_stop(z, t->tid, tgid, &t->sig, STOP_DEADLINE_MS);
 			if (w == UIE_OK)
 				t->stopped = true;
 			else if (w == UIE_E_NOTFOUND)
@@ -167,11 +167,11 @@ int uie_guest_freeze(struct uie_sup *s, struct uie_freeze *f, pid_t tgid, pid_t 
 		}
 	} while (r == UIE_OK && added > 0);
 	if (r != UIE_OK)
-		uie_guest_thaw(s, f);
+		uie_guest_thaw(z, f);
 	return r;
 }
 
-int uie_guest_await_caller(struct uie_sup *s, struct uie_freeze *f)
+int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f)
 {
 	for (unsigned i = 0; i < f->n; i++) {
 		struct uie_frozen *t = &f->t[i];
@@ -179,7 +179,7 @@ int uie_guest_await_caller(struct uie_sup *s, struct uie_freeze *f)
 
 		if (t->tid != f->caller)
 			continue;
-		w = wait_stop(s, t->tid, f->tgid, &t->sig, STOP_DEADLINE_MS);
+		w = wait_stop(z, t->tid, f->tgid, &t->sig, STOP_DEADLINE_MS);
 		if (w == UIE_OK)
 			t->stopped = true;
 		else if (w == UIE_E_NOTFOUND)
@@ -190,16 +190,16 @@ int uie_guest_await_caller(struct uie_sup *s, struct uie_freeze *f)
 }
 
 /* Detaches a stopped tracee; one that has not stopped yet is detached later. */
-static void release(struct uie_sup *s, pid_t tid, pid_t tgid, int sig)
+static void release(struct uie_freezer *z, pid_t tid, pid_t tgid, int sig)
 {
-	int w = wait_stop(s, tid, tgid, &sig, 0);
+	int w = wait_stop(z, tid, tgid, &sig, 0);
 
 	if (w == UIE_OK) {
 		ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
 	} else if (w == UIE_E_STATE) {
-		if (s->nleft < UIE_SUP_MAX_LEFT) {
-			s->left[s->nleft++] = (struct uie_frozen){ .tid = tid, .sig = sig };
-			s->left_tgid[s->nleft - 1] = tgid;
+		if (z->nleft < UIE_FREEZE_LEFT) {
+			z->left[z->nleft++] = (struct uie_frozen){ .tid = tid, .sig = sig };
+			z->left_tgid[z->nleft - 1] = tgid;
 		} else {
 			/* Cannot keep track: a tracee we never release would hang forever. */
 			fprintf(stderr, "uie: killed pid %d: too many threads left stopping\n", (int)tgid);
@@ -208,7 +208,7 @@ static void release(struct uie_sup *s, pid_t tid, pid_t tgid, int sig)
 	}
 }
 
-void uie_guest_thaw(struct uie_sup *s, struct uie_freeze *f)
+void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f)
 {
 	for (unsigned i = 0; i < f->n; i++) {
 		struct uie_frozen *t = &f->t[i];
@@ -218,16 +218,16 @@ void uie_guest_thaw(struct uie_sup *s, struct uie_freeze *f)
 		if (t->stopped)
 			ptrace(PTRACE_DETACH, t->tid, 0, (void *)(long)t->sig);
 		else /* still inside a call (e.g. vfork): it stops when it returns */
-			release(s, t->tid, f->tgid, t->sig);
+			release(z, t->tid, f->tgid, t->sig);
 	}
 	f->n = 0;
 }
 
-void uie_guest_thaw_left(struct uie_sup *s)
+void uie_guest_thaw_left(struct uie_freezer *z)
 {
-	unsigned n = s->nleft;
+	unsigned n = z->nleft;
 
-	s->nleft = 0;
+	z->nleft = 0;
 	for (unsigned i = 0; i < n; i++)
-		release(s, s->left[i].tid, s->left_tgid[i], s->left[i].sig);
+		release(z, z->left[i].tid, z->left_tgid[i], z->left[i].sig);
 }

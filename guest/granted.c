@@ -2,26 +2,26 @@
 /*
  * The granted set: file identities (dev, ino) the monitor allowed, the key
  * reconciliation (reconcile.c) compares executable mappings against.  An
- * open-addressing table in struct uie_sup; no allocation.
+ * open-addressing table (struct uie_granted); no allocation.
  */
 #include <string.h>
 
-#include "sup.h"
+#include "granted.h"
 
 static unsigned slot_of(uint64_t dev, uint64_t ino)
 {
 	uint64_t h = (dev * 0x9e3779b97f4a7c15ull) ^ (ino * 0xc2b2ae3d27d4eb4full);
 
-	return (unsigned)(h >> 40) & (UIE_SUP_APPROVED_SLOTS - 1);
+	return (unsigned)(h >> 40) & (UIE_GRANTED_SLOTS - 1);
 }
 
-bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino)
+bool uie_guest_approved(const struct uie_granted *g, uint64_t dev, uint64_t ino)
 {
-	for (unsigned i = 0, k = slot_of(dev, ino); i < UIE_SUP_APPROVED_SLOTS;
-	     i++, k = (k + 1) & (UIE_SUP_APPROVED_SLOTS - 1)) {
-		if (s->approved[k][0] == 0 && s->approved[k][1] == 0)
+	for (unsigned i = 0, k = slot_of(dev, ino); i < UIE_GRANTED_SLOTS;
+	     i++, k = (k + 1) & (UIE_GRANTED_SLOTS - 1)) {
+		if (g->slot[k][0] == 0 && g->slot[k][1] == 0)
 			return false;
-		if (s->approved[k][0] == dev && s->approved[k][1] == ino)
+		if (g->slot[k][0] == dev && g->slot[k][1] == ino)
 			return true;
 	}
 	return false;
@@ -30,14 +30,14 @@ bool uie_guest_approved(const struct uie_sup *s, uint64_t dev, uint64_t ino)
 /* A slot whose approval was withdrawn: lookups probe past it, inserts do not reuse it. */
 #define FORGOTTEN UINT64_MAX
 
-void uie_guest_forget(struct uie_sup *s, uint64_t dev, uint64_t ino)
+void uie_guest_forget(struct uie_granted *g, uint64_t dev, uint64_t ino)
 {
-	for (unsigned i = 0, k = slot_of(dev, ino); i < UIE_SUP_APPROVED_SLOTS;
-	     i++, k = (k + 1) & (UIE_SUP_APPROVED_SLOTS - 1)) {
-		if (s->approved[k][0] == 0 && s->approved[k][1] == 0)
+	for (unsigned i = 0, k = slot_of(dev, ino); i < UIE_GRANTED_SLOTS;
+	     i++, k = (k + 1) & (UIE_GRANTED_SLOTS - 1)) {
+		if (g->slot[k][0] == 0 && g->slot[k][1] == 0)
 			return;
-		if (s->approved[k][0] == dev && s->approved[k][1] == ino) {
-			s->approved[k][0] = s->approved[k][1] = FORGOTTEN;
+		if (g->slot[k][0] == dev && g->slot[k][1] == ino) {
+			g->slot[k][0] = g->slot[k][1] = FORGOTTEN;
 			return;
 		}
 	}
@@ -45,21 +45,20 @@ void uie_guest_forget(struct uie_sup *s, uint64_t dev, uint64_t ino)
 
 /* Remembers an allowed file (true when it was not yet); when the table is full it forgets
  * everything (reconciliation then asks the monitor again: slower, never weaker). */
-bool uie_guest_remember(struct uie_sup *s, uint64_t dev, uint64_t ino)
+bool uie_guest_remember(struct uie_granted *g, uint64_t dev, uint64_t ino)
 {
 	unsigned k;
 
-	if (uie_guest_approved(s, dev, ino))
+	if (uie_guest_approved(g, dev, ino))
 		return false;
-	if (s->napproved >= UIE_SUP_APPROVED_SLOTS / 2) {
-		memset(s->approved, 0, sizeof(s->approved));
-		s->napproved = 0;
+	if (g->n >= UIE_GRANTED_SLOTS / 2) {
+		memset(g->slot, 0, sizeof(g->slot));
+		g->n = 0;
 	}
-	for (k = slot_of(dev, ino); s->approved[k][0] || s->approved[k][1];
-	     k = (k + 1) & (UIE_SUP_APPROVED_SLOTS - 1))
+	for (k = slot_of(dev, ino); g->slot[k][0] || g->slot[k][1]; k = (k + 1) & (UIE_GRANTED_SLOTS - 1))
 		;
-	s->approved[k][0] = dev;
-	s->approved[k][1] = ino;
-	s->napproved++;
+	g->slot[k][0] = dev;
+	g->slot[k][1] = ino;
+	g->n++;
 	return true;
 }

@@ -22,7 +22,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sup.h"
+#include "kernel.h"
+#include "maps.h"
+#include "tmem.h"
 #include "uie/err.h"
 
 #ifndef PIDFD_THREAD

@@ -24,7 +24,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "answer.h"
+#include "connection.h"
+#include "fan.h"
+#include "freeze.h"
+#include "reconcile.h"
+#include "reports.h"
+#include "seal.h"
+#include "spawn.h"
 #include "sup.h"
+#include "tmem.h"
 #include "uie/err.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -87,7 +96,7 @@ static int open_caller(struct uie_sup *s, struct uie_call *c, unsigned *threads)
 	if (uie_guest_task_info(n->pid, -1, &tgid, threads) != UIE_OK)
 		return UIE_E_SYS;
 	c->pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
-	if (c->pidfd < 0 || !uie_guest_id_valid(s, n->id))
+	if (c->pidfd < 0 || !uie_guest_id_valid(s->listener, n->id))
 		return UIE_E_SYS;
 	if (grant)
 		c->tgid = tgid;
@@ -115,7 +124,7 @@ static void serve_one(struct uie_sup *s)
 		goto send; /* the thread is gone */
 	s->depth++;
 	if (threads > 1 && racy_grant(n)) {
-		int e = uie_guest_freeze(s, frz, c.tgid, n->pid);
+		int e = uie_guest_freeze(&s->freezer, frz, c.tgid, n->pid);
 
 		if (e != UIE_OK) {
 			fprintf(stderr, "uie: denied a grant to pid %d: cannot stop its other threads (%s)\n",
@@ -130,13 +139,13 @@ send:
 		fprintf(stderr, "uie: cannot answer pid %d: %s\n", (int)n->pid, strerror(errno));
 	if (frozen) {
 		/* All threads stay stopped until the call has returned and the result is checked. */
-		if (uie_guest_await_caller(s, frz) != UIE_OK) {
+		if (uie_guest_await_caller(&s->freezer, frz) != UIE_OK) {
 			fprintf(stderr, "uie: killed pid %d: its call did not return in time\n", (int)c.tgid);
 			kill(c.tgid, SIGKILL);
 		} else if (r->flags & SECCOMP_USER_NOTIF_FLAG_CONTINUE) {
 			uie_guest_reconcile(s, c.tgid);
 		}
-		uie_guest_thaw(s, frz);
+		uie_guest_thaw(&s->freezer, frz);
 	}
 	s->depth = d;
 	if (c.pidfd >= 0)
@@ -151,11 +160,12 @@ send:
  * notifications up to UIE_SUP_NEST deep (a vfork parent cannot stop before
  * its child's execve is answered).
  */
-static void serve_waiting(struct uie_sup *s)
+static void serve_waiting(void *ctx)
 {
+	struct uie_sup *s = ctx;
 	struct pollfd p = { .fd = s->listener, .events = POLLIN };
 
-	if (s->fan >= 0)
+	if (s->fan.fd >= 0)
 		uie_guest_fan_handle(s);
 	if (s->depth < UIE_SUP_NEST && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
 		serve_one(s);
@@ -178,11 +188,12 @@ static void follow_monitor(struct uie_sup *s)
 	socklen_t len = sizeof(cr);
 	cpu_set_t mon, own, both;
 
-	if (s->bridge == s->followed)
+	if (s->conn.fd == s->followed)
 		return;
-	s->followed = s->bridge;
-	if (s->bridge < 0 || getsockopt(s->bridge, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 || cr.pid <= 0 ||
-	    sched_getaffinity(cr.pid, sizeof(mon), &mon) != 0 || sched_getaffinity(0, sizeof(own), &own) != 0)
+	s->followed = s->conn.fd;
+	if (s->conn.fd < 0 || getsockopt(s->conn.fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 ||
+	    cr.pid <= 0 || sched_getaffinity(cr.pid, sizeof(mon), &mon) != 0 ||
+	    sched_getaffinity(0, sizeof(own), &own) != 0)
 		return;
 	CPU_AND(&both, &mon, &own);
 	if (CPU_COUNT(&both) == 0 || CPU_EQUAL(&both, &own))
@@ -247,12 +258,13 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 	while (!reaped || !hup) {
 		struct pollfd p[4] = {
 			{ .fd = hup ? -1 : s->listener, .events = POLLIN },
-			{ .fd = s->fan, .events = POLLIN },
+			{ .fd = s->fan.fd, .events = POLLIN },
 			{ .fd = reaped ? -1 : pidfd, .events = POLLIN },
 			{ .fd = sigfd, .events = POLLIN },
 		};
-		int idle = min_timeout(uie_guest_fastpath_idle_ms(s), uie_guest_seal_idle_ms(s));
-		int k = poll(p, 4, s->nleft ? min_timeout(idle, LEFT_POLL_MS) : idle);
+		int idle = min_timeout(uie_guest_fastpath_idle_ms(&s->fp_reports),
+				       uie_guest_seal_idle_ms(&s->seals));
+		int k = poll(p, 4, s->freezer.nleft ? min_timeout(idle, LEFT_POLL_MS) : idle);
 
 		if (k < 0 && errno != EINTR)
 			break;
@@ -260,8 +272,8 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 			uie_guest_fastpath_flush(s);
 			uie_guest_seal_sweep(s);
 		}
-		if (s->nleft)
-			uie_guest_thaw_left(s);
+		if (s->freezer.nleft)
+			uie_guest_thaw_left(&s->freezer);
 		if (p[1].revents & POLLIN) {
 			uie_guest_fan_handle(s);
 			/* Answered: queued fast-path refusals may be due (in a freeze
@@ -312,10 +324,11 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	s->o = o;
 	s->phases.on = o->timing;
 	s->phases.start_ns = uie_phase_begin(&s->phases);
-	s->bridge = -1;
+	s->conn.fd = -1;
 	s->followed = -1;
-	s->fan = -1;
-	s->serve_waiting = serve_waiting;
+	s->fan.fd = -1;
+	s->freezer.serve_waiting = serve_waiting;
+	s->freezer.ctx = s;
 	signal(SIGPIPE, SIG_IGN); /* a dead monitor is an error, not a signal */
 	if (syscall(__NR_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &s->sizes) != 0) {
 		free(s);
@@ -331,7 +344,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	}
 	if (o->fanotify) { /* without it, no phase: --timing then shows fanotify=0 */
 		begun = uie_phase_begin(&s->phases);
-		if (uie_guest_fan_init(s) != UIE_OK && o->verbose)
+		if (uie_guest_fan_init(&s->fan) != UIE_OK && o->verbose)
 			fprintf(stderr, "uie: no fanotify exec watch (%s); execve is checked by path\n",
 				strerror(errno));
 		uie_phase_end(&s->phases, UIE_PHASE_FANOTIFY, begun);
@@ -344,8 +357,8 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 		r = uie_guest_spawn(argv, s->kern.landlock_abi, o, &child, &pidfd, &s->listener);
 	uie_phase_end(&s->phases, UIE_PHASE_SPAWN, begun);
 	if (r != UIE_OK) {
-		if (s->fan >= 0)
-			close(s->fan);
+		if (s->fan.fd >= 0)
+			close(s->fan.fd);
 		free_sup(s);
 		return r;
 	}
@@ -371,7 +384,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	begun = uie_phase_begin(&s->phases);
 	close(pidfd);
 	close(s->listener);
-	uie_guest_fan_release(s);
+	uie_guest_fan_release(&s->fan);
 	uie_guest_fastpath_flush(s);
 	uie_guest_disconnect(s);
 	uie_phase_end(&s->phases, UIE_PHASE_TEARDOWN, begun);

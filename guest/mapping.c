@@ -29,7 +29,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "answer.h"
+#include "ask.h"
+#include "maps.h"
+#include "pages.h"
+#include "reconcile.h"
 #include "sup.h"
+#include "tmem.h"
 #include "uie/err.h"
 
 #define PAGE 4096u
@@ -39,35 +45,42 @@ void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct secco
 {
 	const struct seccomp_notif *n = c->n;
 	uint64_t addr = n->data.args[0], len = n->data.args[1], flags = n->data.args[3];
-	int fd = (int)n->data.args[4], obj;
+	int fd = (int)n->data.args[4];
+	struct uie_grant g = { .event = UIE_EV_MMAP_EXEC, .pid = n->pid, .vaddr = addr, .length = len };
 
 	if ((flags & MAP_ANONYMOUS) || fd < 0) {
-		if (uie_guest_ask(s, UIE_EV_MMAP_EXEC, UIE_ROLE_ANON, n->pid, -1, NULL, addr, len, 0,
-				  "anonymous memory")) {
-			uie_guest_anon_allowed(s, c->tgid);
+		g.role = UIE_ROLE_ANON;
+		g.what = "anonymous memory";
+		if (uie_guest_grant(s, &g)) {
+			uie_guest_anon_allowed(&s->anon, c->tgid);
 			uie_guest_cont(r);
 		}
 		return;
 	}
-	obj = uie_guest_call_getfd(c, fd);
-	if (obj < 0) {
+	g.objfd = uie_guest_call_getfd(c, fd);
+	if (g.objfd < 0) {
 		uie_guest_deny(r, errno == EBADF ? EBADF : EACCES);
 		return;
 	}
+	g.role = UIE_ROLE_DSO;
+	g.offset = n->data.args[5];
 	/* Writable and executable: a write would copy in bytes nobody measured. */
-	if (uie_guest_id_valid(s, n->id) &&
-	    uie_guest_ask_obj(s, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, n->pid, obj, addr, len, n->data.args[5],
-			      NULL, (n->data.args[2] & PROT_WRITE) ? UIE_COND_EXECMOD : 0)) {
-		/* The fd may have been replaced while the monitor measured. */
-		if (syscall(SYS_kcmp, getpid(), n->pid, KCMP_FILE, obj, fd) == 0)
-			uie_guest_cont(r);
-		else
-			fprintf(stderr,
-				"uie: denied mmap of fd %d (pid %d): descriptor replaced during the check "
-				"(race)\n",
-				fd, (int)n->pid);
+	g.cond = (n->data.args[2] & PROT_WRITE) ? UIE_COND_EXECMOD : 0;
+	if (!uie_guest_id_valid(s->listener, n->id) || !uie_guest_examine(&g)) {
+		close(g.objfd);
+		return;
 	}
-	close(obj);
+	if (!uie_guest_ask(s, &g)) {
+		uie_guest_refuse(s, &g, g.why);
+	} else if (syscall(SYS_kcmp, getpid(), n->pid, KCMP_FILE, g.objfd, fd) != 0) {
+		/* The fd was replaced while the monitor measured: the grant does not happen. */
+		snprintf(g.why, sizeof(g.why), "descriptor %d replaced during the check (race)", fd);
+		uie_guest_refuse(s, &g, g.why);
+	} else {
+		uie_guest_commit(s, &g);
+		uie_guest_cont(r);
+	}
+	close(g.objfd);
 }
 
 struct span {
@@ -146,19 +159,33 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 		}
 		at = hi;
 		if (m->ino == 0 || m->special) {
-			ok = uie_guest_ask(s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, n->pid, -1, NULL, lo,
-					   hi - lo, 0, "anonymous memory");
+			struct uie_grant g = { .event = UIE_EV_MPROTECT_EXEC,
+					       .role = UIE_ROLE_ANON,
+					       .pid = n->pid,
+					       .vaddr = lo,
+					       .length = hi - lo,
+					       .what = "anonymous memory" };
+
+			ok = uie_guest_grant(s, &g);
 			if (ok)
-				uie_guest_anon_allowed(s, c->tgid);
+				uie_guest_anon_allowed(&s->anon, c->tgid);
 		} else if (uie_guest_map_open(n->pid, m, &obj) != UIE_OK) {
 			fprintf(stderr,
 				"uie: denied mprotect at %#llx (pid %d): cannot open the mapped file\n",
 				(unsigned long long)lo, (int)n->pid);
 			ok = false;
 		} else {
-			ok = uie_guest_ask_obj(s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, n->pid, obj, lo,
-					       hi - lo, m->off + (lo - m->start), NULL,
-					       execmod(n, lo, hi, (n->data.args[2] & PROT_WRITE) != 0));
+			struct uie_grant g = { .event = UIE_EV_MPROTECT_EXEC,
+					       .role = UIE_ROLE_DSO,
+					       .pid = n->pid,
+					       .objfd = obj,
+					       .vaddr = lo,
+					       .length = hi - lo,
+					       .offset = m->off + (lo - m->start),
+					       .cond = execmod(n, lo, hi,
+							       (n->data.args[2] & PROT_WRITE) != 0) };
+
+			ok = uie_guest_examine(&g) && uie_guest_grant(s, &g);
 			close(obj);
 		}
 		if (!ok)
@@ -168,6 +195,6 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 		uie_guest_deny(r, ENOMEM);
 		return;
 	}
-	if (uie_guest_id_valid(s, n->id))
+	if (uie_guest_id_valid(s->listener, n->id))
 		uie_guest_cont(r);
 }

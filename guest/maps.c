@@ -16,7 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "sup.h"
+#include "maps.h"
 #include "uie/err.h"
 
 #define MAPS_BUF 65536

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "sup.h"
+#include "pages.h"
 #include "uie/err.h"
 
 #define PAGE 4096u

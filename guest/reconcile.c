@@ -16,6 +16,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ask.h"
+#include "granted.h"
+#include "maps.h"
+#include "reconcile.h"
 #include "sup.h"
 #include "uie/err.h"
 
@@ -24,25 +28,26 @@ struct rctx {
 	pid_t tgid;
 };
 
-static bool anon_ok(const struct uie_sup *s, pid_t tgid)
+static bool anon_ok(const struct uie_anon_grants *a, pid_t tgid)
 {
-	for (unsigned i = 0; i < UIE_SUP_MAX_ANON; i++)
-		if (s->anon_ok[i] == tgid)
+	for (unsigned i = 0; i < UIE_ANON_GRANTS; i++)
+		if (a->tgid[i] == tgid)
 			return true;
 	return false;
 }
 
-void uie_guest_anon_allowed(struct uie_sup *s, pid_t tgid)
+void uie_guest_anon_allowed(struct uie_anon_grants *a, pid_t tgid)
 {
-	if (anon_ok(s, tgid))
+	if (anon_ok(a, tgid))
 		return;
-	s->anon_ok[s->anon_next] = tgid;
-	s->anon_next = (s->anon_next + 1) % UIE_SUP_MAX_ANON;
+	a->tgid[a->next] = tgid;
+	a->next = (a->next + 1) % UIE_ANON_GRANTS;
 }
 
 static int check(void *ctx, const struct uie_map *m)
 {
 	struct rctx *rc = ctx;
+	struct uie_grant g;
 	char what[96];
 	bool ok;
 	int fd;
@@ -51,20 +56,32 @@ static int check(void *ctx, const struct uie_map *m)
 		return UIE_OK;
 	snprintf(what, sizeof(what), "the mapping at %#llx", (unsigned long long)m->start);
 	if (m->ino == 0) {
-		if (anon_ok(rc->s, rc->tgid))
+		if (anon_ok(&rc->s->anon, rc->tgid))
 			return UIE_OK;
-		ok = uie_guest_ask(rc->s, UIE_EV_MPROTECT_EXEC, UIE_ROLE_ANON, rc->tgid, -1, NULL, m->start,
-				   m->end - m->start, 0, what);
+		g = (struct uie_grant){ .event = UIE_EV_MPROTECT_EXEC,
+					.role = UIE_ROLE_ANON,
+					.pid = rc->tgid,
+					.vaddr = m->start,
+					.length = m->end - m->start,
+					.what = what };
+		ok = uie_guest_grant(rc->s, &g);
 		if (ok)
-			uie_guest_anon_allowed(rc->s, rc->tgid);
+			uie_guest_anon_allowed(&rc->s->anon, rc->tgid);
 		return ok ? UIE_OK : UIE_E_DENIED;
 	}
-	if (uie_guest_approved(rc->s, makedev(m->dev_major, m->dev_minor), m->ino))
+	if (uie_guest_approved(&rc->s->granted, makedev(m->dev_major, m->dev_minor), m->ino))
 		return UIE_OK;
 	if (uie_guest_map_open(rc->tgid, m, &fd) != UIE_OK)
 		return errno == ENOENT ? UIE_OK : UIE_E_DENIED; /* unmapped meanwhile */
-	ok = uie_guest_ask_obj(rc->s, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, rc->tgid, fd, m->start,
-			       m->end - m->start, m->off, what, 0);
+	g = (struct uie_grant){ .event = UIE_EV_MMAP_EXEC,
+				.role = UIE_ROLE_DSO,
+				.pid = rc->tgid,
+				.objfd = fd,
+				.vaddr = m->start,
+				.length = m->end - m->start,
+				.offset = m->off,
+				.what = what };
+	ok = uie_guest_examine(&g) && uie_guest_grant(rc->s, &g);
 	close(fd);
 	return ok ? UIE_OK : UIE_E_DENIED;
 }

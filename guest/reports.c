@@ -2,10 +2,12 @@
 /*
  * The fast path's refusals (fastpath.c decides) and their report queue:
  * sent to the monitor for its log only after the refused calls were
- * answered, in batches (sup.h, UIE_SUP_FP_*).
+ * answered, in batches (reports.h, UIE_FP_*).
  */
 #include <stdio.h>
 
+#include "connection.h"
+#include "reports.h"
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -19,24 +21,25 @@
  */
 bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, int objfd)
 {
+	struct uie_fp_reports *q = &s->fp_reports;
 	struct uie_fastpath_report *rep;
 	struct uie_digest d;
 
-	if (!s->fp_ok || objfd < 0 || s->nfp_reports >= UIE_SUP_MAX_FP_REPORTS)
+	if (!s->conn.fp_ok || objfd < 0 || q->n >= UIE_FP_REPORTS_MAX)
 		return false;
 	if (req->event != UIE_EV_EXECVE && req->event != UIE_EV_MMAP_EXEC &&
 	    req->event != UIE_EV_MPROTECT_EXEC)
 		return false;
-	if (!uie_fastpath_refresh(&s->fp, s->bridge) || !uie_fastpath_check_known(&s->fp, req, &d))
+	if (!uie_fastpath_refresh(&s->conn.fp, s->conn.fd) || !uie_fastpath_check_known(&s->conn.fp, req, &d))
 		return false;
 	/* A batch holds the refusals of one hint: the monitor logs them under its epoch. */
-	if (s->nfp_reports && uie_fastpath_epoch(&s->fp) != s->fp_epoch)
+	if (q->n && uie_fastpath_epoch(&s->conn.fp) != q->epoch)
 		uie_guest_fastpath_flush(s);
-	if (s->nfp_reports == 0) {
-		s->fp_oldest_ms = uie_now_ms();
-		s->fp_epoch = uie_fastpath_epoch(&s->fp);
+	if (q->n == 0) {
+		q->oldest_ms = uie_now_ms();
+		q->epoch = uie_fastpath_epoch(&s->conn.fp);
 	}
-	rep = &s->fp_reports[s->nfp_reports++];
+	rep = &q->q[q->n++];
 	rep->req = *req;
 	rep->digest = d;
 	return true;
@@ -44,46 +47,48 @@ bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, in
 
 void uie_guest_fastpath_flush(struct uie_sup *s)
 {
+	struct uie_fp_reports *q = &s->fp_reports;
 	unsigned lost = 0;
 	int r = UIE_E_PEER, why = UIE_OK;
 
-	if (s->nfp_reports == 0)
+	if (q->n == 0)
 		return;
-	if (s->bridge >= 0)
-		r = uie_bridge_fastpath_report_all(s->bridge, s->fp_epoch, s->fp_reports, s->nfp_reports);
-	for (unsigned i = 0; i < s->nfp_reports; i++) {
-		int st = s->bridge >= 0 ? s->fp_reports[i].status : r;
+	if (s->conn.fd >= 0)
+		r = uie_bridge_fastpath_report_all(s->conn.fd, q->epoch, q->q, q->n);
+	for (unsigned i = 0; i < q->n; i++) {
+		int st = s->conn.fd >= 0 ? q->q[i].status : r;
 
 		if (st != UIE_OK) {
 			lost++;
 			why = st;
 		}
 	}
-	if (s->fp_hidden)
+	if (q->hidden)
 		fprintf(stderr, "uie: %u more fast-path refusal(s) of this batch not shown one by one\n",
-			s->fp_hidden);
+			q->hidden);
 	if (lost && why == UIE_E_STATE)
 		fprintf(stderr,
 			"uie: %u fast-path refusal(s) under the hint of epoch %llu not logged: "
 			"the monitor installed another policy before they reached it\n",
-			lost, (unsigned long long)s->fp_epoch);
+			lost, (unsigned long long)q->epoch);
 	else if (lost)
 		fprintf(stderr, "uie: %u fast-path refusal(s) could not be reported to the monitor: %s\n",
 			lost, uie_err_str(why));
-	s->fp_shown = s->fp_hidden = 0;
+	q->shown = q->hidden = 0;
 	if (r == UIE_E_PEER || r == UIE_E_SYS)
 		uie_guest_disconnect(s);
-	s->nfp_reports = 0;
+	q->n = 0;
 }
 
 void uie_guest_fastpath_flush_due(struct uie_sup *s)
 {
-	if (s->nfp_reports == UIE_SUP_MAX_FP_REPORTS ||
-	    (s->nfp_reports && uie_now_ms() - s->fp_oldest_ms >= UIE_SUP_FP_MAX_DELAY_MS))
+	const struct uie_fp_reports *q = &s->fp_reports;
+
+	if (q->n == UIE_FP_REPORTS_MAX || (q->n && uie_now_ms() - q->oldest_ms >= UIE_FP_MAX_DELAY_MS))
 		uie_guest_fastpath_flush(s);
 }
 
-int uie_guest_fastpath_idle_ms(const struct uie_sup *s)
+int uie_guest_fastpath_idle_ms(const struct uie_fp_reports *q)
 {
-	return s->nfp_reports ? UIE_SUP_FP_QUIET_MS : -1;
+	return q->n ? UIE_FP_QUIET_MS : -1;
 }

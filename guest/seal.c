@@ -35,9 +35,16 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "connection.h"
+#include "describe.h"
+#include "granted.h"
+#include "maps.h"
+#include "seal.h"
 #include "sup.h"
+#include "tmem.h"
 #include "uie/err.h"
 #include "uie/sys.h"
+#include "writewatch.h"
 
 #define SWEEP_MS 2000 /* seals of unmapped files are dropped this long after, when idle */
 /*
@@ -64,20 +71,20 @@ static bool immutable(int fd, const struct stat *st)
 	return ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_VERITY_FL);
 }
 
-static struct uie_seal *find(struct uie_sup *s, uint64_t dev, uint64_t ino)
+static struct uie_seal *find(struct uie_seals *sl, uint64_t dev, uint64_t ino)
 {
-	for (unsigned i = 0; i < s->nseals; i++)
-		if (s->seals[i].dev == dev && s->seals[i].ino == ino)
-			return &s->seals[i];
+	for (unsigned i = 0; i < sl->n; i++)
+		if (sl->e[i].dev == dev && sl->e[i].ino == ino)
+			return &sl->e[i];
 	return NULL;
 }
 
 /* Releases the lease (a waiting writer proceeds) and forgets the seal. */
-static void release(struct uie_sup *s, struct uie_seal *e)
+static void release(struct uie_seals *sl, struct uie_seal *e)
 {
 	fcntl(e->fd, F_SETLEASE, F_UNLCK);
 	close(e->fd);
-	*e = s->seals[--s->nseals];
+	*e = sl->e[--sl->n];
 }
 
 /* Remembers that pid (a thread) asks for a grant of e's file now. */
@@ -96,11 +103,11 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	*fresh = false;
 	if (immutable(objfd, st))
 		return UIE_SEAL_HELD;
-	if ((e = find(s, st->st_dev, st->st_ino)) != NULL) { /* a break pending: a writer waits */
+	if ((e = find(&s->seals, st->st_dev, st->st_ino)) != NULL) { /* a break pending: a writer waits */
 		asked(e, pid);
 		return fcntl(e->fd, F_GETLEASE) == F_RDLCK ? UIE_SEAL_HELD : UIE_SEAL_WRITERS;
 	}
-	if (s->nseals == UIE_SUP_MAX_SEALS) {
+	if (s->seals.n == UIE_SEALS_MAX) {
 		errno = ENOLCK;
 		return UIE_SEAL_NONE;
 	}
@@ -117,9 +124,9 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	}
 	/* The first sweep (a walk of every process's maps) comes SWEEP_MS after the first seal, not
 	 * at once: a short program is over before it, and start-up does not wait for the walk. */
-	if (s->nseals == 0)
-		s->seal_swept_ms = uie_now_ms();
-	e = &s->seals[s->nseals++];
+	if (s->seals.n == 0)
+		s->seals.swept_ms = uie_now_ms();
+	e = &s->seals.e[s->seals.n++];
 	*e = (struct uie_seal){
 		.dev = st->st_dev, .ino = st->st_ino, .fd = fd, .map_dev = st->st_dev, .map_ino = st->st_ino
 	};
@@ -130,12 +137,12 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	return UIE_SEAL_HELD;
 }
 
-void uie_guest_unseal(struct uie_sup *s, uint64_t dev, uint64_t ino)
+void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino)
 {
-	struct uie_seal *e = find(s, dev, ino);
+	struct uie_seal *e = find(sl, dev, ino);
 
 	if (e)
-		release(s, e);
+		release(sl, e);
 }
 
 /* Whether pid descends from the tree's first process (its parents read from /proc). */
@@ -229,7 +236,7 @@ static bool enforcing(struct uie_sup *s)
 	struct uie_status st;
 
 	uie_guest_connect(s);
-	return s->bridge < 0 || uie_bridge_status(s->bridge, &st) != UIE_OK || st.mode == UIE_MODE_ENFORCE;
+	return s->conn.fd < 0 || uie_bridge_status(s->conn.fd, &st) != UIE_OK || st.mode == UIE_MODE_ENFORCE;
 }
 
 /*
@@ -271,11 +278,11 @@ static void broken(struct uie_sup *s, struct uie_seal *e)
 	char name[512];
 	struct mappers mp;
 
-	uie_guest_forget(s, e->dev, e->ino);
+	uie_guest_forget(&s->granted, e->dev, e->ino);
 	if (e->map_dev != e->dev || e->map_ino != e->ino)
-		uie_guest_forget(s, e->map_dev, e->map_ino);
-	if (s->fan >= 0) /* the write that follows is this one: no second report */
-		fanotify_mark(s->fan, FAN_MARK_REMOVE, FAN_MODIFY, e->fd, NULL);
+		uie_guest_forget(&s->granted, e->map_dev, e->map_ino);
+	if (s->fan.fd >= 0) /* the write that follows is this one: no second report */
+		fanotify_mark(s->fan.fd, FAN_MARK_REMOVE, FAN_MODIFY, e->fd, NULL);
 	find_mappers(e, &mp);
 	in_flight(e, &mp);
 	if (mp.n > 0) {
@@ -283,13 +290,13 @@ static void broken(struct uie_sup *s, struct uie_seal *e)
 		if (uie_guest_report_violation(s, 0, e->fd, mp.pid[0]) != UIE_OK || enforcing(s))
 			kill_tree(s, &mp, name);
 	}
-	release(s, e);
+	release(&s->seals, e);
 }
 
 void uie_guest_seal_broken(struct uie_sup *s, int fd)
 {
-	for (unsigned i = s->nseals; i-- > 0;) {
-		struct uie_seal *e = &s->seals[i];
+	for (unsigned i = s->seals.n; i-- > 0;) {
+		struct uie_seal *e = &s->seals.e[i];
 
 		/*
 		 * fd -1: the signal queue overflowed (SIGIO).  Either way only a lease
@@ -301,18 +308,18 @@ void uie_guest_seal_broken(struct uie_sup *s, int fd)
 	}
 }
 
-int uie_guest_seal_idle_ms(const struct uie_sup *s)
+int uie_guest_seal_idle_ms(const struct uie_seals *sl)
 {
-	uint64_t now = uie_now_ms(), due = s->seal_swept_ms + SWEEP_MS;
+	uint64_t now = uie_now_ms(), due = sl->swept_ms + SWEEP_MS;
 
-	if (s->nseals == 0)
+	if (sl->n == 0)
 		return -1;
 	return due > now ? (int)(due - now) : 0;
 }
 
 struct sweep {
-	struct uie_sup *s;
-	bool live[UIE_SUP_MAX_SEALS];
+	const struct uie_seals *sl;
+	bool live[UIE_SEALS_MAX];
 };
 
 static int mark_live(void *ctx, const struct uie_map *m)
@@ -321,22 +328,22 @@ static int mark_live(void *ctx, const struct uie_map *m)
 
 	if (!m->x || m->special)
 		return UIE_OK;
-	for (unsigned i = 0; i < sw->s->nseals; i++)
-		if (sw->s->seals[i].map_ino == m->ino &&
-		    sw->s->seals[i].map_dev == makedev(m->dev_major, m->dev_minor))
+	for (unsigned i = 0; i < sw->sl->n; i++)
+		if (sw->sl->e[i].map_ino == m->ino &&
+		    sw->sl->e[i].map_dev == makedev(m->dev_major, m->dev_minor))
 			sw->live[i] = true;
 	return UIE_OK;
 }
 
 void uie_guest_seal_sweep(struct uie_sup *s)
 {
-	struct sweep sw = { .s = s };
+	struct sweep sw = { .sl = &s->seals };
 	struct dirent *de;
 	DIR *d;
 
-	if (uie_guest_seal_idle_ms(s) != 0)
+	if (uie_guest_seal_idle_ms(&s->seals) != 0)
 		return;
-	s->seal_swept_ms = uie_now_ms();
+	s->seals.swept_ms = uie_now_ms();
 	/* Any process, not only the tree's: one whose parent died is no longer found as ours. */
 	if (!(d = opendir("/proc")))
 		return;
@@ -348,9 +355,9 @@ void uie_guest_seal_sweep(struct uie_sup *s)
 			uie_guest_maps_each((pid_t)pid, mark_live, &sw);
 	}
 	closedir(d);
-	for (unsigned i = s->nseals; i-- > 0;)
-		if (!sw.live[i] && uie_now_ms() - s->seals[i].asked_ms >= IN_FLIGHT_MS) {
-			uie_guest_forget(s, s->seals[i].dev, s->seals[i].ino);
-			release(s, &s->seals[i]);
+	for (unsigned i = s->seals.n; i-- > 0;)
+		if (!sw.live[i] && uie_now_ms() - s->seals.e[i].asked_ms >= IN_FLIGHT_MS) {
+			uie_guest_forget(&s->granted, s->seals.e[i].dev, s->seals.e[i].ino);
+			release(&s->seals, &s->seals.e[i]);
 		}
 }

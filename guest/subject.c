@@ -12,49 +12,47 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "sup.h"
+#include "subject.h"
 
-void uie_guest_subject_granted(struct uie_sup *s, const struct stat *st, uint64_t seq)
+void uie_guest_subject_granted(struct uie_subjects *sj, const struct stat *st, uint64_t seq)
 {
-	struct uie_guest_subject *e = NULL;
+	struct uie_subject *e = NULL;
 
-	for (unsigned i = 0; i < s->nsubjects && !e; i++)
-		if (s->subjects[i].dev == (uint64_t)st->st_dev && s->subjects[i].ino == (uint64_t)st->st_ino)
-			e = &s->subjects[i];
-	if (!e && s->nsubjects < UIE_SUP_SUBJECTS)
-		e = &s->subjects[s->nsubjects++];
+	for (unsigned i = 0; i < sj->n && !e; i++)
+		if (sj->e[i].dev == (uint64_t)st->st_dev && sj->e[i].ino == (uint64_t)st->st_ino)
+			e = &sj->e[i];
+	if (!e && sj->n < UIE_SUBJECTS_MAX)
+		e = &sj->e[sj->n++];
 	if (!e) { /* full: the least recently used goes */
-		e = &s->subjects[0];
-		for (unsigned i = 1; i < s->nsubjects; i++)
-			if (s->subjects[i].used < e->used)
-				e = &s->subjects[i];
+		e = &sj->e[0];
+		for (unsigned i = 1; i < sj->n; i++)
+			if (sj->e[i].used < e->used)
+				e = &sj->e[i];
 	}
-	*e = (struct uie_guest_subject){ .dev = (uint64_t)st->st_dev,
-					 .ino = (uint64_t)st->st_ino,
-					 .seq = seq,
-					 .used = ++s->subject_tick };
+	*e = (struct uie_subject){
+		.dev = (uint64_t)st->st_dev, .ino = (uint64_t)st->st_ino, .seq = seq, .used = ++sj->tick
+	};
 }
 
-uint64_t uie_guest_subject_of(struct uie_sup *s, pid_t pid)
+uint64_t uie_guest_subject_of(struct uie_subjects *sj, pid_t pid)
 {
 	char link[48];
 	struct stat exe;
 
-	if (s->nsubjects == 0)
+	if (sj->n == 0)
 		return 0;
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
 	if (stat(link, &exe) != 0)
 		return 0;
-	for (unsigned i = 0; i < s->nsubjects; i++)
-		if (s->subjects[i].dev == (uint64_t)exe.st_dev &&
-		    s->subjects[i].ino == (uint64_t)exe.st_ino) {
-			s->subjects[i].used = ++s->subject_tick;
-			return s->subjects[i].seq;
+	for (unsigned i = 0; i < sj->n; i++)
+		if (sj->e[i].dev == (uint64_t)exe.st_dev && sj->e[i].ino == (uint64_t)exe.st_ino) {
+			sj->e[i].used = ++sj->tick;
+			return sj->e[i].seq;
 		}
 	return 0;
 }
 
-void uie_guest_subjects_forget(struct uie_sup *s)
+void uie_guest_subjects_forget(struct uie_subjects *sj)
 {
-	s->nsubjects = 0;
+	sj->n = 0;
 }

@@ -19,7 +19,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "sup.h"
+#include "tmem.h"
 #include "uie/err.h"
 
 #define PAGE 4096u

@@ -32,22 +32,27 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "connection.h"
+#include "describe.h"
+#include "granted.h"
 #include "hex.h"
+#include "maps.h"
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
+#include "writewatch.h"
 
-void uie_guest_watch_add(struct uie_sup *s, int objfd)
+void uie_guest_watch_add(struct uie_fan *f, int objfd)
 {
-	if (s->fan < 0 || fanotify_mark(s->fan, FAN_MARK_ADD, FAN_MODIFY, objfd, NULL) == 0)
+	if (f->fd < 0 || fanotify_mark(f->fd, FAN_MARK_ADD, FAN_MODIFY, objfd, NULL) == 0)
 		return;
 	/* Out of marks (fs.fanotify.max_user_marks), or a file system without fsnotify. */
-	if (!s->watch_warned)
+	if (!f->watch_warned)
 		fprintf(stderr,
 			"uie: cannot watch an approved file for writes (%s); writes to it "
 			"go unseen\n",
 			strerror(errno));
-	s->watch_warned = true;
+	f->watch_warned = true;
 }
 
 struct live {
@@ -95,10 +100,10 @@ void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metada
 
 	if (m->fd < 0 || fstat(m->fd, &st) != 0)
 		return;
-	fanotify_mark(s->fan, FAN_MARK_REMOVE, FAN_MODIFY, m->fd, NULL);
-	if (!uie_guest_approved(s, st.st_dev, st.st_ino))
+	fanotify_mark(s->fan.fd, FAN_MARK_REMOVE, FAN_MODIFY, m->fd, NULL);
+	if (!uie_guest_approved(&s->granted, st.st_dev, st.st_ino))
 		return;
-	uie_guest_forget(s, st.st_dev, st.st_ino);
+	uie_guest_forget(&s->granted, st.st_dev, st.st_ino);
 	mapper = live_mapper(st.st_dev, st.st_ino);
 	if (mapper == 0)
 		return; /* no longer mapped: the next grant measures the new bytes */
@@ -112,8 +117,9 @@ int uie_guest_report_violation(struct uie_sup *s, pid_t writer, int fd, pid_t ma
 	int r;
 
 	uie_guest_connect(s);
-	r = s->bridge < 0 ? UIE_E_PEER
-			  : uie_bridge_violation(s->bridge, (uint32_t)writer, UIE_VIOLATION_WRITE, fd, &seq);
+	r = s->conn.fd < 0
+		    ? UIE_E_PEER
+		    : uie_bridge_violation(s->conn.fd, (uint32_t)writer, UIE_VIOLATION_WRITE, fd, &seq);
 	if (r == UIE_E_PEER || r == UIE_E_SYS)
 		uie_guest_disconnect(s);
 	if (r == UIE_OK)

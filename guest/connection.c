@@ -11,18 +11,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "connection.h"
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 
 void uie_guest_disconnect(struct uie_sup *s)
 {
-	if (s->bridge >= 0)
-		close(s->bridge);
-	s->bridge = -1;
-	uie_fastpath_close(&s->fp);
-	s->fp_ok = false;
-	uie_guest_subjects_forget(s); /* granted on that connection only */
+	if (s->conn.fd >= 0)
+		close(s->conn.fd);
+	s->conn.fd = -1;
+	uie_fastpath_close(&s->conn.fp);
+	s->conn.fp_ok = false;
+	uie_guest_subjects_forget(&s->subjects); /* granted on that connection only */
 }
 
 /*
@@ -34,16 +35,16 @@ static bool same_run(struct uie_sup *s)
 {
 	struct uie_status st;
 
-	if (uie_bridge_status(s->bridge, &st) != UIE_OK)
+	if (uie_bridge_status(s->conn.fd, &st) != UIE_OK)
 		return false;
-	if (!s->have_boot) {
-		memcpy(s->boot_id, st.boot_id, sizeof(s->boot_id));
-		s->have_boot = true;
+	if (!s->conn.have_boot) {
+		memcpy(s->conn.boot_id, st.boot_id, sizeof(s->conn.boot_id));
+		s->conn.have_boot = true;
 		return true;
 	}
-	if (memcmp(s->boot_id, st.boot_id, sizeof(s->boot_id)) == 0)
+	if (memcmp(s->conn.boot_id, st.boot_id, sizeof(s->conn.boot_id)) == 0)
 		return true;
-	s->other_boot = true;
+	s->conn.other_boot = true;
 	fprintf(stderr,
 		"uie: the monitor was restarted (now run %llu) while this tree ran: "
 		"every later grant of this tree is refused; start it again\n",
@@ -57,18 +58,18 @@ void uie_guest_connect(struct uie_sup *s)
 	uint64_t begun;
 	int r;
 
-	if (s->bridge >= 0 || s->other_boot)
+	if (s->conn.fd >= 0 || s->conn.other_boot)
 		return;
 	begun = uie_phase_begin(&s->phases);
 	if (s->o->socket_fd >= 0) {
 		/* One connection, handed over by uie-init: once closed, none is left (fail closed). */
-		s->bridge = s->fd_used ? -1 : s->o->socket_fd;
-		s->fd_used = true;
-		if (s->bridge < 0)
+		s->conn.fd = s->conn.fd_used ? -1 : s->o->socket_fd;
+		s->conn.fd_used = true;
+		if (s->conn.fd < 0)
 			return;
-	} else if (uie_bridge_connect(s->o->socket_path, &s->bridge) != UIE_OK) {
-		s->conn_errno = errno;
-		s->bridge = -1;
+	} else if (uie_bridge_connect(s->o->socket_path, &s->conn.fd) != UIE_OK) {
+		s->conn.err = errno;
+		s->conn.fd = -1;
 		return;
 	}
 	if (!same_run(s)) {
@@ -79,13 +80,13 @@ void uie_guest_connect(struct uie_sup *s)
 		uie_phase_end(&s->phases, UIE_PHASE_CONNECT, begun);
 		return;
 	}
-	r = uie_fastpath_fetch(&s->fp, s->bridge);
+	r = uie_fastpath_fetch(&s->conn.fp, s->conn.fd);
 	uie_phase_end(&s->phases, UIE_PHASE_CONNECT, begun);
-	s->fp_ok = r == UIE_OK;
-	if (s->o->verbose && !s->fp_ok)
+	s->conn.fp_ok = r == UIE_OK;
+	if (s->o->verbose && !s->conn.fp_ok)
 		fprintf(stderr, "uie: no fast path: the monitor publishes no generation page (%s)\n",
 			uie_err_str(r));
 	else if (s->o->verbose)
 		fprintf(stderr, "uie: fast path on (%s)\n",
-			uie_fastpath_epoch(&s->fp) ? "hint of the policy in force" : "no hint yet");
+			uie_fastpath_epoch(&s->conn.fp) ? "hint of the policy in force" : "no hint yet");
 }

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The fanotify group (root only): the exec watch (fan.c, FAN_OPEN_EXEC_PERM
+ * on every file system mounted at start) and the write watch on approved
+ * files (writewatch.c, FAN_MODIFY inode marks).
+ */
+#ifndef UIE_GUEST_FAN_H
+#define UIE_GUEST_FAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "uie/types.h"
+
+#define UIE_FAN_MAX_DEVS 64
+#define UIE_FAN_MAX_PENDING 64
+
+/* Objects of one execve the monitor allowed by path (exec.c), by identity. */
+#define UIE_EXEC_IDS 6
+struct uie_exec_ids {
+	struct uie_file_id id[UIE_EXEC_IDS];
+	unsigned n;
+};
+
+/* An execve waiting for its FAN_OPEN_EXEC_PERM events. */
+struct uie_pending_exec {
+	pid_t tid;      /* 0: free slot */
+	unsigned opens; /* exec opens seen: the first is MAIN, later ones INTERP */
+	uint64_t stamp; /* CLOCK_MONOTONIC ms of the registration */
+	struct uie_exec_ids allowed;
+};
+
+struct uie_fan {
+	int fd;                       /* the group, -1 without */
+	unsigned ndevs;               /* of devs[] */
+	bool watch_warned;            /* a file could not be watched for writes (writewatch.c; said once) */
+	dev_t devs[UIE_FAN_MAX_DEVS]; /* file systems with the exec mark */
+	struct uie_pending_exec pending[UIE_FAN_MAX_PENDING];
+};
+
+int uie_guest_fan_init(struct uie_fan *f);
+/* Closes f->fd (if open) without waiting for the kernel to tear the group down. */
+void uie_guest_fan_release(struct uie_fan *f);
+bool uie_guest_fan_covers(const struct uie_fan *f, dev_t dev);
+/* Registers tid's execve; opens of the files in allowed need no second request. */
+void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed);
+struct uie_sup;
+/* Reads and answers the group's events (exec permission; FAN_MODIFY goes to writewatch.c). */
+void uie_guest_fan_handle(struct uie_sup *s);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Threads stopped around a grant (freeze.c). */
+#ifndef UIE_GUEST_FREEZE_H
+#define UIE_GUEST_FREEZE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#define UIE_FREEZE_MAX 1024 /* threads of one freeze */
+#define UIE_FREEZE_LEFT 256 /* threads still stopping after their freeze ended */
+
+struct uie_frozen {
+	pid_t tid;
+	bool stopped, gone;
+	int sig; /* signal that arrived while stopped, delivered at detach */
+};
+
+/* One freeze: every thread of tgid stopped but caller, which stops after its call. */
+struct uie_freeze {
+	pid_t tgid, caller;
+	unsigned n;
+	struct uie_frozen t[UIE_FREEZE_MAX];
+};
+
+/* What outlasts one freeze. */
+struct uie_freezer {
+	/*
+	 * Called while waiting for threads to stop: the loop answers what they
+	 * may be waiting for (nested).  freeze.c never calls the loop itself.
+	 */
+	void (*serve_waiting)(void *ctx);
+	void *ctx;
+	/* Threads that had not stopped when their freeze ended: detached once they do. */
+	struct uie_frozen left[UIE_FREEZE_LEFT];
+	pid_t left_tgid[UIE_FREEZE_LEFT];
+	unsigned nleft;
+};
+
+/* Stops every thread of tgid but caller, and arms caller to stop after its call. */
+int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pid_t caller);
+/* After the answer was sent: waits until caller has returned from the call. */
+int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f);
+/* Lets every thread go (delivering signals that arrived meanwhile). */
+void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f);
+/* Detaches the threads of earlier freezes that have stopped since. */
+void uie_guest_thaw_left(struct uie_freezer *z);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Read leases on granted files (seal.c): writes announced before they happen. */
+#ifndef UIE_GUEST_SEAL_H
+#define UIE_GUEST_SEAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#define UIE_SEALS_MAX 1024 /* granted files sealed at once */
+
+/* Granted files sealed with a read lease, compact. */
+struct uie_seals {
+	struct uie_seal {
+		uint64_t dev, ino;         /* the file */
+		uint64_t map_dev, map_ino; /* as /proc/PID/maps names it (overlayfs before 6.8) */
+		int fd;                    /* our read-only open holding the lease */
+		pid_t grantee;             /* thread that asked for the latest grant */
+		uint64_t asked_ms;         /* CLOCK_MONOTONIC ms of that request */
+	} e[UIE_SEALS_MAX];
+	uint64_t swept_ms; /* of the latest sweep */
+	unsigned n;
+};
+
+enum {
+	UIE_SEAL_HELD,    /* sealed (now or before), or immutable */
+	UIE_SEAL_WRITERS, /* open for writing now (a descriptor, a shared writable mapping) */
+	UIE_SEAL_NONE,    /* no lease possible (no CAP_LEASE and not the owner, no leases here) */
+};
+
+struct uie_sup;
+/* The realtime signal a lease break raises (read from the loop's signalfd). */
+int uie_guest_seal_signal(void);
+/*
+ * Seals objfd's file (st) for a grant to pid (a thread); *fresh when the
+ * lease was taken by this call.
+ */
+int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh);
+/* Drops the seal of (dev, ino), taken for a grant that did not happen. */
+void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino);
+/*
+ * The lease on fd broke (a writer waits; fd -1: look at every seal): logs
+ * the violation if the file is mapped executable, kills the tree's mappers
+ * in ENFORCE, then releases.
+ */
+void uie_guest_seal_broken(struct uie_sup *s, int fd);
+/* Poll timeout (ms) until seals are due for a sweep; -1: none held. */
+int uie_guest_seal_idle_ms(const struct uie_seals *sl);
+/* Drops the seals of files no process maps executable any more (when due). */
+void uie_guest_seal_sweep(struct uie_sup *s);
+
+#endif

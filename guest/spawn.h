@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Starting the supervised program (spawn.c) and the confinement its child
+ * applies to itself before the first execve: the seccomp filter
+ * (filter.c) and the Landlock domain (landlock.c).
+ */
+#ifndef UIE_GUEST_SPAWN_H
+#define UIE_GUEST_SPAWN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "guest.h"
+
+/* Forks the child, which confines itself and runs argv; receives its listener. */
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o, pid_t *pid,
+		    int *pidfd, int *listener);
+
+/* ---- filter.c: the BPF program and its installation (in the child) ---- */
+/* refuse_seqpacket: a SOCK_SEQPACKET path to the monitor may be in the tree's reach. */
+int uie_guest_filter_install(int *listener, bool refuse_seqpacket);
+
+/* ---- landlock.c: no open-for-write below /proc in the tree (child) ---- */
+int uie_guest_landlock_apply(int abi);
+
+#endif

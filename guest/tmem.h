@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Reading the target (tmem.c): the calling thread, its memory, its files. */
+#ifndef UIE_GUEST_TMEM_H
+#define UIE_GUEST_TMEM_H
+
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* A seccomp notification being answered. */
+struct uie_call {
+	const struct seccomp_notif *n;
+	int pidfd;         /* of the calling thread (PIDFD_THREAD), else of its process */
+	bool thread_pidfd; /* pidfd names the thread itself */
+	pid_t tgid;        /* its process (grants only; else 0) */
+};
+
+/*
+ * Duplicates the caller's descriptor fd (pidfd_getfd); through a process
+ * pidfd only when the calling thread's fd names the same open file.
+ * Return: the new descriptor, or -1 with errno set.
+ */
+int uie_guest_call_getfd(const struct uie_call *c, int fd);
+/* Reads a NUL-terminated string at addr of tid into buf (cap bytes). */
+int uie_guest_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
+/* Opens path as the caller would see it (dirfd in its table, or AT_FDCWD). */
+int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, bool nofollow, int *fd);
+/*
+ * Thread group and number of threads of tid: through its pidfd (-1: none)
+ * where the kernel allows, else from /proc/TID/status.
+ */
+int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads);
+/* Whether the kernel has PIDFD_GET_INFO (Linux 6.13). */
+bool uie_guest_pidfd_info_works(void);
+/* Opens a path found inside the target's files (PT_INTERP, #!) from its root. */
+int uie_guest_open_in_root(pid_t tid, const char *path, int *fd);
+
+#endif
