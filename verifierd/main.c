@@ -5,7 +5,6 @@
  * SIGINT.
  */
 #include <arpa/inet.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "db.h"
 #include "fileio.h"
 #include "hex.h"
+#include "opts.h"
 #include "server.h"
 #include "uie/err.h"
 #include "vd.h"
@@ -34,63 +34,20 @@ static void usage(FILE *f)
 		   "         [--nonce-ttl S] [--max-nonces N]\n");
 }
 
-/* A decimal option value in [min, max]. */
-static int number(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *v)
-{
-	if (uie_parse_u64(arg, v) != UIE_OK || *v < min || *v > max) {
-		fprintf(stderr, "uie-verifierd: --%s needs a number %llu..%llu\n", opt,
-			(unsigned long long)min, (unsigned long long)max);
-		return UIE_E_FORMAT;
-	}
-	return UIE_OK;
-}
-
-/* The numeric options: their letter, name, range and where they go. */
-static int number_option(int c, const char *arg, struct opts *o)
-{
-	const struct {
-		int c;
-		const char *name;
-		uint64_t min, max;
-		unsigned *u; /* or */
-		size_t *z;
-	} t[] = {
-		{ 't', "threads", 1, 64, &o->srv.threads, NULL },
-		{ 'b', "max-body", 1024, 1u << 30, NULL, &o->cfg.max_body },
-		{ 'p', "max-per-client", 1, 1024, &o->srv.per_client, NULL },
-		{ 'S', "silent-after", 1, 1000, &o->cfg.silent_after, NULL },
-		{ 'T', "nonce-ttl", 1, 3600, &o->cfg.nonce_ttl, NULL },
-		{ 'N', "max-nonces", 1, 1000, &o->cfg.max_nonces, NULL },
-	};
-	uint64_t v;
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		if (t[i].c != c)
-			continue;
-		if (number(t[i].name, arg, t[i].min, t[i].max, &v) != UIE_OK)
-			return UIE_E_FORMAT;
-		if (t[i].u)
-			*t[i].u = (unsigned)v;
-		else
-			*t[i].z = (size_t)v;
-		return UIE_OK;
-	}
-	return UIE_E_FORMAT;
-}
-
 static int listen_addr(const char *s, struct vd_server_opts *o)
 {
 	const char *colon = strrchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : SIZE_MAX;
 	char host[64];
 	struct in_addr a;
 	uint64_t port;
 
-	if (!colon || (size_t)(colon - s) >= sizeof(host) ||
-	    number("listen port", colon + 1, 0, 65535, &port) != UIE_OK)
-		return UIE_E_FORMAT;
-	memcpy(host, s, (size_t)(colon - s));
-	host[colon - s] = '\0';
-	if (inet_pton(AF_INET, host, &a) != 1) {
+	if (n < sizeof(host)) {
+		memcpy(host, s, n);
+		host[n] = '\0';
+	}
+	if (n >= sizeof(host) || uie_parse_u64(colon + 1, &port) != UIE_OK || port > 65535 ||
+	    inet_pton(AF_INET, host, &a) != 1) {
 		fprintf(stderr, "uie-verifierd: --listen %s: not an IPv4 address and port\n", s);
 		return UIE_E_FORMAT;
 	}
@@ -99,26 +56,28 @@ static int listen_addr(const char *s, struct vd_server_opts *o)
 	return UIE_OK;
 }
 
+/* The command line into *o: UIE_OPTS_GO, or the exit status (0 after --help). */
 static int parse(int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "schema-dir", required_argument, NULL, 's' },
-		{ "tls-cert", required_argument, NULL, 'c' },
-		{ "tls-key", required_argument, NULL, 'k' },
-		{ "tls-client-ca", required_argument, NULL, 'a' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "max-body", required_argument, NULL, 'b' },
-		{ "max-per-client", required_argument, NULL, 'p' },
-		{ "silent-after", required_argument, NULL, 'S' },
-		{ "nonce-ttl", required_argument, NULL, 'T' },
-		{ "max-nonces", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("listen", 0, &o->listen),
+		UIE_OPT_STRING("db", 0, &o->conninfo),
+		UIE_OPT_STRING("schema-dir", 0, &o->schema_dir),
+		UIE_OPT_STRING("tls-cert", 0, &o->cert),
+		UIE_OPT_STRING("tls-key", 0, &o->key),
+		UIE_OPT_STRING("tls-client-ca", 0, &o->client_ca),
+		UIE_OPT_STRING("name", 0, &o->cfg.name),
+		UIE_OPT_NUMBER("threads", 0, o->srv.threads, 1, 64, NULL),
+		UIE_OPT_NUMBER("max-body", 0, o->cfg.max_body, 1024, 1u << 30, NULL),
+		UIE_OPT_NUMBER("max-per-client", 0, o->srv.per_client, 1, 1024, NULL),
+		UIE_OPT_NUMBER("silent-after", 0, o->cfg.silent_after, 1, 1000, NULL),
+		UIE_OPT_NUMBER("nonce-ttl", 0, o->cfg.nonce_ttl, 1, 3600, NULL),
+		UIE_OPT_NUMBER("max-nonces", 0, o->cfg.max_nonces, 1, 1000, NULL),
+		UIE_OPT_HELP,
+		UIE_OPT_END,
 	};
-	int c, r = UIE_OK;
+	const struct uie_opts spec = { .prog = "uie-verifierd", .opt = t, .usage = usage };
+	int rc;
 
 	*o = (struct opts){ .cfg = { .name = "verifierd",
 				     .silent_after = 3,
@@ -126,33 +85,12 @@ static int parse(int argc, char **argv, struct opts *o)
 				     .max_nonces = 8,
 				     .max_body = 8u << 20 },
 			    .srv = { .threads = 4, .per_client = 16 } };
-	while (r == UIE_OK && (c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'l': o->listen = optarg; break;
-		case 'd': o->conninfo = optarg; break;
-		case 's': o->schema_dir = optarg; break;
-		case 'c': o->cert = optarg; break;
-		case 'k': o->key = optarg; break;
-		case 'a': o->client_ca = optarg; break;
-		case 'n': o->cfg.name = optarg; break;
-		case 't':
-		case 'b':
-		case 'p':
-		case 'S':
-		case 'T':
-		case 'N': r = number_option(c, optarg, o); break;
-		case 'h': usage(stdout); exit(0);
-		default: r = UIE_E_FORMAT;
-		}
-	}
-	if (r == UIE_OK && (optind != argc || !o->listen || !o->conninfo || !o->schema_dir ||
-			    !o->cert != !o->key || (o->client_ca && !o->cert)))
-		r = UIE_E_FORMAT;
-	if (r == UIE_OK)
-		r = listen_addr(o->listen, &o->srv);
-	if (r != UIE_OK)
-		usage(stderr);
-	return r;
+	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return rc;
+	if (!o->listen || !o->conninfo || !o->schema_dir || !o->cert != !o->key ||
+	    (o->client_ca && !o->cert) || listen_addr(o->listen, &o->srv) != UIE_OK)
+		return uie_opts_usage(&spec);
+	return UIE_OPTS_GO;
 }
 
 /* A PEM file as a NUL-terminated string in *text (NULL path: NULL). */
@@ -215,8 +153,8 @@ int main(int argc, char **argv)
 	struct opts o;
 	int r;
 
-	if (parse(argc, argv, &o) != UIE_OK)
-		return 2;
+	if ((r = parse(argc, argv, &o)) != UIE_OPTS_GO)
+		return r;
 	if ((r = read_pem("--tls-cert", o.cert, &o.srv.tls_cert)) == UIE_OK &&
 	    (r = read_pem("--tls-key", o.key, &o.srv.tls_key)) == UIE_OK &&
 	    (r = read_pem("--tls-client-ca", o.client_ca, &o.srv.client_ca)) == UIE_OK)
