@@ -67,6 +67,16 @@ int uie_rbuf_err(const struct uie_rbuf *b);
  */
 int uie_rbuf_end(const struct uie_rbuf *b);
 
+/*
+ * Every decoder's contract on its result: uie_out_begin zeroes the
+ * caller's *out (size bytes) and answers UIE_E_INVAL for a NULL out or
+ * when the inputs are missing (inputs false); uie_out_end passes the
+ * decoder's r on, zeroing *out again when it is an error, so that a caller
+ * never sees half a result.
+ */
+int uie_out_begin(void *out, size_t size, bool inputs);
+int uie_out_end(void *out, size_t size, int r);
+
 void uie_wbuf_init(struct uie_wbuf *b, void *p, size_t cap);
 void uie_wbuf_u8(struct uie_wbuf *b, uint8_t v);
 void uie_wbuf_u16(struct uie_wbuf *b, uint16_t v);
