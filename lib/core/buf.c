@@ -137,21 +137,6 @@ int uie_rbuf_u64(struct uie_rbuf *b, uint64_t *v)
 	return r;
 }
 
-int uie_out_begin(void *out, size_t size, bool inputs)
-{
-	if (!out)
-		return UIE_E_INVAL;
-	uie_memset(out, 0, size);
-	return inputs ? UIE_OK : UIE_E_INVAL;
-}
-
-int uie_out_end(void *out, size_t size, int r)
-{
-	if (r != UIE_OK)
-		uie_memset(out, 0, size);
-	return r;
-}
-
 void uie_wbuf_init(struct uie_wbuf *b, void *p, size_t cap)
 {
 	b->p = p;

@@ -37,8 +37,6 @@ enum uie_opt_kind {
 
 struct uie_opt {
 	const char *name; /* without "--"; NULL ends a table */
-	char letter;      /* the short option, or 0 */
-	enum uie_opt_kind kind;
 	const char **str; /* STRING: the value; LIST: max entries, *n of them used */
 	unsigned *n;
 	bool *flag;
@@ -46,10 +44,12 @@ struct uie_opt {
 	void *num;   /* NUMBER: an unsigned (or non-negative int) object of size bytes */
 	size_t size; /* 1, 2, 4 or 8; max must fit in it */
 	uint64_t min, max;
-	bool or_zero;    /* NUMBER: 0 (no limit) passes too */
 	const char *why; /* NUMBER: what a good value is, for the error; NULL: the range */
 	int (*call)(void *ctx, const char *arg);
 	void *ctx;
+	enum uie_opt_kind kind;
+	char letter;  /* the short option, or 0 */
+	bool or_zero; /* NUMBER: 0 (no limit) passes too */
 };
 
 #define UIE_OPT_STRING(name_, letter_, dst)                                                 \

@@ -299,7 +299,6 @@ int uie_cmd_ref_scan(int argc, char **argv)
 		return r;
 	if (optind == argc && !npkg && !njit)
 		return uie_opts_usage(&spec);
-	r = UIE_OK;
 	if ((r = uie_host_platform_init(&s.hp)) != UIE_OK) {
 		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(r));
 		return UIE_EXIT_FAIL;
