@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <grp.h>
 #include <sched.h>
@@ -21,9 +20,9 @@
 
 #include "fileio.h"
 #include "guestram.h"
-#include "hex.h"
 #include "host_platform.h"
 #include "monitor.h"
+#include "opts.h"
 #include "sandbox.h"
 #include "server.h"
 #include "uie/err.h"
@@ -131,131 +130,54 @@ static void usage(FILE *f)
 		UIE_MON_DEFAULT_QUOTA, UIE_WORKERS_DEFAULT);
 }
 
-/* Parses a limit option's decimal value in [min, max] (0 always passes when zero_ok). */
-static bool parse_limit(const char *name, const char *arg, uint64_t min, uint64_t max, bool zero_ok,
-			uint64_t *out)
+/* --log-sync MODE into the uint8_t enum uie_log_sync at ctx. */
+static int log_sync_option(void *log_sync, const char *arg)
 {
-	if (uie_parse_u64(arg, out) != UIE_OK || ((*out < min || *out > max) && !(zero_ok && *out == 0))) {
-		fprintf(stderr, "uie-monitord: bad --%s '%s' (%llu to %llu%s)\n", name, arg,
-			(unsigned long long)min, (unsigned long long)max,
-			zero_ok ? ", or 0 for no limit" : "");
-		return false;
-	}
-	return true;
-}
-
-/* The limit options (docs/DESIGN.md, "Fair service"): true when c is one and arg is good. */
-static bool parse_limit_option(int c, const char *arg, struct opts *o, bool *ok)
-{
-	uint64_t u = 0;
-
-	*ok = true;
-	switch (c) {
-	case 'M':
-		*ok = parse_limit("max-clients", arg, 1, UIE_SERVER_CLIENTS_CAP, false, &u);
-		o->conn.max_clients = (unsigned)u;
-		return true;
-	case 'P':
-		*ok = parse_limit("max-clients-per-process", arg, 1, UIE_SERVER_CLIENTS_CAP, false, &u);
-		o->conn.max_per_process = (unsigned)u;
-		return true;
-	case 'O':
-		*ok = parse_limit("max-object-size", arg, 4096, UINT64_MAX, true, &u);
-		o->req.max_object = u;
-		return true;
-	case 'T':
-		*ok = parse_limit("max-hash-ms", arg, 1, 3600000, true, &u);
-		o->req.max_hash_ms = (uint32_t)u;
-		return true;
-	case 'Q': /* a full fast-path batch must fit in the bucket */
-		*ok = parse_limit("client-quota", arg, UIE_BRIDGE_FASTPATH_MAX, UINT32_MAX, true, &u);
-		o->req.quota = (uint32_t)u;
-		return true;
-	case 'W':
-		*ok = parse_limit("measure-workers", arg, 0, UIE_WORKERS_MAX, false, &u);
-		o->workers = (unsigned)u;
-		return true;
-	default: return false;
-	}
-}
-
-/* One option; false after saying why it is bad. */
-static bool parse_option(int c, const char *arg, struct opts *o)
-{
-	uint64_t u;
-	bool ok;
-
-	switch (c) {
-	case 's': o->socket = arg; return true;
-	case 'v': o->vtpm = arg; return true;
-	case 'u': o->user = arg; return true;
-	case 'g': o->group = arg; return true;
-	case 'f': o->foreground = true; return true;
-	case 'l': o->log_file = arg; return true;
-	case 'V': o->vm_socket = arg; return true;
-	case 'R': o->guest_ram = arg; return true;
-	case 'L': o->syslog = strcmp(arg, "none") ? arg : NULL; return true;
-	case 'S': o->mon.state_dir = strcmp(arg, "none") ? arg : NULL; return true;
-	case 'F': o->mon.first_seen = true; return true;
-	case 'k':
-		if (o->nkeys >= MAX_TRUST_KEYS) {
-			fprintf(stderr, "uie-monitord: too many --trust-key (at most %d)\n", MAX_TRUST_KEYS);
-			return false;
+	for (unsigned i = 0; i < sizeof(log_sync_names) / sizeof(log_sync_names[0]); i++)
+		if (!strcmp(arg, log_sync_names[i])) {
+			*(uint8_t *)log_sync = (uint8_t)i;
+			return UIE_OPTS_GO;
 		}
-		o->keys[o->nkeys++] = arg;
-		return true;
-	case 'r':
-		if (!parse_limit("ready-fd", arg, 3, 1024, false, &u))
-			return false;
-		o->ready_fd = (int)u;
-		return true;
-	case 'c':
-		if (!parse_limit("cpu", arg, 0, CPU_SETSIZE - 1, false, &u))
-			return false;
-		o->cpu = (int)u;
-		return true;
-	case 'Y':
-		for (unsigned i = 0; i < sizeof(log_sync_names) / sizeof(log_sync_names[0]); i++)
-			if (!strcmp(arg, log_sync_names[i])) {
-				o->mon.log_sync = (uint8_t)i;
-				return true;
-			}
-		fprintf(stderr, "uie-monitord: --log-sync is policy, always or none\n");
-		return false;
-	default: return parse_limit_option(c, arg, o, &ok) && ok;
-	}
+	fprintf(stderr, "uie-monitord: --log-sync is policy, always or none\n");
+	return UIE_OPTS_EXIT_USAGE;
 }
 
-/* The command line into *o: 0, or the exit status (0 after --help or --version: -1). */
+/* The command line into *o: UIE_OPTS_GO, or the exit status (0 after --help or --version). */
 static int parse(int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{ "socket", required_argument, NULL, 's' },
-		{ "vtpm", required_argument, NULL, 'v' },
-		{ "trust-key", required_argument, NULL, 'k' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "group", required_argument, NULL, 'g' },
-		{ "foreground", no_argument, NULL, 'f' },
-		{ "ready-fd", required_argument, NULL, 'r' },
-		{ "log-file", required_argument, NULL, 'l' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'X' },
-		{ "state-dir", required_argument, NULL, 'S' },
-		{ "log-sync", required_argument, NULL, 'Y' },
-		{ "first-seen", no_argument, NULL, 'F' },
-		{ "vm-socket", required_argument, NULL, 'V' },
-		{ "guest-ram", required_argument, NULL, 'R' },
-		{ "syslog", required_argument, NULL, 'L' },
-		{ "max-clients", required_argument, NULL, 'M' },
-		{ "max-clients-per-process", required_argument, NULL, 'P' },
-		{ "max-object-size", required_argument, NULL, 'O' },
-		{ "max-hash-ms", required_argument, NULL, 'T' },
-		{ "client-quota", required_argument, NULL, 'Q' },
-		{ "measure-workers", required_argument, NULL, 'W' },
-		{ 0 },
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("socket", 0, &o->socket),
+		UIE_OPT_STRING("vtpm", 0, &o->vtpm),
+		UIE_OPT_LIST("trust-key", 0, o->keys, &o->nkeys, MAX_TRUST_KEYS),
+		UIE_OPT_STRING("user", 0, &o->user),
+		UIE_OPT_STRING("group", 0, &o->group),
+		UIE_OPT_FLAG("foreground", 0, UIE_OPTK_SET, &o->foreground),
+		UIE_OPT_NUMBER("ready-fd", 0, o->ready_fd, 3, 1024, NULL),
+		UIE_OPT_STRING("log-file", 0, &o->log_file),
+		UIE_OPT_NUMBER("cpu", 0, o->cpu, 0, CPU_SETSIZE - 1, NULL),
+		UIE_OPT_HELP,
+		UIE_OPT_VERSION,
+		UIE_OPT_STRING("state-dir", 0, &o->mon.state_dir),
+		UIE_OPT_CALL("log-sync", 0, log_sync_option, &o->mon.log_sync),
+		UIE_OPT_FLAG("first-seen", 0, UIE_OPTK_SET, &o->mon.first_seen),
+		UIE_OPT_STRING("vm-socket", 0, &o->vm_socket),
+		UIE_OPT_STRING("guest-ram", 0, &o->guest_ram),
+		UIE_OPT_STRING("syslog", 0, &o->syslog),
+		/* The limits (docs/DESIGN.md, "Fair service"). */
+		UIE_OPT_NUMBER("max-clients", 0, o->conn.max_clients, 1, UIE_SERVER_CLIENTS_CAP, NULL),
+		UIE_OPT_NUMBER("max-clients-per-process", 0, o->conn.max_per_process, 1,
+			       UIE_SERVER_CLIENTS_CAP, NULL),
+		UIE_OPT_LIMIT("max-object-size", o->req.max_object, 4096, UINT64_MAX),
+		UIE_OPT_LIMIT("max-hash-ms", o->req.max_hash_ms, 1, 3600000),
+		/* A full fast-path batch must fit in the bucket. */
+		UIE_OPT_LIMIT("client-quota", o->req.quota, UIE_BRIDGE_FASTPATH_MAX, UINT32_MAX),
+		UIE_OPT_NUMBER("measure-workers", 0, o->workers, 0, UIE_WORKERS_MAX, NULL),
+		UIE_OPT_END,
 	};
-	int c;
+	const struct uie_opts spec = {
+		.prog = "uie-monitord", .opt = t, .usage = usage, .version = UIE_VERSION
+	};
+	int rc;
 
 	*o = (struct opts){ .socket = UIE_BRIDGE_DEFAULT_PATH,
 			    .vtpm = DEFAULT_VTPM,
@@ -267,30 +189,18 @@ static int parse(int argc, char **argv, struct opts *o)
 			    .req = { UIE_MON_DEFAULT_MAX_OBJECT, UIE_MON_DEFAULT_MAX_HASH_MS,
 				     UIE_MON_DEFAULT_QUOTA },
 			    .workers = UIE_WORKERS_DEFAULT };
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		if (c == 'h' || c == 'X') {
-			if (c == 'h')
-				usage(stdout);
-			else
-				printf("uie-monitord %s\n", UIE_VERSION);
-			return -1;
-		}
-		if (c == '?' || c == ':') {
-			usage(stderr);
-			return 2;
-		}
-		if (!parse_option(c, optarg, o))
-			return 2;
-	}
-	if (optind != argc) {
-		usage(stderr);
-		return 2;
-	}
+	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return rc;
 	if (!o->vm_socket != !o->guest_ram) {
 		fprintf(stderr, "uie-monitord: --vm-socket and --guest-ram go together\n");
-		return 2;
+		return UIE_OPTS_EXIT_USAGE;
 	}
-	return 0;
+	/* "none" turns these off. */
+	if (o->syslog && !strcmp(o->syslog, "none"))
+		o->syslog = NULL;
+	if (!strcmp(o->mon.state_dir, "none"))
+		o->mon.state_dir = NULL;
+	return UIE_OPTS_GO;
 }
 
 /* The directory a path is in must exist (levels up: 2 when the server makes the last one). */
@@ -562,8 +472,8 @@ int main(int argc, char **argv)
 	FILE *diag = stderr;
 	int r;
 
-	if ((r = parse(argc, argv, &o)) != 0)
-		return r < 0 ? 0 : r;
+	if ((r = parse(argc, argv, &o)) != UIE_OPTS_GO)
+		return r;
 	if ((r = check_args(&o)) != 0)
 		return r;
 	if (o.log_file && !(diag = fopen(o.log_file, "ae"))) {

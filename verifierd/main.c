@@ -5,7 +5,6 @@
  * SIGINT.
  */
 #include <arpa/inet.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "db.h"
 #include "fileio.h"
 #include "hex.h"
+#include "opts.h"
 #include "ratelimit.h"
 #include "retention.h"
 #include "server.h"
@@ -40,89 +40,45 @@ static void usage(FILE *f)
 		   "         [--idle-timeout S] [--keep-verdicts DAYS]\n");
 }
 
-/* A decimal option value in [min, max]. */
-static int number(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *v)
-{
-	if (uie_parse_u64(arg, v) != UIE_OK || *v < min || *v > max) {
-		fprintf(stderr, "uie-verifierd: --%s needs a number %llu..%llu\n", opt,
-			(unsigned long long)min, (unsigned long long)max);
-		return UIE_E_FORMAT;
-	}
-	return UIE_OK;
-}
-
-/* The numeric options: their letter, name, range and where they go. */
-static int number_option(int c, const char *arg, struct opts *o)
-{
-	const struct {
-		int c;
-		const char *name;
-		uint64_t min, max;
-		unsigned *u; /* or */
-		size_t *z;
-	} t[] = {
-		{ 't', "threads", 1, 64, &o->srv.threads, NULL },
-		{ 'b', "max-body", 1024, 1u << 30, NULL, &o->cfg.max_body },
-		{ 'p', "max-per-client", 1, 1024, &o->srv.per_client, NULL },
-		{ 'S', "silent-after", 1, 1000, &o->cfg.silent_after, NULL },
-		{ 'T', "nonce-ttl", 1, 3600, &o->cfg.nonce_ttl, NULL },
-		{ 'N', "max-nonces", 1, 1000, &o->cfg.max_nonces, NULL },
-		{ 'B', "burst", 1, RATE_MAX, &o->burst, NULL },
-		{ 'I', "idle-timeout", 1, 3600, &o->srv.idle_timeout, NULL },
-		{ 'K', "keep-verdicts", 1, 36500, &o->keep_days, NULL },
-	};
-	uint64_t v;
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		if (t[i].c != c)
-			continue;
-		if (number(t[i].name, arg, t[i].min, t[i].max, &v) != UIE_OK)
-			return UIE_E_FORMAT;
-		if (t[i].u)
-			*t[i].u = (unsigned)v;
-		else
-			*t[i].z = (size_t)v;
-		return UIE_OK;
-	}
-	return UIE_E_FORMAT;
-}
-
 /* --rate N/s (1..RATE_MAX) or off. */
-static int rate_option(const char *arg, struct opts *o)
+static int rate_option(void *ctx, const char *arg)
 {
+	unsigned *rate = ctx;
 	const char *slash = strchr(arg, '/');
 	char n[16];
 	uint64_t v;
 
 	if (strcmp(arg, "off") == 0) {
-		o->rate = 0;
-		return UIE_OK;
+		*rate = 0;
+		return UIE_OPTS_GO;
 	}
-	if (!slash || strcmp(slash, "/s") != 0 || (size_t)(slash - arg) >= sizeof(n)) {
-		fprintf(stderr, "uie-verifierd: --rate needs N/s (requests a second) or off\n");
-		return UIE_E_FORMAT;
+	if (slash && strcmp(slash, "/s") == 0 && (size_t)(slash - arg) < sizeof(n)) {
+		memcpy(n, arg, (size_t)(slash - arg));
+		n[slash - arg] = '\0';
+		if (uie_parse_u64(n, &v) == UIE_OK && v >= 1 && v <= RATE_MAX) {
+			*rate = (unsigned)v;
+			return UIE_OPTS_GO;
+		}
 	}
-	memcpy(n, arg, (size_t)(slash - arg));
-	n[slash - arg] = '\0';
-	if (number("rate", n, 1, RATE_MAX, &v) != UIE_OK)
-		return UIE_E_FORMAT;
-	o->rate = (unsigned)v;
-	return UIE_OK;
+	fprintf(stderr, "uie-verifierd: bad --rate '%s' (N/s, requests a second, 1 to %u; or off)\n", arg,
+		(unsigned)RATE_MAX);
+	return UIE_OPTS_EXIT_USAGE;
 }
 
 static int listen_addr(const char *s, struct vd_server_opts *o)
 {
 	const char *colon = strrchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : SIZE_MAX;
 	char host[64];
 	struct in_addr a;
 	uint64_t port;
 
-	if (!colon || (size_t)(colon - s) >= sizeof(host) ||
-	    number("listen port", colon + 1, 0, 65535, &port) != UIE_OK)
-		return UIE_E_FORMAT;
-	memcpy(host, s, (size_t)(colon - s));
-	host[colon - s] = '\0';
-	if (inet_pton(AF_INET, host, &a) != 1) {
+	if (n < sizeof(host)) {
+		memcpy(host, s, n);
+		host[n] = '\0';
+	}
+	if (n >= sizeof(host) || uie_parse_u64(colon + 1, &port) != UIE_OK || port > 65535 ||
+	    inet_pton(AF_INET, host, &a) != 1) {
 		fprintf(stderr, "uie-verifierd: --listen %s: not an IPv4 address and port\n", s);
 		return UIE_E_FORMAT;
 	}
@@ -131,30 +87,32 @@ static int listen_addr(const char *s, struct vd_server_opts *o)
 	return UIE_OK;
 }
 
+/* The command line into *o: UIE_OPTS_GO, or the exit status (0 after --help). */
 static int parse(int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "schema-dir", required_argument, NULL, 's' },
-		{ "tls-cert", required_argument, NULL, 'c' },
-		{ "tls-key", required_argument, NULL, 'k' },
-		{ "tls-client-ca", required_argument, NULL, 'a' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "max-body", required_argument, NULL, 'b' },
-		{ "max-per-client", required_argument, NULL, 'p' },
-		{ "silent-after", required_argument, NULL, 'S' },
-		{ "nonce-ttl", required_argument, NULL, 'T' },
-		{ "max-nonces", required_argument, NULL, 'N' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "burst", required_argument, NULL, 'B' },
-		{ "idle-timeout", required_argument, NULL, 'I' },
-		{ "keep-verdicts", required_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("listen", 0, &o->listen),
+		UIE_OPT_STRING("db", 0, &o->conninfo),
+		UIE_OPT_STRING("schema-dir", 0, &o->schema_dir),
+		UIE_OPT_STRING("tls-cert", 0, &o->cert),
+		UIE_OPT_STRING("tls-key", 0, &o->key),
+		UIE_OPT_STRING("tls-client-ca", 0, &o->client_ca),
+		UIE_OPT_STRING("name", 0, &o->cfg.name),
+		UIE_OPT_NUMBER("threads", 0, o->srv.threads, 1, 64, NULL),
+		UIE_OPT_NUMBER("max-body", 0, o->cfg.max_body, 1024, 1u << 30, NULL),
+		UIE_OPT_NUMBER("max-per-client", 0, o->srv.per_client, 1, 1024, NULL),
+		UIE_OPT_NUMBER("silent-after", 0, o->cfg.silent_after, 1, 1000, NULL),
+		UIE_OPT_NUMBER("nonce-ttl", 0, o->cfg.nonce_ttl, 1, 3600, NULL),
+		UIE_OPT_NUMBER("max-nonces", 0, o->cfg.max_nonces, 1, 1000, NULL),
+		UIE_OPT_CALL("rate", 0, rate_option, &o->rate),
+		UIE_OPT_NUMBER("burst", 0, o->burst, 1, RATE_MAX, NULL),
+		UIE_OPT_NUMBER("idle-timeout", 0, o->srv.idle_timeout, 1, 3600, NULL),
+		UIE_OPT_NUMBER("keep-verdicts", 0, o->keep_days, 1, 36500, NULL),
+		UIE_OPT_HELP,
+		UIE_OPT_END,
 	};
-	int c, r = UIE_OK;
+	const struct uie_opts spec = { .prog = "uie-verifierd", .opt = t, .usage = usage };
+	int rc;
 
 	*o = (struct opts){ .cfg = { .name = "verifierd",
 				     .silent_after = 3,
@@ -164,37 +122,12 @@ static int parse(int argc, char **argv, struct opts *o)
 			    .srv = { .threads = 4, .per_client = 16, .idle_timeout = 30 },
 			    .rate = 50,
 			    .burst = 100 };
-	while (r == UIE_OK && (c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'l': o->listen = optarg; break;
-		case 'd': o->conninfo = optarg; break;
-		case 's': o->schema_dir = optarg; break;
-		case 'c': o->cert = optarg; break;
-		case 'k': o->key = optarg; break;
-		case 'a': o->client_ca = optarg; break;
-		case 'n': o->cfg.name = optarg; break;
-		case 't':
-		case 'b':
-		case 'p':
-		case 'S':
-		case 'T':
-		case 'N':
-		case 'B':
-		case 'I':
-		case 'K': r = number_option(c, optarg, o); break;
-		case 'r': r = rate_option(optarg, o); break;
-		case 'h': usage(stdout); exit(0);
-		default: r = UIE_E_FORMAT;
-		}
-	}
-	if (r == UIE_OK && (optind != argc || !o->listen || !o->conninfo || !o->schema_dir ||
-			    !o->cert != !o->key || (o->client_ca && !o->cert)))
-		r = UIE_E_FORMAT;
-	if (r == UIE_OK)
-		r = listen_addr(o->listen, &o->srv);
-	if (r != UIE_OK)
-		usage(stderr);
-	return r;
+	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return rc;
+	if (!o->listen || !o->conninfo || !o->schema_dir || !o->cert != !o->key ||
+	    (o->client_ca && !o->cert) || listen_addr(o->listen, &o->srv) != UIE_OK)
+		return uie_opts_usage(&spec);
+	return UIE_OPTS_GO;
 }
 
 /* A PEM file as a NUL-terminated string in *text (NULL path: NULL). */
@@ -265,8 +198,8 @@ int main(int argc, char **argv)
 	struct opts o;
 	int r;
 
-	if (parse(argc, argv, &o) != UIE_OK)
-		return 2;
+	if ((r = parse(argc, argv, &o)) != UIE_OPTS_GO)
+		return r;
 	if ((r = read_pem("--tls-cert", o.cert, &o.srv.tls_cert)) == UIE_OK &&
 	    (r = read_pem("--tls-key", o.key, &o.srv.tls_key)) == UIE_OK &&
 	    (r = read_pem("--tls-client-ca", o.client_ca, &o.srv.client_ca)) == UIE_OK)

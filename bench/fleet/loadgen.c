@@ -13,7 +13,7 @@
  *           [--workers W] [--prefix P]
  * prints one JSON object with the results on stdout.
  */
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "fleetsim.h"
-#include "hex.h"
+#include "opts.h"
 #include "uie/err.h"
 
 #define URLS_MAX 2
@@ -142,41 +142,49 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: loadgen --url URL [--url URL] --machines N --period S --duration S "
+		   "[--workers W] [--prefix P]\n");
+}
+
+/* A duration in seconds, more than 0, into the double at ctx. */
+static int seconds(void *ctx, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0)) {
+		fprintf(stderr, "loadgen: '%s': not a number of seconds\n", arg);
+		return UIE_OPTS_EXIT_USAGE;
+	}
+	*(double *)ctx = v;
+	return UIE_OPTS_GO;
+}
+
+/* The command line into *r: UIE_OPTS_GO, or the exit status. */
 static int parse(int argc, char **argv, struct run *r)
 {
-	static const struct option lo[] = {
-		{ "url", required_argument, NULL, 'u' },
-		{ "machines", required_argument, NULL, 'n' },
-		{ "period", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "workers", required_argument, NULL, 'w' },
-		{ "prefix", required_argument, NULL, 'x' },
-		{ NULL, 0, NULL, 0 },
+	const struct uie_opt t[] = {
+		UIE_OPT_LIST("url", 0, r->url, &r->nurl, URLS_MAX),
+		UIE_OPT_NUMBER("machines", 0, r->nmachines, 1, ULONG_MAX, NULL),
+		UIE_OPT_CALL("period", 0, seconds, &r->period),
+		UIE_OPT_CALL("duration", 0, seconds, &r->duration),
+		UIE_OPT_NUMBER("workers", 0, r->workers, 1, WORKERS_MAX, NULL),
+		UIE_OPT_STRING("prefix", 0, &r->prefix),
+		UIE_OPT_END,
 	};
-	int c;
+	const struct uie_opts spec = { .prog = "loadgen", .opt = t, .usage = usage };
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->workers = 8;
 	r->prefix = "sim";
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			if (r->nurl == URLS_MAX)
-				return UIE_E_LIMIT;
-			r->url[r->nurl++] = optarg;
-			break;
-		case 'n': r->nmachines = strtoul(optarg, NULL, 10); break;
-		case 'p': r->period = strtod(optarg, NULL); break;
-		case 'd': r->duration = strtod(optarg, NULL); break;
-		case 'w': r->workers = (unsigned)strtoul(optarg, NULL, 10); break;
-		case 'x': r->prefix = optarg; break;
-		default: return UIE_E_FORMAT;
-		}
-	}
-	if (!r->nurl || !r->nmachines || r->period <= 0 || r->duration <= 0 || !r->workers ||
-	    r->workers > WORKERS_MAX)
-		return UIE_E_FORMAT;
-	return UIE_OK;
+	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return rc;
+	if (!r->nurl || !r->nmachines || !(r->period > 0) || !(r->duration > 0))
+		return uie_opts_usage(&spec);
+	return UIE_OPTS_GO;
 }
 
 /* Builds and enrols every machine (at the first verifier). */
@@ -258,12 +266,10 @@ int main(int argc, char **argv)
 	struct run r;
 	double elapsed;
 	unsigned long bad;
+	int rc;
 
-	if (parse(argc, argv, &r) != UIE_OK) {
-		fprintf(stderr, "usage: loadgen --url URL [--url URL] --machines N --period S --duration S "
-				"[--workers W] [--prefix P]\n");
-		return 2;
-	}
+	if ((rc = parse(argc, argv, &r)) != UIE_OPTS_GO)
+		return rc;
 	if (uie_http_open_alloc(&(struct uie_http_opts){ .base = r.url[0] }, &h) != UIE_OK ||
 	    setup(&r, h) != UIE_OK)
 		return 1;

@@ -67,6 +67,29 @@ int uie_rbuf_err(const struct uie_rbuf *b);
  */
 int uie_rbuf_end(const struct uie_rbuf *b);
 
+/*
+ * Every decoder's contract on its result: uie_out_begin zeroes the
+ * caller's *out (size bytes) and answers UIE_E_INVAL for a NULL out or
+ * when the inputs are missing (inputs false); uie_out_end passes the
+ * decoder's r on, zeroing *out again when it is an error, so that a caller
+ * never sees half a result.  Inline, so that static analysis sees the
+ * NULL checks at each caller.
+ */
+static inline int uie_out_begin(void *out, size_t size, bool inputs)
+{
+	if (!out)
+		return UIE_E_INVAL;
+	__builtin_memset(out, 0, size);
+	return inputs ? UIE_OK : UIE_E_INVAL;
+}
+
+static inline int uie_out_end(void *out, size_t size, int r)
+{
+	if (r != UIE_OK)
+		__builtin_memset(out, 0, size);
+	return r;
+}
+
 void uie_wbuf_init(struct uie_wbuf *b, void *p, size_t cap);
 void uie_wbuf_u8(struct uie_wbuf *b, uint8_t v);
 void uie_wbuf_u16(struct uie_wbuf *b, uint16_t v);

@@ -45,37 +45,34 @@ void uie_bloom_params(uint32_t n, uint32_t bits_per_key, uint32_t *nbits, uint8_
 	*k = UIE_BLOOM_K;
 }
 
-int uie_bloom_parse(const uint8_t *buf, size_t len, struct uie_bloom *out)
+/* The hint in buf into *out (zeroed). */
+static int bloom_parse(const uint8_t *buf, size_t len, struct uie_bloom *out)
 {
 	struct uie_rbuf b;
 	int r;
 
-	if (!out)
-		return UIE_E_INVAL;
-	uie_memset(out, 0, sizeof(*out));
-	if (!buf)
-		return UIE_E_INVAL;
 	uie_rbuf_init(&b, buf, len);
-	if ((r = uie_rbuf_magic_version(&b, UIE_BLOOM_MAGIC, 8, UIE_BLOOM_VERSION)) != UIE_OK)
-		return r;
-	if ((r = uie_rbuf_u16(&b, &out->hash_alg)) != UIE_OK || (r = uie_rbuf_u8(&b, &out->k)) != UIE_OK ||
+	if ((r = uie_rbuf_magic_version(&b, UIE_BLOOM_MAGIC, 8, UIE_BLOOM_VERSION)) != UIE_OK ||
+	    (r = uie_rbuf_u16(&b, &out->hash_alg)) != UIE_OK || (r = uie_rbuf_u8(&b, &out->k)) != UIE_OK ||
 	    (r = uie_rbuf_zero(&b, 3)) != UIE_OK || (r = uie_rbuf_u64(&b, &out->epoch)) != UIE_OK ||
 	    (r = uie_rbuf_u64(&b, &out->salt[0])) != UIE_OK ||
 	    (r = uie_rbuf_u64(&b, &out->salt[1])) != UIE_OK ||
 	    (r = uie_rbuf_u32(&b, &out->nbits)) != UIE_OK || (r = uie_rbuf_u32(&b, &out->nitems)) != UIE_OK)
-		goto fail;
-	r = UIE_E_ALG;
+		return r;
 	if (!uie_hash_len(out->hash_alg))
-		goto fail;
-	r = UIE_E_LIMIT;
+		return UIE_E_ALG;
 	if (out->k < 1 || out->k > UIE_BLOOM_MAX_K || !nbits_ok(out->nbits))
-		goto fail;
-	if ((r = uie_rbuf_view(&b, &out->bits, out->nbits / 8)) != UIE_OK || (r = uie_rbuf_end(&b)) != UIE_OK)
-		goto fail;
-	return UIE_OK;
-fail:
-	uie_memset(out, 0, sizeof(*out));
-	return r;
+		return UIE_E_LIMIT;
+	if ((r = uie_rbuf_view(&b, &out->bits, out->nbits / 8)) != UIE_OK)
+		return r;
+	return uie_rbuf_end(&b);
+}
+
+int uie_bloom_parse(const uint8_t *buf, size_t len, struct uie_bloom *out)
+{
+	int r = uie_out_begin(out, sizeof(*out), buf != NULL);
+
+	return r != UIE_OK ? r : uie_out_end(out, sizeof(*out), bloom_parse(buf, len, out));
 }
 
 /* The two double-hashing words of a digest (dlen >= 16 for every algorithm). */

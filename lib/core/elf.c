@@ -222,16 +222,9 @@ static int elf_parse(const struct uie_object *obj, struct uie_elf_info *out)
 
 int uie_elf_parse(const struct uie_object *obj, struct uie_elf_info *out)
 {
-	int r;
+	int r = uie_out_begin(out, sizeof(*out), obj != NULL);
 
-	if (!out)
-		return UIE_E_INVAL;
-	uie_memset(out, 0, sizeof(*out));
-	if (!obj)
-		return UIE_E_INVAL;
-	if ((r = elf_parse(obj, out)) != UIE_OK)
-		uie_memset(out, 0, sizeof(*out));
-	return r;
+	return r != UIE_OK ? r : uie_out_end(out, sizeof(*out), elf_parse(obj, out));
 }
 
 /* Feeds object bytes [off, off+len) to the hash: in place when mapped. */
@@ -284,6 +277,25 @@ static int finish(const struct uie_platform *pl, void *h, int r, uint16_t alg, s
 	return UIE_OK;
 }
 
+/* Hashes the header (tag, off, len) and then the object's bytes [off, off + len). */
+static int hash_range(const struct uie_platform *pl, void *h, const struct uie_object *obj,
+		      const uint8_t *tag, size_t tag_len, uint64_t off, uint64_t len)
+{
+	uint8_t hdr[32];
+	struct uie_wbuf w;
+	int r;
+
+	uie_wbuf_init(&w, hdr, sizeof(hdr));
+	uie_wbuf_bytes(&w, tag, tag_len);
+	uie_wbuf_u64(&w, off);
+	uie_wbuf_u64(&w, len);
+	if (w.err != UIE_OK)
+		return w.err;
+	if ((r = pl->hash.update(pl->ctx, h, hdr, w.len)) != UIE_OK)
+		return r;
+	return hash_object(pl, h, obj, off, len);
+}
+
 /*
  * The file bytes the loader's first mapping can make executable when they
  * are not all inside the executable ranges (FORMATS.md 1.3): [reserve_off,
@@ -303,6 +315,14 @@ static bool reserve_range(const struct uie_elf_info *info, uint64_t size, uint64
 	return !uie_elf_covers(info, *off, *len);
 }
 
+/* A measurement's start: *out zeroed; UIE_E_INVAL without its inputs, UIE_E_ALG for an unknown alg. */
+static int digest_begin(struct uie_digest *out, bool inputs, uint16_t alg)
+{
+	int r = uie_out_begin(out, sizeof(*out), inputs);
+
+	return r != UIE_OK ? r : uie_hash_len(alg) ? UIE_OK : UIE_E_ALG;
+}
+
 int uie_elf_digest(const struct uie_platform *pl, const struct uie_object *obj, uint16_t alg,
 		   const struct uie_elf_info *info, struct uie_digest *out)
 {
@@ -312,13 +332,9 @@ int uie_elf_digest(const struct uie_platform *pl, const struct uie_object *obj, 
 	void *h;
 	int r;
 
-	if (!out)
-		return UIE_E_INVAL;
-	uie_memset(out, 0, sizeof(*out));
-	if (!pl || !obj || !info || info->nexec == 0 || info->nexec > UIE_ELF_MAX_EXEC)
-		return UIE_E_INVAL;
-	if (!uie_hash_len(alg))
-		return UIE_E_ALG;
+	if ((r = digest_begin(out, pl && obj && info && info->nexec > 0 && info->nexec <= UIE_ELF_MAX_EXEC,
+			      alg)) != UIE_OK)
+		return r;
 	if ((r = pl->hash.begin(pl->ctx, alg, &h)) != UIE_OK)
 		return r;
 	uie_wbuf_init(&w, hdr, sizeof(hdr));
@@ -341,13 +357,8 @@ int uie_elf_digest(const struct uie_platform *pl, const struct uie_object *obj, 
 		if ((r = pl->hash.update(pl->ctx, h, hdr, w.len)) == UIE_OK)
 			r = hash_object(pl, h, obj, s->range_off, s->range_len);
 	}
-	if (r == UIE_OK && reserve_range(info, obj->size, &roff, &rlen)) {
-		uie_wbuf_init(&w, hdr, sizeof(hdr));
-		uie_wbuf_u64(&w, roff);
-		uie_wbuf_u64(&w, rlen);
-		if ((r = pl->hash.update(pl->ctx, h, hdr, w.len)) == UIE_OK)
-			r = hash_object(pl, h, obj, roff, rlen);
-	}
+	if (r == UIE_OK && reserve_range(info, obj->size, &roff, &rlen))
+		r = hash_range(pl, h, obj, NULL, 0, roff, rlen);
 	return finish(pl, h, r, alg, out);
 }
 
@@ -359,14 +370,7 @@ int uie_elf_measure(const struct uie_platform *pl, const struct uie_object *obj,
 	struct uie_elf_info *pi = info ? info : &local;
 	int r;
 
-	if (!out)
-		return UIE_E_INVAL;
-	uie_memset(out, 0, sizeof(*out));
-	if (!pl)
-		return UIE_E_INVAL;
-	if (!uie_hash_len(alg))
-		return UIE_E_ALG;
-	if ((r = uie_elf_parse(obj, pi)) != UIE_OK)
+	if ((r = digest_begin(out, pl != NULL, alg)) != UIE_OK || (r = uie_elf_parse(obj, pi)) != UIE_OK)
 		return r;
 	if ((r = uie_elf_digest(pl, obj, alg, pi, out)) != UIE_OK && info)
 		uie_memset(info, 0, sizeof(*info));
@@ -377,30 +381,18 @@ int uie_range_measure(const struct uie_platform *pl, const struct uie_object *ob
 		      uint64_t len, struct uie_digest *out)
 {
 	static const uint8_t tag[12] = "PSUIE-RNG-v1";
-	uint8_t hdr[28];
-	struct uie_wbuf w;
 	void *h;
 	int r;
 
-	if (!out)
-		return UIE_E_INVAL;
-	uie_memset(out, 0, sizeof(*out));
-	if (!pl || !obj)
-		return UIE_E_INVAL;
-	if (!uie_hash_len(alg))
-		return UIE_E_ALG;
+	if ((r = digest_begin(out, pl && obj, alg)) != UIE_OK)
+		return r;
 	if (off > obj->size)
 		return UIE_E_RANGE;
 	if (len > obj->size - off)
 		len = obj->size - off;
 	if ((r = pl->hash.begin(pl->ctx, alg, &h)) != UIE_OK)
 		return r;
-	uie_wbuf_init(&w, hdr, sizeof(hdr));
-	uie_wbuf_bytes(&w, tag, sizeof(tag));
-	uie_wbuf_u64(&w, off);
-	uie_wbuf_u64(&w, len);
-	if ((r = pl->hash.update(pl->ctx, h, hdr, w.len)) == UIE_OK)
-		r = hash_object(pl, h, obj, off, len);
+	r = hash_range(pl, h, obj, tag, sizeof(tag), off, len);
 	return finish(pl, h, r, alg, out);
 }
 

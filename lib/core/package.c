@@ -71,16 +71,9 @@ static int package_parse(const struct uie_platform *pl, const uint8_t *buf, size
 
 int uie_package_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len, struct uie_package *out)
 {
-	int r;
+	int r = uie_out_begin(out, sizeof(*out), pl && buf);
 
-	if (!out)
-		return UIE_E_INVAL;
-	uie_memset(out, 0, sizeof(*out));
-	if (!pl || !buf)
-		return UIE_E_INVAL;
-	if ((r = package_parse(pl, buf, len, out)) != UIE_OK)
-		uie_memset(out, 0, sizeof(*out));
-	return r;
+	return r != UIE_OK ? r : uie_out_end(out, sizeof(*out), package_parse(pl, buf, len, out));
 }
 
 /* The binding: vPCR16 after the first bind_seq records equals bind_pcr. */

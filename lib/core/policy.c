@@ -117,16 +117,9 @@ static int policy_load(const void *buf, size_t len, struct uie_policy *p)
 
 int uie_policy_load(const void *buf, size_t len, struct uie_policy *out)
 {
-	int r;
+	int r = uie_out_begin(out, sizeof(*out), buf != NULL);
 
-	if (!out)
-		return UIE_E_INVAL;
-	uie_memset(out, 0, sizeof(*out));
-	if (!buf)
-		return UIE_E_INVAL;
-	if ((r = policy_load(buf, len, out)) != UIE_OK)
-		uie_memset(out, 0, sizeof(*out));
-	return r;
+	return r != UIE_OK ? r : uie_out_end(out, sizeof(*out), policy_load(buf, len, out));
 }
 
 void uie_policy_lookup(const struct uie_policy *pol, uint8_t event, uint8_t role, const uint8_t *digest,

@@ -129,21 +129,16 @@ static int body_decode(struct uie_rbuf *b, struct uie_log_record *r)
 int uie_log_decode(const uint8_t *p, size_t len, struct uie_log_record *out)
 {
 	struct uie_rbuf b;
-	int r;
+	int r = uie_out_begin(out, sizeof(*out), p != NULL);
 
-	if (!out)
-		return UIE_E_INVAL;
-	uie_memset(out, 0, sizeof(*out));
-	if (!p)
-		return UIE_E_INVAL;
+	if (r != UIE_OK)
+		return r;
 	if (len > UIE_LOG_RECORD_LEN)
 		return UIE_E_FORMAT;
 	uie_rbuf_init(&b, p, len);
 	if ((r = body_decode(&b, out)) == UIE_OK && !fields_ok(out))
 		r = UIE_E_FORMAT;
-	if (r != UIE_OK)
-		uie_memset(out, 0, sizeof(*out));
-	return r;
+	return uie_out_end(out, sizeof(*out), r);
 }
 
 int uie_pcr_extend(const struct uie_platform *pl, uint8_t pcr[UIE_PCR_LEN], const uint8_t lrh[UIE_PCR_LEN])

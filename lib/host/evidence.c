@@ -204,15 +204,10 @@ static int parse_body(struct uie_rbuf *b, struct uie_ae *ae)
 int uie_ae_parse(const uint8_t *buf, size_t len, struct uie_ae *out)
 {
 	struct uie_rbuf b;
-	int r;
+	int r = uie_out_begin(out, sizeof(*out), buf != NULL);
 
-	if (!out)
-		return UIE_E_INVAL;
-	memset(out, 0, sizeof(*out));
-	if (!buf)
-		return UIE_E_INVAL;
+	if (r != UIE_OK)
+		return r;
 	uie_rbuf_init(&b, buf, len);
-	if ((r = parse_body(&b, out)) != UIE_OK)
-		memset(out, 0, sizeof(*out));
-	return r;
+	return uie_out_end(out, sizeof(*out), parse_body(&b, out));
 }

@@ -6,7 +6,6 @@
  * the verdict; an accepted verdict is acknowledged to the monitor as a
  * checkpoint, so the next round carries only newer records.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "cmd.h"
 #include "hex.h"
 #include "http.h"
+#include "opts.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 
@@ -38,46 +38,27 @@ static void usage(FILE *f)
 
 static int parse(int argc, char **argv, struct attest_opts *o)
 {
-	static const struct option lo[] = {
-		{ "verifier", required_argument, NULL, 'v' },
-		{ "machine", required_argument, NULL, 'm' },
-		{ "socket", required_argument, NULL, 'S' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "cacert", required_argument, NULL, 'a' },
-		{ "cert", required_argument, NULL, 'c' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("verifier", 0, &o->http.base),
+		UIE_OPT_STRING("machine", 0, &o->machine),
+		UIE_OPT_STRING("socket", 0, &o->socket),
+		UIE_OPT_NUMBER("interval", 0, o->interval, 1, 86400, "needs 1..86400 seconds"),
+		UIE_OPT_STRING("cacert", 0, &o->http.cacert),
+		UIE_OPT_STRING("cert", 0, &o->http.cert),
+		UIE_OPT_STRING("key", 0, &o->http.key),
+		UIE_OPT_HELP,
+		UIE_OPT_END,
 	};
-	int c;
+	const struct uie_opts spec = { .prog = "uie attest", .opt = t, .usage = usage };
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->socket = UIE_BRIDGE_DEFAULT_PATH;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'v': o->http.base = optarg; break;
-		case 'm': o->machine = optarg; break;
-		case 'S': o->socket = optarg; break;
-		case 'a': o->http.cacert = optarg; break;
-		case 'c': o->http.cert = optarg; break;
-		case 'k': o->http.key = optarg; break;
-		case 'i':
-			if (uie_parse_u64(optarg, &o->interval) != UIE_OK || !o->interval ||
-			    o->interval > 86400) {
-				fprintf(stderr, "uie attest: --interval needs 1..86400 seconds\n");
-				return UIE_EXIT_USAGE;
-			}
-			break;
-		case 'h': usage(stdout); return -1;
-		default: usage(stderr); return UIE_EXIT_USAGE;
-		}
-	}
-	if (optind != argc || !o->http.base || !o->machine || !o->http.cert != !o->http.key) {
-		usage(stderr);
-		return UIE_EXIT_USAGE;
-	}
-	return UIE_EXIT_OK;
+	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return rc;
+	if (!o->http.base || !o->machine || !o->http.cert != !o->http.key)
+		return uie_opts_usage(&spec);
+	return UIE_OPTS_GO;
 }
 
 /* What the verifier answered, with the reason on stderr when it is no success. */
@@ -228,8 +209,8 @@ int uie_cmd_attest(int argc, char **argv)
 	struct uie_http *h;
 	int rc;
 
-	if ((rc = parse(argc, argv, &o)) != UIE_EXIT_OK)
-		return rc < 0 ? UIE_EXIT_OK : rc;
+	if ((rc = parse(argc, argv, &o)) != UIE_OPTS_GO)
+		return rc;
 	if (uie_http_open_alloc(&o.http, &h) != UIE_OK)
 		return UIE_EXIT_FAIL;
 	do {

@@ -6,7 +6,6 @@
  * drop them from memory (docs/FORMATS.md 3.8).  The monitor accepts only
  * the vPCR16 its own chain has after that many records.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include "cmd.h"
 #include "conn.h"
 #include "fileio.h"
+#include "opts.h"
 #include "evidence_cmds.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -26,30 +26,22 @@ static void usage(FILE *f)
 
 int uie_cmd_evidence_checkpoint(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "socket", required_argument, NULL, 'S' },
-		{ "state", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *sock = UIE_BRIDGE_DEFAULT_PATH, *state = NULL;
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("socket", 0, &sock),
+		UIE_OPT_STRING("state", 0, &state),
+		UIE_OPT_HELP,
+		UIE_OPT_END,
+	};
+	const struct uie_opts spec = { .prog = "uie evidence checkpoint", .opt = t, .usage = usage };
 	struct uie_verify_state st;
 	uint64_t base = 0;
-	int c, fd, r;
+	int fd, r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'S': sock = optarg; break;
-		case 's': state = optarg; break;
-		case 'h': usage(stdout); return UIE_EXIT_OK;
-		default: usage(stderr); return UIE_EXIT_USAGE;
-		}
-	}
-	if (!state || optind != argc) {
-		usage(stderr);
-		return UIE_EXIT_USAGE;
-	}
+	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return r;
+	if (!state)
+		return uie_opts_usage(&spec);
 	if ((r = uie_verify_state_load(state, &st)) != UIE_OK || !st.valid) {
 		fprintf(stderr, "uie evidence checkpoint: %s: %s\n", state,
 			r != UIE_OK ? uie_file_err_str(r) : "no verified export yet");

@@ -6,7 +6,6 @@
  * relays: nothing here can change the evidence without the verifier
  * noticing.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +20,13 @@
 #include "evio.h"
 #include "fileio.h"
 #include "hex.h"
+#include "opts.h"
 #include "evidence_cmds.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 
 #define NONCE_DEFAULT 32
+#define CMD "uie evidence export"
 
 static void usage(FILE *f)
 {
@@ -36,56 +37,32 @@ static void usage(FILE *f)
 
 struct export_opts {
 	const char *socket, *out, *cel, *pubkey;
-	uint8_t nonce[UIE_NONCE_MAX];
-	size_t nonce_len;
+	struct evio_nonce nonce;
 	uint64_t since;
 };
 
 static int parse(int argc, char **argv, struct export_opts *o)
 {
-	static const struct option lo[] = {
-		{ "socket", required_argument, NULL, 'S' },
-		{ "nonce", required_argument, NULL, 'n' },
-		{ "nonce-file", required_argument, NULL, 'N' },
-		{ "since", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "cel", required_argument, NULL, 'c' },
-		{ "pubkey-out", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("socket", 0, &o->socket),
+		UIE_OPT_CALL("nonce", 0, evio_nonce_hex, &o->nonce),
+		UIE_OPT_CALL("nonce-file", 0, evio_nonce_file, &o->nonce),
+		UIE_OPT_NUMBER("since", 0, o->since, 0, UINT64_MAX, "needs a record number"),
+		UIE_OPT_STRING("output", 'o', &o->out),
+		UIE_OPT_STRING("cel", 0, &o->cel),
+		UIE_OPT_STRING("pubkey-out", 0, &o->pubkey),
+		UIE_OPT_HELP,
+		UIE_OPT_END,
 	};
-	int c;
+	const struct uie_opts spec = { .prog = CMD, .opt = t, .usage = usage };
+	int rc;
 
-	memset(o, 0, sizeof(*o));
-	o->socket = UIE_BRIDGE_DEFAULT_PATH;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'S': o->socket = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'c': o->cel = optarg; break;
-		case 'p': o->pubkey = optarg; break;
-		case 's':
-			if (uie_parse_u64(optarg, &o->since) != UIE_OK) {
-				fprintf(stderr, "uie evidence export: --since needs a record number\n");
-				return UIE_EXIT_USAGE;
-			}
-			break;
-		case 'n':
-		case 'N':
-			if (evio_nonce_option("uie evidence export", c == 'N', optarg, o->nonce,
-					      &o->nonce_len) != UIE_OK)
-				return UIE_EXIT_USAGE;
-			break;
-		case 'h': usage(stdout); return -1;
-		default: usage(stderr); return UIE_EXIT_USAGE;
-		}
-	}
-	if (optind != argc || !o->out) {
-		usage(stderr);
-		return UIE_EXIT_USAGE;
-	}
-	return UIE_EXIT_OK;
+	*o = (struct export_opts){ .socket = UIE_BRIDGE_DEFAULT_PATH, .nonce.cmd = CMD };
+	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return rc;
+	if (!o->out)
+		return uie_opts_usage(&spec);
+	return UIE_OPTS_GO;
 }
 
 /* Writes the CEL-JSON of the AE's records. */
@@ -111,21 +88,21 @@ int uie_cmd_evidence_export(int argc, char **argv)
 	char hex[2 * UIE_NONCE_MAX + 1];
 	int fd = -1, r, rc;
 
-	if ((rc = parse(argc, argv, &o)) != UIE_EXIT_OK)
-		return rc < 0 ? UIE_EXIT_OK : rc;
-	if (!o.nonce_len) {
-		if (RAND_bytes(o.nonce, NONCE_DEFAULT) != 1) {
+	if ((rc = parse(argc, argv, &o)) != UIE_OPTS_GO)
+		return rc;
+	if (!o.nonce.len) {
+		if (RAND_bytes(o.nonce.bytes, NONCE_DEFAULT) != 1) {
 			fprintf(stderr, "uie evidence export: no randomness for a nonce\n");
 			return UIE_EXIT_FAIL;
 		}
-		o.nonce_len = NONCE_DEFAULT;
-		uie_hex_encode(hex, o.nonce, o.nonce_len);
+		o.nonce.len = NONCE_DEFAULT;
+		uie_hex_encode(hex, o.nonce.bytes, o.nonce.len);
 		fprintf(stderr, "nonce: %s\n", hex);
 	}
 	if (uie_tool_connect("uie evidence export", o.socket, &fd) != UIE_OK)
 		return UIE_EXIT_FAIL;
 	rc = UIE_EXIT_FAIL;
-	if ((r = uie_bridge_export_alloc(fd, o.nonce, o.nonce_len, o.since, &ae, &ae_len)) != UIE_OK) {
+	if ((r = uie_bridge_export_alloc(fd, o.nonce.bytes, o.nonce.len, o.since, &ae, &ae_len)) != UIE_OK) {
 		uie_tool_peer_err("uie evidence export", o.socket, r);
 		goto out;
 	}

@@ -7,7 +7,6 @@
  * Splitting checks only the AE's format; `uie verify` checks the rest.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +19,12 @@
 #include "evidence_cmds.h"
 #include "evio.h"
 #include "fileio.h"
+#include "opts.h"
 
-static int usage(FILE *f)
+static void usage(FILE *f)
 {
 	fprintf(f, "usage: uie evidence split AE -o DIR\n"
 		   "  writes DIR/attest, DIR/sig, DIR/pcr16 and DIR/nonce for tpm2_checkquote\n");
-	return f == stdout ? UIE_EXIT_OK : UIE_EXIT_USAGE;
 }
 
 static int put(const char *dir, const char *name, const void *p, size_t n)
@@ -39,27 +38,21 @@ static int put(const char *dir, const char *name, const void *p, size_t n)
 
 int uie_cmd_evidence_split(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char nonce[2 * UIE_NONCE_MAX + 2];
 	const char *dir = NULL;
+	const struct uie_opt t[] = { UIE_OPT_STRING("output", 'o', &dir), UIE_OPT_HELP, UIE_OPT_END };
+	const struct uie_opts spec = {
+		.prog = "uie evidence split", .opt = t, .usage = usage, .min_operands = 1, .max_operands = 1
+	};
 	struct uie_ae a;
 	uint8_t *buf = NULL;
 	size_t len;
-	int c, r;
+	int r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		if (c == 'o')
-			dir = optarg;
-		else
-			return usage(c == 'h' ? stdout : stderr);
-	}
-	if (!dir || optind != argc - 1)
-		return usage(stderr);
+	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return r;
+	if (!dir)
+		return uie_opts_usage(&spec);
 	if ((r = evio_read_alloc(argv[optind], &buf, &len)) != UIE_OK ||
 	    (r = uie_ae_parse(buf, len, &a)) != UIE_OK) {
 		fprintf(stderr, "uie evidence split: %s: %s\n", argv[optind], uie_file_err_str(r));

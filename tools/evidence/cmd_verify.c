@@ -5,7 +5,6 @@
  * monitor's clock and log prefix in a state file.  The exit code is the
  * class of the first failing check (lib/host/verify.h).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "evio.h"
 #include "fileio.h"
 #include "json.h"
+#include "opts.h"
 #include "uie/names.h"
 #include "hex.h"
 #include "uie/err.h"
@@ -29,10 +29,9 @@
 
 struct verify_opts {
 	const char *ae, *ak, *ref, *state, *pol[MAX_POLICIES];
-	size_t npol;
-	uint8_t nonce[UIE_NONCE_MAX];
-	size_t nonce_len;
-	int json;
+	unsigned npol;
+	struct evio_nonce nonce;
+	bool json;
 };
 
 static void usage(FILE *f)
@@ -46,50 +45,29 @@ static void usage(FILE *f)
 
 static int parse(int argc, char **argv, struct verify_opts *o)
 {
-	static const struct option lo[] = {
-		{ "nonce", required_argument, NULL, 'n' },
-		{ "nonce-file", required_argument, NULL, 'N' },
-		{ "ak-pub", required_argument, NULL, 'k' },
-		{ "reference", required_argument, NULL, 'r' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "state", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct uie_opt t[] = {
+		UIE_OPT_CALL("nonce", 0, evio_nonce_hex, &o->nonce),
+		UIE_OPT_CALL("nonce-file", 0, evio_nonce_file, &o->nonce),
+		UIE_OPT_STRING("ak-pub", 0, &o->ak),
+		UIE_OPT_STRING("reference", 0, &o->ref),
+		UIE_OPT_LIST("policy", 0, o->pol, &o->npol, MAX_POLICIES),
+		UIE_OPT_STRING("state", 0, &o->state),
+		UIE_OPT_FLAG("json", 0, UIE_OPTK_SET, &o->json),
+		UIE_OPT_HELP,
+		UIE_OPT_END,
 	};
-	int c;
+	const struct uie_opts spec = {
+		.prog = "uie verify", .opt = t, .usage = usage, .min_operands = 1, .max_operands = 1
+	};
+	int rc;
 
-	memset(o, 0, sizeof(*o));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-		case 'N':
-			if (evio_nonce_option("uie verify", c == 'N', optarg, o->nonce, &o->nonce_len) !=
-			    UIE_OK)
-				return UIE_EXIT_USAGE;
-			break;
-		case 'k': o->ak = optarg; break;
-		case 'r': o->ref = optarg; break;
-		case 's': o->state = optarg; break;
-		case 'j': o->json = 1; break;
-		case 'p':
-			if (o->npol == MAX_POLICIES) {
-				fprintf(stderr, "uie verify: at most %d policies\n", MAX_POLICIES);
-				return UIE_EXIT_USAGE;
-			}
-			o->pol[o->npol++] = optarg;
-			break;
-		case 'h': usage(stdout); return -1;
-		default: usage(stderr); return UIE_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1 || !o->nonce_len || !o->ak) {
-		usage(stderr);
-		return UIE_EXIT_USAGE;
-	}
+	*o = (struct verify_opts){ .nonce.cmd = "uie verify" };
+	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return rc;
+	if (!o->nonce.len || !o->ak)
+		return uie_opts_usage(&spec);
 	o->ae = argv[optind];
-	return UIE_EXIT_OK;
+	return UIE_OPTS_GO;
 }
 
 /* Everything read from files, owned here. */
@@ -323,8 +301,8 @@ int uie_cmd_verify(int argc, char **argv)
 	struct uie_verify_report rep;
 	int rc, r;
 
-	if ((rc = parse(argc, argv, &o)) != UIE_EXIT_OK)
-		return rc < 0 ? UIE_EXIT_OK : rc;
+	if ((rc = parse(argc, argv, &o)) != UIE_OPTS_GO)
+		return rc;
 	memset(&in, 0, sizeof(in));
 	if (uie_host_platform_init(&hp) != UIE_OK)
 		return UIE_EXIT_FAIL;
@@ -334,8 +312,8 @@ int uie_cmd_verify(int argc, char **argv)
 	vin = (struct uie_verify_input){
 		.ae = in.ae,
 		.ae_len = in.ae_len,
-		.nonce = o.nonce,
-		.nonce_len = o.nonce_len,
+		.nonce = o.nonce.bytes,
+		.nonce_len = o.nonce.len,
 		.ak_der = in.ak,
 		.ak_der_len = in.ak_len,
 		.ref = o.ref ? &in.ref : NULL,

@@ -11,6 +11,7 @@
 
 #include "fileio.h"
 #include "hex.h"
+#include "opts.h"
 #include "pubkey.h"
 #include "uie/err.h"
 
@@ -28,18 +29,20 @@ int evio_write(const char *path, const void *p, size_t n)
 	return uie_file_write_atomic(path, p, n, 0644);
 }
 
-int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t *nonce, size_t *len)
+/* The nonce from arg (hex, or the file it names): UIE_OK, or UIE_E_FORMAT after saying why. */
+static int nonce_option(struct evio_nonce *o, bool from_file, const char *arg)
 {
+	const char *cmd = o->cmd;
 	uint8_t *raw = NULL;
 	size_t n = 0;
 	int r;
 
-	if (*len) {
+	if (o->len) {
 		fprintf(stderr, "%s: give one nonce only\n", cmd);
 		return UIE_E_FORMAT;
 	}
 	if (!from_file) {
-		if (uie_hex_decode_upto(arg, nonce, UIE_NONCE_MAX, len) == UIE_OK)
+		if (uie_hex_decode_upto(arg, o->bytes, UIE_NONCE_MAX, &o->len) == UIE_OK)
 			return UIE_OK;
 		fprintf(stderr, "%s: --nonce needs 1 to %d bytes of hex\n", cmd, UIE_NONCE_MAX);
 		return UIE_E_FORMAT;
@@ -47,8 +50,8 @@ int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t 
 	r = strcmp(arg, "-") ? uie_file_read_alloc(arg, UIE_NONCE_MAX, &raw, &n)
 			     : uie_fd_read_alloc(0, UIE_NONCE_MAX, &raw, &n);
 	if (r == UIE_OK && n > 0) {
-		memcpy(nonce, raw, n);
-		*len = n;
+		memcpy(o->bytes, raw, n);
+		o->len = n;
 	} else if (r == UIE_OK || r == UIE_E_LIMIT) {
 		fprintf(stderr, "%s: the nonce file must hold 1 to %d bytes\n", cmd, UIE_NONCE_MAX);
 		r = UIE_E_FORMAT;
@@ -58,6 +61,16 @@ int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t 
 	}
 	free(raw);
 	return r;
+}
+
+int evio_nonce_hex(void *nonce, const char *arg)
+{
+	return nonce_option(nonce, false, arg) == UIE_OK ? UIE_OPTS_GO : UIE_OPTS_EXIT_USAGE;
+}
+
+int evio_nonce_file(void *nonce, const char *arg)
+{
+	return nonce_option(nonce, true, arg) == UIE_OK ? UIE_OPTS_GO : UIE_OPTS_EXIT_USAGE;
 }
 
 int evio_pubkey_der_alloc(const char *path, uint8_t **der, size_t *len)

@@ -3,7 +3,6 @@
 #ifndef UIE_TOOLS_EVIO_H
 #define UIE_TOOLS_EVIO_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,12 +15,20 @@ int evio_read_alloc(const char *path, uint8_t **buf, size_t *len);
 /* Writes atomically (temporary file + rename), or to stdout for "-". */
 int evio_write(const char *path, const void *p, size_t n);
 
+/* The nonce of --nonce or --nonce-file: 1 to UIE_NONCE_MAX bytes, given once. */
+struct evio_nonce {
+	const char *cmd; /* for messages: "uie verify" */
+	uint8_t bytes[UIE_NONCE_MAX];
+	size_t len; /* 0: none given yet */
+};
+
 /*
- * The --nonce HEX (from_file false) or --nonce-file FILE ("-": stdin) option
- * of cmd: 1 to UIE_NONCE_MAX bytes into nonce, given once (*len is 0 on
- * entry).  On error, says why on stderr and returns UIE_E_FORMAT.
+ * The --nonce HEX and --nonce-file FILE ("-": stdin) options (opts.h
+ * calls) into the struct evio_nonce nonce: UIE_OPTS_GO, or after saying
+ * why on stderr UIE_OPTS_EXIT_USAGE.
  */
-int evio_nonce_option(const char *cmd, bool from_file, const char *arg, uint8_t *nonce, size_t *len);
+int evio_nonce_hex(void *nonce, const char *arg);
+int evio_nonce_file(void *nonce, const char *arg);
 /* A public key file (PEM or DER) as DER SubjectPublicKeyInfo, malloc'ed. */
 int evio_pubkey_der_alloc(const char *path, uint8_t **der, size_t *len);
 /* DER SubjectPublicKeyInfo written as PEM. */

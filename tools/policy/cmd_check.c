@@ -13,7 +13,6 @@
  * does not verify by that key is refused before anything is compared.
  */
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 #include "host_platform.h"
 #include "lang.h"
 #include "manifest.h"
+#include "opts.h"
 #include "policy_cmds.h"
 #include "scan.h"
 #include "tablefile.h"
@@ -318,88 +318,63 @@ static int check_walk(const struct uie_platform *pl, const struct uie_policy *po
 	return r;
 }
 
-static int usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr, "usage: uie policy check [--key PUB] [--json] [--manifest MANIFEST]... "
-			"[--package NAME]... TABLE|PACKAGE [PATH...]\n");
-	return UIE_EXIT_USAGE;
+	fprintf(f, "usage: uie policy check [--key PUB] [--json] [--manifest MANIFEST]... "
+		   "[--package NAME]... TABLE|PACKAGE [PATH...]\n");
 }
 
 int uie_cmd_policy_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "manifest", required_argument, NULL, 'm' },
-		{ "package", required_argument, NULL, 'P' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
+	struct uie_review_args a = { .cmd = "uie policy check" };
+	const char *pkgs[MAX_PACKAGES];
+	unsigned findings = 0, walked = 0, npkg = 0;
+	const struct uie_opt t[] = {
+		UIE_OPT_CALL("manifest", 'm', uie_review_manifest_option, &a),
+		UIE_OPT_LIST("package", 0, pkgs, &npkg, MAX_PACKAGES),
+		UIE_OPT_STRING("key", 0, &a.key),
+		UIE_OPT_FLAG("json", 0, UIE_OPTK_SET, &a.json),
+		UIE_OPT_END,
 	};
-	struct uie_manifest m = { 0 };
+	const struct uie_opts spec = {
+		.prog = a.cmd, .opt = t, .usage = usage, .min_operands = 1, .max_operands = UIE_OPTS_ANY
+	};
 	struct uie_host_platform hp;
 	struct report rp = { 0 };
-	const char *key = NULL;
-	bool json = false;
 	struct uie_digest *now = NULL;
-	const char *pkgs[MAX_PACKAGES];
 	struct uie_package pkg;
 	struct uie_policy pol;
-	unsigned findings = 0, walked = 0, npkg = 0;
 	bool is_pkg;
 	uint8_t *buf = NULL;
-	int c, r;
+	int r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
-		if (c == 'P' && npkg < MAX_PACKAGES) {
-			pkgs[npkg++] = optarg;
-			continue;
-		}
-		if (c == 'k' || c == 'j') {
-			key = c == 'k' ? optarg : key;
-			json = json || c == 'j';
-			continue;
-		}
-		if (c != 'm' || uie_manifest_read_file("uie policy check", optarg, &m) != UIE_OK) {
-			uie_manifest_fini(&m);
-			return c == 'm' ? UIE_EXIT_FAIL : usage();
-		}
-	}
-	if (optind >= argc || (!m.n && !npkg && optind == argc - 1)) {
-		uie_manifest_fini(&m);
-		return usage();
-	}
-	if (!uie_tablefile_key_ok("uie policy check", key)) {
-		uie_manifest_fini(&m);
-		return UIE_EXIT_FAIL;
-	}
-	uie_manifest_sort(&m);
-	if ((r = uie_tablefile_load_alloc(argv[optind], key, &buf, &pol, &pkg, &is_pkg)) != UIE_OK) {
-		uie_tablefile_err("uie policy check", argv[optind], key, r);
-		uie_manifest_fini(&m);
-		return UIE_EXIT_FAIL;
-	}
-	uie_tablefile_note_signature("uie policy check", key, is_pkg);
-	if (!(now = calloc(m.n ? m.n : 1, sizeof(*now))) || (json && !(rp.json = json_array())))
+	/* Something to check the policy against: manifests, packages or paths. */
+	if ((r = uie_opts_parse(&spec, argc, argv)) == UIE_OPTS_GO && !a.m.n && !npkg && optind == argc - 1)
+		r = uie_opts_usage(&spec);
+	if ((r = uie_review_start_alloc(&a, r, argv[optind], &buf, &pol, &pkg, &is_pkg)) != UIE_OPTS_GO)
+		return r;
+	r = UIE_OK;
+	if (!(now = calloc(a.m.n ? a.m.n : 1, sizeof(*now))) || (a.json && !(rp.json = json_array())))
 		r = UIE_E_NOMEM;
 	if (r == UIE_OK && (r = uie_host_platform_init(&hp)) == UIE_OK) {
-		findings = check_files(&hp.pl, &pol, &m, now, &rp);
-		r = check_walk(&hp.pl, &pol, &m, now, pkgs, npkg, argv + optind + 1, &rp, &walked);
+		findings = check_files(&hp.pl, &pol, &a.m, now, &rp);
+		r = check_walk(&hp.pl, &pol, &a.m, now, pkgs, npkg, argv + optind + 1, &rp, &walked);
 		findings += walked;
 		uie_host_platform_fini(&hp);
 		if (r == UIE_OK)
 			r = rp.err;
-		if (r == UIE_OK && json)
-			r = uie_json_print(json_pack("{s:o, s:o, s:o, s:O}", "files_named", uie_json_u64(m.n),
-						     "rules", uie_json_u64(pol.nrules), "count",
-						     uie_json_u64(findings), "findings", rp.json));
+		if (r == UIE_OK && a.json)
+			r = uie_json_print(json_pack("{s:o, s:o, s:o, s:O}", "files_named",
+						     uie_json_u64(a.m.n), "rules", uie_json_u64(pol.nrules),
+						     "count", uie_json_u64(findings), "findings", rp.json));
 		if (r == UIE_OK)
-			fprintf(stderr, "uie policy check: %zu files named, %u rules: %u finding(s)\n", m.n,
+			fprintf(stderr, "uie policy check: %zu files named, %u rules: %u finding(s)\n", a.m.n,
 				pol.nrules, findings);
 	}
 	json_decref(rp.json);
 	free(now);
 	free(buf);
-	uie_manifest_fini(&m);
+	uie_manifest_fini(&a.m);
 	if (r != UIE_OK) {
 		fprintf(stderr, "uie policy check: %s\n", uie_err_str(r));
 		return UIE_EXIT_FAIL;

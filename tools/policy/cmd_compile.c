@@ -5,7 +5,6 @@
  * JSON, as `uie ref scan` writes either); the options set mode and default
  * for a manifest and override the text's.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "lang.h"
 #include "fileio.h"
 #include "manifest.h"
+#include "opts.h"
 #include "policy_cmds.h"
 
 #define MAX_INPUT (256u << 20)
@@ -30,40 +30,35 @@ static void usage(FILE *f)
 
 int uie_cmd_policy_compile(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "default", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const char *mode_arg = NULL, *def_arg = NULL, *out = NULL;
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("mode", 'm', &mode_arg),
+		UIE_OPT_STRING("default", 'd', &def_arg),
+		UIE_OPT_STRING("output", 'o', &out),
+		UIE_OPT_HELP,
+		UIE_OPT_END,
 	};
-	int mode = -1, def = -1, c, r;
-	const char *out = NULL;
+	const struct uie_opts spec = {
+		.prog = "uie policy compile", .opt = t, .usage = usage, .min_operands = 1, .max_operands = 1
+	};
+	int mode, def, r;
 	struct uie_lang_policy pol;
 	struct uie_lang_err err;
 	uint8_t *text, *table;
 	size_t len, tlen;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:d:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			mode = !strcmp(optarg, "enforce")   ? UIE_MODE_ENFORCE
-			       : !strcmp(optarg, "measure") ? UIE_MODE_MEASURE
-							    : -2;
-			break;
-		case 'd':
-			def = !strcmp(optarg, "deny") ? UIE_DENY : !strcmp(optarg, "allow") ? UIE_ALLOW : -2;
-			break;
-		case 'o': out = optarg; break;
-		case 'h': usage(stdout); return UIE_EXIT_OK;
-		default: usage(stderr); return UIE_EXIT_USAGE;
-		}
-	}
-	if (mode == -2 || def == -2 || !out || optind != argc - 1) {
-		usage(stderr);
-		return UIE_EXIT_USAGE;
-	}
+	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return r;
+	mode = !mode_arg                      ? -1
+	       : !strcmp(mode_arg, "enforce") ? UIE_MODE_ENFORCE
+	       : !strcmp(mode_arg, "measure") ? UIE_MODE_MEASURE
+					      : -2;
+	def = !def_arg                    ? -1
+	      : !strcmp(def_arg, "deny")  ? UIE_DENY
+	      : !strcmp(def_arg, "allow") ? UIE_ALLOW
+					  : -2;
+	if (mode == -2 || def == -2 || !out)
+		return uie_opts_usage(&spec);
 	if ((r = uie_file_read_alloc(argv[optind], MAX_INPUT, &text, &len)) != UIE_OK) {
 		fprintf(stderr, "uie policy compile: %s: %s\n", argv[optind], uie_file_err_str(r));
 		return UIE_EXIT_FAIL;

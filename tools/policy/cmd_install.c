@@ -3,7 +3,6 @@
  * `uie policy install PACKAGE [--socket PATH]`: the guest side only
  * forwards; the monitor decides (docs/BRIDGE.md).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,25 +15,12 @@
 #include "cmd.h"
 #include "conn.h"
 #include "fileio.h"
+#include "opts.h"
 #include "policy_cmds.h"
 
-/* Parses [--socket PATH]; returns the index of the first positional, or -1. */
-static int sock_opts(int argc, char **argv, const char **sock)
+static void usage(FILE *f)
 {
-	static const struct option opts[] = {
-		{ "socket", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	*sock = UIE_BRIDGE_DEFAULT_PATH;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:", opts, NULL)) != -1) {
-		if (c != 's')
-			return -1;
-		*sock = optarg;
-	}
-	return optind;
+	fprintf(f, "usage: uie policy install PACKAGE [--socket PATH]\n");
 }
 
 /*
@@ -64,15 +50,18 @@ static int read_package(const char *path, uint8_t **pkg, size_t *len)
 
 int uie_cmd_policy_install(int argc, char **argv)
 {
-	const char *sock;
+	const char *sock = UIE_BRIDGE_DEFAULT_PATH;
+	const struct uie_opt t[] = { UIE_OPT_STRING("socket", 's', &sock), UIE_OPT_END };
+	const struct uie_opts spec = {
+		.prog = "uie policy install", .opt = t, .usage = usage, .min_operands = 1, .max_operands = 1
+	};
 	uint8_t *pkg;
 	size_t len;
-	int fd, r, merr = UIE_E_PEER, i = sock_opts(argc, argv, &sock);
+	int fd, r, merr = UIE_E_PEER, i;
 
-	if (i < 0 || i != argc - 1) {
-		fprintf(stderr, "usage: uie policy install PACKAGE [--socket PATH]\n");
-		return UIE_EXIT_USAGE;
-	}
+	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return r;
+	i = optind;
 	if (read_package(argv[i], &pkg, &len) != UIE_OK)
 		return UIE_EXIT_FAIL;
 	if (uie_tool_connect("uie policy install", sock, &fd) != UIE_OK) {

@@ -5,7 +5,6 @@
  * private key overwritten by mistake cannot sign for its policies again.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 
 #include "cmd.h"
 #include "keys.h"
+#include "opts.h"
 #include "pubkey.h"
 #include "fileio.h"
 #include "policy_cmds.h"
@@ -57,35 +57,32 @@ static bool may_write(const char *path, bool force)
 	return force || (found < 0 && errno == ENOENT);
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: uie key gen [--force] -o PRIV.pem --pub PUB.pem\n");
+}
+
 int uie_cmd_key_gen(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "pub", required_argument, NULL, 'p' },
-		{ "force", no_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *priv = NULL, *pub = NULL;
+	bool force = false;
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("output", 'o', &priv),
+		UIE_OPT_STRING("pub", 'p', &pub),
+		UIE_OPT_FLAG("force", 'f', UIE_OPTK_SET, &force),
+		UIE_OPT_END,
+	};
+	const struct uie_opts spec = { .prog = "uie key gen", .opt = t, .usage = usage };
 	EVP_PKEY *pk;
 	char *pem = NULL;
 	uint8_t id[32];
 	size_t len;
-	bool force = false;
-	int c, r;
+	int r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:p:f", opts, NULL)) != -1) {
-		if (c == 'o')
-			priv = optarg;
-		else if (c == 'p')
-			pub = optarg;
-		else if (c == 'f')
-			force = true;
-		else
-			goto usage;
-	}
-	if (!priv || !pub || optind != argc)
-		goto usage;
+	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return r;
+	if (!priv || !pub)
+		return uie_opts_usage(&spec);
 	if (!may_write(priv, force) || !may_write(pub, force))
 		return UIE_EXIT_FAIL;
 	if (!(pk = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256"))) {
@@ -116,7 +113,4 @@ int uie_cmd_key_gen(int argc, char **argv)
 		printf("%02x", id[i]);
 	printf("\n");
 	return UIE_EXIT_OK;
-usage:
-	fprintf(stderr, "usage: uie key gen [--force] -o PRIV.pem --pub PUB.pem\n");
-	return UIE_EXIT_USAGE;
 }

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include "hex.h"
 #include "host_platform.h"
 #include "lang.h"
+#include "opts.h"
 #include "policy_cmds.h"
 #include "scan.h"
 
@@ -270,41 +270,35 @@ static int write_manifest(const struct scan *s, const char *out)
 	return r;
 }
 
-static int usage(FILE *f)
+static void usage(FILE *f)
 {
 	fprintf(f, "usage: uie ref scan [--package NAME]... [--jit PROGRAM]... [--json] [-o FILE] "
 		   "[PATH...]\n");
-	return f == stdout ? UIE_EXIT_OK : UIE_EXIT_USAGE;
 }
 
 int uie_cmd_ref_scan(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },          { "output", required_argument, NULL, 'o' },
-		{ "package", required_argument, NULL, 'P' }, { "jit", required_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
-	};
 	const char *pkgs[MAX_ARGS], *jits[MAX_ARGS];
 	unsigned npkg = 0, njit = 0;
 	struct scan s = { 0 };
 	const char *out = NULL;
-	int c, r = UIE_OK;
+	const struct uie_opt t[] = {
+		UIE_OPT_FLAG("json", 'j', UIE_OPTK_SET, &s.json),
+		UIE_OPT_STRING("output", 'o', &out),
+		UIE_OPT_LIST("package", 0, pkgs, &npkg, MAX_ARGS),
+		UIE_OPT_LIST("jit", 0, jits, &njit, MAX_ARGS),
+		UIE_OPT_HELP,
+		UIE_OPT_END,
+	};
+	const struct uie_opts spec = {
+		.prog = "uie ref scan", .opt = t, .usage = usage, .max_operands = UIE_OPTS_ANY
+	};
+	int r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jo:h", opts, NULL)) != -1) {
-		if (c == 'j')
-			s.json = true;
-		else if (c == 'o')
-			out = optarg;
-		else if (c == 'P' && npkg < MAX_ARGS)
-			pkgs[npkg++] = optarg;
-		else if (c == 'J' && njit < MAX_ARGS)
-			jits[njit++] = optarg;
-		else
-			return usage(c == 'h' ? stdout : stderr);
-	}
-	if (optind >= argc && !npkg && !njit)
-		return usage(stderr);
+	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return r;
+	if (optind == argc && !npkg && !njit)
+		return uie_opts_usage(&spec);
 	if ((r = uie_host_platform_init(&s.hp)) != UIE_OK) {
 		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(r));
 		return UIE_EXIT_FAIL;

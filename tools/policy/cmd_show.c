@@ -7,7 +7,6 @@
  * that key; without, stderr says that it was not checked.  --json: the
  * same as one JSON object (docs/POLICY.md section 3).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include "lang.h"
 #include "fileio.h"
 #include "manifest.h"
+#include "opts.h"
 #include "policy_cmds.h"
 #include "tablefile.h"
 
@@ -131,67 +131,46 @@ static int print_json(const struct uie_policy *pol, const struct uie_package *pk
 	return r;
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: uie policy show [--key PUB] [--json] [--manifest MANIFEST]... TABLE|PACKAGE\n");
+}
+
 int uie_cmd_policy_show(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "manifest", required_argument, NULL, 'm' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
+	struct uie_review_args a = { .cmd = "uie policy show" };
+	const struct uie_opt t[] = {
+		UIE_OPT_CALL("manifest", 'm', uie_review_manifest_option, &a),
+		UIE_OPT_STRING("key", 0, &a.key),
+		UIE_OPT_FLAG("json", 0, UIE_OPTK_SET, &a.json),
+		UIE_OPT_END,
 	};
-	struct uie_manifest m = { 0 };
-	const char *key = NULL;
-	bool json = false;
+	const struct uie_opts spec = {
+		.prog = a.cmd, .opt = t, .usage = usage, .min_operands = 1, .max_operands = 1
+	};
 	struct uie_package pkg;
 	struct uie_policy pol;
 	struct namer nm;
-	bool is_pkg, named = false;
+	bool is_pkg;
 	uint8_t *buf;
 	char name[32];
-	int c, r;
+	int r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
-		if (c == 'k' || c == 'j') {
-			key = c == 'k' ? optarg : key;
-			json = json || c == 'j';
-			continue;
-		}
-		if (c != 'm' || uie_manifest_read_file("uie policy show", optarg, &m) != UIE_OK) {
-			uie_manifest_fini(&m);
-			return c == 'm' ? UIE_EXIT_FAIL : UIE_EXIT_USAGE;
-		}
-		named = true;
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "usage: uie policy show [--key PUB] [--json] [--manifest MANIFEST]... "
-				"TABLE|PACKAGE\n");
-		uie_manifest_fini(&m);
-		return UIE_EXIT_USAGE;
-	}
-	if (!uie_tablefile_key_ok("uie policy show", key)) {
-		uie_manifest_fini(&m);
-		return UIE_EXIT_FAIL;
-	}
-	uie_manifest_sort(&m);
-	if ((r = uie_tablefile_load_alloc(argv[optind], key, &buf, &pol, &pkg, &is_pkg)) != UIE_OK) {
-		uie_tablefile_err("uie policy show", argv[optind], key, r);
-		uie_manifest_fini(&m);
-		return UIE_EXIT_FAIL;
-	}
-	uie_tablefile_note_signature("uie policy show", key, is_pkg);
-	nm = (struct namer){ .m = &m, .alg = pol.hash_alg };
-	if (json) {
-		r = print_json(&pol, is_pkg ? &pkg : NULL, key, &nm);
+	r = uie_opts_parse(&spec, argc, argv);
+	if ((r = uie_review_start_alloc(&a, r, argv[optind], &buf, &pol, &pkg, &is_pkg)) != UIE_OPTS_GO)
+		return r;
+	nm = (struct namer){ .m = &a.m, .alg = pol.hash_alg };
+	if (a.json) {
+		r = print_json(&pol, is_pkg ? &pkg : NULL, a.key, &nm);
 	} else {
 		if (is_pkg)
-			show_package(&pkg, key);
+			show_package(&pkg, a.key);
 		/* Tables store no name: a stable placeholder so the text compiles back. */
 		snprintf(name, sizeof(name), "table-%u-rules", pol.nrules);
-		r = uie_lang_print_noted(stdout, &pol, name, named ? names_of : NULL, &nm);
+		r = uie_lang_print_noted(stdout, &pol, name, a.named ? names_of : NULL, &nm);
 	}
 	free(buf);
-	uie_manifest_fini(&m);
+	uie_manifest_fini(&a.m);
 	if (r != UIE_OK) {
 		fprintf(stderr, "uie policy show: %s: %s\n", argv[optind], uie_err_str(r));
 		return UIE_EXIT_FAIL;

@@ -7,7 +7,6 @@
  * state file `uie verify --state` wrote (the log prefix the TTP verified),
  * and the epoch, unless given, as the verified one plus one.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "bloom.h"
 #include "cmd.h"
 #include "keys.h"
+#include "opts.h"
 #include "fileio.h"
 #include "hex.h"
 #include "pkgbuild.h"
@@ -27,9 +27,9 @@
 #define HINT_BITS_MIN 4u
 #define HINT_BITS_MAX 1024u
 
-static int usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: uie policy sign --key PRIV.pem --epoch N --bind-seq S --bind-pcr HEX "
 		"[--bloom] [--bloom-bits B] TABLE -o PACKAGE\n"
 		"       uie policy sign --key PRIV.pem --bind-from STATE [--epoch N] ... TABLE -o PACKAGE\n"
@@ -38,75 +38,56 @@ static int usage(void)
 		"  --bloom-bits B: bits per ALLOW digest in the hint, %u..%u (default %u, about\n"
 		"                  0.8 %% false positives; 20 gives about 0.02 %%); implies --bloom\n",
 		HINT_BITS_MIN, HINT_BITS_MAX, UIE_BLOOM_BITS_PER_ITEM);
-	return UIE_EXIT_USAGE;
+}
+
+/* --bind-pcr HEX into the pcr of struct bind_pcr. */
+struct bind_pcr {
+	uint8_t *pcr;
+	bool given;
+};
+
+static int bind_pcr_option(void *ctx, const char *arg)
+{
+	struct bind_pcr *b = ctx;
+
+	if (uie_hex_decode(arg, strlen(arg), b->pcr, UIE_PCR_LEN) != UIE_OK) {
+		fprintf(stderr, "uie policy sign: --bind-pcr must be 64 hex digits\n");
+		return UIE_EXIT_USAGE;
+	}
+	b->given = true;
+	return UIE_OPTS_GO;
 }
 
 int uie_cmd_policy_sign(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "key", required_argument, NULL, 'k' },
-		{ "epoch", required_argument, NULL, 'e' },
-		{ "bind-seq", required_argument, NULL, 's' },
-		{ "bind-pcr", required_argument, NULL, 'p' },
-		{ "bloom", no_argument, NULL, 'b' },
-		{ "bloom-bits", required_argument, NULL, 'B' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "bind-from", required_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
+	struct pkg_params pp = { 0 };
+	struct bind_pcr pcr = { pp.bind_pcr, false };
+	const char *key = NULL, *out = NULL, *from = NULL;
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("key", 'k', &key),
+		UIE_OPT_NUMBER("epoch", 'e', pp.epoch, 1, UIE_EPOCH_MAX, NULL),
+		UIE_OPT_NUMBER("bind-seq", 's', pp.bind_seq, 1, UINT64_MAX, "must be a record count >= 1"),
+		UIE_OPT_CALL("bind-pcr", 'p', bind_pcr_option, &pcr),
+		UIE_OPT_FLAG("bloom", 'b', UIE_OPTK_SET, &pp.hint),
+		UIE_OPT_NUMBER("bloom-bits", 'B', pp.hint_bits, HINT_BITS_MIN, HINT_BITS_MAX, NULL),
+		UIE_OPT_STRING("output", 'o', &out),
+		UIE_OPT_STRING("bind-from", 0, &from),
+		UIE_OPT_END,
+	};
+	const struct uie_opts spec = {
+		.prog = "uie policy sign", .opt = t, .usage = usage, .min_operands = 1, .max_operands = 1
 	};
 	struct uie_verify_state st;
-	const char *from = NULL;
-	struct pkg_params pp = { 0 };
-	const char *key = NULL, *out = NULL;
-	uint64_t bits;
-	int c, r, have = 0;
+	int r, have;
 	uint8_t *table = NULL, *pkg = NULL;
 	size_t tlen, plen;
 	EVP_PKEY *pk = NULL;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "k:e:s:p:bB:o:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'k': key = optarg; break;
-		case 'e':
-			if (uie_parse_u64(optarg, &pp.epoch) != UIE_OK || pp.epoch == 0 ||
-			    pp.epoch > UIE_EPOCH_MAX) {
-				fprintf(stderr, "uie policy sign: --epoch must be 1 to %llu (2^63-1)\n",
-					(unsigned long long)UIE_EPOCH_MAX);
-				return UIE_EXIT_USAGE;
-			}
-			have |= 1;
-			break;
-		case 's':
-			if (uie_parse_u64(optarg, &pp.bind_seq) != UIE_OK || pp.bind_seq == 0) {
-				fprintf(stderr, "uie policy sign: --bind-seq must be a record count >= 1\n");
-				return UIE_EXIT_USAGE;
-			}
-			have |= 2;
-			break;
-		case 'p':
-			if (uie_hex_decode(optarg, strlen(optarg), pp.bind_pcr, UIE_PCR_LEN) != UIE_OK) {
-				fprintf(stderr, "uie policy sign: --bind-pcr must be 64 hex digits\n");
-				return UIE_EXIT_USAGE;
-			}
-			have |= 4;
-			break;
-		case 'b': pp.hint = true; break;
-		case 'B':
-			if (uie_parse_u64(optarg, &bits) != UIE_OK || bits < HINT_BITS_MIN ||
-			    bits > HINT_BITS_MAX) {
-				fprintf(stderr, "uie policy sign: --bloom-bits must be %u..%u\n",
-					HINT_BITS_MIN, HINT_BITS_MAX);
-				return UIE_EXIT_USAGE;
-			}
-			pp.hint = true;
-			pp.hint_bits = (uint32_t)bits;
-			break;
-		case 'o': out = optarg; break;
-		case 'f': from = optarg; break;
-		default: return usage();
-		}
-	}
+	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return r;
+	/* Given ones are not 0 (their ranges start at 1); --bloom-bits implies --bloom. */
+	have = (pp.epoch ? 1 : 0) | (pp.bind_seq ? 2 : 0) | (pcr.given ? 4 : 0);
+	pp.hint = pp.hint || pp.hint_bits;
 	if (from && (have & 6)) {
 		fprintf(stderr, "uie policy sign: --bind-from replaces --bind-seq and --bind-pcr\n");
 		return UIE_EXIT_USAGE;
@@ -129,8 +110,8 @@ int uie_cmd_policy_sign(int argc, char **argv)
 			pp.epoch = st.epoch + 1;
 		have |= 7;
 	}
-	if (!key || !out || have != 7 || optind != argc - 1)
-		return usage();
+	if (!key || !out || have != 7)
+		return uie_opts_usage(&spec);
 	if ((r = keys_load_private(key, &pk)) != UIE_OK) {
 		fprintf(stderr, "uie policy sign: %s: %s\n", key,
 			r == UIE_E_KEY ? "need an ECDSA P-256 PEM private key" : uie_file_err_str(r));

@@ -4,7 +4,6 @@
  * (docs/BRIDGE.md), as lines or as one JSON object (numbers as in
  * docs/FORMATS.md 5.6).  Exit 1 when the monitor is unhealthy.
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "conn.h"
 #include "hex.h"
 #include "json.h"
+#include "opts.h"
 #include "policy_cmds.h"
 
 static void print_text(const struct uie_status *st)
@@ -51,31 +51,26 @@ static int print_json(const struct uie_status *st)
 		"trusted_keys", (int)st->trust_keys));
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: uie status [--socket PATH] [--json]\n");
+}
+
 int uie_cmd_status(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "socket", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *sock = UIE_BRIDGE_DEFAULT_PATH;
-	struct uie_status st;
 	bool json = false;
-	int c, fd, r;
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("socket", 's', &sock),
+		UIE_OPT_FLAG("json", 0, UIE_OPTK_SET, &json),
+		UIE_OPT_END,
+	};
+	const struct uie_opts spec = { .prog = "uie status", .opt = t, .usage = usage };
+	struct uie_status st;
+	int fd, r;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:", opts, NULL)) != -1) {
-		if (c == 's')
-			sock = optarg;
-		else if (c == 'j')
-			json = true;
-		else
-			optind = argc + 1;
-	}
-	if (optind != argc) {
-		fprintf(stderr, "usage: uie status [--socket PATH] [--json]\n");
-		return UIE_EXIT_USAGE;
-	}
+	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return r;
 	if (uie_tool_connect("uie status", sock, &fd) != UIE_OK)
 		return UIE_EXIT_FAIL;
 	r = uie_bridge_status(fd, &st);

@@ -8,7 +8,9 @@
 
 #include "uie/err.h"
 
+#include "cmd.h"
 #include "fileio.h"
+#include "opts.h"
 #include "host_platform.h"
 #include "pubkey.h"
 
@@ -62,7 +64,8 @@ int uie_tablefile_load_alloc(const char *path, const char *key_path, uint8_t **b
 	return r;
 }
 
-bool uie_tablefile_key_ok(const char *cmd, const char *key_path)
+/* Whether key_path (NULL: nothing to check) holds a usable public key; else says why, for cmd. */
+static bool key_ok(const char *cmd, const char *key_path)
 {
 	EVP_PKEY *pk;
 	int r;
@@ -78,7 +81,8 @@ bool uie_tablefile_key_ok(const char *cmd, const char *key_path)
 	return true;
 }
 
-void uie_tablefile_err(const char *cmd, const char *path, const char *key_path, int r)
+/* The error of uie_tablefile_load_alloc on stderr, naming path or key_path and why. */
+static void load_err(const char *cmd, const char *path, const char *key_path, int r)
 {
 	if (key_path && r == UIE_E_SIGNATURE)
 		fprintf(stderr,
@@ -97,10 +101,37 @@ void uie_tablefile_err(const char *cmd, const char *path, const char *key_path, 
 		fprintf(stderr, "%s: %s: %s\n", cmd, path, uie_file_err_str(r));
 }
 
-void uie_tablefile_note_signature(const char *cmd, const char *key_path, bool is_pkg)
+/* One line on stderr saying whether the signature was checked, for cmd. */
+static void note_signature(const char *cmd, const char *key_path, bool is_pkg)
 {
 	if (!is_pkg)
 		fprintf(stderr, "%s: a bare table: no signature\n", cmd);
 	else if (!key_path)
 		fprintf(stderr, "%s: signature not checked (give the TTP's public key with --key)\n", cmd);
+}
+
+int uie_review_manifest_option(void *args, const char *path)
+{
+	struct uie_review_args *a = args;
+
+	a->named = true;
+	return uie_manifest_read_file(a->cmd, path, &a->m) == UIE_OK ? UIE_OPTS_GO : UIE_EXIT_FAIL;
+}
+
+int uie_review_start_alloc(struct uie_review_args *a, int parsed, const char *path, uint8_t **buf,
+			   struct uie_policy *pol, struct uie_package *pkg, bool *is_pkg)
+{
+	int r = UIE_E_KEY;
+
+	/* The key first, so that an unreadable one is named as such. */
+	if (parsed == UIE_OPTS_GO && key_ok(a->cmd, a->key) &&
+	    (r = uie_tablefile_load_alloc(path, a->key, buf, pol, pkg, is_pkg)) != UIE_OK)
+		load_err(a->cmd, path, a->key, r);
+	if (parsed != UIE_OPTS_GO || r != UIE_OK) {
+		uie_manifest_fini(&a->m);
+		return parsed != UIE_OPTS_GO ? parsed : UIE_EXIT_FAIL;
+	}
+	uie_manifest_sort(&a->m);
+	note_signature(a->cmd, a->key, *is_pkg);
+	return UIE_OPTS_GO;
 }

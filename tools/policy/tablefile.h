@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "manifest.h"
 #include "uie/package.h"
 #include "uie/policy.h"
 
@@ -22,17 +23,26 @@
 int uie_tablefile_load_alloc(const char *path, const char *key_path, uint8_t **buf, struct uie_policy *pol,
 			     struct uie_package *pkg, bool *is_pkg);
 
+/* What the review tools (`policy show`, `policy check`) are given besides the table. */
+struct uie_review_args {
+	const char *cmd;       /* for messages: "uie policy show" */
+	struct uie_manifest m; /* of every --manifest (uie_manifest_fini) */
+	bool named;            /* a --manifest was given */
+	const char *key;       /* --key: the TTP's public key, or NULL */
+	bool json;
+};
+
+/* --manifest's call (opts.h): the file's entries onto a->m; UIE_EXIT_FAIL after saying why. */
+int uie_review_manifest_option(void *args, const char *path);
+
 /*
- * Whether key_path (NULL: nothing to check) holds a usable public key;
- * when not, says why on stderr, for cmd.  Called before loading, so that
- * an unreadable key is named as such.
+ * The review tools' start, after their options parsed with the result
+ * parsed (UIE_OPTS_GO or an exit status): checks a->key, sorts a->m and
+ * loads path as uie_tablefile_load_alloc does (with a->key), saying on
+ * stderr what went wrong or whether the signature was checked.
+ * UIE_OPTS_GO, or the exit status with a->m freed.
  */
-bool uie_tablefile_key_ok(const char *cmd, const char *key_path);
-
-/* The error of uie_tablefile_load_alloc on stderr, naming path or key_path and why. */
-void uie_tablefile_err(const char *cmd, const char *path, const char *key_path, int r);
-
-/* One line on stderr saying whether the signature was checked, for cmd (a review tool). */
-void uie_tablefile_note_signature(const char *cmd, const char *key_path, bool is_pkg);
+int uie_review_start_alloc(struct uie_review_args *a, int parsed, const char *path, uint8_t **buf,
+			   struct uie_policy *pol, struct uie_package *pkg, bool *is_pkg);
 
 #endif

@@ -2,7 +2,6 @@
 /* `uie run [options] -- PROGRAM ARGS...`: run PROGRAM under the interceptor. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "cmd.h"
 #include "guest.h"
+#include "opts.h"
 #include "runtime.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -37,8 +37,8 @@ static void usage(FILE *f)
 		UIE_BRIDGE_DEFAULT_PATH);
 }
 
-/* The handed-over connection: an open socket, kept from the tree (close-on-exec); or -1. */
-static int socket_fd(const char *arg)
+/* --socket-fd N: the handed-over connection, an open socket kept from the tree (close-on-exec). */
+static int socket_fd_option(void *socket_fd, const char *arg)
 {
 	char *end;
 	long fd;
@@ -52,51 +52,39 @@ static int socket_fd(const char *arg)
 	    fcntl((int)fd, F_SETFD, FD_CLOEXEC) != 0) {
 		fprintf(stderr, "uie run: --socket-fd %s: not an open SOCK_SEQPACKET socket: %s\n", arg,
 			errno ? strerror(errno) : "wrong type");
-		return -1;
+		return UIE_EXIT_USAGE;
 	}
-	return (int)fd;
+	*(int *)socket_fd = (int)fd;
+	return UIE_OPTS_GO;
 }
 
 int uie_cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "socket", required_argument, NULL, 's' },
-		{ "socket-fd", required_argument, NULL, 'f' },
-		{ "allow-mounts", no_argument, NULL, 'M' },
-		{ "no-fanotify", no_argument, NULL, 'F' },
-		{ "no-fast-path", no_argument, NULL, 'P' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "timing", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct uie_guest_opts o = {
 		.socket_path = UIE_BRIDGE_DEFAULT_PATH, .socket_fd = -1, .fanotify = true, .fast_path = true
 	};
-	int c, status, r;
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("socket", 's', &o.socket_path),
+		UIE_OPT_CALL("socket-fd", 'f', socket_fd_option, &o.socket_fd),
+		UIE_OPT_FLAG("allow-mounts", 0, UIE_OPTK_SET, &o.allow_mounts),
+		UIE_OPT_FLAG("no-fanotify", 'F', UIE_OPTK_CLEAR, &o.fanotify),
+		UIE_OPT_FLAG("no-fast-path", 'P', UIE_OPTK_CLEAR, &o.fast_path),
+		UIE_OPT_COUNT("verbose", 'v', &o.verbose),
+		UIE_OPT_FLAG("timing", 0, UIE_OPTK_SET, &o.timing),
+		UIE_OPT_HELP,
+		UIE_OPT_END,
+	};
+	/* In order: stop at PROGRAM so that its options stay its own. */
+	const struct uie_opts spec = { .prog = "uie run",
+				       .opt = t,
+				       .usage = usage,
+				       .in_order = true,
+				       .min_operands = 1,
+				       .max_operands = UIE_OPTS_ANY };
+	int status, r;
 
-	optind = 1;
-	/* '+': stop at PROGRAM so that its options stay its own. */
-	while ((c = getopt_long(argc, argv, "+s:f:FPvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': o.socket_path = optarg; break;
-		case 'f':
-			if ((o.socket_fd = socket_fd(optarg)) < 0)
-				return UIE_EXIT_USAGE;
-			break;
-		case 'M': o.allow_mounts = true; break;
-		case 'F': o.fanotify = false; break;
-		case 'P': o.fast_path = false; break;
-		case 'v': o.verbose++; break;
-		case 'T': o.timing = true; break;
-		case 'h': usage(stdout); return UIE_EXIT_OK;
-		default: usage(stderr); return UIE_EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
-		usage(stderr);
-		return UIE_EXIT_USAGE;
-	}
+	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
+		return r;
 	r = uie_guest_run(&o, argv + optind, &status);
 	if (r != UIE_OK) {
 		fprintf(stderr, "uie run: cannot supervise %s: %s\n", argv[optind], uie_err_str(r));

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* lib/host hex.c and fileio.c against real files, pipes and directories. */
+/*
+ * lib/host hex.c and fileio.c against real files, pipes and directories;
+ * opts.c with every kind of row, bad values, operand counts, --help and --version.
+ */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -15,6 +19,7 @@
 
 #include "fileio.h"
 #include "hex.h"
+#include "opts.h"
 #include "tcommon.h"
 #include "uie/err.h"
 
@@ -183,13 +188,170 @@ static void test_fd_read(void **state)
 	assert_int_equal(uie_fd_write_all(-1, "x", 1), UIE_E_IO);
 }
 
+/* Where the usage was printed last: 1 stdout, 2 stderr, 0 not at all. */
+static int usage_to;
+
+static void usage(FILE *f)
+{
+	usage_to = f == stdout ? 1 : 2;
+}
+
+struct args {
+	const char *name, *list[2];
+	unsigned nlist;
+	uint32_t small;
+	uint64_t big;
+	int fd, verbose;
+	bool on, off;
+	const char *called;
+};
+
+static int call(void *ctx, const char *arg)
+{
+	struct args *a = ctx;
+
+	if (!strcmp(arg, "bad"))
+		return 1; /* a callback's own exit status */
+	a->called = arg;
+	return UIE_OPTS_GO;
+}
+
+/*
+ * Parses the words (a NULL-ended list after the program name) into *a by
+ * spec, whose in_order and operand counts the caller sets.
+ */
+static int parse(struct args *a, struct uie_opts spec, ...)
+{
+	const struct uie_opt t[] = {
+		UIE_OPT_STRING("name", 'n', &a->name),
+		UIE_OPT_LIST("item", 0, a->list, &a->nlist, 2),
+		UIE_OPT_NUMBER("small", 0, a->small, 2, 100000, NULL),
+		UIE_OPT_LIMIT("big", a->big, 4096, UINT64_MAX),
+		UIE_OPT_NUMBER("fd", 0, a->fd, 3, 1024, "needs a descriptor"),
+		UIE_OPT_FLAG("on", 0, UIE_OPTK_SET, &a->on),
+		UIE_OPT_FLAG("no-off", 'O', UIE_OPTK_CLEAR, &a->off),
+		UIE_OPT_COUNT("verbose", 'v', &a->verbose),
+		UIE_OPT_CALL("call", 0, call, a),
+		UIE_OPT_HELP,
+		UIE_OPT_VERSION,
+		UIE_OPT_END,
+	};
+	char *argv[32] = { "test" };
+	int argc = 1;
+	va_list ap;
+
+	spec.prog = "test";
+	spec.opt = t;
+	spec.usage = usage;
+	spec.version = "1.2.3";
+	va_start(ap, spec);
+	while (argc < 31 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	*a = (struct args){ .fd = -1, .off = true };
+	usage_to = 0;
+	return uie_opts_parse(&spec, argc, argv);
+}
+
+/* How many operands, or a program and its arguments. */
+#define NONE ((struct uie_opts){ 0 })
+#define ONE ((struct uie_opts){ .max_operands = 1 })
+#define TWO ((struct uie_opts){ .max_operands = 2 })
+#define PROGRAM ((struct uie_opts){ .in_order = true, .min_operands = 1, .max_operands = UIE_OPTS_ANY })
+
+static void test_opts_rows(void **state)
+{
+	struct args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, ONE, "-n", "x", "--item", "i1", "--item=i2", "--small", "65536", "--big",
+			       "0", "--fd", "7", "--on", "-O", "-vv", "--verbose", "--call", "c", "operand",
+			       NULL),
+			 UIE_OPTS_GO);
+	assert_string_equal(a.name, "x");
+	assert_int_equal(a.nlist, 2);
+	assert_string_equal(a.list[1], "i2");
+	assert_int_equal(a.small, 65536);
+	assert_int_equal(a.big, 0); /* a limit's "none" */
+	assert_int_equal(a.fd, 7);
+	assert_true(a.on);
+	assert_false(a.off);
+	assert_int_equal(a.verbose, 3);
+	assert_string_equal(a.called, "c");
+	assert_int_equal(optind, 18); /* the operand, moved behind the options */
+	assert_int_equal(usage_to, 0);
+	/* Unique abbreviations, as getopt_long takes them. */
+	assert_int_equal(parse(&a, NONE, "--sm", "9", NULL), UIE_OPTS_GO);
+	assert_int_equal(a.small, 9);
+}
+
+static void test_opts_bad_values(void **state)
+{
+	struct args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, NONE, "--small", "1", NULL), UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(parse(&a, NONE, "--small", "100001", NULL), UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(parse(&a, NONE, "--small", "12abc", NULL), UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(parse(&a, NONE, "--small", "-3", NULL), UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(parse(&a, NONE, "--big", "4095", NULL), UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(parse(&a, NONE, "--fd", "2", NULL), UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(a.fd, -1); /* a bad value is not stored */
+	assert_int_equal(parse(&a, NONE, "--item", "1", "--item", "2", "--item", "3", NULL),
+			 UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(a.nlist, 2);
+	assert_int_equal(parse(&a, NONE, "--call", "bad", NULL), 1);
+	/* A value's error says what is wrong; only a bad command line shows the usage. */
+	assert_int_equal(usage_to, 0);
+	assert_int_equal(parse(&a, NONE, "--unknown", NULL), UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(usage_to, 2);
+	assert_int_equal(parse(&a, NONE, "--name", NULL), UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(usage_to, 2);
+	assert_int_equal(parse(&a, NONE, "--on=1", NULL), UIE_OPTS_EXIT_USAGE);
+}
+
+static void test_opts_operands(void **state)
+{
+	struct args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, NONE, "x", NULL), UIE_OPTS_EXIT_USAGE);
+	assert_int_equal(usage_to, 2);
+	assert_int_equal(parse(&a, TWO, "x", "y", NULL), UIE_OPTS_GO);
+	assert_int_equal(parse(&a, TWO, "x", "y", "z", NULL), UIE_OPTS_EXIT_USAGE);
+	/* Options after an operand are options, unless parsing stops at the first operand. */
+	assert_int_equal(parse(&a, ONE, "prog", "--on", NULL), UIE_OPTS_GO);
+	assert_true(a.on);
+	assert_int_equal(parse(&a, PROGRAM, "prog", "--on", NULL), UIE_OPTS_GO);
+	assert_false(a.on);
+	assert_int_equal(optind, 1);
+	assert_int_equal(parse(&a, ONE, "--", "--on", NULL), UIE_OPTS_GO);
+	assert_false(a.on);
+}
+
+static void test_opts_help_version(void **state)
+{
+	struct args a;
+
+	(void)state;
+	/* Both end parsing at once, whatever follows. */
+	assert_int_equal(parse(&a, NONE, "--help", "--unknown", NULL), UIE_OPTS_EXIT_OK);
+	assert_int_equal(usage_to, 1);
+	assert_int_equal(parse(&a, NONE, "-h", NULL), UIE_OPTS_EXIT_OK);
+	assert_int_equal(usage_to, 1);
+	assert_int_equal(parse(&a, NONE, "--version", "x", NULL), UIE_OPTS_EXIT_OK);
+	assert_int_equal(usage_to, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hex_decode),     cmocka_unit_test(test_hex_decode_upto),
-		cmocka_unit_test(test_hex_encode),     cmocka_unit_test(test_parse_u64),
-		cmocka_unit_test(test_file_roundtrip), cmocka_unit_test(test_file_errors),
-		cmocka_unit_test(test_fd_read),
+		cmocka_unit_test(test_hex_decode),        cmocka_unit_test(test_hex_decode_upto),
+		cmocka_unit_test(test_hex_encode),        cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_file_roundtrip),    cmocka_unit_test(test_file_errors),
+		cmocka_unit_test(test_fd_read),           cmocka_unit_test(test_opts_rows),
+		cmocka_unit_test(test_opts_bad_values),   cmocka_unit_test(test_opts_operands),
+		cmocka_unit_test(test_opts_help_version),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
