@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie policy compile [--mode enforce|measure] [--default deny|allow] INPUT -o TABLE`
+ * `uie policy compile [--mode enforce|measure] [--default deny|allow]
+ *  [--trust-fs KIND]... [--require-immutable] INPUT -o TABLE`
  * INPUT is policy text (docs/POLICY.md) or a reference manifest (text or
  * JSON, as `uie ref scan` writes either); the options set mode and default
- * for a manifest and override the text's.
+ * for a manifest and override the text's; --trust-fs and
+ * --require-immutable add to what the text says (trust_fs=, require=).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -24,8 +26,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie policy compile [--mode enforce|measure] [--default deny|allow] "
-		   "INPUT -o TABLE\n");
+	fprintf(f, "usage: uie policy compile [--mode enforce|measure] [--default deny|allow]\n"
+		   "                          [--trust-fs KIND]... [--require-immutable] INPUT -o TABLE\n");
 }
 
 int uie_cmd_policy_compile(int argc, char **argv)
@@ -34,10 +36,13 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "default", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "trust-fs", required_argument, NULL, 't' },
+		{ "require-immutable", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int mode = -1, def = -1, c, r;
+	struct uie_policy_sources src = { 0 };
+	int mode = -1, def = -1, c, r, k;
 	const char *out = NULL;
 	struct uie_lang_policy pol;
 	struct uie_lang_err err;
@@ -56,6 +61,16 @@ int uie_cmd_policy_compile(int argc, char **argv)
 			def = !strcmp(optarg, "deny") ? UIE_DENY : !strcmp(optarg, "allow") ? UIE_ALLOW : -2;
 			break;
 		case 'o': out = optarg; break;
+		case 't':
+			if ((k = uie_lang_fs_kind(optarg, strlen(optarg))) < 0) {
+				fprintf(stderr,
+					"uie policy compile: --trust-fs: unknown file system kind '%s'\n",
+					optarg);
+				return UIE_EXIT_USAGE;
+			}
+			src.trusted_fs |= 1u << k;
+			break;
+		case 'i': src.flags |= UIE_POLICY_REQUIRE_IMMUTABLE; break;
 		case 'h': usage(stdout); return UIE_EXIT_OK;
 		default: usage(stderr); return UIE_EXIT_USAGE;
 		}
@@ -109,6 +124,8 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		pol.mode = (uint8_t)mode;
 	if (def >= 0)
 		pol.default_action = (uint8_t)def;
+	pol.src.flags |= src.flags;
+	pol.src.trusted_fs |= src.trusted_fs;
 	r = uie_lang_compile_alloc(&pol, &table, &tlen);
 	if (r == UIE_OK) {
 		r = uie_file_write_atomic(out, table, tlen, 0644);
