@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "fstrust.h"
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -81,7 +82,8 @@ static int program_of(pid_t pid, uint16_t event)
  * uie_guest_ask with the request's conditions (UIE_COND_*, files only).  A
  * file is sealed (seal.c) before the monitor is asked, so that no write
  * can come between its measurement and its use unannounced; one that
- * cannot be sealed is asked about as UNSEALED.
+ * cannot be sealed is asked about as UNSEALED.  An immutable one needs no
+ * seal; the kind of file system goes with every file (fstrust.h).
  */
 static bool ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int objfd, const struct stat *st,
 		uint64_t vaddr, uint64_t length, uint64_t off, const char *what, uint8_t cond)
@@ -100,9 +102,14 @@ static bool ask(struct uie_sup *s, uint16_t event, uint8_t role, pid_t pid, int 
 	bool fresh = false;
 
 	if (objfd >= 0) {
+		struct uie_fs_source src;
+
 		req.id = uie_file_id_of(st);
-		seal = uie_guest_seal(s, objfd, st, pid, &fresh);
-		if (seal == UIE_SEAL_NONE)
+		uie_guest_fs_source(objfd, st, pid, s->o->allow_mounts, &src);
+		req.fs = src.kind;
+		if (src.immutable)
+			req.cond |= UIE_COND_IMMUTABLE;
+		else if ((seal = uie_guest_seal(s, objfd, st, pid, &fresh)) == UIE_SEAL_NONE)
 			req.cond |= UIE_COND_UNSEALED;
 	}
 	uie_guest_connect(s);
