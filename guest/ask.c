@@ -19,6 +19,7 @@
 #include "ask.h"
 #include "connection.h"
 #include "describe.h"
+#include "fstrust.h"
 #include "granted.h"
 #include "maps.h"
 #include "reports.h"
@@ -111,9 +112,15 @@ bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 	g->fresh_seal = g->quiet = false;
 	g->why[0] = '\0';
 	if (object) {
+		struct uie_fs_source src;
+
 		g->req.id = uie_file_id_of(&g->st);
-		g->seal = uie_guest_seal(s, g->objfd, &g->st, g->pid, &g->fresh_seal);
-		if (g->seal == UIE_SEAL_NONE)
+		uie_guest_fs_source(g->objfd, &g->st, g->pid, s->o->allow_mounts, &src);
+		g->req.fs = src.kind;
+		if (src.immutable)
+			g->req.cond |= UIE_COND_IMMUTABLE;
+		else if ((g->seal = uie_guest_seal(s, g->objfd, &g->st, g->pid, &g->fresh_seal)) ==
+			 UIE_SEAL_NONE)
 			g->req.cond |= UIE_COND_UNSEALED;
 	}
 	uie_guest_connect(s);

@@ -15,21 +15,20 @@
  * such a grant is refused as before (a write descriptor, or a shared
  * writable mapping made before the grant).  A file that cannot be leased
  * at all is asked about with UIE_COND_UNSEALED, which the monitor refuses
- * in ENFORCE.  Renaming a new file over a sealed one (dpkg) breaks no
+ * in ENFORCE.  Immutable files (fstrust.h) are not sealed: nothing can
+ * write them.  Renaming a new file over a sealed one (dpkg) breaks no
  * lease: the mapped inode does not change.  Seals of files no process
  * maps executable any more are dropped when the tree is idle.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -59,16 +58,6 @@
 int uie_guest_seal_signal(void)
 {
 	return SIGRTMIN + 1;
-}
-
-/* A file whose content cannot change: a memfd sealed against writes, or fs-verity. */
-static bool immutable(int fd, const struct stat *st)
-{
-	int flags = 0;
-
-	if (st->st_nlink == 0) /* only sealed memfds get here (fileless ones are ANON) */
-		return true;
-	return ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_VERITY_FL);
 }
 
 static struct uie_seal *find(struct uie_seals *sl, uint64_t dev, uint64_t ino)
@@ -101,8 +90,6 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	int fd, err;
 
 	*fresh = false;
-	if (immutable(objfd, st))
-		return UIE_SEAL_HELD;
 	if ((e = find(&s->seals, st->st_dev, st->st_ino)) != NULL) { /* a break pending: a writer waits */
 		asked(e, pid);
 		return fcntl(e->fd, F_GETLEASE) == F_RDLCK ? UIE_SEAL_HELD : UIE_SEAL_WRITERS;

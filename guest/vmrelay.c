@@ -123,7 +123,8 @@ static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, ui
 			       .vaddr = mq->vaddr,
 			       .length = mq->length,
 			       .file_offset = mq->file_offset,
-			       .cond = UIE_BRIDGE_COND_OF(mq->flags) };
+			       .cond = UIE_BRIDGE_COND_OF(mq->flags),
+			       .fs = UIE_BRIDGE_FS_OF(mq->flags) };
 	struct uie_wire_msg a = { .type = UIE_MSG_MEASURE_ANS, .request_id = q->request_id };
 	struct uie_vmpin pin;
 	int r;

@@ -14,6 +14,12 @@ void uie_cache_key_make(struct uie_cache_key *k, const struct uie_file_id *id, u
 	k->len = k->whole ? 0 : len;
 }
 
+void uie_cache_key_verity(struct uie_cache_key *k, const struct uie_verity *v)
+{
+	k->id = (struct uie_file_id){ .size = k->id.size };
+	k->verity = *v;
+}
+
 void uie_cache_init(struct uie_cache *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -28,7 +34,10 @@ static uint64_t mix(uint64_t h, uint64_t v)
 
 static unsigned set_of(const struct uie_cache_key *k)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0xcbf29ce484222325ull, v = 0;
+
+	memcpy(&v, k->verity.digest, sizeof(v));
+	h = mix(h, v);
 
 	h = mix(h, k->id.dev);
 	h = mix(h, k->id.ino);
@@ -45,7 +54,9 @@ static bool key_eq(const struct uie_cache_key *a, const struct uie_cache_key *b)
 {
 	return a->id.dev == b->id.dev && a->id.ino == b->id.ino && a->id.size == b->id.size &&
 	       a->id.mtime_ns == b->id.mtime_ns && a->id.ctime_ns == b->id.ctime_ns && a->alg == b->alg &&
-	       a->whole == b->whole && a->off == b->off && a->len == b->len;
+	       a->whole == b->whole && a->off == b->off && a->len == b->len &&
+	       a->verity.alg == b->verity.alg && a->verity.len == b->verity.len &&
+	       memcmp(a->verity.digest, b->verity.digest, sizeof(a->verity.digest)) == 0;
 }
 
 bool uie_cache_get(struct uie_cache *c, const struct uie_cache_key *k, struct uie_digest *digest,

@@ -5,8 +5,10 @@
  * class of the requested range.  An unchanged file is hashed once; any
  * write, truncation, chmod, rename or xattr change moves ctime (which user
  * space cannot set), so the key no longer matches and the file is measured
- * again.  Bounded: UIE_CACHE_SETS x UIE_CACHE_WAYS entries, least recently
- * used way evicted.
+ * again.  A file with fs-verity is keyed by its fs-verity digest instead
+ * (and its size): that names its content, which cannot change, so every
+ * copy of it hits.  Bounded: UIE_CACHE_SETS x UIE_CACHE_WAYS entries, least
+ * recently used way evicted.
  */
 #ifndef UIE_MONITOR_CACHE_H
 #define UIE_MONITOR_CACHE_H
@@ -15,6 +17,7 @@
 #include <stdint.h>
 
 #include "uie/types.h"
+#include "verity.h"
 
 #define UIE_CACHE_SETS 1024
 #define UIE_CACHE_WAYS 4
@@ -26,7 +29,8 @@
  * so EXECVE keys carry off = len = 0 and the others their exact range.
  */
 struct uie_cache_key {
-	struct uie_file_id id;
+	struct uie_file_id id; /* only its size when verity.alg is set */
+	struct uie_verity verity;
 	uint16_t alg;
 	bool whole; /* EXECVE */
 	uint64_t off, len;
@@ -49,6 +53,9 @@ struct uie_cache {
 /* Builds the key of a request (event, range) on a file of identity id. */
 void uie_cache_key_make(struct uie_cache_key *k, const struct uie_file_id *id, uint16_t alg, uint16_t event,
 			uint64_t off, uint64_t len);
+
+/* Keys k by the file's fs-verity digest v instead of its identity. */
+void uie_cache_key_verity(struct uie_cache_key *k, const struct uie_verity *v);
 
 void uie_cache_init(struct uie_cache *c);
 

@@ -23,6 +23,10 @@ static const char *const reason_keys[UIE_R__MAX] = {
 	[UIE_R_UNSUPPORTED] = "unsupported",
 	[UIE_R_FASTPATH_MISS] = "fastpath-miss",
 	[UIE_R_RACE] = "race",
+	[UIE_R_EXECMOD] = "execmod",
+	[UIE_R_UNSEALED] = "unsealed",
+	[UIE_R_REMOTE_FS] = "remote-fs",
+	[UIE_R_MUTABLE] = "mutable",
 };
 
 static const char *key(const char *const *tab, size_t n, unsigned v)

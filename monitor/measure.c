@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "fdpass.h"
@@ -46,30 +47,54 @@ static int object_check(int fd, struct uie_file_id *id, bool *fileless)
 	return UIE_OK;
 }
 
-/* The cache key of req: a program (role ANON) has one digest whatever range is asked about. */
-static void cache_key(const struct uie_core *c, const struct uie_req *req, struct uie_cache_key *key)
+/*
+ * What the monitor sees itself of a file's source: the kind of file
+ * system by its magic (only virtiofs, which shares FUSE's, is the guest's
+ * word; one that cannot be asked counts as remote), and fs-verity (*v),
+ * which makes it immutable: the kernel checks every page it reads.
+ */
+static void source_confirm(struct uie_req *req, int fd, struct uie_verity *v)
+{
+	struct statfs sfs;
+
+	req->fs = fstatfs(fd, &sfs) == 0 ? uie_sys_fs_kind_confirm(req->fs, (uint64_t)sfs.f_type)
+					 : UIE_FS_REMOTE;
+	if (uie_verity_of(fd, v) && req->fs == UIE_FS_LOCAL)
+		req->cond |= UIE_COND_IMMUTABLE;
+}
+
+/*
+ * The cache key of req: a program (role ANON) has one digest whatever
+ * range is asked about; a file with fs-verity is keyed by its digest v.
+ */
+static void cache_key(const struct uie_core *c, const struct uie_req *req, const struct uie_verity *v,
+		      struct uie_cache_key *key)
 {
 	if (req->role == UIE_ROLE_ANON)
 		uie_cache_key_make(key, &req->id, uie_core_obj_alg(c), UIE_EV_EXECVE, 0, req->id.size);
 	else
 		uie_cache_key_make(key, &req->id, uie_core_obj_alg(c), req->event, req->file_offset,
 				   req->length);
+	if (v->alg)
+		uie_cache_key_verity(key, v);
 }
 
 /*
- * The first half of measuring fd for req (filling req->id): checks, the
- * size limit and the cache.  *need_hash is set when the object must be
- * hashed; otherwise the result is final (a cache hit, an error, or a
- * fileless object: UIE_OK with scope NONE).
+ * The first half of measuring fd for req (filling req->id, and *v with
+ * the file's fs-verity digest, which makes a file request IMMUTABLE):
+ * checks, the size limit and the cache.  *need_hash is set when the object
+ * must be hashed; otherwise the result is final (a cache hit, an error, or
+ * a fileless object: UIE_OK with scope NONE).
  */
-static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_digest *digest,
-			  uint8_t *scope, bool *need_hash)
+static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_verity *v,
+			  struct uie_digest *digest, uint8_t *scope, bool *need_hash)
 {
 	struct uie_cache_key key;
 	bool fileless;
 	int r;
 
 	*need_hash = false;
+	memset(v, 0, sizeof(*v));
 	memset(digest, 0, sizeof(*digest));
 	*scope = UIE_SCOPE_NONE;
 	if ((r = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
@@ -79,7 +104,9 @@ static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd, st
 			     (unsigned long long)req->id.size, (unsigned long long)m->limits.max_object);
 		return UIE_E_LIMIT;
 	}
-	cache_key(&m->core, req, &key);
+	if (req->role != UIE_ROLE_ANON)
+		source_confirm(req, fd, v);
+	cache_key(&m->core, req, v, &key);
 	if (!uie_cache_get(m->cache, &key, digest, scope)) {
 		*need_hash = true;
 		return UIE_OK;
@@ -95,12 +122,14 @@ static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd, st
 }
 
 /* A job measuring fd: on the stack it borrows fd; a job from malloc owns it (uie_job_free). */
-static void job_init(const struct uie_monitor *m, struct uie_job *job, const struct uie_req *req, int fd)
+static void job_init(const struct uie_monitor *m, struct uie_job *job, const struct uie_req *req, int fd,
+		     const struct uie_verity *v)
 {
 	memset(job, 0, sizeof(*job));
 	job->core = m->core;
 	job->req = *req;
 	job->fd = fd;
+	job->verity = *v;
 	job->max_hash_ms = m->limits.max_hash_ms;
 }
 
@@ -118,7 +147,7 @@ static int measure_finish(struct uie_monitor *m, const struct uie_job *job, stru
 	if (job->r != UIE_OK)
 		return job->r;
 	/* Keyed by the algorithm it was measured with, even if a policy came in meanwhile. */
-	cache_key(&job->core, &job->req, &key);
+	cache_key(&job->core, &job->req, &job->verity, &key);
 	uie_cache_put(m->cache, &key, digest, *scope);
 	return UIE_OK;
 }
@@ -133,13 +162,14 @@ static int measure_finish(struct uie_monitor *m, const struct uie_job *job, stru
 static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_digest *digest,
 		      uint8_t *scope)
 {
+	struct uie_verity v;
 	struct uie_job job;
 	bool need_hash;
 	int r;
 
-	if ((r = measure_lookup(m, req, fd, digest, scope, &need_hash)) != UIE_OK || !need_hash)
+	if ((r = measure_lookup(m, req, fd, &v, digest, scope, &need_hash)) != UIE_OK || !need_hash)
 		return r;
-	job_init(m, &job, req, fd);
+	job_init(m, &job, req, fd, &v);
 	uie_job_measure(&job);
 	return measure_finish(m, &job, digest, scope);
 }
@@ -215,6 +245,7 @@ static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req 
 		.length = mq->length,
 		.file_offset = mq->file_offset,
 		.cond = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_COND_OF(mq->flags),
+		.fs = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_FS_OF(mq->flags),
 	};
 	/* VM mode has no subjects: its EXECVE grants travel as MEASURE_VM_REQ (BRIDGE.md 12). */
 	if (!m->log.fs || m->ram || mq->subject_seq == 0)
@@ -252,6 +283,7 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 {
 	struct uie_req req;
 	struct uie_digest digest = { 0 };
+	struct uie_verity v;
 	uint8_t scope = UIE_SCOPE_NONE;
 	bool need_hash = false;
 	struct uie_job *job;
@@ -269,9 +301,10 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
 	if (!later || !m->workers)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
-	else if ((merr = measure_lookup(m, &req, fd, &digest, &scope, &need_hash)) == UIE_OK && need_hash) {
+	else if ((merr = measure_lookup(m, &req, fd, &v, &digest, &scope, &need_hash)) == UIE_OK &&
+		 need_hash) {
 		if ((job = malloc(sizeof(*job))) != NULL) {
-			job_init(m, job, &req, fd); /* the job owns fd from here */
+			job_init(m, job, &req, fd, &v); /* the job owns fd from here */
 			job->request_id = q->request_id;
 			later->job = job;
 			return UIE_OK;

@@ -54,6 +54,7 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 		.file_offset = mq->r.file_offset,
 		.id = { .size = mq->object_size }, /* the only identity VM mode has */
 		.cond = UIE_BRIDGE_COND_OF(mq->r.flags),
+		.fs = UIE_BRIDGE_FS_OF(mq->r.flags),
 	};
 	struct uie_digest digest = { 0 };
 	struct uie_guest_object go;

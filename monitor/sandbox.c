@@ -5,6 +5,7 @@
 #include <grp.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/fsverity.h>
 #include <linux/seccomp.h>
 #include <pwd.h>
 #include <stddef.h>
@@ -75,6 +76,7 @@ static const int allowed[] = {
 	SYS_fstat,
 	SYS_newfstatat,
 	SYS_statx,
+	SYS_fstatfs, /* the kind of file system of a measured file (measure.c) */
 	SYS_fcntl,
 	SYS_memfd_create,
 	SYS_readlink,
@@ -126,6 +128,15 @@ static const int allowed[] = {
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
 #define ARG0_LO_OFF offsetof(struct seccomp_data, args[0])
+#define ARG1_LO_OFF offsetof(struct seccomp_data, args[1])
+
+/* ioctl: only the one request (the fs-verity digest, verity.c); any other fails ENOTTY. */
+#define IOCTL_ONLY(request)                                                     \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 4),                   \
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG1_LO_OFF),                \
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(request), 0, 1), \
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),                   \
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOTTY)
 
 /*
  * The swtpm TCTI's connections: TCP (swtpm:HOST:PORT) or a unix socket
@@ -158,7 +169,7 @@ int uie_sandbox_lock(bool net)
 		/* Optional file access by libraries fails cleanly instead of killing. */
 		ERRNO_NR(SYS_openat, EACCES),
 		ERRNO_NR(SYS_open, EACCES),
-		ERRNO_NR(SYS_ioctl, ENOTTY),
+		IOCTL_ONLY(FS_IOC_MEASURE_VERITY),
 	};
 	static const struct sock_filter net_part[] = { ALLOW_TPM_SOCKET, ALLOW_NR(SYS_connect) };
 	struct sock_filter prog[sizeof(head) / sizeof(head[0]) + sizeof(net_part) / sizeof(net_part[0]) +

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "uie/core.h"
+#include "verity.h"
 
 #define UIE_WORKERS_MAX 16
 #define UIE_WORKERS_DEFAULT 2
@@ -22,10 +23,11 @@
 /* One measurement: filled by the loop, run by a worker, finished by the loop. */
 struct uie_job {
 	/* in */
-	struct uie_core core; /* snapshot: what uie_core_measure reads (its pl is replaced) */
-	struct uie_req req;   /* its id is the identity the digest must belong to */
-	int fd;               /* owned by the job */
-	uint32_t max_hash_ms; /* 0: no limit */
+	struct uie_core core;     /* snapshot: what uie_core_measure reads (its pl is replaced) */
+	struct uie_req req;       /* its id is the identity the digest must belong to */
+	int fd;                   /* owned by the job */
+	uint32_t max_hash_ms;     /* 0: no limit */
+	struct uie_verity verity; /* the file's fs-verity digest (alg 0: none): its cache key */
 	/* out */
 	int r;
 	bool expired; /* stopped by max_hash_ms */

@@ -68,9 +68,11 @@ struct uie_req {
 	/*
 	 * What the guest found about the object's pages and file (UIE_COND_*,
 	 * files only): a grant the policy allows is still denied with reason
-	 * EXECMOD or UNSEALED (docs/FORMATS.md 3.4).
+	 * EXECMOD, UNSEALED or MUTABLE (docs/FORMATS.md 3.4).
 	 */
 	uint8_t cond;
+	/* The kind of file system the file is on (enum uie_fs_kind, files only): REMOTE_FS */
+	uint8_t fs;
 };
 
 /* uie_req.cond */
@@ -80,7 +82,12 @@ struct uie_req {
  */
 #define UIE_COND_EXECMOD 0x01
 #define UIE_COND_UNSEALED 0x02 /* the file cannot be sealed against writes (no lease) */
-#define UIE_COND_ALL (UIE_COND_EXECMOD | UIE_COND_UNSEALED)
+/*
+ * The file cannot change: fs-verity, a memfd sealed against writes, or a
+ * local file system mounted read-only that the tree cannot remount
+ */
+#define UIE_COND_IMMUTABLE 0x04
+#define UIE_COND_ALL (UIE_COND_EXECMOD | UIE_COND_UNSEALED | UIE_COND_IMMUTABLE)
 
 struct uie_verdict {
 	uint8_t decision;        /* what the guest must apply */

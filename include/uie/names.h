@@ -14,5 +14,7 @@ const char *uie_role_name(unsigned role);   /* MAIN, INTERP, DSO, FILE, ANON, SC
 const char *uie_role_key(unsigned role);    /* main, interp, ... */
 const char *uie_mode_name(unsigned mode);   /* BOOTSTRAP, MEASURE, ENFORCE */
 const char *uie_mode_key(unsigned mode);    /* bootstrap, measure, enforce */
+/* fuse, virtiofs, nfs, cifs, 9p, ceph, afs, cluster, remote; NULL for LOCAL */
+const char *uie_fs_name(unsigned kind);
 
 #endif

@@ -24,6 +24,20 @@ struct uie_policy {
 	uint16_t hash_alg;
 	uint8_t mode;           /* UIE_MODE_MEASURE or UIE_MODE_ENFORCE */
 	uint8_t default_action; /* UIE_ALLOW or UIE_DENY */
+	uint16_t flags;         /* UIE_POLICY_REQUIRE_IMMUTABLE */
+	uint32_t trusted_fs;    /* bit k: files on file systems of kind k (enum uie_fs_kind) may be granted */
+};
+
+/* uie_policy.flags: every file granted must be an immutable source (UIE_COND_IMMUTABLE). */
+#define UIE_POLICY_REQUIRE_IMMUTABLE 0x0001
+#define UIE_POLICY_FLAGS_ALL UIE_POLICY_REQUIRE_IMMUTABLE
+/* The trusted_fs bits a table may set: kinds 1 .. UIE_FS__MAX - 1. */
+#define UIE_POLICY_FS_ALL (((1u << UIE_FS__MAX) - 1) & ~1u)
+
+/* What a table says about the sources of the files it allows (docs/FORMATS.md 2.1). */
+struct uie_policy_sources {
+	uint16_t flags;
+	uint32_t trusted_fs;
 };
 
 /* One rule in host form (used by encoders and tests). */
@@ -51,6 +65,11 @@ size_t uie_policy_encoded_len(uint16_t hash_alg, uint32_t n);
 int uie_policy_encode(uint8_t mode, uint8_t default_action, uint16_t hash_alg,
 		      const struct uie_policy_rule *rules, uint32_t n, uint8_t *out, size_t cap,
 		      size_t *outlen);
+
+/* The same with what the table says about sources (src NULL: nothing, as uie_policy_encode). */
+int uie_policy_encode_sources(uint8_t mode, uint8_t default_action, uint16_t hash_alg,
+			      const struct uie_policy_sources *src, const struct uie_policy_rule *rules,
+			      uint32_t n, uint8_t *out, size_t cap, size_t *outlen);
 
 /* Canonical order of rules: digest, then event, then role, then action. */
 int uie_policy_rule_cmp(const struct uie_policy_rule *a, const struct uie_policy_rule *b, size_t dlen);

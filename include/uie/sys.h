@@ -2,7 +2,7 @@
 /*
  * The hosted code's one home for small operating-system rules used by the
  * monitor, the bridge, the host library, the interceptor and the tools
- * (lib/sys): the clock, file identity, sealed memfds.
+ * (lib/sys): the clock, file identity, sealed memfds, kinds of file system.
  */
 #ifndef UIE_SYS_H
 #define UIE_SYS_H
@@ -43,5 +43,20 @@ int uie_sealed_check(int fd, uint64_t len, int seals);
  * UIE_E_INVAL for fd < 0 or len 0.
  */
 int uie_sealed_map(int fd, size_t len, int seals, void **map);
+
+/*
+ * The kind of file system (enum uie_fs_kind) by fstatfs's f_type, and by
+ * a mount's type as mountinfo names it ("virtiofs", "fuse.sshfs", "nfs4",
+ * ...); UIE_FS_LOCAL for every other.  Only the type tells virtiofs from
+ * FUSE, whose magic it shares.
+ */
+uint8_t uie_sys_fs_kind_of_magic(uint64_t magic);
+uint8_t uie_sys_fs_kind_of_type(const char *type);
+/*
+ * The kind the monitor records for a file whose file system has magic,
+ * when the guest stated the kind `stated`: what the magic says, except
+ * that a FUSE file system may be stated to be virtiofs.
+ */
+uint8_t uie_sys_fs_kind_confirm(uint8_t stated, uint64_t magic);
 
 #endif

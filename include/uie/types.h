@@ -149,7 +149,30 @@ enum uie_reason {
 	UIE_R_SUBJECT = 17,         /* first-seen mode: the program a grant record was made for */
 	UIE_R_EXECMOD = 18,         /* a file range with copied pages, or writable and executable (execmod) */
 	UIE_R_UNSEALED = 19,        /* the file could not be sealed against writes while mapped */
+	UIE_R_REMOTE_FS = 20,       /* the file is on a file system that changes without a local write */
+	UIE_R_MUTABLE = 21,         /* the policy requires immutable sources; this file is not one */
 	UIE_R__MAX
+};
+
+/*
+ * Kinds of file system whose files can change without a write through this
+ * kernel (docs/FORMATS.md 2.1): the server, the daemon or another client
+ * refills the page cache.  0 is every other (local) file system.  A policy
+ * trusts kinds by bit (uie_policy.trusted_fs); at most 15 (4 bits on the
+ * bridge).
+ */
+enum uie_fs_kind {
+	UIE_FS_LOCAL = 0,
+	UIE_FS_FUSE = 1,     /* fuse, fuseblk, fuse.* */
+	UIE_FS_VIRTIOFS = 2, /* virtiofs (FUSE's magic, told apart by the mount's type) */
+	UIE_FS_NFS = 3,      /* nfs, nfs4 */
+	UIE_FS_CIFS = 4,     /* cifs, smb3 */
+	UIE_FS_9P = 5,
+	UIE_FS_CEPH = 6,
+	UIE_FS_AFS = 7,     /* afs (kAFS), OpenAFS */
+	UIE_FS_CLUSTER = 8, /* gfs2, ocfs2: shared block devices */
+	UIE_FS_REMOTE = 9,  /* another network file system (coda, lustre, orangefs, ...) */
+	UIE_FS__MAX
 };
 
 /* Short static description of a reason code; never NULL. */

@@ -173,7 +173,7 @@ int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_
 		.role = req->role,
 		.pid = req->pid,
 		.flags = req->role == UIE_ROLE_ANON ? (objfd >= 0 ? UIE_BRIDGE_REQ_PROGRAM : 0)
-						    : UIE_BRIDGE_REQ_COND(req->cond),
+						    : UIE_BRIDGE_REQ_FILE(req),
 		.vaddr = req->vaddr,
 		.length = req->length,
 		.file_offset = req->file_offset,
@@ -390,7 +390,7 @@ int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint
 	q.u.measure_vm_req = (struct uie_msg_measure_vm_req){
 		.r = { .event = req->event,
 		       .role = req->role,
-		       .flags = (uint8_t)(flags | UIE_BRIDGE_REQ_COND(req->cond)),
+		       .flags = (uint8_t)(flags | UIE_BRIDGE_REQ_FILE(req)),
 		       .pid = req->pid,
 		       .vaddr = req->vaddr,
 		       .length = req->length,

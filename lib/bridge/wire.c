@@ -59,7 +59,9 @@ static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
 		return false;
 	if (role == UIE_ROLE_ANON)
 		return flags == 0 || flags == UIE_BRIDGE_REQ_PROGRAM;
-	return flags == UIE_BRIDGE_REQ_COND(cond) && (!(cond & UIE_COND_EXECMOD) || event != UIE_EV_EXECVE);
+	return flags == (UIE_BRIDGE_REQ_COND(cond) | UIE_BRIDGE_REQ_FS(UIE_BRIDGE_FS_OF(flags))) &&
+	       UIE_BRIDGE_FS_OF(flags) < UIE_FS__MAX &&
+	       (!(cond & UIE_COND_EXECMOD) || event != UIE_EV_EXECVE);
 }
 
 /* The fields MEASURE_REQ and MEASURE_VM_REQ share. */

@@ -24,11 +24,16 @@
 /* MEASURE_REQ flag: the descriptor is the process's main program (role ANON: JIT rules). */
 #define UIE_BRIDGE_REQ_PROGRAM 0x01
 /*
- * MEASURE_REQ and MEASURE_VM_REQ flags 0x02 EXECMOD and 0x04 UNSEALED: the
- * request's conditions (uie_req.cond), files only (docs/BRIDGE.md section 3).
+ * MEASURE_REQ and MEASURE_VM_REQ flags 0x02 EXECMOD, 0x04 UNSEALED and 0x08
+ * IMMUTABLE: the request's conditions (uie_req.cond); bits 4-7: the kind of
+ * file system (uie_req.fs); files only (docs/BRIDGE.md section 3).
  */
 #define UIE_BRIDGE_REQ_COND(cond) ((uint8_t)((cond) << 1))
 #define UIE_BRIDGE_COND_OF(flags) ((uint8_t)(((flags) >> 1) & UIE_COND_ALL))
+#define UIE_BRIDGE_REQ_FS(fs) ((uint8_t)((fs) << 4))
+#define UIE_BRIDGE_FS_OF(flags) ((uint8_t)((flags) >> 4))
+/* Both: the flags of a file request (role not ANON). */
+#define UIE_BRIDGE_REQ_FILE(req) ((uint8_t)(UIE_BRIDGE_REQ_COND((req)->cond) | UIE_BRIDGE_REQ_FS((req)->fs)))
 
 struct uie_msg_measure_req {
 	uint16_t event;

@@ -63,11 +63,14 @@ static void rec_from_req(struct uie_log_record *rec, const struct uie_req *req)
 	rec->file_offset = req->file_offset;
 }
 
-/* Conditions are for files; EXECMOD only for mmap and mprotect (docs/FORMATS.md 3.4). */
+/*
+ * Conditions and file system kinds are for files; EXECMOD only for mmap
+ * and mprotect (docs/FORMATS.md 3.4).
+ */
 static bool req_ok(const struct uie_req *req)
 {
 	return req && uie_event_role_valid(req->event, req->role) && !(req->cond & ~UIE_COND_ALL) &&
-	       (req->cond == 0 || req->role != UIE_ROLE_ANON) &&
+	       req->fs < UIE_FS__MAX && ((req->cond == 0 && req->fs == 0) || req->role != UIE_ROLE_ANON) &&
 	       (!(req->cond & UIE_COND_EXECMOD) || req->event != UIE_EV_EXECVE);
 }
 
@@ -231,10 +234,30 @@ static int log_subject(struct uie_core *c, const struct uie_req *req, uint64_t g
 	return log_own(c, &rec, UIE_LOG_SUBJECT, UIE_ALLOW, UIE_R_SUBJECT);
 }
 
+/*
+ * The reason an allowed file is refused for its source (docs/FORMATS.md
+ * 3.4, steps 8-10), or 0: the digest names the file, not bytes
+ * another machine, a daemon or a later write may put in its pages.
+ */
+static uint16_t source_refusal(const struct uie_policy *pol, const struct uie_req *req)
+{
+	bool immutable = (req->cond & UIE_COND_IMMUTABLE) != 0;
+
+	if (req->fs != UIE_FS_LOCAL && !(pol->trusted_fs & (1u << req->fs)))
+		return UIE_R_REMOTE_FS;
+	if ((pol->flags & UIE_POLICY_REQUIRE_IMMUTABLE) && !immutable)
+		return UIE_R_MUTABLE;
+	if ((req->cond & UIE_COND_UNSEALED) && !immutable)
+		return UIE_R_UNSEALED;
+	return 0;
+}
+
 /* What the policy (or its absence) says about a well-formed request. */
 static void evaluate(const struct uie_core *c, const struct uie_req *req, int measure_err,
 		     const struct uie_digest *digest, uint8_t scope, uint8_t *decision, uint16_t *reason)
 {
+	uint16_t refusal;
+
 	*decision = UIE_DENY;
 	if (req->role == UIE_ROLE_ANON)
 		evaluate_jit(c, req, measure_err, digest, scope, decision, reason);
@@ -251,13 +274,12 @@ static void evaluate(const struct uie_core *c, const struct uie_req *req, int me
 	} else {
 		uie_policy_lookup(&c->policy, (uint8_t)req->event, req->role, digest->bytes, decision,
 				  reason);
-		/* The digest names the file, not bytes a write copied or may still change. */
 		if (req->cond & UIE_COND_EXECMOD) {
 			*decision = UIE_DENY;
 			*reason = UIE_R_EXECMOD;
-		} else if ((req->cond & UIE_COND_UNSEALED) && *decision == UIE_ALLOW) {
+		} else if (*decision == UIE_ALLOW && (refusal = source_refusal(&c->policy, req)) != 0) {
 			*decision = UIE_DENY;
-			*reason = UIE_R_UNSEALED;
+			*reason = refusal;
 		}
 	}
 }

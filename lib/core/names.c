@@ -25,6 +25,20 @@ static const struct name modes[UIE_MODE__MAX] = {
 	[UIE_MODE_ENFORCE] = { "ENFORCE", "enforce" },
 };
 
+/* As mount(8) and the policy language (trust_fs=) name them. */
+static const char *const fs_kinds[UIE_FS__MAX] = {
+	[UIE_FS_FUSE] = "fuse",     [UIE_FS_VIRTIOFS] = "virtiofs",
+	[UIE_FS_NFS] = "nfs",       [UIE_FS_CIFS] = "cifs",
+	[UIE_FS_9P] = "9p",         [UIE_FS_CEPH] = "ceph",
+	[UIE_FS_AFS] = "afs",       [UIE_FS_CLUSTER] = "cluster",
+	[UIE_FS_REMOTE] = "remote",
+};
+
+const char *uie_fs_name(unsigned kind)
+{
+	return kind < UIE_FS__MAX ? fs_kinds[kind] : 0;
+}
+
 /* The name (or key) of value v of a table of n entries, NULL outside it. */
 static const char *pick(const struct name *t, unsigned n, unsigned v, int key)
 {

@@ -80,9 +80,11 @@ static int header_parse(struct uie_rbuf *b, struct uie_policy *p)
 		return UIE_E_ALG;
 	if (!mode_ok(p->mode) || !action_ok(p->default_action))
 		return UIE_E_FORMAT;
-	if ((r = uie_rbuf_zero(b, 2)) != UIE_OK || (r = uie_rbuf_u32(b, &p->nrules)) != UIE_OK ||
-	    (r = uie_rbuf_zero(b, 4)) != UIE_OK)
+	if ((r = uie_rbuf_u16(b, &p->flags)) != UIE_OK || (r = uie_rbuf_u32(b, &p->nrules)) != UIE_OK ||
+	    (r = uie_rbuf_u32(b, &p->trusted_fs)) != UIE_OK)
 		return r;
+	if ((p->flags & ~UIE_POLICY_FLAGS_ALL) || (p->trusted_fs & ~UIE_POLICY_FS_ALL))
+		return UIE_E_FORMAT;
 	if (p->nrules > UIE_POLICY_MAX_RULES)
 		return UIE_E_LIMIT;
 	return UIE_OK;
@@ -169,8 +171,19 @@ int uie_policy_encode(uint8_t mode, uint8_t default_action, uint16_t hash_alg,
 		      const struct uie_policy_rule *rules, uint32_t n, uint8_t *out, size_t cap,
 		      size_t *outlen)
 {
+	return uie_policy_encode_sources(mode, default_action, hash_alg, NULL, rules, n, out, cap, outlen);
+}
+
+int uie_policy_encode_sources(uint8_t mode, uint8_t default_action, uint16_t hash_alg,
+			      const struct uie_policy_sources *src, const struct uie_policy_rule *rules,
+			      uint32_t n, uint8_t *out, size_t cap, size_t *outlen)
+{
+	static const struct uie_policy_sources none = { 0 };
 	size_t dlen = uie_hash_len(hash_alg);
 	struct uie_wbuf w;
+
+	if (!src)
+		src = &none;
 
 	if (outlen)
 		*outlen = 0;
@@ -178,7 +191,8 @@ int uie_policy_encode(uint8_t mode, uint8_t default_action, uint16_t hash_alg,
 		return UIE_E_INVAL;
 	if (!dlen)
 		return UIE_E_ALG;
-	if (!mode_ok(mode) || !action_ok(default_action))
+	if (!mode_ok(mode) || !action_ok(default_action) || (src->flags & ~UIE_POLICY_FLAGS_ALL) ||
+	    (src->trusted_fs & ~UIE_POLICY_FS_ALL))
 		return UIE_E_INVAL;
 	if (n > UIE_POLICY_MAX_RULES)
 		return UIE_E_LIMIT;
@@ -196,9 +210,9 @@ int uie_policy_encode(uint8_t mode, uint8_t default_action, uint16_t hash_alg,
 	uie_wbuf_u16(&w, hash_alg);
 	uie_wbuf_u8(&w, mode);
 	uie_wbuf_u8(&w, default_action);
-	uie_wbuf_zero(&w, 2);
+	uie_wbuf_u16(&w, src->flags);
 	uie_wbuf_u32(&w, n);
-	uie_wbuf_zero(&w, 4);
+	uie_wbuf_u32(&w, src->trusted_fs);
 	for (uint32_t i = 0; i < n; i++) {
 		uie_wbuf_u8(&w, rules[i].event);
 		uie_wbuf_u8(&w, rules[i].role);

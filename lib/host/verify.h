@@ -107,8 +107,12 @@ struct uie_verify_report {
 	uint64_t exec_records;
 	uint64_t ref_checked, unknown_denied;
 	uint64_t decisions_checked, decisions_unchecked;
-	/* Grants refused as execmod (copied pages) and as unsealable files, and the first of each. */
+	/*
+	 * Grants refused as execmod (copied pages), as unsealable files, from
+	 * untrusted file systems and as mutable sources, and the first of each.
+	 */
 	uint64_t execmod_records, execmod_first, unsealed_records, unsealed_first;
+	uint64_t remote_fs_records, remote_fs_first, mutable_records, mutable_first;
 	/* REPEAT_COUNT records; those naming a record before this evidence. */
 	uint64_t repeat_records, repeat_unresolved;
 	/* SUBJECT records; those naming an EXECVE record before this evidence. */

@@ -57,6 +57,37 @@ static bool measured(const struct uie_log_record *r)
 	return (r->scope == UIE_SCOPE_ELF || r->scope == UIE_SCOPE_RANGE) && r->digest.alg != 0;
 }
 
+/* Counts a grant refused for its source (UNSEALED, REMOTE_FS, MUTABLE), and names the first. */
+static void count_source_refusal(struct uie_verify_report *rep, const struct uie_log_record *r)
+{
+	uint64_t *n = r->reason == UIE_R_UNSEALED    ? &rep->unsealed_records
+		      : r->reason == UIE_R_REMOTE_FS ? &rep->remote_fs_records
+						     : &rep->mutable_records;
+	uint64_t *first = r->reason == UIE_R_UNSEALED    ? &rep->unsealed_first
+			  : r->reason == UIE_R_REMOTE_FS ? &rep->remote_fs_first
+							 : &rep->mutable_first;
+
+	if (!(*n)++)
+		*first = r->seq;
+}
+
+/*
+ * Whether the policy lets a grant it allows be refused for this reason of
+ * its source (docs/FORMATS.md 3.4): UNSEALED always; REMOTE_FS unless it
+ * trusts every kind of file system; MUTABLE only when it requires
+ * immutable sources.  Which file system a file was on is the monitor's
+ * statement (records do not carry it).
+ */
+static bool source_refusal_possible(const struct uie_policy *pol, uint16_t reason)
+{
+	switch (reason) {
+	case UIE_R_UNSEALED: return true;
+	case UIE_R_REMOTE_FS: return pol->trusted_fs != UIE_POLICY_FS_ALL;
+	case UIE_R_MUTABLE: return (pol->flags & UIE_POLICY_REQUIRE_IMMUTABLE) != 0;
+	default: return false;
+	}
+}
+
 /* The decision an exec record must carry, given the policy of its epoch. */
 static void check_decision(const struct uie_verify_input *in, const struct uie_log_record *r,
 			   struct uie_verify_report *rep, struct finding *f)
@@ -88,13 +119,15 @@ static void check_decision(const struct uie_verify_input *in, const struct uie_l
 			rep->execmod_first = r->seq;
 		return;
 	case UIE_R_UNSEALED:
+	case UIE_R_REMOTE_FS:
+	case UIE_R_MUTABLE:
 		if (r->decision != UIE_DENY || r->role == UIE_ROLE_ANON) {
-			note(f, r->seq, "unsealed grant recorded as %s", dec_name(r->decision));
+			note(f, r->seq, "grant refused for its source (reason %u) recorded as %s", r->reason,
+			     dec_name(r->decision));
 			return;
 		}
-		if (!rep->unsealed_records++)
-			rep->unsealed_first = r->seq;
-		break; /* the policy must allow the digest: only the seal was missing */
+		count_source_refusal(rep, r);
+		break; /* the policy must allow the digest: only the source was wrong */
 	case UIE_R_RULE_ALLOW:
 	case UIE_R_RULE_DENY:
 	case UIE_R_DEFAULT:
@@ -117,9 +150,9 @@ static void check_decision(const struct uie_verify_input *in, const struct uie_l
 		return;
 	}
 	uie_policy_lookup(&p->table, (uint8_t)r->event_type, r->role, r->digest.bytes, &dec, &reason);
-	if (r->reason == UIE_R_UNSEALED && dec == UIE_ALLOW) {
+	if (source_refusal_possible(&p->table, r->reason) && dec == UIE_ALLOW) {
 		dec = UIE_DENY;
-		reason = UIE_R_UNSEALED;
+		reason = r->reason;
 	}
 	if (dec != r->decision || reason != r->reason || r->mode != p->table.mode)
 		note(f, r->seq,

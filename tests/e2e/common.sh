@@ -9,6 +9,19 @@
 # detect_leaks=1 (the last occurrence of an option counts).
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
+# TRUST_FS: `--trust-fs KIND` for `uie policy compile` when the root file
+# system is of a kind whose files the monitor refuses unless the policy trusts
+# it (reason REMOTE_FS); empty on a local root.  The 6.1 test guest's root is
+# the host's, shared read-only through virtiofs (docs/VM.md, "Sources of
+# granted files"): the test policies that grant its programs trust virtiofs
+# explicitly there, and runtime_fstrust shows the refusal without it.
+case $(findmnt -n -o FSTYPE / 2>/dev/null) in
+virtiofs) TRUST_FS="--trust-fs virtiofs" ;;
+fuse | fuse.* | fuseblk) TRUST_FS="--trust-fs fuse" ;;
+nfs | nfs4) TRUST_FS="--trust-fs nfs" ;;
+*) TRUST_FS= ;;
+esac
+
 MON_PID=
 SW_PID=
 SW_PORT=

@@ -191,6 +191,14 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 		printf("  unsealed:  %llu grants refused: the file could not be sealed against writes "
 		       "(first: record %llu)\n",
 		       (unsigned long long)rep->unsealed_records, (unsigned long long)rep->unsealed_first);
+	if (rep->remote_fs_records)
+		printf("  remote fs: %llu grants refused: the file system is not trusted by the policy "
+		       "(first: record %llu)\n",
+		       (unsigned long long)rep->remote_fs_records, (unsigned long long)rep->remote_fs_first);
+	if (rep->mutable_records)
+		printf("  mutable:   %llu grants refused: the policy requires immutable sources "
+		       "(first: record %llu)\n",
+		       (unsigned long long)rep->mutable_records, (unsigned long long)rep->mutable_first);
 	if (rep->repeat_records)
 		printf("  repeats:   %llu repeat count records (first-seen mode), %llu of them for records "
 		       "before this evidence\n",
@@ -269,26 +277,28 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 	json_t *j;
 
 	uie_hex_encode(pcr, rep->vpcr, UIE_PCR_LEN);
-	j = json_pack(
-		"{s:b, s:s, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:{s:o, s:o, s:o, s:i}, "
-		"s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o*, s:o, s:o, s:o*}",
-		"accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls), "exit_code",
-		rep->cls, "reason", rep->reason, "bad_record",
-		rep->has_seq ? uie_json_u64(rep->seq) : json_null(), "first_seq",
-		uie_json_u64(rep->first_seq), "nrecords", uie_json_u64(rep->nrecords), "vpcr16", pcr, "mode",
-		uie_mode_name(rep->mode), "epoch", uie_json_u64(rep->epoch), "clock", "clock",
-		uie_json_u64(rep->clock), "reset_count", uie_json_u64(rep->reset_count), "restart_count",
-		uie_json_u64(rep->restart_count), "safe", rep->safe, "exec_records",
-		uie_json_u64(rep->exec_records), "reference_checked", o->ref != NULL, "reference_hits",
-		uie_json_u64(rep->ref_checked), "unknown_denied", uie_json_u64(rep->unknown_denied),
-		"decisions_checked", uie_json_u64(rep->decisions_checked), "decisions_unchecked",
-		uie_json_u64(rep->decisions_unchecked), "execmod_records", uie_json_u64(rep->execmod_records),
-		"unsealed_records", uie_json_u64(rep->unsealed_records), "repeat_records",
-		uie_json_u64(rep->repeat_records), "repeat_unresolved", uie_json_u64(rep->repeat_unresolved),
-		"repeat_counts", repeat_counts(ae, ae_len, rep->cls == UIE_V_OK), "subject_records",
-		uie_json_u64(rep->subject_records), "subject_unresolved",
-		uie_json_u64(rep->subject_unresolved), "subjects",
-		subjects(ae, ae_len, rep->cls == UIE_V_OK));
+	j = json_pack("{s:b, s:s, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:{s:o, s:o, s:o, s:i}, "
+		      "s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o*, s:o, s:o, s:o*}",
+		      "accepted", rep->cls == UIE_V_OK, "result", uie_verify_class_name(rep->cls),
+		      "exit_code", rep->cls, "reason", rep->reason, "bad_record",
+		      rep->has_seq ? uie_json_u64(rep->seq) : json_null(), "first_seq",
+		      uie_json_u64(rep->first_seq), "nrecords", uie_json_u64(rep->nrecords), "vpcr16", pcr,
+		      "mode", uie_mode_name(rep->mode), "epoch", uie_json_u64(rep->epoch), "clock", "clock",
+		      uie_json_u64(rep->clock), "reset_count", uie_json_u64(rep->reset_count),
+		      "restart_count", uie_json_u64(rep->restart_count), "safe", rep->safe, "exec_records",
+		      uie_json_u64(rep->exec_records), "reference_checked", o->ref != NULL, "reference_hits",
+		      uie_json_u64(rep->ref_checked), "unknown_denied", uie_json_u64(rep->unknown_denied),
+		      "decisions_checked", uie_json_u64(rep->decisions_checked), "decisions_unchecked",
+		      uie_json_u64(rep->decisions_unchecked), "execmod_records",
+		      uie_json_u64(rep->execmod_records), "unsealed_records",
+		      uie_json_u64(rep->unsealed_records), "remote_fs_records",
+		      uie_json_u64(rep->remote_fs_records), "mutable_records",
+		      uie_json_u64(rep->mutable_records), "repeat_records", uie_json_u64(rep->repeat_records),
+		      "repeat_unresolved", uie_json_u64(rep->repeat_unresolved), "repeat_counts",
+		      repeat_counts(ae, ae_len, rep->cls == UIE_V_OK), "subject_records",
+		      uie_json_u64(rep->subject_records), "subject_unresolved",
+		      uie_json_u64(rep->subject_unresolved), "subjects",
+		      subjects(ae, ae_len, rep->cls == UIE_V_OK));
 	return uie_json_print(j);
 }
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie policy compile [--mode enforce|measure] [--default deny|allow] INPUT -o TABLE`
+ * `uie policy compile [--mode enforce|measure] [--default deny|allow]
+ *  [--trust-fs KIND]... [--require-immutable] INPUT -o TABLE`
  * INPUT is policy text (docs/POLICY.md) or a reference manifest (text or
  * JSON, as `uie ref scan` writes either); the options set mode and default
- * for a manifest and override the text's.
+ * for a manifest and override the text's; --trust-fs and
+ * --require-immutable add to what the text says (trust_fs=, require=).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,17 +26,35 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie policy compile [--mode enforce|measure] [--default deny|allow] "
-		   "INPUT -o TABLE\n");
+	fprintf(f, "usage: uie policy compile [--mode enforce|measure] [--default deny|allow]\n"
+		   "                          [--trust-fs KIND]... [--require-immutable] INPUT -o TABLE\n");
+}
+
+/* --trust-fs KIND: the kind's bit in the policy's trusted file systems. */
+static int trust_fs_option(void *ctx, const char *arg)
+{
+	struct uie_policy_sources *src = ctx;
+	int k = uie_lang_fs_kind(arg, strlen(arg));
+
+	if (k < 0) {
+		fprintf(stderr, "uie policy compile: --trust-fs: unknown file system kind '%s'\n", arg);
+		return UIE_EXIT_USAGE;
+	}
+	src->trusted_fs |= 1u << k;
+	return UIE_OPTS_GO;
 }
 
 int uie_cmd_policy_compile(int argc, char **argv)
 {
 	const char *mode_arg = NULL, *def_arg = NULL, *out = NULL;
+	struct uie_policy_sources src = { 0 };
+	bool immutable = false;
 	const struct uie_opt t[] = {
 		UIE_OPT_STRING("mode", 'm', &mode_arg),
 		UIE_OPT_STRING("default", 'd', &def_arg),
 		UIE_OPT_STRING("output", 'o', &out),
+		UIE_OPT_CALL("trust-fs", 0, trust_fs_option, &src),
+		UIE_OPT_FLAG("require-immutable", 0, UIE_OPTK_SET, &immutable),
 		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
@@ -59,6 +79,8 @@ int uie_cmd_policy_compile(int argc, char **argv)
 					  : -2;
 	if (mode == -2 || def == -2 || !out)
 		return uie_opts_usage(&spec);
+	if (immutable)
+		src.flags |= UIE_POLICY_REQUIRE_IMMUTABLE;
 	if ((r = uie_file_read_alloc(argv[optind], MAX_INPUT, &text, &len)) != UIE_OK) {
 		fprintf(stderr, "uie policy compile: %s: %s\n", argv[optind], uie_file_err_str(r));
 		return UIE_EXIT_FAIL;
@@ -104,6 +126,8 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		pol.mode = (uint8_t)mode;
 	if (def >= 0)
 		pol.default_action = (uint8_t)def;
+	pol.src.flags |= src.flags;
+	pol.src.trusted_fs |= src.trusted_fs;
 	r = uie_lang_compile_alloc(&pol, &table, &tlen);
 	if (r == UIE_OK) {
 		r = uie_file_write_atomic(out, table, tlen, 0644);

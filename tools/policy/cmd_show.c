@@ -99,8 +99,13 @@ static int print_json(const struct uie_policy *pol, const struct uie_package *pk
 	size_t dlen = uie_hash_len(pol->hash_alg);
 	const char *alg = uie_lang_hash_name(pol->hash_alg);
 	char dig[8 + 2 * UIE_DIGEST_MAX + 1];
-	json_t *rules = json_array(), *rule;
-	int r = rules && alg ? UIE_OK : UIE_E_NOMEM;
+	json_t *rules = json_array(), *rule, *fs = json_array();
+	int r = rules && fs && alg ? UIE_OK : UIE_E_NOMEM;
+
+	for (unsigned k = 1; r == UIE_OK && k < UIE_FS__MAX; k++)
+		if ((pol->trusted_fs & (1u << k)) &&
+		    json_array_append_new(fs, json_string(uie_fs_name(k))) != 0)
+			r = UIE_E_NOMEM;
 
 	for (uint32_t i = 0; r == UIE_OK && i < pol->nrules; i++) {
 		/* A loaded table's rule: event, role, action, reserved, digest. */
@@ -122,12 +127,14 @@ static int print_json(const struct uie_policy *pol, const struct uie_package *pk
 			r = UIE_E_NOMEM;
 	}
 	if (r == UIE_OK)
-		r = uie_json_print(json_pack("{s:o, s:s, s:s, s:s, s:O}", "package",
-					     pkg ? package_json(pkg, key) : json_null(), "mode",
-					     uie_mode_name(pol->mode), "default",
-					     pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY", "hash_alg",
-					     alg, "rules", rules));
+		r = uie_json_print(json_pack(
+			"{s:o, s:s, s:s, s:s, s:b, s:O, s:O}", "package",
+			pkg ? package_json(pkg, key) : json_null(), "mode", uie_mode_name(pol->mode),
+			"default", pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY", "hash_alg", alg,
+			"require_immutable", (pol->flags & UIE_POLICY_REQUIRE_IMMUTABLE) != 0, "trust_fs", fs,
+			"rules", rules));
 	json_decref(rules);
+	json_decref(fs);
 	return r;
 }
 

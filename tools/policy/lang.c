@@ -4,6 +4,8 @@
  *   policy_name=NAME policy_version=MAJOR.MINOR.REV   (first, once)
  *   mode=ENFORCE|MEASURE                                (at most once)
  *   DEFAULT action=ALLOW|DENY                           (once)
+ *   trust_fs=KIND                                       (once per KIND)
+ *   require=immutable                                   (at most once)
  *   op=EVENT role=ROLE digest=ALG:HEX action=ALLOW|DENY (rules)
  * Every error names the line and column where it was found.
  */
@@ -21,7 +23,8 @@ struct parse_state {
 	struct uie_lang_policy *p;
 	struct uie_lang_err *err;
 	bool have_header, have_mode, have_default;
-	uint32_t mode_line, default_line, alg_line;
+	uint32_t mode_line, default_line, alg_line, require_line;
+	uint32_t fs_line[UIE_FS__MAX]; /* where each kind was trusted */
 };
 
 const char *uie_lang_event_name(uint8_t event)
@@ -163,6 +166,53 @@ static int mode_stmt(struct parse_state *st, const struct lex_line *ln)
 	return UIE_OK;
 }
 
+int uie_lang_fs_kind(const char *name, size_t len)
+{
+	for (unsigned k = 1; k < UIE_FS__MAX; k++)
+		if (lex_is(name, len, uie_fs_name(k)))
+			return (int)k;
+	return -1;
+}
+
+/* trust_fs=KIND: files on file systems of that kind may be granted (docs/POLICY.md). */
+static int trust_fs_stmt(struct parse_state *st, const struct lex_line *ln)
+{
+	const struct lex_tok *t = &ln->t[0];
+	int k;
+
+	if (ln->n > 1)
+		return lex_error(st->err, ln->no, ln->t[1].col, "trust_fs= stands alone on its line");
+	if ((k = uie_lang_fs_kind(t->val, t->vlen)) < 0)
+		return lex_error(st->err, ln->no, val_col(t),
+				 "trust_fs must be fuse, virtiofs, nfs, cifs, 9p, ceph, afs, cluster or "
+				 "remote, not '%.*s'",
+				 (int)t->vlen, t->val);
+	if (st->fs_line[k])
+		return lex_error(st->err, ln->no, t->col, "trust_fs=%s given twice (first on line %u)",
+				 uie_fs_name((unsigned)k), st->fs_line[k]);
+	st->fs_line[k] = ln->no;
+	st->p->src.trusted_fs |= 1u << k;
+	return UIE_OK;
+}
+
+/* require=immutable: every file granted must be an immutable source. */
+static int require_stmt(struct parse_state *st, const struct lex_line *ln)
+{
+	const struct lex_tok *t = &ln->t[0];
+
+	if (st->require_line)
+		return lex_error(st->err, ln->no, t->col, "require given twice (first on line %u)",
+				 st->require_line);
+	if (ln->n > 1)
+		return lex_error(st->err, ln->no, ln->t[1].col, "require= stands alone on its line");
+	if (!lex_is(t->val, t->vlen, "immutable"))
+		return lex_error(st->err, ln->no, val_col(t), "require must be immutable, not '%.*s'",
+				 (int)t->vlen, t->val);
+	st->require_line = ln->no;
+	st->p->src.flags |= UIE_POLICY_REQUIRE_IMMUTABLE;
+	return UIE_OK;
+}
+
 static int default_stmt(struct parse_state *st, const struct lex_line *ln)
 {
 	const struct lex_tok *t;
@@ -269,6 +319,10 @@ static int statement(struct parse_state *st, const struct lex_line *ln)
 		return mode_stmt(st, ln);
 	if (!t->has_eq && lex_is(t->key, t->klen, "DEFAULT"))
 		return default_stmt(st, ln);
+	if (t->has_eq && lex_is(t->key, t->klen, "trust_fs"))
+		return trust_fs_stmt(st, ln);
+	if (t->has_eq && lex_is(t->key, t->klen, "require"))
+		return require_stmt(st, ln);
 	if (t->has_eq && (lex_is(t->key, t->klen, "op") || lex_is(t->key, t->klen, "role") ||
 			  lex_is(t->key, t->klen, "digest") || lex_is(t->key, t->klen, "action")))
 		return rule_stmt(st, ln); /* a rule's fields may come in any order */

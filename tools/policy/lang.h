@@ -27,8 +27,9 @@ struct uie_lang_policy {
 	uint16_t version[3];
 	uint8_t mode; /* UIE_MODE_ENFORCE unless mode= says otherwise */
 	uint8_t default_action;
-	uint16_t hash_alg;           /* of every digest; SHA-256 when there are no rules */
-	struct uie_lang_rule *rules; /* owned; canonical order after parsing */
+	uint16_t hash_alg;             /* of every digest; SHA-256 when there are no rules */
+	struct uie_policy_sources src; /* trust_fs=, require=immutable */
+	struct uie_lang_rule *rules;   /* owned; canonical order after parsing */
 	uint32_t nrules, cap;
 };
 
@@ -80,6 +81,12 @@ int uie_lang_print(FILE *f, const struct uie_policy *pol, const char *name);
  */
 int uie_lang_print_noted(FILE *f, const struct uie_policy *pol, const char *name,
 			 const char *(*note)(void *ctx, const uint8_t *digest), void *ctx);
+
+/*
+ * The file system kind (enum uie_fs_kind) trust_fs= names, or -1: one of
+ * uie_fs_name's names (uie/names.h).
+ */
+int uie_lang_fs_kind(const char *name, size_t len);
 
 /* Keyword tables shared by the parser, the printer and the manifest. */
 const char *uie_lang_event_name(uint8_t event);

@@ -32,7 +32,8 @@ int uie_lang_compile_alloc(const struct uie_lang_policy *p, uint8_t **out, size_
 	}
 	for (uint32_t i = 0; i < p->nrules; i++)
 		rules[i] = p->rules[i].r;
-	r = uie_policy_encode(p->mode, p->default_action, p->hash_alg, rules, p->nrules, buf, cap, outlen);
+	r = uie_policy_encode_sources(p->mode, p->default_action, p->hash_alg, &p->src, rules, p->nrules, buf,
+				      cap, outlen);
 	free(rules);
 	if (r != UIE_OK) {
 		free(buf);
@@ -62,6 +63,11 @@ int uie_lang_print_noted(FILE *f, const struct uie_policy *pol, const char *name
 	fprintf(f, "policy_name=%s policy_version=0.0.0\n", name);
 	fprintf(f, "mode=%s\n", uie_mode_name(pol->mode));
 	fprintf(f, "DEFAULT action=%s\n", pol->default_action == UIE_ALLOW ? "ALLOW" : "DENY");
+	if (pol->flags & UIE_POLICY_REQUIRE_IMMUTABLE)
+		fprintf(f, "require=immutable\n");
+	for (unsigned k = 1; k < UIE_FS__MAX; k++)
+		if (pol->trusted_fs & (1u << k))
+			fprintf(f, "trust_fs=%s\n", uie_fs_name(k));
 	for (uint32_t i = 0; i < pol->nrules; i++) {
 		/* A loaded table's rule: event, role, action, reserved, digest. */
 		const uint8_t *q = pol->rules + (size_t)i * pol->rule_len;

@@ -31,7 +31,8 @@ package() {
 	n=$1; shift
 	# shellcheck disable=SC2046
 	"$UIE" ref scan $(closure "$@") -o "$T/ref$n" 2>/dev/null || fail "ref scan ($n)"
-	"$UIE" policy compile --mode enforce --default deny "$T/ref$n" -o "$T/table$n" ||
+	# shellcheck disable=SC2086
+	"$UIE" policy compile --mode enforce --default deny $TRUST_FS "$T/ref$n" -o "$T/table$n" ||
 		fail "policy compile ($n)"
 	# One status answer for both: the running session logs records meanwhile.
 	"$UIE" status --socket "$SOCK" >"$T/status" || fail "status ($n)"

@@ -70,7 +70,8 @@ expect_rejected() {
 	fail "ref scan"
 grep -q "^role=INTERP" "$T/ref" && grep -q "^role=MAIN" "$T/ref" && grep -q "^role=DSO" "$T/ref" ||
 	fail "manifest lacks a role"
-"$UIE" policy compile --mode enforce --default deny "$T/ref" -o "$T/table1" || fail "compile"
+# shellcheck disable=SC2086
+"$UIE" policy compile --mode enforce --default deny $TRUST_FS "$T/ref" -o "$T/table1" || fail "compile"
 "$UIE" policy show "$T/table1" > "$T/table1.txt" || fail "show"
 "$UIE" policy compile "$T/table1.txt" -o "$T/table1.again" 2>/dev/null || fail "compile of show"
 cmp -s "$T/table1" "$T/table1.again" || fail "show does not round-trip"
@@ -137,7 +138,8 @@ note "update to epoch 2 adding /usr/bin/id"
 # shellcheck disable=SC2046
 "$UIE" ref scan $(closure /bin/sh /usr/bin/true /usr/bin/cat /usr/bin/ls /usr/bin/id) -o "$T/ref" ||
 	fail "ref scan (update)"
-"$UIE" policy compile "$T/ref" -o "$T/table2" 2>/dev/null || fail "compile (update)"
+# shellcheck disable=SC2086
+"$UIE" policy compile $TRUST_FS "$T/ref" -o "$T/table2" 2>/dev/null || fail "compile (update)"
 export_verify update --policy "$T/pkg1"
 "$UIE" policy sign --key "$T/ttp.pem" --epoch 2 --bind-seq "$SEQ" --bind-pcr "$PCR" --bloom \
 	"$T/table2" -o "$T/pkg2" 2>/dev/null || fail "sign (update)"

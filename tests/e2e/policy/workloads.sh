@@ -69,7 +69,8 @@ scan_policy() {
 	shift
 	"$UIE" ref scan "${args[@]}" "$@" "$T/script.sh" "$T/script.py" "$PROGS/memfd_exec" --json \
 		-o "$T/$name.manifest" 2>"$T/scan.err" || { cat "$T/scan.err" >&2; fail "ref scan ($name)"; }
-	"$UIE" policy compile --mode enforce --default deny "$T/$name.manifest" -o "$T/$name.table" \
+	# shellcheck disable=SC2086
+	"$UIE" policy compile --mode enforce --default deny $TRUST_FS "$T/$name.manifest" -o "$T/$name.table" \
 		2>/dev/null || fail "policy compile of the JSON manifest ($name)"
 }
 

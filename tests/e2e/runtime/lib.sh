@@ -31,7 +31,9 @@ print("role=SCRIPT digest=sha256:%s path=%s" % (h, sys.argv[1]))' "$1"
 }
 
 # install_policy MODE FILE...: installs a signed policy allowing exactly FILE...
-# (and what they load), default DENY, plus the manifest lines in $T/extra.  The monitor must have been started with
+# (and what they load), default DENY, plus the manifest lines in $T/extra, trusting
+# the file system kinds of $TRUST_FS (common.sh) and compiled with the options
+# in $POLICY_ARGS (e.g. --require-immutable).  The monitor must have been started with
 # --trust-key "$T/pub.pem" after gen_key.
 gen_key() { "$UIE" key gen -o "$T/priv.pem" --pub "$T/pub.pem" >/dev/null || fail "key gen"; }
 install_policy() {
@@ -40,7 +42,9 @@ install_policy() {
 	# shellcheck disable=SC2046
 	"$UIE" ref scan $(cat "$T/files") -o "$T/manifest" 2>/dev/null || fail "ref scan"
 	[ -f "$T/extra" ] && cat "$T/extra" >> "$T/manifest"
-	"$UIE" policy compile --mode "$mode" --default deny "$T/manifest" -o "$T/table" ||
+	# shellcheck disable=SC2086
+	"$UIE" policy compile --mode "$mode" --default deny $TRUST_FS ${POLICY_ARGS:-} "$T/manifest" \
+		-o "$T/table" ||
 		fail "policy compile"
 	st=$("$UIE" status --socket "$SOCK") || fail "status"
 	seq=$(echo "$st" | awk '/^records:/ { print $2 }')

@@ -69,7 +69,8 @@ awk '/^role=MAIN/ { print "op=EXECVE role=MAIN " $2 " action=ALLOW" }
      /^role=DSO/ { print "op=MMAP_EXEC role=DSO " $2 " action=ALLOW" }' "$T/manifest" > "$T/rules"
 { echo "policy_name=overlay policy_version=1.0.0"; echo "DEFAULT action=DENY"; cat "$T/rules"; } \
 	> "$T/policy.txt"
-"$UIE" policy compile "$T/policy.txt" -o "$T/table" || fail "policy compile (text)"
+# shellcheck disable=SC2086
+"$UIE" policy compile $TRUST_FS "$T/policy.txt" -o "$T/table" || fail "policy compile (text)"
 st=$("$UIE" status --socket "$SOCK") || fail "status"
 "$UIE" policy sign --key "$T/priv.pem" --epoch $(( $(echo "$st" | awk '/^epoch:/ { print $2 }') + 1 )) \
 	--bind-seq "$(echo "$st" | awk '/^records:/ { print $2 }')" \

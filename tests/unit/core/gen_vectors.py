@@ -82,9 +82,9 @@ def range_digest(img, off, ln, alg):
     return hashlib.new(alg, b"PSUIE-RNG-v1" + le("QQ", off, ln) + img[off:off + ln]).digest()
 
 
-def policy_table(rules, alg=0x000B, mode=2, default=0):
+def policy_table(rules, alg=0x000B, mode=2, default=0, flags=0, trusted_fs=0):
     rules = sorted(rules, key=lambda r: (r[3], r[0], r[1], r[2]))
-    out = b"UIEPOLT1" + le("HHBBHII", 2, alg, mode, default, 0, len(rules), 0)
+    out = b"UIEPOLT1" + le("HHBBHII", 2, alg, mode, default, flags, len(rules), trusted_fs)
     for ev, role, act, dig in rules:
         out += bytes([ev, role, act, 0]) + dig
     return out
@@ -119,13 +119,17 @@ def main():
     print("V1N with byte 0x1008 = cc, sha256:", elf_digest(crafted, "sha256").hex())
     print("V2 range(0x40, 0x1000) sha256:", range_digest(img, 0x40, 0x1000, "sha256").hex())
     print("V2 range(208, 5) sha256:", range_digest(img, 208, 5, "sha256").hex())
-    tab = policy_table([
+    v3_rules = [
         (1, 1, 1, d256),           # EXECVE MAIN ALLOW
         (2, 3, 1, b"\x11" * 32),   # MMAP_EXEC DSO ALLOW
         (2, 3, 0, b"\x11" * 32),   # MMAP_EXEC DSO DENY
         (3, 5, 1, b"\xff" * 32),   # MPROTECT_EXEC ANON ALLOW
-    ])
+    ]
+    tab = policy_table(v3_rules)
     print("V3 policy table (%d bytes):\n%s" % (len(tab), wrap(tab.hex())))
+    # require=immutable (flags 1), trust_fs=fuse and virtiofs (kinds 1, 2)
+    tab = policy_table(v3_rules, flags=1, trusted_fs=(1 << 1) | (1 << 2))
+    print("V3S policy table, header (24 bytes): %s" % tab[:24].hex())
     rec = dict(seq=5, event=2, epoch=3, role=3, alg=0x000B, pid=4242, dev=0x803, ino=1234567,
                size=208, mtime=1700000000123456789, ctime=-2, vaddr=0x7F0000001000,
                length=0x1000, foff=0, digest=d256, mode=2, decision=1, reason=1, scope=1)

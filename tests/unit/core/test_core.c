@@ -176,6 +176,68 @@ static void install(struct fx *f, int table, uint64_t epoch, int want)
 			 want);
 }
 
+/*
+ * Sources (docs/FORMATS.md 3.4, steps 7-9): a file system kind the policy
+ * does not trust (REMOTE_FS), a mutable file under require=immutable
+ * (MUTABLE), both only where the policy would allow; IMMUTABLE makes
+ * UNSEALED moot.
+ */
+static void test_sources(void **state)
+{
+	struct fx *f = *state;
+	struct uie_policy_rule rule = { UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, UIE_ALLOW, { 0 } };
+	struct uie_policy_sources src = { .trusted_fs = 1u << UIE_FS_VIRTIOFS };
+	struct uie_req q = dso_req();
+	static uint8_t table[2][64]; /* the core keeps using the installed one */
+	size_t len;
+
+	memset(rule.digest, 0x22, 32);
+	for (int req_imm = 0; req_imm < 2; req_imm++) {
+		src.flags = req_imm ? UIE_POLICY_REQUIRE_IMMUTABLE : 0;
+		assert_int_equal(uie_policy_encode_sources(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, &src,
+							   &rule, 1, table[req_imm], sizeof(table[req_imm]),
+							   &len),
+				 UIE_OK);
+		assert_int_equal(
+			uie_core_install(&f->core, table[req_imm], len, 100 + (uint64_t)req_imm, pkg_hash),
+			UIE_OK);
+		assert_int_equal(f->core.policy.trusted_fs, src.trusted_fs);
+		q = dso_req();
+		q.fs = UIE_FS_FUSE;
+		decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_DENY, UIE_DENY, UIE_R_REMOTE_FS);
+		decide(f, q, UIE_OK, &f->d_none, UIE_SCOPE_ELF, UIE_DENY, UIE_DENY, UIE_R_DEFAULT);
+		q.fs = UIE_FS_VIRTIOFS; /* trusted */
+		decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, req_imm ? UIE_DENY : UIE_ALLOW,
+		       req_imm ? UIE_DENY : UIE_ALLOW, req_imm ? UIE_R_MUTABLE : UIE_R_RULE_ALLOW);
+		q.fs = UIE_FS_LOCAL;
+		q.cond = UIE_COND_UNSEALED;
+		decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_DENY, UIE_DENY,
+		       req_imm ? UIE_R_MUTABLE : UIE_R_UNSEALED);
+		q.cond = UIE_COND_IMMUTABLE | UIE_COND_UNSEALED; /* nothing to seal */
+		decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_ALLOW, UIE_ALLOW, UIE_R_RULE_ALLOW);
+		q.fs = UIE_FS_NFS; /* immutable is no excuse for an untrusted server */
+		decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_DENY, UIE_DENY, UIE_R_REMOTE_FS);
+		q.cond = UIE_COND_EXECMOD; /* execmod first */
+		decide(f, q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF, UIE_DENY, UIE_DENY, UIE_R_EXECMOD);
+		q.cond = 0;
+		q.fs = UIE_FS__MAX;
+		assert_int_equal(uie_core_decide(&f->core, &q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF,
+						 &(struct uie_verdict){ 0 }),
+				 UIE_E_INVAL);
+		q.fs = UIE_FS_FUSE; /* no source for anonymous memory */
+		q.role = UIE_ROLE_ANON;
+		q.event = UIE_EV_MPROTECT_EXEC;
+		assert_int_equal(uie_core_decide(&f->core, &q, UIE_OK, &f->d_allow, UIE_SCOPE_ELF,
+						 &(struct uie_verdict){ 0 }),
+				 UIE_E_INVAL);
+	}
+	/* A table's sources outside what the format defines are refused by the encoder. */
+	src.trusted_fs = 1u; /* bit 0: LOCAL is not a kind to trust */
+	assert_int_equal(uie_policy_encode_sources(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, &src, &rule,
+						   1, table[0], sizeof(table[0]), &len),
+			 UIE_E_INVAL);
+}
+
 /* The same requests in MEASURE (never blocks) and ENFORCE (decides). */
 static void test_modes(void **state)
 {
@@ -529,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_reject_and_fastpath),
 		cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_measure_reservation),
+		cmocka_unit_test(test_sources), /* installs policies of its own */
 		cmocka_unit_test(test_reason_names),
 	};
 

@@ -61,6 +61,45 @@ static void test_vector(void **state)
 	assert_ptr_equal(pol.rules, want + 24);
 }
 
+/*
+ * Vector V3S: V3 with require=immutable (flags 0x0001) and trust_fs=fuse,
+ * virtiofs (trusted_fs 0x00000006); only the header differs.
+ */
+static void test_vector_sources(void **state)
+{
+	static const char v3s_header[] = "554945504f4c543102000b00020001000400000006000000";
+	struct uie_policy_sources src = { .flags = UIE_POLICY_REQUIRE_IMMUTABLE,
+					  .trusted_fs = (1u << UIE_FS_FUSE) | (1u << UIE_FS_VIRTIOFS) };
+	struct uie_policy_rule rules[4];
+	uint8_t want[256], out[256];
+	struct uie_policy pol;
+	size_t wlen, olen;
+
+	(void)state;
+	v3_rules(rules);
+	wlen = tc_hex(v3_hex, want, sizeof(want));
+	tc_hex(v3s_header, want, 24);
+	assert_int_equal(uie_policy_encode_sources(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, &src, rules,
+						   4, out, sizeof(out), &olen),
+			 UIE_OK);
+	assert_int_equal(olen, wlen);
+	assert_memory_equal(out, want, wlen);
+	assert_int_equal(uie_policy_load(want, wlen, &pol), UIE_OK);
+	assert_int_equal(pol.flags, UIE_POLICY_REQUIRE_IMMUTABLE);
+	assert_int_equal(pol.trusted_fs, 0x6);
+	assert_int_equal(pol.nrules, 4);
+	/* Without sources the encoding is V3's, byte for byte. */
+	assert_int_equal(uie_policy_encode_sources(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, NULL, rules,
+						   4, out, sizeof(out), &olen),
+			 UIE_OK);
+	tc_hex(v3_hex, want, sizeof(want));
+	assert_memory_equal(out, want, wlen);
+	src.flags = 0x2;
+	assert_int_equal(uie_policy_encode_sources(UIE_MODE_ENFORCE, UIE_DENY, UIE_HASH_SHA256, &src, rules,
+						   4, out, sizeof(out), &olen),
+			 UIE_E_INVAL);
+}
+
 static void lookup(const struct uie_policy *pol, uint8_t ev, uint8_t role, const uint8_t *d, uint8_t want_dec,
 		   uint16_t want_reason)
 {
@@ -193,8 +232,11 @@ static void test_malformed(void **state)
 	MUT(12, 0, UIE_E_FORMAT, "mode bootstrap");
 	MUT(12, 3, UIE_E_FORMAT, "mode 3");
 	MUT(13, 2, UIE_E_FORMAT, "default action 2");
-	MUT(14, 1, UIE_E_FORMAT, "reserved u16");
-	MUT(20, 1, UIE_E_FORMAT, "reserved u32");
+	MUT(14, 2, UIE_E_FORMAT, "flags: undefined bit 1");
+	MUT(15, 0x80, UIE_E_FORMAT, "flags: undefined bit 15");
+	MUT(20, 1, UIE_E_FORMAT, "trusted_fs bit 0 (LOCAL is no kind to trust)");
+	MUT(21, 0x04, UIE_E_FORMAT, "trusted_fs bit 10 (no such kind)");
+	MUT(23, 0x80, UIE_E_FORMAT, "trusted_fs bit 31");
 	MUT(16, 3, UIE_E_FORMAT, "nrules too small for length");
 	MUT(16, 5, UIE_E_TRUNCATED, "nrules too large for length");
 	MUT(19, 0x7f, UIE_E_LIMIT, "nrules above limit");
@@ -260,9 +302,9 @@ static void test_encode_checks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vector),        cmocka_unit_test(test_decision_order),
-		cmocka_unit_test(test_large_table),   cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_encode_checks),
+		cmocka_unit_test(test_vector),         cmocka_unit_test(test_vector_sources),
+		cmocka_unit_test(test_decision_order), cmocka_unit_test(test_large_table),
+		cmocka_unit_test(test_malformed),      cmocka_unit_test(test_encode_checks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

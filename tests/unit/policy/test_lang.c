@@ -107,14 +107,43 @@ static void test_round_trip(void **state)
 	free(t1);
 }
 
+/* trust_fs= and require= reach the table and come back from it. */
+static void test_sources(void **state)
+{
+	static const char text[] = HDR "DEFAULT action=DENY\ntrust_fs=virtiofs\ntrust_fs=fuse\n"
+				       "require=immutable\n";
+	struct uie_policy pol;
+	uint8_t *t;
+	size_t len, slen;
+	char *shown;
+
+	(void)state;
+	compile_text(text, sizeof(text) - 1, &t, &len);
+	assert_int_equal(uie_policy_load(t, len, &pol), UIE_OK);
+	assert_int_equal(pol.trusted_fs, (1u << UIE_FS_VIRTIOFS) | (1u << UIE_FS_FUSE));
+	assert_int_equal(pol.flags, UIE_POLICY_REQUIRE_IMMUTABLE);
+	shown = show(t, len, &slen);
+	assert_non_null(strstr(shown, "\nrequire=immutable\ntrust_fs=fuse\ntrust_fs=virtiofs\n"));
+	free(shown);
+	free(t);
+	compile_text(HDR "DEFAULT action=DENY\n", sizeof(HDR "DEFAULT action=DENY\n") - 1, &t, &len);
+	assert_int_equal(uie_policy_load(t, len, &pol), UIE_OK);
+	assert_int_equal(pol.trusted_fs, 0);
+	assert_int_equal(pol.flags, 0);
+	free(t);
+}
+
 static void test_round_trip_variants(void **state)
 {
 	static const char *const texts[] = {
-		HDR "DEFAULT action=ALLOW\nmode=MEASURE\n", HDR "DEFAULT action=DENY\n",
+		HDR "DEFAULT action=ALLOW\nmode=MEASURE\n",
+		HDR "DEFAULT action=DENY\n",
 		HDR "DEFAULT action=DENY\nop=MPROTECT_EXEC role=FILE digest=sha384:"
 		    "abababababababababababababababababababababababababababababababab"
 		    "abababababababababababababababab action=ALLOW\n",
 		HDR "DEFAULT action=DENY\nop=EXECVE role=INTERP digest=" D1 " action=ALLOW", /* no final LF */
+		HDR
+		"trust_fs=virtiofs\nDEFAULT action=DENY\nrequire=immutable\ntrust_fs=9p\ntrust_fs=remote\n",
 	};
 
 	(void)state;
@@ -195,6 +224,15 @@ static const struct bad bad_inputs[] = {
 	  0, 4, 28, "differs from the one on line 3" },
 	{ HDR "DEFAULT action=DENY\nop= role=MAIN\n", 0, 3, 1, "empty value" },
 	{ HDR "DEFAULT action=DENY\n=x\n", 0, 3, 1, "no name" },
+	{ HDR "DEFAULT action=DENY\ntrust_fs=ext4\n", 0, 3, 10, "trust_fs must be fuse" },
+	{ HDR "DEFAULT action=DENY\ntrust_fs=VIRTIOFS\n", 0, 3, 10, "trust_fs must be" },
+	{ HDR "DEFAULT action=DENY\ntrust_fs=local\n", 0, 3, 10, "trust_fs must be" },
+	{ HDR "trust_fs=nfs\nDEFAULT action=DENY\ntrust_fs=nfs\n", 0, 4, 1,
+	  "trust_fs=nfs given twice (first on line 2)" },
+	{ HDR "DEFAULT action=DENY\ntrust_fs=nfs trust_fs=cifs\n", 0, 3, 14, "stands alone" },
+	{ HDR "DEFAULT action=DENY\nrequire=sealed\n", 0, 3, 9, "require must be immutable" },
+	{ HDR "require=immutable\nDEFAULT action=DENY\nrequire=immutable\n", 0, 4, 1,
+	  "require given twice (first on line 2)" },
 	{ HDR "a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9\n", 0, 2, 33, "too many fields" },
 };
 
@@ -293,9 +331,9 @@ static void test_manifest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_round_trip_variants),
-		cmocka_unit_test(test_hostile_inputs), cmocka_unit_test(test_long_line),
-		cmocka_unit_test(test_manifest),
+		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_round_trip_variants),
+		cmocka_unit_test(test_sources),    cmocka_unit_test(test_hostile_inputs),
+		cmocka_unit_test(test_long_line),  cmocka_unit_test(test_manifest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

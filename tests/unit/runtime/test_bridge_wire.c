@@ -381,8 +381,8 @@ static void test_hostile(void **state)
 	assert_int_equal(decode_mutated(vec_measure_req, 18, 7, 0), UIE_E_FORMAT);
 	assert_int_equal(decode_mutated(vec_measure_req, 18, 6, 0), UIE_OK);       /* SCRIPT */
 	assert_int_equal(decode_mutated(vec_measure_req, 19, 1, 0), UIE_E_FORMAT); /* PROGRAM, not ANON */
-	/* conditions (docs/BRIDGE.md, MEASURE_REQ flags 0x02 EXECMOD, 0x04 UNSEALED) */
-	for (unsigned f = 2; f <= 6; f += 2) {
+	/* conditions (docs/BRIDGE.md, MEASURE_REQ flags 0x02 EXECMOD, 0x04 UNSEALED, 0x08 IMMUTABLE) */
+	for (unsigned f = 2; f <= 14; f += 2) {
 		uint8_t b[128];
 		size_t n = tc_hex(vec_measure_req, b, sizeof(b));
 
@@ -395,8 +395,27 @@ static void test_hostile(void **state)
 		b[18] = UIE_ROLE_ANON; /* conditions are for files */
 		assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
 	}
-	assert_int_equal(decode_mutated(vec_measure_req, 19, 8, 0), UIE_E_FORMAT);
 	assert_int_equal(decode_mutated(vec_measure_req, 19, 3, 0), UIE_E_FORMAT);
+	/* the file system kind in bits 4-7: 0x20 virtiofs, 0x9X the last kind, 0xaX none */
+	for (unsigned f = 0x10; f <= 0xf0; f += 0x10) {
+		uint8_t b[128];
+		size_t n = tc_hex(vec_measure_req, b, sizeof(b));
+
+		b[19] = (uint8_t)(f | 0x08);
+		assert_int_equal(uie_bridge_decode(b, n, &m), f >> 4 < UIE_FS__MAX ? UIE_OK : UIE_E_FORMAT);
+		if (f >> 4 < UIE_FS__MAX) {
+			assert_int_equal(UIE_BRIDGE_FS_OF(m.u.measure_req.flags), f >> 4);
+			assert_int_equal(UIE_BRIDGE_COND_OF(m.u.measure_req.flags), UIE_COND_IMMUTABLE);
+		}
+		b[18] = UIE_ROLE_ANON; /* no file system for anonymous memory */
+		assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
+	}
+	assert_int_equal(decode_mutated(vec_measure_req, 19, 0x21, 0), UIE_E_FORMAT);
+	{ /* the client encodes a request's kind and conditions into those bits */
+		struct uie_req rq = { .cond = UIE_COND_UNSEALED, .fs = UIE_FS_VIRTIOFS };
+
+		assert_int_equal(UIE_BRIDGE_REQ_FILE(&rq), 0x24);
+	}
 	{ /* role ANON: without a descriptor, or with the program's (flag PROGRAM) */
 		uint8_t b[128];
 		size_t n = tc_hex(vec_measure_req, b, sizeof(b));

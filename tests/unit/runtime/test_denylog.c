@@ -53,6 +53,13 @@ static void test_format_fields(void **state)
 	assert_non_null(strstr(line, "would-deny (measure mode) "));
 	assert_non_null(strstr(line, " rule=anon-exec digest=none object=\"\" "));
 	assert_non_null(strstr(line, " mode=measure "));
+	/* Every refusal of a file for its source or pages has a word of its own. */
+	v.reason = UIE_R_REMOTE_FS;
+	uie_denylog_format(line, sizeof(line), &exec_req, &v, UIE_MODE_ENFORCE, NULL);
+	assert_non_null(strstr(line, " rule=remote-fs "));
+	v.reason = UIE_R_MUTABLE;
+	uie_denylog_format(line, sizeof(line), &exec_req, &v, UIE_MODE_ENFORCE, NULL);
+	assert_non_null(strstr(line, " rule=mutable "));
 }
 
 static void test_hostile_name(void **state)

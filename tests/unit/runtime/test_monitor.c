@@ -233,6 +233,49 @@ static void test_cache_bounded(void **state)
 	free(c);
 }
 
+/*
+ * A file with fs-verity is keyed by its fs-verity digest: another file
+ * (other identity) with that digest and size hits; another digest, size,
+ * algorithm or range misses.
+ */
+static void test_cache_verity(void **state)
+{
+	struct uie_cache *c = malloc(sizeof(*c));
+	struct uie_file_id id = { 1, 2, 100, 5, 6 };
+	struct uie_verity v = { .alg = 1, .len = 32 };
+	struct uie_digest d = { UIE_HASH_SHA256, 32, { 7 } }, out;
+	struct uie_cache_key k;
+	uint8_t scope;
+
+	(void)state;
+	assert_non_null(c);
+	uie_cache_init(c);
+	memset(v.digest, 0x5a, 32);
+	uie_cache_key_make(&k, &id, UIE_HASH_SHA256, UIE_EV_EXECVE, 0, 0);
+	uie_cache_key_verity(&k, &v);
+	uie_cache_put(c, &k, &d, UIE_SCOPE_ELF);
+	id = (struct uie_file_id){ 9, 99, 100, 55, 66 }; /* a copy elsewhere, written later */
+	uie_cache_key_make(&k, &id, UIE_HASH_SHA256, UIE_EV_EXECVE, 0, 0);
+	assert_false(uie_cache_get(c, &k, &out, &scope)); /* by identity: not the same file */
+	uie_cache_key_verity(&k, &v);
+	assert_true(uie_cache_get(c, &k, &out, &scope));
+	assert_memory_equal(&out, &d, sizeof(d));
+	v.digest[31] ^= 1;
+	uie_cache_key_make(&k, &id, UIE_HASH_SHA256, UIE_EV_EXECVE, 0, 0);
+	uie_cache_key_verity(&k, &v);
+	assert_false(uie_cache_get(c, &k, &out, &scope));
+	v.digest[31] ^= 1;
+	id.size = 101;
+	uie_cache_key_make(&k, &id, UIE_HASH_SHA256, UIE_EV_EXECVE, 0, 0);
+	uie_cache_key_verity(&k, &v);
+	assert_false(uie_cache_get(c, &k, &out, &scope));
+	id.size = 100;
+	uie_cache_key_make(&k, &id, UIE_HASH_SHA256, UIE_EV_MMAP_EXEC, 0, 4096);
+	uie_cache_key_verity(&k, &v);
+	assert_false(uie_cache_get(c, &k, &out, &scope));
+	free(c);
+}
+
 static void test_unmeasurable_objects(void **state)
 {
 	struct fixture *f = *state;
@@ -705,6 +748,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_elf_hashed_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_change_forces_remeasure, setup, teardown),
 		cmocka_unit_test(test_cache_bounded),
+		cmocka_unit_test(test_cache_verity),
 		cmocka_unit_test_setup_teardown(test_unmeasurable_objects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_messages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_bad_packages, setup, teardown),
