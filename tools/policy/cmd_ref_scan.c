@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie ref scan [--package NAME]... [--jit PROGRAM]... [--json] [-o FILE]
- * [PATH...]`: walks files and directories, and the files Debian packages
- * installed (dpkg's file lists), measures every ELF object and executable
+ * `uie ref scan [--package NAME]... [--deb FILE.deb]... [--jit PROGRAM]...
+ * [--json] [-o FILE] [PATH...]`: walks files and directories, the files
+ * Debian packages installed (dpkg's file lists) and the files a package
+ * file would install (before it is), measures every ELF object and executable
  * "#!" script the way the monitor does (docs/FORMATS.md section 1) and
  * writes a reference manifest of (role, digest, path) for the TTP to
  * review and compile.  Paths are percent-encoded so any byte survives.
@@ -272,20 +273,24 @@ static int write_manifest(const struct scan *s, const char *out)
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: uie ref scan [--package NAME]... [--jit PROGRAM]... [--json] [-o FILE] "
-		   "[PATH...]\n");
+	fprintf(f, "usage: uie ref scan [--package NAME]... [--deb FILE.deb]... [--jit PROGRAM]... [--json] "
+		   "[-o FILE] [PATH...]\n");
 	return f == stdout ? UIE_EXIT_OK : UIE_EXIT_USAGE;
 }
 
 int uie_cmd_ref_scan(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },          { "output", required_argument, NULL, 'o' },
-		{ "package", required_argument, NULL, 'P' }, { "jit", required_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "package", required_argument, NULL, 'P' },
+		{ "jit", required_argument, NULL, 'J' },
+		{ "deb", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
-	const char *pkgs[MAX_ARGS], *jits[MAX_ARGS];
-	unsigned npkg = 0, njit = 0;
+	const char *pkgs[MAX_ARGS], *jits[MAX_ARGS], *debs[MAX_ARGS];
+	unsigned npkg = 0, njit = 0, ndeb = 0;
 	struct scan s = { 0 };
 	const char *out = NULL;
 	int c, r = UIE_OK;
@@ -300,10 +305,12 @@ int uie_cmd_ref_scan(int argc, char **argv)
 			pkgs[npkg++] = optarg;
 		else if (c == 'J' && njit < MAX_ARGS)
 			jits[njit++] = optarg;
+		else if (c == 'D' && ndeb < MAX_ARGS)
+			debs[ndeb++] = optarg;
 		else
 			return usage(c == 'h' ? stdout : stderr);
 	}
-	if (optind >= argc && !npkg && !njit)
+	if (optind >= argc && !npkg && !njit && !ndeb)
 		return usage(stderr);
 	if ((r = uie_host_platform_init(&s.hp)) != UIE_OK) {
 		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(r));
@@ -322,6 +329,8 @@ int uie_cmd_ref_scan(int argc, char **argv)
 				"uie ref scan: no installed package '%s' (no "
 				"/var/lib/dpkg/info/%s.list)\n",
 				pkgs[i], pkgs[i]);
+	for (unsigned i = 0; i < ndeb && r == UIE_OK; i++)
+		uie_scan_deb(&s.w, debs[i]);
 	for (unsigned i = 0; i < njit && r == UIE_OK; i++)
 		scan_jit(&s, jits[i]);
 	if (r == UIE_OK && optind < argc)
