@@ -193,24 +193,31 @@ static int parse_pax(struct uie_tar *t, uint64_t at, const uint8_t *d, size_t le
 	return UIE_OK;
 }
 
-/* The data of a GNU long name ('L') or pax header ('x') member, malloc'ed and NUL-terminated. */
-static int read_meta(struct uie_tar *t, uint64_t at, uint64_t size, size_t max, uint8_t **out)
+/*
+ * The data of a GNU long name ('L') or pax header ('x') member, malloc'ed and
+ * NUL-terminated; NULL with *r set on error.
+ */
+static uint8_t *read_meta(struct uie_tar *t, uint64_t at, uint64_t size, size_t max, int *r)
 {
-	int r;
+	uint8_t *out;
 
-	if (size > max)
-		return why(t, UIE_E_LIMIT, at, "a %llu-byte long name or extended header",
-			   (unsigned long long)size);
-	if (!(*out = malloc((size_t)size + 1)))
-		return why(t, UIE_E_NOMEM, at, "%s", uie_err_str(UIE_E_NOMEM));
-	(*out)[size] = '\0';
-	if ((r = read_full(t, *out, (size_t)size)) == UIE_OK)
-		r = skip(t, (BLOCK - size % BLOCK) % BLOCK);
-	if (r != UIE_OK) {
-		free(*out);
-		*out = NULL;
+	if (size > max) {
+		*r = why(t, UIE_E_LIMIT, at, "a %llu-byte long name or extended header",
+			 (unsigned long long)size);
+		return NULL;
 	}
-	return r;
+	if (!(out = malloc((size_t)size + 1))) {
+		*r = why(t, UIE_E_NOMEM, at, "%s", uie_err_str(UIE_E_NOMEM));
+		return NULL;
+	}
+	out[size] = '\0';
+	if ((*r = read_full(t, out, (size_t)size)) == UIE_OK)
+		*r = skip(t, (BLOCK - size % BLOCK) % BLOCK);
+	if (*r != UIE_OK) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 int uie_tar_next(struct uie_tar *t, struct uie_tar_entry *e)
@@ -261,11 +268,11 @@ int uie_tar_next(struct uie_tar *t, struct uie_tar_entry *e)
 			have_size = false;
 		}
 		if (*type == 'L' || *type == 'x') {
-			r = read_meta(t, at, v_size, *type == 'L' ? UIE_TAR_NAME_MAX + 1 : PAX_MAX, &meta);
-			if (r == UIE_OK && *type == 'L') {
+			meta = read_meta(t, at, v_size, *type == 'L' ? UIE_TAR_NAME_MAX + 1 : PAX_MAX, &r);
+			if (meta && *type == 'L') {
 				r = set_path(t, at, "", 0, (const char *)meta, strlen((const char *)meta));
 				have_path = r == UIE_OK;
-			} else if (r == UIE_OK) {
+			} else if (meta) {
 				r = parse_pax(t, at, meta, (size_t)v_size, &have_path, &have_size, &pax_size);
 			}
 			free(meta);

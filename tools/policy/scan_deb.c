@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,14 +45,12 @@ struct deb_scan {
 	size_t nctl;
 };
 
-__attribute__((format(printf, 2, 3))) static void bad(struct deb_scan *s, const char *fmt, ...)
+/* The package named with what is wrong ("WHAT: DETAIL", or WHAT alone). */
+static void bad(struct deb_scan *s, const char *what, const char *detail)
 {
 	char msg[512];
-	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	snprintf(msg, sizeof(msg), "%s%s%s", what, detail ? ": " : "", detail ? detail : "");
 	uie_scan_unreadable(s->w, s->deb, msg);
 }
 
@@ -68,11 +65,11 @@ static pid_t spawn_dpkg_deb(struct deb_scan *s, const char *option, int *fd)
 
 	/* dpkg-deb takes no "--": a name starting with '-' is given as ./NAME. */
 	if ((size_t)snprintf(arg, sizeof(arg), "%s%s", s->deb[0] == '-' ? "./" : "", s->deb) >= sizeof(arg)) {
-		bad(s, "%s", "path too long");
+		bad(s, "path too long", NULL);
 		return -1;
 	}
 	if (pipe2(p, O_CLOEXEC) != 0) {
-		bad(s, "pipe: %s", strerror(errno));
+		bad(s, "pipe", strerror(errno));
 		return -1;
 	}
 	posix_spawn_file_actions_init(&fa);
@@ -82,7 +79,7 @@ static pid_t spawn_dpkg_deb(struct deb_scan *s, const char *option, int *fd)
 	close(p[1]);
 	if (e != 0) {
 		close(p[0]);
-		bad(s, "dpkg-deb: %s%s", strerror(e), e == ENOENT ? " (package dpkg)" : "");
+		bad(s, e == ENOENT ? "dpkg-deb (package dpkg)" : "dpkg-deb", strerror(e));
 		return -1;
 	}
 	*fd = p[0];
@@ -115,19 +112,22 @@ static int member_fd(struct deb_scan *s, struct uie_tar *t, const struct uie_tar
 	int fd, r;
 
 	if (e->size > MEMBER_MAX) {
-		bad(s, "member %s: %llu bytes, more than measured in memory", e->path,
-		    (unsigned long long)e->size);
+		char size[64];
+
+		snprintf(size, sizeof(size), "%llu bytes, more than is measured in memory",
+			 (unsigned long long)e->size);
+		bad(s, e->path, size);
 		return UIE_E_LIMIT;
 	}
 	if ((fd = memfd_create("uie-deb-member", MFD_CLOEXEC)) < 0) {
-		bad(s, "memfd_create: %s", strerror(errno));
+		bad(s, "memfd_create", strerror(errno));
 		return UIE_E_SYS;
 	}
 	if ((r = uie_fd_write_all(fd, head, nhead)) != UIE_OK) {
-		bad(s, "writing a memfd: %s", strerror(errno));
+		bad(s, "writing a memfd", strerror(errno));
 	} else if ((r = uie_tar_copy(t, fd)) == UIE_OK && fchmod(fd, e->mode & 0777) != 0) {
 		/* The mode matters: a #! script is an object only when it may be executed. */
-		bad(s, "fchmod of a memfd: %s", strerror(errno));
+		bad(s, "fchmod of a memfd", strerror(errno));
 		r = UIE_E_SYS;
 	}
 	if (r != UIE_OK) {
@@ -169,13 +169,13 @@ static int read_control(struct deb_scan *s, int fd)
 	char *text;
 	int r;
 
-	if (lseek(fd, 0, SEEK_SET) != 0 || (r = uie_fd_read_alloc(fd, CONTROL_MAX, &raw, &len)) != UIE_OK) {
-		bad(s, "the control file: %s", strerror(errno));
+	if (lseek(fd, 0, SEEK_SET) != 0 || uie_fd_read_alloc(fd, CONTROL_MAX, &raw, &len) != UIE_OK) {
+		bad(s, "the control file", strerror(errno));
 		return UIE_E_IO;
 	}
 	if (!(text = realloc(raw, len + 1))) {
 		free(raw);
-		bad(s, "%s", uie_err_str(UIE_E_NOMEM));
+		bad(s, uie_err_str(UIE_E_NOMEM), NULL);
 		return UIE_E_NOMEM;
 	}
 	text[len] = '\0';
@@ -184,7 +184,7 @@ static int read_control(struct deb_scan *s, int fd)
 	ma = control_field(text, "Multi-Arch", &malen);
 	r = UIE_OK;
 	if (!name || !nlen || nlen + 1 + alen > PKG_NAME_MAX || !all_of(name, nlen, name_chars)) {
-		bad(s, "%s", "the control file has no valid Package field");
+		bad(s, "the control file has no valid Package field", NULL);
 		r = UIE_E_FORMAT;
 	} else if (ma && malen == 4 && !strncmp(ma, "same", 4) && arch && alen &&
 		   all_of(arch, alen, name_chars)) {
@@ -207,11 +207,11 @@ static int control_member(struct deb_scan *s, struct uie_tar *t, const struct ui
 	if (e->type != UIE_TAR_FILE || !*base)
 		return UIE_OK;
 	if (strchr(base, '/') || strlen(base) >= sizeof(m->name)) {
-		bad(s, "unexpected control member %s", e->path);
+		bad(s, "unexpected control member", e->path);
 		return UIE_E_FORMAT;
 	}
 	if (s->nctl == CONTROL_MEMBERS) {
-		bad(s, "%s", "more control members than dpkg uses");
+		bad(s, "more control members than dpkg uses", NULL);
 		return UIE_E_LIMIT;
 	}
 	if ((fd = member_fd(s, t, e, NULL, 0)) < 0)
@@ -221,7 +221,7 @@ static int control_member(struct deb_scan *s, struct uie_tar *t, const struct ui
 	if (!strcmp(base, "control")) {
 		r = read_control(s, fd);
 	} else if ((r = uie_scan_measure(s->w->pl, s->w->alg, fd, base, &kind, &m->role, &m->d)) != UIE_OK) {
-		bad(s, "control member: %s", uie_err_str(r));
+		bad(s, base, uie_err_str(r));
 	} else if (kind == UIE_SCAN_OBJECT) {
 		snprintf(m->name, sizeof(m->name), "%s", base);
 		s->nctl++;
@@ -297,14 +297,14 @@ void uie_scan_deb(struct uie_scan_walker *w, const char *deb)
 
 	/* The system's error for a file that cannot be read, before dpkg-deb says it its way. */
 	if (fd < 0) {
-		bad(&s, "%s", strerror(errno));
+		bad(&s, strerror(errno), NULL);
 		return;
 	}
 	close(fd);
 	if (read_archive(&s, "--ctrl-tarfile", control_member) != UIE_OK)
 		return;
 	if (!s.pkg[0]) {
-		bad(&s, "%s", "no control file in the control archive");
+		bad(&s, "no control file in the control archive", NULL);
 		return;
 	}
 	if (read_archive(&s, "--fsys-tarfile", data_member) != UIE_OK)
