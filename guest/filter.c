@@ -40,7 +40,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "confine.h"
 #include "uie/err.h"
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV

@@ -22,7 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "confine.h"
 #include "uie/err.h"
 
 static int add_rule(int ruleset, uint64_t access, int dirfd, const char *name)

@@ -31,7 +31,7 @@
 #include "reconcile.h"
 #include "reports.h"
 #include "seal.h"
-#include "spawn.h"
+#include "confine.h"
 #include "sup.h"
 #include "tmem.h"
 #include "uie/err.h"

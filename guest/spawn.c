@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "fdpass.h"
-#include "spawn.h"
+#include "confine.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie ref scan [--package NAME]... [--jit PROGRAM]... [--json] [-o FILE]
- * [PATH...]`: walks files and directories, and the files Debian packages
- * installed (dpkg's file lists), measures every ELF object and executable
+ * `uie ref scan [--package NAME]... [--deb FILE.deb]... [--jit PROGRAM]...
+ * [--json] [-o FILE] [PATH...]`: walks files and directories, the files
+ * Debian packages installed (dpkg's file lists) and the files a package
+ * file would install (before it is), measures every ELF object and executable
  * "#!" script the way the monitor does (docs/FORMATS.md section 1) and
  * writes a reference manifest of (role, digest, path) for the TTP to
  * review and compile.  Paths are percent-encoded so any byte survives.
@@ -272,14 +273,14 @@ static int write_manifest(const struct scan *s, const char *out)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie ref scan [--package NAME]... [--jit PROGRAM]... [--json] [-o FILE] "
-		   "[PATH...]\n");
+	fprintf(f, "usage: uie ref scan [--package NAME]... [--deb FILE.deb]... [--jit PROGRAM]... [--json] "
+		   "[-o FILE] [PATH...]\n");
 }
 
 int uie_cmd_ref_scan(int argc, char **argv)
 {
-	const char *pkgs[MAX_ARGS], *jits[MAX_ARGS];
-	unsigned npkg = 0, njit = 0;
+	const char *pkgs[MAX_ARGS], *jits[MAX_ARGS], *debs[MAX_ARGS];
+	unsigned npkg = 0, njit = 0, ndeb = 0;
 	struct scan s = { 0 };
 	const char *out = NULL;
 	const struct uie_opt t[] = {
@@ -287,6 +288,7 @@ int uie_cmd_ref_scan(int argc, char **argv)
 		UIE_OPT_STRING("output", 'o', &out),
 		UIE_OPT_LIST("package", 0, pkgs, &npkg, MAX_ARGS),
 		UIE_OPT_LIST("jit", 0, jits, &njit, MAX_ARGS),
+		UIE_OPT_LIST("deb", 0, debs, &ndeb, MAX_ARGS),
 		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
@@ -297,7 +299,7 @@ int uie_cmd_ref_scan(int argc, char **argv)
 
 	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
 		return r;
-	if (optind == argc && !npkg && !njit)
+	if (optind == argc && !npkg && !njit && !ndeb)
 		return uie_opts_usage(&spec);
 	if ((r = uie_host_platform_init(&s.hp)) != UIE_OK) {
 		fprintf(stderr, "uie ref scan: %s\n", uie_err_str(r));
@@ -316,6 +318,8 @@ int uie_cmd_ref_scan(int argc, char **argv)
 				"uie ref scan: no installed package '%s' (no "
 				"/var/lib/dpkg/info/%s.list)\n",
 				pkgs[i], pkgs[i]);
+	for (unsigned i = 0; i < ndeb && r == UIE_OK; i++)
+		uie_scan_deb(&s.w, debs[i]);
 	for (unsigned i = 0; i < njit && r == UIE_OK; i++)
 		scan_jit(&s, jits[i]);
 	if (r == UIE_OK && optind < argc)

@@ -7,7 +7,7 @@
 
 const struct uie_cmd uie_cmds_policy[] = {
 	{ "ref scan", uie_cmd_ref_scan, "measure ELF objects and #! scripts into a reference manifest",
-	  "[--package NAME]... [--jit PROGRAM]... [--json] [-o FILE] [PATH...]" },
+	  "[--package NAME]... [--deb FILE.deb]... [--jit PROGRAM]... [--json] [-o FILE] [PATH...]" },
 	{ "policy compile", uie_cmd_policy_compile, "policy text or manifest -> binary table", NULL },
 	{ "policy show", uie_cmd_policy_show, "binary table or package -> policy text",
 	  "[--key PUB] [--json] [--manifest MANIFEST]... TABLE|PACKAGE" },

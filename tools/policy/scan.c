@@ -81,34 +81,40 @@ int uie_scan_measure(const struct uie_platform *pl, uint16_t alg, int fd, const 
 	return UIE_OK;
 }
 
-static void unreadable(struct uie_scan_walker *w, const char *path, const char *why)
+void uie_scan_unreadable(struct uie_scan_walker *w, const char *path, const char *why)
 {
 	w->unreadable_count++;
 	w->unreadable(w->ctx, path, why);
 }
 
-void uie_scan_file(struct uie_scan_walker *w, const char *path, bool follow)
+void uie_scan_fd(struct uie_scan_walker *w, int fd, const char *path)
 {
 	enum uie_scan_kind kind;
 	struct uie_digest d;
 	const char *role;
-	int fd, r;
+	int r = uie_scan_measure(w->pl, w->alg, fd, path, &kind, &role, &d);
 
-	w->files++;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW))) < 0) {
-		unreadable(w, path, strerror(errno));
-		return;
-	}
-	r = uie_scan_measure(w->pl, w->alg, fd, path, &kind, &role, &d);
-	close(fd);
 	if (r != UIE_OK) {
-		unreadable(w, path, uie_err_str(r));
+		uie_scan_unreadable(w, path, uie_err_str(r));
 	} else if (kind == UIE_SCAN_OBJECT) {
 		w->objects++;
 		w->found(w->ctx, path, role, &d);
 	} else if (kind == UIE_SCAN_UNUSABLE) {
 		w->skipped++; /* relocatable, malformed or without code */
 	}
+}
+
+void uie_scan_file(struct uie_scan_walker *w, const char *path, bool follow)
+{
+	int fd;
+
+	w->files++;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW))) < 0) {
+		uie_scan_unreadable(w, path, strerror(errno));
+		return;
+	}
+	uie_scan_fd(w, fd, path);
+	close(fd);
 }
 
 static int by_name(const FTSENT **a, const FTSENT **b)
@@ -131,7 +137,7 @@ int uie_scan_tree(struct uie_scan_walker *w, char **roots)
 		if (e->fts_info == FTS_F)
 			uie_scan_file(w, e->fts_path, e->fts_level == 0);
 		else if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR || e->fts_info == FTS_NS)
-			unreadable(w, e->fts_path, strerror(e->fts_errno));
+			uie_scan_unreadable(w, e->fts_path, strerror(e->fts_errno));
 		if (w->tick)
 			w->tick(w->ctx);
 	}
@@ -186,7 +192,7 @@ int uie_scan_package(struct uie_scan_walker *w, const char *name)
 			if (errno == ENOENT)
 				w->missing++;
 			else
-				unreadable(w, line, strerror(errno));
+				uie_scan_unreadable(w, line, strerror(errno));
 			continue;
 		}
 		if (S_ISREG(st.st_mode))

@@ -42,6 +42,12 @@ struct uie_scan_walker {
 	uint64_t files, objects, skipped, unreadable_count, missing;
 };
 
+/* A path that cannot be measured: counted, and named through w->unreadable with why. */
+void uie_scan_unreadable(struct uie_scan_walker *w, const char *path, const char *why);
+
+/* The open file fd, measured and reported under path (not counted in files: the caller does). */
+void uie_scan_fd(struct uie_scan_walker *w, int fd, const char *path);
+
 /* One file; follow: a symlink is followed (one named on the command line). */
 void uie_scan_file(struct uie_scan_walker *w, const char *path, bool follow);
 
@@ -54,5 +60,15 @@ int uie_scan_tree(struct uie_scan_walker *w, char **roots);
  * UIE_E_IO when no such package is installed.
  */
 int uie_scan_package(struct uie_scan_walker *w, const char *name);
+
+/*
+ * What Debian package file deb would install, measured without installing
+ * it (`dpkg-deb --fsys-tarfile` and `--ctrl-tarfile`, read as streams):
+ * every regular file of its data under the path it will have, and every
+ * control member dpkg keeps, among them the maintainer scripts, under
+ * /var/lib/dpkg/info/PACKAGE.MEMBER.  A corrupt or unreadable package is
+ * named through w->unreadable (as deb, with what was wrong).
+ */
+void uie_scan_deb(struct uie_scan_walker *w, const char *deb);
 
 #endif

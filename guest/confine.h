@@ -2,10 +2,11 @@
 /*
  * Starting the supervised program (spawn.c) and the confinement its child
  * applies to itself before the first execve: the seccomp filter
- * (filter.c) and the Landlock domain (landlock.c).
+ * (filter.c) and the Landlock domain (landlock.c).  (Not spawn.h: guest/ is
+ * on the include path of `uie`, where that name would hide <spawn.h>.)
  */
-#ifndef UIE_GUEST_SPAWN_H
-#define UIE_GUEST_SPAWN_H
+#ifndef UIE_GUEST_CONFINE_H
+#define UIE_GUEST_CONFINE_H
 
 #include <stdbool.h>
 #include <sys/types.h>
