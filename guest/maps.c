@@ -6,6 +6,7 @@
  * Lookups of one range ask the kernel for just those mappings instead
  * (PROCMAP_QUERY), which saves formatting the whole file per request.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "hex.h"
 #include "maps.h"
 #include "uie/err.h"
 
@@ -287,4 +289,23 @@ bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64
 	*dev = f.dev;
 	*ino = f.ino;
 	return true;
+}
+
+int uie_guest_each_process(int (*fn)(void *ctx, pid_t pid), void *ctx)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	int r = UIE_OK;
+
+	if (!d)
+		return UIE_E_SYS;
+	while (r == UIE_OK && (de = readdir(d)) != NULL) {
+		uint64_t n;
+
+		if (uie_parse_u64(de->d_name, &n) == UIE_OK && n > 0 && n <= INT32_MAX &&
+		    (pid_t)n != getpid())
+			r = fn(ctx, (pid_t)n);
+	}
+	closedir(d);
+	return r;
 }

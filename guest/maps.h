@@ -30,6 +30,11 @@ bool uie_guest_maps_query_works(void);
  * underlying file.  False for other files, and when they agree.
  */
 bool uie_guest_maps_backing_id(bool query, int fd, const struct stat *st, uint64_t *dev, uint64_t *ino);
+/*
+ * Calls fn(ctx, pid) for every process on the machine but ourselves (the
+ * numeric entries of /proc); stops at the first non-OK return and returns it.
+ */
+int uie_guest_each_process(int (*fn)(void *ctx, pid_t pid), void *ctx);
 /* Opens the file behind a mapping via /proc/PID/map_files. */
 int uie_guest_map_open(pid_t tgid, const struct uie_map *m, int *fd);
 

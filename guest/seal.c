@@ -20,7 +20,6 @@
  * lease: the mapped inode does not change.  Seals of files no process
  * maps executable any more are dropped when the tree is idle.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -177,26 +176,24 @@ static int maps_it(void *ctx, const struct uie_map *m)
 }
 
 /* The processes that map e's file executable (the first MAX_MAPPERS). */
+static int mapper_of(void *ctx, pid_t pid)
+{
+	struct mappers *mp = ctx;
+
+	if (mp->n == MAX_MAPPERS)
+		return UIE_E_STATE; /* full: stop the walk */
+	mp->found = false;
+	uie_guest_maps_each(pid, maps_it, mp);
+	if (mp->found)
+		mp->pid[mp->n++] = pid;
+	return UIE_OK;
+}
+
 static void find_mappers(const struct uie_seal *e, struct mappers *mp)
 {
-	struct dirent *de;
-	DIR *d = opendir("/proc");
-
 	memset(mp, 0, sizeof(*mp));
 	mp->e = e;
-	while (d && mp->n < MAX_MAPPERS && (de = readdir(d)) != NULL) {
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-
-		if (*end || pid <= 0 || pid == getpid())
-			continue;
-		mp->found = false;
-		uie_guest_maps_each((pid_t)pid, maps_it, mp);
-		if (mp->found)
-			mp->pid[mp->n++] = (pid_t)pid;
-	}
-	if (d)
-		closedir(d);
+	uie_guest_each_process(mapper_of, mp);
 }
 
 /*
@@ -322,26 +319,21 @@ static int mark_live(void *ctx, const struct uie_map *m)
 	return UIE_OK;
 }
 
+static int live_in(void *ctx, pid_t pid)
+{
+	uie_guest_maps_each(pid, mark_live, ctx);
+	return UIE_OK;
+}
+
 void uie_guest_seal_sweep(struct uie_sup *s)
 {
 	struct sweep sw = { .sl = &s->seals };
-	struct dirent *de;
-	DIR *d;
 
 	if (uie_guest_seal_idle_ms(&s->seals) != 0)
 		return;
 	s->seals.swept_ms = uie_now_ms();
 	/* Any process, not only the tree's: one whose parent died is no longer found as ours. */
-	if (!(d = opendir("/proc")))
-		return;
-	while ((de = readdir(d)) != NULL) {
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-
-		if (!*end && pid > 0 && pid != getpid())
-			uie_guest_maps_each((pid_t)pid, mark_live, &sw);
-	}
-	closedir(d);
+	uie_guest_each_process(live_in, &sw);
 	for (unsigned i = s->seals.n; i-- > 0;)
 		if (!sw.live[i] && uie_now_ms() - s->seals.e[i].asked_ms >= IN_FLIGHT_MS) {
 			uie_guest_forget(&s->granted, s->seals.e[i].dev, s->seals.e[i].ino);

@@ -21,7 +21,6 @@
  * sealed file (seal.c) is reported before the write, when its lease
  * breaks; this watch remains for files MEASURE grants unsealed.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -71,25 +70,22 @@ static int find_exec(void *ctx, const struct uie_map *m)
 	return UIE_OK;
 }
 
+static int find_exec_in(void *ctx, pid_t pid)
+{
+	struct live *l = ctx;
+
+	if (uie_guest_maps_each(pid, find_exec, l) != UIE_E_STATE)
+		return UIE_OK;
+	l->pid = pid;
+	return UIE_E_STATE; /* found: stop the walk */
+}
+
 /* A process that maps (dev, ino) executable now, or 0. */
 static pid_t live_mapper(dev_t dev, ino_t ino)
 {
 	struct live l = { .dev = dev, .ino = ino };
-	struct dirent *de;
-	DIR *d = opendir("/proc");
 
-	if (!d)
-		return 0;
-	while (!l.pid && (de = readdir(d)) != NULL) {
-		uint64_t n;
-		long pid = uie_parse_u64(de->d_name, &n) == UIE_OK && n <= INT32_MAX ? (long)n : 0;
-
-		if (pid <= 0 || pid == getpid())
-			continue;
-		if (uie_guest_maps_each((pid_t)pid, find_exec, &l) == UIE_E_STATE)
-			l.pid = (pid_t)pid;
-	}
-	closedir(d);
+	uie_guest_each_process(find_exec_in, &l);
 	return l.pid;
 }
 
