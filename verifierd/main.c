@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
+#include "admin.h"
 #include "db.h"
 #include "fileio.h"
 #include "hex.h"
@@ -24,7 +27,7 @@
 #define RATE_MAX 1000000u
 
 struct opts {
-	const char *listen, *conninfo, *schema_dir, *cert, *key, *client_ca;
+	const char *listen, *conninfo, *schema_dir, *cert, *key, *client_ca, *admin_token;
 	struct vd_config cfg;
 	struct vd_server_opts srv;
 	unsigned rate, burst; /* requests a second and burst per client address; rate 0: off */
@@ -34,10 +37,10 @@ struct opts {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: uie-verifierd --listen ADDR:PORT --db CONNINFO --schema-dir DIR\n"
-		   "         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--name NAME]\n"
-		   "         [--threads N] [--max-body BYTES] [--max-per-client N] [--silent-after N]\n"
-		   "         [--nonce-ttl S] [--max-nonces N] [--rate N/s|off] [--burst N]\n"
-		   "         [--idle-timeout S] [--keep-verdicts DAYS]\n");
+		   "         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--admin-token FILE]\n"
+		   "         [--name NAME] [--threads N] [--max-body BYTES] [--max-per-client N]\n"
+		   "         [--silent-after N] [--nonce-ttl S] [--max-nonces N] [--rate N/s|off]\n"
+		   "         [--burst N] [--idle-timeout S] [--keep-verdicts DAYS]\n");
 }
 
 /* --rate N/s (1..RATE_MAX) or off. */
@@ -97,6 +100,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		UIE_OPT_STRING("tls-cert", 0, &o->cert),
 		UIE_OPT_STRING("tls-key", 0, &o->key),
 		UIE_OPT_STRING("tls-client-ca", 0, &o->client_ca),
+		UIE_OPT_STRING("admin-token", 0, &o->admin_token),
 		UIE_OPT_STRING("name", 0, &o->cfg.name),
 		UIE_OPT_NUMBER("threads", 0, o->srv.threads, 1, 64, NULL),
 		UIE_OPT_NUMBER("max-body", 0, o->cfg.max_body, 1024, 1u << 30, NULL),
@@ -147,6 +151,27 @@ static int read_pem(const char *what, const char *path, const char **text)
 	}
 	if (r != UIE_OK)
 		fprintf(stderr, "uie-verifierd: %s %s: %s\n", what, path, uie_err_str(r));
+	return r;
+}
+
+/* The administrator's token of --admin-token path (NULL: NULL, administrative calls off). */
+static int read_admin_token(const char *path, const char **token)
+{
+	const char *why = NULL;
+	uint8_t *b;
+	size_t n;
+	int r;
+
+	*token = NULL;
+	if (!path)
+		return UIE_OK;
+	if ((r = uie_file_read_alloc(path, VD_ADMIN_TOKEN_MAX + 2, &b, &n)) == UIE_OK) {
+		r = vd_admin_token_parse_alloc(b, n, (char **)token, &why);
+		OPENSSL_cleanse(b, n);
+		free(b);
+	}
+	if (r != UIE_OK)
+		fprintf(stderr, "uie-verifierd: --admin-token %s: %s\n", path, why ? why : uie_err_str(r));
 	return r;
 }
 
@@ -202,10 +227,14 @@ int main(int argc, char **argv)
 		return r;
 	if ((r = read_pem("--tls-cert", o.cert, &o.srv.tls_cert)) == UIE_OK &&
 	    (r = read_pem("--tls-key", o.key, &o.srv.tls_key)) == UIE_OK &&
-	    (r = read_pem("--tls-client-ca", o.client_ca, &o.srv.client_ca)) == UIE_OK)
+	    (r = read_pem("--tls-client-ca", o.client_ca, &o.srv.client_ca)) == UIE_OK &&
+	    (r = read_admin_token(o.admin_token, &o.srv.admin_token)) == UIE_OK)
 		r = serve(&o);
 	free((char *)o.srv.tls_cert);
 	free((char *)o.srv.tls_key);
 	free((char *)o.srv.client_ca);
+	if (o.srv.admin_token)
+		OPENSSL_cleanse((char *)o.srv.admin_token, strlen(o.srv.admin_token));
+	free((char *)o.srv.admin_token);
 	return r == UIE_OK ? 0 : 1;
 }

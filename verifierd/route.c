@@ -7,21 +7,23 @@
 
 static const struct {
 	const char *method;
-	bool with_id;
 	const char *suffix; /* after "/ID", "" for none */
 	vd_handler *fn;
+	enum vd_access access;
+	bool with_id;
 } routes[] = {
-	{ "POST", false, "", vd_h_enrol },
-	{ "GET", false, "", vd_h_list },
-	{ "GET", true, "", vd_h_machine },
-	{ "DELETE", true, "", vd_h_delete },
-	{ "PUT", true, "/ak", vd_h_rekey },
-	{ "POST", true, "/nonce", vd_h_nonce },
-	{ "POST", true, "/attestations", vd_h_attest },
-	{ "GET", true, "/verdicts", vd_h_verdicts },
+	{ "POST", "", vd_h_enrol, VD_ADMIN_IF_ON, false },
+	{ "GET", "", vd_h_list, VD_ANYONE, false },
+	{ "GET", "", vd_h_machine, VD_ANYONE, true },
+	{ "DELETE", "", vd_h_delete, VD_ADMIN, true },
+	{ "PUT", "/ak", vd_h_rekey, VD_ADMIN, true },
+	{ "POST", "/nonce", vd_h_nonce, VD_ANYONE, true },
+	{ "POST", "/attestations", vd_h_attest, VD_ANYONE, true },
+	{ "GET", "/verdicts", vd_h_verdicts, VD_ANYONE, true },
 };
 
-vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1], struct vd_reply *rep)
+vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1], enum vd_access *access,
+		     struct vd_reply *rep)
 {
 	const char *rest, *suffix = "";
 	bool with_id = false, path_known = false;
@@ -47,8 +49,10 @@ vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1]
 		if (routes[i].with_id != with_id || strcmp(routes[i].suffix, suffix) != 0)
 			continue;
 		path_known = true;
-		if (strcmp(routes[i].method, method) == 0)
+		if (strcmp(routes[i].method, method) == 0) {
+			*access = routes[i].access;
 			return routes[i].fn;
+		}
 	}
 	if (path_known) {
 		vd_reply_error(rep, 405, "method", "%s is not allowed on %s", method, url);

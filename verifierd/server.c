@@ -12,6 +12,7 @@
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
 
+#include "admin.h"
 #include "db.h"
 #include "hex.h"
 #include "ratelimit.h"
@@ -25,6 +26,7 @@ struct vd_server {
 	const struct vd_ctx *ctx;
 	struct vd_rate *rate;
 	bool client_ca;
+	const char *admin_token; /* or NULL: no administrator */
 };
 
 /* A request being read: its body so far. */
@@ -111,6 +113,28 @@ static bool within_rate(const struct vd_server *s, struct MHD_Connection *conn, 
 	return false;
 }
 
+/* Whether the caller may make a call of this access; else a 403 in rep, before the body is looked at. */
+static bool admitted(const struct vd_server *s, struct MHD_Connection *conn, enum vd_access access,
+		     struct vd_reply *rep)
+{
+	const char *auth;
+
+	if (access == VD_ANYONE || (access == VD_ADMIN_IF_ON && !s->admin_token))
+		return true;
+	auth = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	switch (vd_admin_check(s->admin_token, auth)) {
+	case VD_ADMIN_OK: return true;
+	case VD_ADMIN_DISABLED:
+		vd_reply_error(rep, 403, "admin_disabled",
+			       "administrative calls are off: this verifier has no --admin-token");
+		return false;
+	case VD_ADMIN_REQUIRED: break;
+	}
+	vd_reply_error(rep, 403, "admin_required",
+		       "an administrative call needs Authorization: Bearer TOKEN");
+	return false;
+}
+
 static bool json_content(struct MHD_Connection *conn)
 {
 	const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
@@ -123,6 +147,7 @@ static void serve(const struct vd_server *s, struct MHD_Connection *conn, const 
 {
 	char id[VD_ID_MAX + 1];
 	struct vd_request req = { .id = id, .body = p->body, .body_len = p->len };
+	enum vd_access access = VD_ADMIN;
 	struct vd_conn *c;
 	vd_handler *fn;
 
@@ -134,7 +159,7 @@ static void serve(const struct vd_server *s, struct MHD_Connection *conn, const 
 		vd_reply_error(rep, 413, "too_large", "body larger than %zu bytes", s->ctx->cfg->max_body);
 		return;
 	}
-	if (!(fn = vd_route(method, url, id, rep)))
+	if (!(fn = vd_route(method, url, id, &access, rep)) || !admitted(s, conn, access, rep))
 		return;
 	if (p->len && !json_content(conn)) {
 		vd_reply_error(rep, 415, "content_type", "a body must be application/json");
@@ -226,6 +251,7 @@ int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts 
 	s->ctx = ctx;
 	s->rate = o->rate;
 	s->client_ca = o->client_ca != NULL;
+	s->admin_token = o->admin_token;
 	if (o->tls_cert)
 		flags |= MHD_USE_TLS;
 	/* The TLS options end the list early (MHD_OPTION_END) when not given. */

@@ -20,7 +20,8 @@ struct vd_server_opts {
 	struct vd_rate *rate;  /* requests per client address (ratelimit.h), or NULL */
 	const char *tls_cert;  /* PEM text, or NULL for plain HTTP */
 	const char *tls_key;
-	const char *client_ca; /* PEM text: clients must present a certificate it signed */
+	const char *client_ca;   /* PEM text: clients must present a certificate it signed */
+	const char *admin_token; /* administrative calls need it as a bearer token (admin.h); NULL: none */
 };
 
 struct vd_server;

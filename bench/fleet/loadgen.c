@@ -10,7 +10,9 @@
  * the end every machine's stored state is compared with its log.
  *
  *   loadgen --url URL [--url URL] --machines N --period S --duration S
- *           [--workers W] [--prefix P]
+ *           [--workers W] [--prefix P] [--admin-token FILE]
+ * (FILE: the first verifier's administrator's token, which enrolment
+ * needs when it runs with --admin-token)
  * prints one JSON object with the results on stdout.
  */
 #include <limits.h>
@@ -22,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fileio.h"
 #include "fleetsim.h"
 #include "opts.h"
 #include "uie/err.h"
@@ -40,6 +43,7 @@ struct run {
 	unsigned long nmachines;
 	double period, duration, t0;
 	const char *prefix;
+	char *admin_token; /* or NULL */
 	struct machine *m;
 	atomic_ulong next; /* round counter: round k is machine k % N at t0 + k * period / N */
 	atomic_ulong accepted, rejected, failovers, errors, records;
@@ -145,7 +149,7 @@ static int cmp_double(const void *a, const void *b)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: loadgen --url URL [--url URL] --machines N --period S --duration S "
-		   "[--workers W] [--prefix P]\n");
+		   "[--workers W] [--prefix P] [--admin-token FILE]\n");
 }
 
 /* A duration in seconds, more than 0, into the double at ctx. */
@@ -162,6 +166,26 @@ static int seconds(void *ctx, const char *arg)
 	return UIE_OPTS_GO;
 }
 
+/* The one line of the token file arg, its newline dropped, into the char * at ctx (owned). */
+static int token_file(void *ctx, const char *arg)
+{
+	char **token = ctx;
+	uint8_t *b;
+	size_t n;
+	int r;
+
+	if ((r = uie_file_read_alloc(arg, 4096, &b, &n)) != UIE_OK) {
+		fprintf(stderr, "loadgen: --admin-token %s: %s\n", arg, uie_err_str(r));
+		return UIE_OPTS_EXIT_USAGE;
+	}
+	if (n && b[n - 1] == '\n')
+		n--;
+	free(*token);
+	*token = strndup((char *)b, n);
+	free(b);
+	return *token ? UIE_OPTS_GO : UIE_OPTS_EXIT_USAGE;
+}
+
 /* The command line into *r: UIE_OPTS_GO, or the exit status. */
 static int parse(int argc, char **argv, struct run *r)
 {
@@ -172,6 +196,7 @@ static int parse(int argc, char **argv, struct run *r)
 		UIE_OPT_CALL("duration", 0, seconds, &r->duration),
 		UIE_OPT_NUMBER("workers", 0, r->workers, 1, WORKERS_MAX, NULL),
 		UIE_OPT_STRING("prefix", 0, &r->prefix),
+		UIE_OPT_CALL("admin-token", 0, token_file, &r->admin_token),
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = "loadgen", .opt = t, .usage = usage };
@@ -270,7 +295,8 @@ int main(int argc, char **argv)
 
 	if ((rc = parse(argc, argv, &r)) != UIE_OPTS_GO)
 		return rc;
-	if (uie_http_open_alloc(&(struct uie_http_opts){ .base = r.url[0] }, &h) != UIE_OK ||
+	if (uie_http_open_alloc(&(struct uie_http_opts){ .base = r.url[0], .bearer = r.admin_token }, &h) !=
+		    UIE_OK ||
 	    setup(&r, h) != UIE_OK)
 		return 1;
 	fprintf(stderr, "loadgen: %lu machines enrolled, running %.0f s\n", r.nmachines, r.duration);
@@ -299,6 +325,7 @@ int main(int argc, char **argv)
 	for (unsigned long i = 0; i < r.nmachines; i++)
 		fsim_fini(&r.m[i].sim);
 	free(r.m);
+	free(r.admin_token);
 	uie_http_free(h);
 	return bad ? 1 : 0;
 }

@@ -14,6 +14,7 @@
 struct uie_http {
 	CURL *c;
 	char *base;
+	char *auth; /* "Authorization: Bearer ...", or NULL */
 	char err[CURL_ERROR_SIZE];
 	bool quiet;
 };
@@ -46,7 +47,8 @@ int uie_http_open_alloc(const struct uie_http_opts *o, struct uie_http **out)
 	struct uie_http *h = calloc(1, sizeof(*h));
 
 	*out = NULL;
-	if (!h || !(h->c = curl_easy_init()) || !(h->base = strdup(o->base))) {
+	if (!h || !(h->c = curl_easy_init()) || !(h->base = strdup(o->base)) ||
+	    (o->bearer && asprintf(&h->auth, "Authorization: Bearer %s", o->bearer) < 0)) {
 		uie_http_free(h);
 		return UIE_E_NOMEM;
 	}
@@ -72,7 +74,18 @@ void uie_http_free(struct uie_http *h)
 	if (h->c)
 		curl_easy_cleanup(h->c);
 	free(h->base);
+	free(h->auth);
 	free(h);
+}
+
+/* hdr with line appended; NULL (hdr freed) when out of memory. */
+static struct curl_slist *append_header(struct curl_slist *hdr, const char *line)
+{
+	struct curl_slist *n = curl_slist_append(hdr, line);
+
+	if (!n)
+		curl_slist_free_all(hdr);
+	return n;
 }
 
 int uie_http_raw(struct uie_http *h, const char *method, const char *path, const char *body, size_t len,
@@ -92,6 +105,8 @@ int uie_http_raw(struct uie_http *h, const char *method, const char *path, const
 		if (!(hdr = curl_slist_append(NULL, ct)))
 			return UIE_E_NOMEM;
 	}
+	if (h->auth && !(hdr = append_header(hdr, h->auth)))
+		return UIE_E_NOMEM;
 	curl_easy_setopt(h->c, CURLOPT_URL, url);
 	curl_easy_setopt(h->c, CURLOPT_HTTPHEADER, hdr);
 	curl_easy_setopt(h->c, CURLOPT_WRITEDATA, &s);

@@ -16,6 +16,7 @@ struct uie_http_opts {
 	const char *base;       /* "http://127.0.0.1:8080" or "https://..." */
 	const char *cacert;     /* PEM file the server's certificate must chain to; NULL: system's */
 	const char *cert, *key; /* client certificate and key (PEM), or NULL */
+	const char *bearer;     /* sent as "Authorization: Bearer ..." (an administrator's token), or NULL */
 	long timeout_ms;        /* per request, 0: 30 s */
 	bool quiet;             /* no message on stderr when a request fails */
 };

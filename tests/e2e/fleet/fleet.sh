@@ -9,7 +9,8 @@
 #  - uie attest against a real uie-monitord, across a monitor restart, and
 #    served while another address floods a rate-limited verifier;
 #  - connections held open by one address (slow-loris, half-open bodies);
-#  - TLS with a self-signed server certificate, and client certificates.
+#  - TLS with a self-signed server certificate, and client certificates;
+#  - the administrator's token (--admin-token) of A: test_fleet, token files refused.
 #
 #   fleet.sh UIE-VERIFIERD UIE UIE-MONITORD TEST_FLEET SCHEMA_DIR
 set -u
@@ -23,14 +24,18 @@ trap 'fleet_cleanup; e2e_cleanup' EXIT
 e2e_keep_going
 
 pg_start fsync=off || { echo "FAIL: PostgreSQL did not start"; exit 1; }
-vd_start a "$VD" "$SCHEMA" --max-body 1048576 || { echo "FAIL: verifier a did not start"; exit 1; }
+TOKEN=$(openssl rand -base64 32)
+echo "$TOKEN" >"$T/admin.token"
+ADMIN=(-H "Authorization: Bearer $TOKEN")
+vd_start a "$VD" "$SCHEMA" --max-body 1048576 --admin-token "$T/admin.token" ||
+	{ echo "FAIL: verifier a did not start"; exit 1; }
 A=http://127.0.0.1:$VD_PORT
 vd_start b "$VD" "$SCHEMA" --max-body 1048576 --silent-after 1 --nonce-ttl 3 ||
 	{ echo "FAIL: verifier b did not start"; exit 1; }
 B=http://127.0.0.1:$VD_PORT
 
 note "the API with in-process machines (A $A, B $B)"
-"$TEST_FLEET" "$A" "$B" || fail "test_fleet"
+"$TEST_FLEET" "$A" "$B" "$TOKEN" || fail "test_fleet"
 
 grep -h . "$T/vd-a.log" "$T/vd-b.log" && fail "a verifier logged errors (above): a database error or a notice"
 
@@ -50,11 +55,20 @@ curl -s "http://127.0.0.1:$VD_PORT/v1/machines/m-tamper" | grep -q '"first_bad":
 
 note "options out of range are refused before anything starts"
 for opt in "--keep-verdicts 0" "--keep-verdicts x" "--rate 5" "--rate 0/s" "--rate 5/m" "--rate 2000000/s" \
-	"--burst 0" "--idle-timeout 0"; do
+	"--burst 0" "--idle-timeout 0" "--admin-token"; do
 	# shellcheck disable=SC2086
 	"$VD" --listen 127.0.0.1:0 --db "$PG_CONN" --schema-dir "$SCHEMA" $opt >/dev/null 2>"$T/opt.err"
 	rc=$?
 	[ $rc = 2 ] && grep -q -- "${opt%% *}" "$T/opt.err" || fail "uie-verifierd $opt: exit $rc, $(head -1 "$T/opt.err")"
+done
+
+note "token files that are no token are refused at start (exit 1, naming the file)"
+printf 'short\n' >"$T/short.token"
+printf 'a token with spaces in it\n' >"$T/spaces.token"
+for f in "$T/short.token" "$T/spaces.token" "$T/absent.token"; do
+	"$VD" --listen 127.0.0.1:0 --db "$PG_CONN" --schema-dir "$SCHEMA" --admin-token "$f" >/dev/null 2>"$T/opt.err"
+	rc=$?
+	[ $rc = 1 ] && grep -q -- "--admin-token $f" "$T/opt.err" || fail "--admin-token $f: exit $rc, $(head -1 "$T/opt.err")"
 done
 
 note "uie attest against a real monitor, across a restart"
@@ -67,6 +81,9 @@ import json, sys
 print(json.dumps({"id": "real-1", "ak_pub": open(sys.argv[1]).read(), "interval": 60}))
 PY
 code=$(curl -s -o "$T/m/enrol.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+	--data-binary @"$T/m/enrol.json" "$A/v1/machines")
+[ "$code" = 403 ] && grep -q admin_required "$T/m/enrol.out" || fail "enrolment without the token at A: HTTP $code"
+code=$(curl -s -o "$T/m/enrol.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' "${ADMIN[@]}" \
 	--data-binary @"$T/m/enrol.json" "$A/v1/machines")
 [ "$code" = 201 ] || fail "enrolment of the real machine: HTTP $code $(cat "$T/m/enrol.out")"
 "$UIE" attest --verifier "$B" --machine real-1 --socket "$T/m/mon.sock" >"$T/m/v1.json" ||
@@ -87,7 +104,7 @@ note "rate limit: an address flooding gets 429 rate_limited and stores nothing; 
 vd_start rl "$VD" "$SCHEMA" --rate 2/s --burst 4 --max-nonces 1000 || fail "rate-limited verifier did not start"
 RL_PORT=$VD_PORT
 sed 's/"real-1"/"flood-1"/' "$T/m/enrol.json" >"$T/m/flood.json"
-code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' "${ADMIN[@]}" \
 	--data-binary @"$T/m/flood.json" "$A/v1/machines")
 [ "$code" = 201 ] || fail "enrolment of flood-1: HTTP $code"
 python3 "$HOSTILE" flood "$RL_PORT" /v1/machines/flood-1/nonce 3 >"$T/flood.out" 2>&1 &

@@ -4,9 +4,11 @@
  * one database (fleet.sh starts them): enrolment, nonces issued by one and
  * answered at the other, incremental posts, concurrent posts for one
  * machine, restarts, tampered, skipped, reordered and replayed records,
- * every bad input with its 4xx and nothing stored, silent machines.
+ * every bad input with its 4xx and nothing stored, silent machines, and
+ * the administrator's calls refused without A's --admin-token.
  *
- *   test_fleet URL-A URL-B     (B: --silent-after 1 --nonce-ttl 3)
+ *   test_fleet URL-A URL-B TOKEN  (A: --admin-token with TOKEN; B: none,
+ *                                  --silent-after 1 --nonce-ttl 3)
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -24,15 +26,22 @@
 #include "hex.h"
 #include "uie/err.h"
 
-static const char *url_a, *url_b;
+static const char *url_a, *url_b, *token_a;
 
-static struct uie_http *client(const char *base)
+/* A client of base sending bearer (NULL: no Authorization). */
+static struct uie_http *client_as(const char *base, const char *bearer)
 {
-	struct uie_http_opts o = { .base = base };
+	struct uie_http_opts o = { .base = base, .bearer = bearer };
 	struct uie_http *h;
 
 	assert_int_equal(uie_http_open_alloc(&o, &h), UIE_OK);
 	return h;
+}
+
+/* The administrator's client: A's token at A, nothing at B (which has none). */
+static struct uie_http *client(const char *base)
+{
+	return client_as(base, base == url_a ? token_a : NULL);
 }
 
 /* method path with a text body (NULL: none); the status, *reply owned (may be NULL). */
@@ -660,7 +669,7 @@ static void test_delete(void **state)
 	(void)state;
 	trusted_machine(a, &m, "m-delete");
 	ae = evidence(a, &m, m.id, false, 0, nonce, &len); /* outstanding when it goes */
-	assert_int_equal(call(b, "DELETE", "/v1/machines/m-delete", NULL, NULL, &r), 204);
+	assert_int_equal(call(a, "DELETE", "/v1/machines/m-delete", NULL, NULL, &r), 204);
 	assert_null(r);
 	expect_call(a, "GET", "/v1/machines/m-delete", NULL, NULL, 404, "unknown_machine");
 	expect_call(a, "GET", "/v1/machines/m-delete/verdicts", NULL, NULL, 404, "unknown_machine");
@@ -707,7 +716,7 @@ static void test_rekey(void **state)
 	before = verdict_count(a, m.id);
 	/* A nonce outstanding across the re-keying is void after it. */
 	ae = evidence(a, &m, m.id, false, 0, nonce, &len);
-	assert_int_equal(put_ak(b, m.id, fresh.ak_pem, &r), 200);
+	assert_int_equal(put_ak(a, m.id, fresh.ak_pem, &r), 200);
 	assert_string_equal(json_string_value(json_object_get(r, "status")), "enrolled");
 	assert_int_equal(jint(r, "next_seq"), 0);
 	assert_string_equal(json_string_value(json_object_get(r, "mode")), "BOOTSTRAP");
@@ -733,6 +742,73 @@ static void test_rekey(void **state)
 	fsim_fini(&fresh);
 	uie_http_free(a);
 	uie_http_free(b);
+}
+
+/* The re-keying and deletion an attacker would make, refused: m keeps its key and its state. */
+static void admin_refused(struct uie_http *h, struct fsim_machine *m, const struct fsim_machine *attacker,
+			  const char *code)
+{
+	char path[128], ak_path[160];
+	json_t *r;
+	long status;
+
+	snprintf(path, sizeof(path), "/v1/machines/%s", m->id);
+	snprintf(ak_path, sizeof(ak_path), "%s/ak", path);
+	status = put_ak(h, m->id, attacker->ak_pem, &r);
+	expect_error(status, r, 403, code);
+	/* Refused before the body is looked at. */
+	expect_call(h, "PUT", ak_path, "{", "application/json", 403, code);
+	expect_call(h, "DELETE", path, NULL, NULL, 403, code);
+}
+
+static void test_admin(void **state)
+{
+	struct uie_http *a = client(url_a), *b = client(url_b), *none = client_as(url_a, NULL),
+			*wrong = client_as(url_a, "not-the-admin-token-of-a"),
+			*a_at_b = client_as(url_b, token_a);
+	struct fsim_machine m, attacker;
+	uint8_t nonce[FSIM_NONCE_LEN], *ae;
+	json_t *r;
+	long status;
+	size_t len, verdicts;
+
+	(void)state;
+	trusted_machine(a, &m, "m-admin");
+	machine(&attacker, "m-admin-attacker");
+	verdicts = verdict_count(a, m.id);
+	/* A without the token or with another; B, which has no --admin-token, even with A's. */
+	admin_refused(none, &m, &attacker, "admin_required");
+	admin_refused(wrong, &m, &attacker, "admin_required");
+	admin_refused(b, &m, &attacker, "admin_disabled");
+	admin_refused(a_at_b, &m, &attacker, "admin_disabled");
+	/* A requires the token for enrolment too; B enrols anyone (compatibility, docs/VERIFIER.md 7). */
+	assert_int_equal(enrol(none, &attacker, 60), 403);
+	assert_int_equal(enrol(wrong, &attacker, 60), 403);
+	expect_call(a, "GET", "/v1/machines/m-admin-attacker", NULL, NULL, 404, "unknown_machine");
+	/* Nothing changed: the attacker's evidence is not the machine's ... */
+	ae = evidence(none, &attacker, m.id, true, 0, nonce, &len);
+	assert_int_equal(fsim_post(none, m.id, nonce, ae, len, &status, &r), UIE_OK);
+	expect_error(status, r, 403, "wrong_ak");
+	free(ae);
+	/* ... and the machine attests with its old key, an agent needing no token. */
+	json_decref(accepted_round(none, &m));
+	json_decref(accepted_round(b, &m));
+	assert_int_equal(verdict_count(a, m.id), verdicts + 2);
+	assert_int_equal(machine_int(none, m.id, "next_seq"), m.log.n);
+	/* The right token: re-keyed, then deleted. */
+	assert_int_equal(put_ak(a, m.id, attacker.ak_pem, &r), 200);
+	json_decref(r);
+	assert_int_equal(fsim_round(none, &m, &status, &r), UIE_OK);
+	expect_error(status, r, 403, "wrong_ak");
+	assert_int_equal(call(a, "DELETE", "/v1/machines/m-admin", NULL, NULL, &r), 204);
+	expect_call(none, "GET", "/v1/machines/m-admin", NULL, NULL, 404, "unknown_machine");
+	fsim_fini(&m);
+	fsim_fini(&attacker);
+	uie_http_free(a);
+	uie_http_free(b);
+	uie_http_free(none);
+	uie_http_free(wrong);
+	uie_http_free(a_at_b);
 }
 
 static void test_silent(void **state)
@@ -774,14 +850,16 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_nonce_limit),
 		cmocka_unit_test(test_delete),
 		cmocka_unit_test(test_rekey),
+		cmocka_unit_test(test_admin),
 		cmocka_unit_test(test_silent),
 	};
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: test_fleet URL-A URL-B\n");
+	if (argc != 4) {
+		fprintf(stderr, "usage: test_fleet URL-A URL-B TOKEN\n");
 		return 2;
 	}
 	url_a = argv[1];
 	url_b = argv[2];
+	token_a = argv[3];
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
