@@ -124,7 +124,7 @@ int uie_guest_fan_init(struct uie_fan *fan)
  * own, which stays mapped until we exit, and reads nothing of ours but the
  * descriptor numbers it was given.
  */
-#define RELEASER_STACK (16u * 1024u)
+#define RELEASER_STACK ((size_t)16 * 1024)
 
 struct releaser {
 	int fan, ours_closed;

@@ -21,8 +21,7 @@ static const char *const reason_names[UIE_R__MAX] = {
 	[UIE_R_SUBJECT] = "the program a first-seen record was made for",
 	[UIE_R_EXECMOD] = "pages a write copied, or write and execute together (execmod)",
 	[UIE_R_UNSEALED] = "the file cannot be sealed against writes while mapped",
-	[UIE_R_REMOTE_FS] = "the file is on a file system the policy does not trust (it can change "
-			    "without a local write)",
+	[UIE_R_REMOTE_FS] = "the file is on a file system the policy does not trust (remote, FUSE)",
 	[UIE_R_MUTABLE] = "the policy requires immutable sources (fs-verity or a read-only mount)",
 };
 
