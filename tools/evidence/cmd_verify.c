@@ -183,22 +183,24 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 		printf("  reference: not checked (no --reference)\n");
 	printf("  decisions: %llu checked against the policy, %llu in epochs without a --policy\n",
 	       (unsigned long long)rep->decisions_checked, (unsigned long long)rep->decisions_unchecked);
-	if (rep->execmod_records)
-		printf("  execmod:   %llu requests refused: pages a write had copied, or write and "
-		       "execute together (first: record %llu)\n",
-		       (unsigned long long)rep->execmod_records, (unsigned long long)rep->execmod_first);
-	if (rep->unsealed_records)
-		printf("  unsealed:  %llu grants refused: the file could not be sealed against writes "
-		       "(first: record %llu)\n",
-		       (unsigned long long)rep->unsealed_records, (unsigned long long)rep->unsealed_first);
-	if (rep->remote_fs_records)
-		printf("  remote fs: %llu grants refused: the file system is not trusted by the policy "
-		       "(first: record %llu)\n",
-		       (unsigned long long)rep->remote_fs_records, (unsigned long long)rep->remote_fs_first);
-	if (rep->mutable_records)
-		printf("  mutable:   %llu grants refused: the policy requires immutable sources "
-		       "(first: record %llu)\n",
-		       (unsigned long long)rep->mutable_records, (unsigned long long)rep->mutable_first);
+	const struct {
+		const char *label, *what;
+		uint64_t n, first;
+	} refused[] = {
+		{ "execmod:  ", "requests refused: pages a write had copied, or write and execute together",
+		  rep->execmod_records, rep->execmod_first },
+		{ "unsealed: ", "grants refused: the file could not be sealed against writes",
+		  rep->unsealed_records, rep->unsealed_first },
+		{ "remote fs:", "grants refused: the file system is not trusted by the policy",
+		  rep->remote_fs_records, rep->remote_fs_first },
+		{ "mutable:  ", "grants refused: the policy requires immutable sources", rep->mutable_records,
+		  rep->mutable_first },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (refused[i].n)
+			printf("  %s %llu %s (first: record %llu)\n", refused[i].label,
+			       (unsigned long long)refused[i].n, refused[i].what,
+			       (unsigned long long)refused[i].first);
 	if (rep->repeat_records)
 		printf("  repeats:   %llu repeat count records (first-seen mode), %llu of them for records "
 		       "before this evidence\n",

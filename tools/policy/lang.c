@@ -145,15 +145,24 @@ static int header(struct parse_state *st, const struct lex_line *ln)
 	return UIE_OK;
 }
 
+/* A KEY= statement that stands alone on its line, once (first_line: where it was, or 0). */
+static int alone_once(struct parse_state *st, const struct lex_line *ln, const char *key, unsigned first_line)
+{
+	if (first_line)
+		return lex_error(st->err, ln->no, ln->t[0].col, "%s given twice (first on line %u)", key,
+				 first_line);
+	if (ln->n > 1)
+		return lex_error(st->err, ln->no, ln->t[1].col, "%s= stands alone on its line", key);
+	return UIE_OK;
+}
+
 static int mode_stmt(struct parse_state *st, const struct lex_line *ln)
 {
 	const struct lex_tok *t = &ln->t[0];
+	int r;
 
-	if (st->have_mode)
-		return lex_error(st->err, ln->no, t->col, "mode given twice (first on line %u)",
-				 st->mode_line);
-	if (ln->n > 1)
-		return lex_error(st->err, ln->no, ln->t[1].col, "mode= stands alone on its line");
+	if ((r = alone_once(st, ln, "mode", st->have_mode ? st->mode_line : 0)) != UIE_OK)
+		return r;
 	if (lex_is(t->val, t->vlen, "ENFORCE"))
 		st->p->mode = UIE_MODE_ENFORCE;
 	else if (lex_is(t->val, t->vlen, "MEASURE"))
@@ -199,12 +208,10 @@ static int trust_fs_stmt(struct parse_state *st, const struct lex_line *ln)
 static int require_stmt(struct parse_state *st, const struct lex_line *ln)
 {
 	const struct lex_tok *t = &ln->t[0];
+	int r;
 
-	if (st->require_line)
-		return lex_error(st->err, ln->no, t->col, "require given twice (first on line %u)",
-				 st->require_line);
-	if (ln->n > 1)
-		return lex_error(st->err, ln->no, ln->t[1].col, "require= stands alone on its line");
+	if ((r = alone_once(st, ln, "require", st->require_line)) != UIE_OK)
+		return r;
 	if (!lex_is(t->val, t->vlen, "immutable"))
 		return lex_error(st->err, ln->no, val_col(t), "require must be immutable, not '%.*s'",
 				 (int)t->vlen, t->val);
