@@ -10,9 +10,10 @@
  * the end every machine's stored state is compared with its log.
  *
  *   loadgen --url URL [--url URL] --machines N --period S --duration S
- *           [--workers W] [--prefix P] [--admin-token FILE]
+ *           [--workers W] [--prefix P] [--admin-token FILE] [--records K]
  * (FILE: the first verifier's administrator's token, which enrolment
- * needs when it runs with --admin-token)
+ * needs when it runs with --admin-token; K: records each machine adds per
+ * round, so that every post carries K, default 1)
  * prints one JSON object with the results on stdout.
  */
 #include <limits.h>
@@ -39,7 +40,7 @@ struct machine {
 
 struct run {
 	const char *url[URLS_MAX];
-	unsigned nurl, workers;
+	unsigned nurl, workers, per_round; /* per_round: records added before each round */
 	unsigned long nmachines;
 	double period, duration, t0;
 	const char *prefix;
@@ -101,8 +102,9 @@ static void round_of(struct worker *w, unsigned long i)
 	double t;
 
 	pthread_mutex_lock(&m->lock);
-	if (ev_log_mmap(&m->sim.log, 'C') == UIE_OK)
-		atomic_fetch_add(&r->records, 1);
+	for (unsigned j = 0; j < r->per_round; j++)
+		if (ev_log_mmap(&m->sim.log, 'C') == UIE_OK)
+			atomic_fetch_add(&r->records, 1);
 	for (unsigned k = 0; k < r->nurl && rc == UIE_E_PEER; k++) {
 		t = now();
 		rc = fsim_round(w->h[(i + k) % r->nurl], &m->sim, &status, &reply);
@@ -149,7 +151,7 @@ static int cmp_double(const void *a, const void *b)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: loadgen --url URL [--url URL] --machines N --period S --duration S "
-		   "[--workers W] [--prefix P] [--admin-token FILE]\n");
+		   "[--workers W] [--prefix P] [--admin-token FILE] [--records K]\n");
 }
 
 /* A duration in seconds, more than 0, into the double at ctx. */
@@ -197,6 +199,7 @@ static int parse(int argc, char **argv, struct run *r)
 		UIE_OPT_NUMBER("workers", 0, r->workers, 1, WORKERS_MAX, NULL),
 		UIE_OPT_STRING("prefix", 0, &r->prefix),
 		UIE_OPT_CALL("admin-token", 0, token_file, &r->admin_token),
+		UIE_OPT_NUMBER("records", 0, r->per_round, 1, 10000, NULL),
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = "loadgen", .opt = t, .usage = usage };
@@ -204,6 +207,7 @@ static int parse(int argc, char **argv, struct run *r)
 
 	memset(r, 0, sizeof(*r));
 	r->workers = 8;
+	r->per_round = 1;
 	r->prefix = "sim";
 	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
 		return rc;
