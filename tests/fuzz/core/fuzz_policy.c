@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target: the policy table loader and lookup.  An accepted table
- * must re-encode to the same bytes, and every rule in it must be found.
+ * must re-encode to the same bytes (its sources included), and every rule
+ * in it must be found.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct uie_policy pol;
+	struct uie_policy_sources src;
 	struct uie_policy_rule *rules;
 	uint8_t *out;
 	size_t outlen;
@@ -45,8 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (q[2] == UIE_ALLOW && reason == UIE_R_DEFAULT)
 			abort();
 	}
-	if (uie_policy_encode(pol.mode, pol.default_action, pol.hash_alg, rules, pol.nrules, out, size,
-			      &outlen) != UIE_OK ||
+	/* The sources too (require=, trust_fs=): a table that carries them must keep them. */
+	src = (struct uie_policy_sources){ .flags = pol.flags, .trusted_fs = pol.trusted_fs };
+	if (uie_policy_encode_sources(pol.mode, pol.default_action, pol.hash_alg, &src, rules, pol.nrules,
+				      out, size, &outlen) != UIE_OK ||
 	    outlen != size || memcmp(out, data, size) != 0)
 		abort();
 	free(rules);
