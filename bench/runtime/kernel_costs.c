@@ -156,8 +156,15 @@ static int in_child(int (*f)(void))
 	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-static uint64_t child_ns; /* set by the child's own timing, read back through a pipe */
-static int child_pipe[2];
+static int child_pipe[2]; /* the child's own timing, read back by timed_in_child */
+
+/* In the child: the time since t0, to the parent. */
+static int send_elapsed(uint64_t t0)
+{
+	uint64_t ns = now_ns() - t0;
+
+	return write(child_pipe[1], &ns, sizeof(ns)) == sizeof(ns) ? 0 : -1;
+}
 
 static int landlock_top_level(void)
 {
@@ -183,8 +190,7 @@ static int landlock_top_level(void)
 	closedir(d);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || syscall(SYS_landlock_restrict_self, rs, 0) != 0)
 		return -1;
-	child_ns = now_ns() - t0;
-	return write(child_pipe[1], &child_ns, sizeof(child_ns)) == sizeof(child_ns) ? 0 : -1;
+	return send_elapsed(t0);
 }
 
 static int seccomp_listener(void)
@@ -204,8 +210,7 @@ static int seccomp_listener(void)
 	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 	if (fd < 0)
 		return -1;
-	child_ns = now_ns() - t0;
-	return write(child_pipe[1], &child_ns, sizeof(child_ns)) == sizeof(child_ns) ? 0 : -1;
+	return send_elapsed(t0);
 }
 
 static uint64_t timed_in_child(int (*f)(void))
