@@ -115,7 +115,7 @@ bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 		struct uie_fs_source src;
 
 		g->req.id = uie_file_id_of(&g->st);
-		uie_guest_fs_source(g->objfd, &g->st, g->pid, s->o->allow_mounts, &src);
+		uie_guest_fs_source(&s->mounts, g->objfd, &g->st, g->pid, s->o->allow_mounts, &src);
 		g->req.fs = src.kind;
 		if (src.immutable)
 			g->req.cond |= UIE_COND_IMMUTABLE;

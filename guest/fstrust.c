@@ -13,12 +13,14 @@
 
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "uie/sys.h"
 #include "uie/types.h"
@@ -33,8 +35,8 @@ static bool has_ro(const char *opts)
 }
 
 struct mount_info {
-	char type[64];
-	bool ro; /* the mount and its superblock read-only */
+	uint8_t kind; /* of its type */
+	bool ro;      /* the mount and its superblock read-only */
 };
 
 /*
@@ -64,7 +66,7 @@ static bool mount_of(pid_t pid, uint64_t mnt_id, struct mount_info *mi)
 		if (!opts || !tok || !(tok = strtok_r(NULL, " \n", &save)) || !strtok_r(NULL, " \n", &save) ||
 		    !(super = strtok_r(NULL, " \n", &save)))
 			break;
-		snprintf(mi->type, sizeof(mi->type), "%s", tok);
+		mi->kind = uie_sys_fs_kind_of_type(tok);
 		mi->ro = has_ro(opts) && has_ro(super);
 		found = true;
 	}
@@ -73,7 +75,73 @@ static bool mount_of(pid_t pid, uint64_t mnt_id, struct mount_info *mi)
 	return found;
 }
 
-void uie_guest_fs_source(int fd, const struct stat *st, pid_t pid, bool tree_mounts,
+/* The inode of pid's mount namespace (0 when it cannot be read). */
+static uint64_t mnt_ns_of(pid_t pid)
+{
+	char path[40];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	return stat(path, &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+/*
+ * Whether mc may answer for pid: opened at the first use, emptied when our
+ * mount table changed since the last look.  A target in another mount
+ * namespace (its mount IDs are not ours, and its changes are not polled
+ * here) is always looked up in its own table.
+ */
+static bool cache_usable(struct uie_mounts *mc, pid_t pid)
+{
+	struct pollfd pfd;
+
+	if (mc->watch == -1) {
+		mc->ns = mnt_ns_of(getpid());
+		mc->watch = mc->ns ? open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC) : -1;
+		if (mc->watch < 0)
+			mc->watch = -2;
+	}
+	if (mc->watch < 0)
+		return false;
+	pfd = (struct pollfd){ .fd = mc->watch, .events = POLLPRI };
+	if (poll(&pfd, 1, 0) != 0) /* a change (or an error): nothing kept is known to hold */
+		mc->n = mc->next = 0;
+	return mnt_ns_of(pid) == mc->ns;
+}
+
+/* Mount mnt_id (of a file on device dev) as pid's table says, through mc when it may. */
+static bool mount_lookup(struct uie_mounts *mc, pid_t pid, bool tree_mounts, uint64_t mnt_id, uint64_t dev,
+			 struct mount_info *mi)
+{
+	bool cached = !tree_mounts && cache_usable(mc, pid);
+	struct uie_mount_seen *e;
+
+	for (unsigned i = 0; cached && i < mc->n; i++)
+		if (mc->e[i].mnt_id == mnt_id && mc->e[i].dev == dev) {
+			*mi = (struct mount_info){ .kind = mc->e[i].kind, .ro = mc->e[i].ro };
+			return true;
+		}
+	if (!mount_of(pid, mnt_id, mi))
+		return false;
+	if (cached) {
+		e = &mc->e[mc->next];
+		*e = (struct uie_mount_seen){ .mnt_id = mnt_id, .dev = dev, .kind = mi->kind, .ro = mi->ro };
+		mc->next = (mc->next + 1) % UIE_MOUNTS_CACHED;
+		if (mc->n < UIE_MOUNTS_CACHED)
+			mc->n++;
+	}
+	return true;
+}
+
+void uie_guest_mounts_release(struct uie_mounts *mc)
+{
+	if (mc->watch >= 0)
+		close(mc->watch);
+	mc->watch = -2;
+	mc->n = 0;
+}
+
+void uie_guest_fs_source(struct uie_mounts *mc, int fd, const struct stat *st, pid_t pid, bool tree_mounts,
 			 struct uie_fs_source *out)
 {
 	struct mount_info mi;
@@ -101,10 +169,10 @@ void uie_guest_fs_source(int fd, const struct stat *st, pid_t pid, bool tree_mou
 	}
 	if (out->kind != UIE_FS_FUSE && (out->kind != UIE_FS_LOCAL || !(sfs.f_flags & ST_RDONLY)))
 		return;
-	mounted = (sx.stx_mask & STATX_MNT_ID) && mount_of(pid, sx.stx_mnt_id, &mi);
+	mounted = (sx.stx_mask & STATX_MNT_ID) &&
+		  mount_lookup(mc, pid, tree_mounts, sx.stx_mnt_id, (uint64_t)st->st_dev, &mi);
 	if (mounted && out->kind == UIE_FS_FUSE)
-		out->kind = uie_sys_fs_kind_of_type(mi.type) == UIE_FS_VIRTIOFS ? UIE_FS_VIRTIOFS
-										: UIE_FS_FUSE;
+		out->kind = mi.kind == UIE_FS_VIRTIOFS ? UIE_FS_VIRTIOFS : UIE_FS_FUSE;
 	else if (mounted && mi.ro && !tree_mounts && sfs.f_type != OVERLAYFS_SUPER_MAGIC)
 		out->immutable = true;
 }

@@ -217,6 +217,7 @@ static int exit_status(int ws, const char *prog)
 
 static void free_sup(struct uie_sup *s)
 {
+	uie_guest_mounts_release(&s->mounts);
 	for (unsigned i = 0; i < UIE_SUP_NEST; i++) {
 		free(s->nbuf[i]);
 		free(s->rbuf[i]);
@@ -327,6 +328,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	s->conn.fd = -1;
 	s->followed = -1;
 	s->fan.fd = -1;
+	s->mounts.watch = -1;
 	s->freezer.serve_waiting = serve_waiting;
 	s->freezer.ctx = s;
 	signal(SIGPIPE, SIG_IGN); /* a dead monitor is an error, not a signal */
@@ -384,9 +386,16 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	begun = uie_phase_begin(&s->phases);
 	close(pidfd);
 	close(s->listener);
-	uie_guest_fan_release(&s->fan);
 	uie_guest_fastpath_flush(s);
 	uie_guest_disconnect(s);
+	/*
+	 * Last, with the fewest descriptors open: the releaser it starts holds a
+	 * copy of each for a moment, and a seal's would keep its file system busy
+	 * (umount: EBUSY) after we exited.
+	 */
+	uie_guest_seals_release(&s->seals);
+	uie_guest_mounts_release(&s->mounts);
+	uie_guest_fan_release(&s->fan);
 	uie_phase_end(&s->phases, UIE_PHASE_TEARDOWN, begun);
 	if (s->phases.on)
 		uie_phases_print(&s->phases, stderr);

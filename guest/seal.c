@@ -131,6 +131,12 @@ void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino)
 		release(sl, e);
 }
 
+void uie_guest_seals_release(struct uie_seals *sl)
+{
+	while (sl->n > 0)
+		release(sl, &sl->e[sl->n - 1]);
+}
+
 /* Whether pid descends from the tree's first process (its parents read from /proc). */
 static bool in_tree(const struct uie_sup *s, pid_t pid)
 {

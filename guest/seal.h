@@ -45,6 +45,8 @@ void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino);
  * in ENFORCE, then releases.
  */
 void uie_guest_seal_broken(struct uie_sup *s, int fd);
+/* Drops every seal (the tree is gone). */
+void uie_guest_seals_release(struct uie_seals *sl);
 /* Poll timeout (ms) until seals are due for a sweep; -1: none held. */
 int uie_guest_seal_idle_ms(const struct uie_seals *sl);
 /* Drops the seals of files no process maps executable any more (when due). */

@@ -17,6 +17,7 @@
 #include "connection.h"
 #include "fan.h"
 #include "freeze.h"
+#include "fstrust.h"
 #include "granted.h"
 #include "guest.h"
 #include "kernel.h"
@@ -39,6 +40,7 @@ struct uie_sup {
 	struct uie_anon_grants anon;      /* reconcile.c: processes allowed anonymous executable memory */
 	struct uie_fan fan;               /* fan.c, writewatch.c: the fanotify group */
 	struct uie_seals seals;           /* seal.c: read leases on granted files */
+	struct uie_mounts mounts;         /* fstrust.c: mounts granted files were on */
 	struct uie_freezer freezer;       /* freeze.c: threads left stopping, the serve_waiting callback */
 	struct uie_phases phases;         /* uie run --timing */
 	struct seccomp_notif_sizes sizes;

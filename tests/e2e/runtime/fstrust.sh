@@ -113,9 +113,32 @@ fill "$T/rw"
 mount -o remount,ro "$T/ro" || fail "remount read-only"
 "$T/ro/ld.so" --library-path "$T/ro" "$T/ro/mapwait" "$T/ro/lib.so" "$T/ready" "$T/go" ||
 	fail "mapwait through ld.so natively"
-install_policy enforce "$P/mapwait" "$T/ro/lib.so"
+install_policy enforce "$P/mapwait" "$T/ro/lib.so" /bin/sh /usr/bin/sleep
 [ -z "$(mapped_lease "$T/ro/lib.so")" ] || fail "a file on a read-only mount was leased"
 [ -n "$(mapped_lease "$T/rw/lib.so")" ] || fail "a file on a writable mount was not leased"
+note "the interceptor's view of the mount table follows a remount of the superblock"
+# A read-only bind mount of the read-only file system: immutable while the
+# superblock is read-only too, not once it is made writable through the other
+# mount (the bind mount stays read-only, which fstatfs alone cannot tell apart).
+mkdir "$T/robind"
+mount --bind -o ro "$T/ro" "$T/robind" || fail "read-only bind mount"
+rm -f "$T/ready" "$T/go" "$T/ready2" "$T/go2" "$T/remounted"
+"$UIE" run --socket "$SOCK" -- /bin/sh -c "'$P/mapwait' '$T/robind/lib.so' '$T/ready' '$T/go' &&
+	while [ ! -e '$T/remounted' ]; do sleep 0.05; done &&
+	'$P/mapwait' '$T/robind/lib.so' '$T/ready2' '$T/go2'" >"$T/out" 2>"$T/err" &
+pid=$!
+wait_file "$T/ready" || { cat "$T/err" >&2; fail "the first grant from the read-only bind mount"; }
+[ -z "$(lease_on "$T/robind/lib.so")" ] || fail "a file on a read-only mount of a read-only file system was leased"
+touch "$T/go"
+mount -o remount,rw "$T/ro" || fail "remount of the superblock read-write"
+touch "$T/remounted"
+wait_file "$T/ready2" || { cat "$T/err" >&2; fail "the grant after the remount"; }
+lease=$(lease_on "$T/robind/lib.so")
+touch "$T/go2"
+wait $pid || { cat "$T/err" >&2; fail "mapwait twice around a remount"; }
+[ -n "$lease" ] || fail "after the superblock was made writable the grant took no lease: a stale view of the mount table"
+umount "$T/robind" || fail "umount of the bind mount"
+mount -o remount,ro "$T/ro" || fail "remount read-only again"
 ldso_extra "$T/ro" >"$T/extra"
 ldso_extra "$T/rw" >>"$T/extra"
 POLICY_ARGS=--require-immutable install_policy enforce "$T/ro/ld.so" "$T/ro/mapwait" "$T/ro/lib.so" \
