@@ -9,7 +9,10 @@
 #   - python3.11 importing C extension modules from lib-dynload;
 #   - node (it maps its own binary again and JITs into anonymous memory),
 #     and the same node refused under a policy without its JIT entry;
-#   - gcc compiling and linking a C file (gcc, cc1, as, collect2, ld);
+#   - gcc compiling and linking a C file (gcc, cc1, as, collect2, ld), and
+#     make -j2 building a program of two files in parallel;
+#   - a copy of an approved library in the test's /tmp directory, loaded by
+#     python (same digest: approved, and sealed like the original);
 #   - grep -P: PCRE2's JIT refused quietly without a rule (it falls back), allowed with one;
 #   - a #! script (its interpreter from a package), and a changed copy refused;
 #   - a program run from a sealed memfd (measured by digest), and from an
@@ -48,6 +51,10 @@ cat > "$T/hello.c" <<'C'
 #include <stdio.h>
 int main(void) { puts("compiled under enforce"); return 0; }
 C
+mkdir "$T/mk"
+printf 'int part(void);\nint main(void) { return part() - 42; }\n' > "$T/mk/a.c"
+printf 'int part(void) { return 42; }\n' > "$T/mk/b.c"
+printf 'prog: a.o b.o\n\tgcc-12 -o $@ a.o b.o\n%%.o: %%.c\n\tgcc-12 -c -o $@ $<\n' > "$T/mk/Makefile"
 printf '#!/bin/sh\necho "script ran: $1"\n' > "$T/script.sh"
 printf '#!%s\nimport sys\nprint("python script ran", sys.argv[1])\n' "$PY" > "$T/script.py"
 chmod 755 "$T/script.sh" "$T/script.py"
@@ -56,7 +63,7 @@ MODS=/usr/lib/python3.11/lib-dynload
 LTO=$(gcc-12 -print-prog-name=liblto_plugin.so)
 packages_of /bin/sh /usr/bin/cat /usr/bin/grep /usr/bin/true "$PY" "$MODS/_bz2.cpython-311-x86_64-linux-gnu.so" \
 	"$MODS/_lzma.cpython-311-x86_64-linux-gnu.so" "$NODE" /usr/bin/gcc-12 "$CC1" \
-	"$(readlink -f /usr/bin/as)" "$(readlink -f /usr/bin/ld)" "$LTO" > "$T/packages"
+	"$(readlink -f /usr/bin/as)" "$(readlink -f /usr/bin/ld)" "$LTO" /usr/bin/make > "$T/packages"
 grep -qx libpython3.11-stdlib:amd64 "$T/packages" || grep -qx libpython3.11-stdlib "$T/packages" ||
 	fail "lib-dynload's package not found: $(cat "$T/packages")"
 args=()
@@ -131,6 +138,16 @@ expect_ok "python with C extension modules" "python ran lib-dynload \[1\]"
 run_uie -- /usr/bin/gcc-12 -o "$T/hello" "$T/hello.c"
 [ "$RC" = 0 ] || { show; fail "gcc under enforce"; }
 [ -x "$T/hello" ] || fail "gcc wrote no program"
+run_uie -- /usr/bin/make -j2 -C "$T/mk"
+[ "$RC" = 0 ] && [ -x "$T/mk/prog" ] || { show; fail "make -j2 under enforce"; }
+"$T/mk/prog" || fail "make -j2 built a wrong program"
+
+BZ2=$(ls "$MODS"/_bz2.cpython-311-*.so)
+cp "$BZ2" "$T/copy_bz2.so"
+run_uie -- "$PY" -c 'import importlib.util as u, sys
+s = u.spec_from_file_location("_bz2", sys.argv[1]); m = u.module_from_spec(s); s.loader.exec_module(m)
+print("copy loaded", m.BZ2Decompressor().decompress(b"BZh9\x17rE8P\x90\x00\x00\x00\x00"))' "$T/copy_bz2.so"
+expect_ok "a copy of an approved library from the test's /tmp directory" "copy loaded b''"
 
 run_uie -- "$T/script.sh" one
 expect_ok "#! script" "script ran: one"
