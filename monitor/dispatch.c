@@ -39,6 +39,7 @@ static const struct mon_entry mon_table[] = {
 	{ UIE_MSG_MEASURE_REQ, SERVE_WORKER, "measure", uie_mon_measure },          /* measure.c */
 	{ UIE_MSG_MEASURE_VM_REQ, SERVE_INLINE, "measure-vm", uie_mon_measure_vm }, /* measure_vm.c */
 	{ UIE_MSG_VIOLATION_REQ, SERVE_INLINE, "violation", uie_mon_violation },    /* measure.c */
+	{ UIE_MSG_VIOLATION_VM_REQ, SERVE_INLINE, "violation-vm", uie_mon_violation_vm }, /* measure_vm.c */
 	{ UIE_MSG_FASTPATH_REQ, SERVE_INLINE, "fastpath", uie_mon_fastpath },       /* measure.c */
 	{ UIE_MSG_STATUS_REQ, SERVE_INLINE, "status", uie_mon_status },             /* measure.c */
 	{ UIE_MSG_INSTALL_REQ, SERVE_INLINE, "install", uie_mon_install },          /* install.c */
