@@ -43,26 +43,26 @@ static int list_read_alloc(int fd, uint64_t count, uint64_t **list)
 
 /*
  * The object of q in guest RAM as its process will execute it: *list
- * (malloc'ed) holds its frames; an MPROTECT_EXEC range with other bytes
- * than the file's adds UIE_COND_EXECMOD to req->cond.
+ * (malloc'ed) holds its frames; *execmod: an MPROTECT_EXEC range holds
+ * other bytes than the file's.
  */
 static int vm_object(const struct uie_monitor *m, const struct uie_msg_measure_vm_req *mq, int fd,
-		     struct uie_req *req, struct uie_guest_object *go, uint64_t **list)
+		     struct uie_guest_object *go, uint64_t **list, bool *execmod)
 {
 	uint64_t nobj = uie_bridge_vm_nframes(mq->object_size), total = uie_bridge_vm_list_len(mq);
-	bool execmod = false;
 	int r;
 
+	*execmod = false;
+
 	if ((r = list_read_alloc(fd, total, list)) != UIE_OK ||
-	    (total > nobj && (r = uie_vmexec_apply(m->ram, *list, (size_t)nobj, mq->r.file_offset, *list + nobj,
-						   (size_t)(total - nobj), &execmod)) != UIE_OK) ||
+	    (total > nobj &&
+	     (r = uie_vmexec_apply(m->ram, *list, (size_t)nobj, mq->r.file_offset, *list + nobj,
+				   (size_t)(total - nobj), execmod)) != UIE_OK) ||
 	    (r = uie_guest_object_init(go, m->ram, *list, (size_t)nobj, mq->object_size)) != UIE_OK) {
 		free(*list);
 		*list = NULL;
 		return r;
 	}
-	if (execmod)
-		req->cond |= UIE_COND_EXECMOD;
 	return UIE_OK;
 }
 
@@ -85,7 +85,7 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 	struct uie_guest_object go;
 	uint8_t scope = UIE_SCOPE_NONE;
 	uint64_t *frames = NULL;
-	bool guest_execmod = req.cond & UIE_COND_EXECMOD;
+	bool execmod = false;
 	int merr = UIE_OK, r;
 
 	(void)afd;
@@ -94,13 +94,18 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 		return UIE_E_STATE; /* process mode has no guest RAM to read */
 	if (!(mq->r.flags & UIE_VM_FLAG_FILELESS)) {
 		/* A frame list that is malformed or leaves guest RAM is refused, not logged. */
-		if ((r = vm_object(m, mq, fd, &req, &go, &frames)) != UIE_OK) {
+		if ((r = vm_object(m, mq, fd, &go, &frames, &execmod)) != UIE_OK) {
 			uie_mon_diag(m, "measure-vm pid %u: frame list refused: %s", req.pid, uie_err_str(r));
 			return r;
 		}
-		if (!guest_execmod && (req.cond & UIE_COND_EXECMOD))
-			uie_mon_diag(m, "measure-vm pid %u: range at 0x%llx holds other bytes than the file (execmod)",
-				     req.pid, (unsigned long long)req.vaddr);
+		if (execmod) {
+			uie_mon_diag(m,
+				     "measure-vm pid %u: range at 0x%llx holds other bytes than the file "
+				     "(execmod%s)",
+				     req.pid, (unsigned long long)req.vaddr,
+				     req.cond & UIE_COND_EXECMOD ? "" : "; the guest's flags did not say so");
+			req.cond |= UIE_COND_EXECMOD;
+		}
 		merr = uie_core_measure(&m->core, &req, &go.obj, &digest, &scope);
 		free(frames);
 	}
@@ -157,12 +162,14 @@ int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, in
 		uie_mon_diag(m, "write violation (pid %u, VM): not measured: %s", req.pid, uie_err_str(merr));
 		scope = UIE_SCOPE_NONE;
 	}
-	r = uie_core_log_violation(&m->core, req.pid, &req.id, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
-				   &a->u.violation_ans_seq);
+	r = uie_core_log_violation(&m->core, req.pid, &req.id, scope == UIE_SCOPE_NONE ? NULL : &digest,
+				   scope, &a->u.violation_ans_seq);
 	if (r == UIE_OK)
-		uie_mon_diag(m, "write violation: a file of %llu bytes written by pid %u while mapped executable "
-				"(VM, record %llu)",
-			     (unsigned long long)vq->object_size, req.pid,
-			     (unsigned long long)a->u.violation_ans_seq);
+		uie_mon_diag(
+			m,
+			"write violation: a file of %llu bytes written by pid %u while mapped executable "
+			"(VM, record %llu)",
+			(unsigned long long)vq->object_size, req.pid,
+			(unsigned long long)a->u.violation_ans_seq);
 	return r;
 }

@@ -239,7 +239,7 @@ static int tree_main(const char *port, const char *control, pid_t relay)
 }
 
 #define EXECMOD_BASE (256ull << 20) /* frames of the RAM file no check below uses */
-#define EXECMOD_MAX 2048             /* pages of LIB and of its code */
+#define EXECMOD_MAX 2048            /* pages of LIB and of its code */
 
 /* Writes page i of the file at fd to the RAM file's frame gpa (flip: one byte changed). */
 static int put_page(int fd, int ram, uint64_t i, uint64_t gpa, bool flip)
@@ -299,8 +299,8 @@ static int execmod_main(const char *sock, const char *ram_path, const char *lib)
 	for (uint64_t j = 0; j < nr; j++)
 		range[j] = UIE_VM_PAGE_ABSENT;
 	r = mprotect_vm(port, size, frames, (uint64_t)off, len, &v);
-	check("MPROTECT_EXEC, its pages absent: allowed", r == UIE_OK && v.decision == UIE_ALLOW ? UIE_OK : UIE_E_STATE,
-	      UIE_OK);
+	check("MPROTECT_EXEC, its pages absent: allowed",
+	      r == UIE_OK && v.decision == UIE_ALLOW ? UIE_OK : UIE_E_STATE, UIE_OK);
 	/* the process's own copies of the code, the file's bytes */
 	for (uint64_t j = 0; r == UIE_OK && j < nr; j++)
 		r = put_page(fd, ram, (uint64_t)off / UIE_VM_FRAME + j,
@@ -315,7 +315,8 @@ static int execmod_main(const char *sock, const char *ram_path, const char *lib)
 		r = mprotect_vm(port, size, frames, (uint64_t)off, len, &v);
 	printf("vm_probe: changed page: decision %u reason %u\n", v.decision, v.reason);
 	check("MPROTECT_EXEC, a changed page, no EXECMOD flag: DENY EXECMOD",
-	      r == UIE_OK && v.decision == UIE_DENY && v.reason == UIE_R_EXECMOD ? UIE_OK : UIE_E_STATE, UIE_OK);
+	      r == UIE_OK && v.decision == UIE_DENY && v.reason == UIE_R_EXECMOD ? UIE_OK : UIE_E_STATE,
+	      UIE_OK);
 	check("status after", status(port, &n1), UIE_OK);
 	check("the three requests logged", n1 == n0 + 3 ? UIE_OK : UIE_E_STATE, UIE_OK);
 	close(port);

@@ -44,10 +44,12 @@ static void as_frame_list(struct uie_monitor *m, const uint8_t *data, size_t siz
 		return;
 	range = size > 1 ? 1 + data[1] % n : 1;
 	for (int k = 0; k < 3; k++) {
-		q = (struct uie_wire_msg){ .type = k == 2 ? UIE_MSG_VIOLATION_VM_REQ : UIE_MSG_MEASURE_VM_REQ };
+		q = (struct uie_wire_msg){ .type = k == 2 ? UIE_MSG_VIOLATION_VM_REQ
+							  : UIE_MSG_MEASURE_VM_REQ };
 		if (k == 2) {
-			q.u.violation_vm_req = (struct uie_msg_violation_vm_req){ { 7, UIE_VIOLATION_WRITE },
-										  n * UIE_VM_FRAME - (data[0] & 0xff) };
+			q.u.violation_vm_req = (struct uie_msg_violation_vm_req){
+				{ 7, UIE_VIOLATION_WRITE }, n * UIE_VM_FRAME - (data[0] & 0xff)
+			};
 		} else {
 			q.u.measure_vm_req.r = (struct uie_msg_measure_req){
 				.event = k ? UIE_EV_MPROTECT_EXEC : UIE_EV_MMAP_EXEC,
@@ -57,7 +59,8 @@ static void as_frame_list(struct uie_monitor *m, const uint8_t *data, size_t siz
 			};
 			if (k && n == range)
 				continue; /* no frame left for the object */
-			q.u.measure_vm_req.object_size = (k ? n - range : n) * UIE_VM_FRAME - (data[0] & 0xff);
+			q.u.measure_vm_req.object_size = (k ? n - range : n) * UIE_VM_FRAME -
+							 (data[0] & 0xff);
 		}
 		if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK ||
 		    uie_memfd_create_sealed("frames", data, n * 8, &fd) != UIE_OK)

@@ -303,8 +303,8 @@ static const char *doc_path;
 
 static void test_doc_vectors(void **state)
 {
-	static const char *const *const want[] = { &vec_status_frame,	  &vec_measure_vm_req,
-						   &vec_measure_vm_frame, &vec_mprotect_vm_req,
+	static const char *const *const want[] = { &vec_status_frame,      &vec_measure_vm_req,
+						   &vec_measure_vm_frame,  &vec_mprotect_vm_req,
 						   &vec_mprotect_vm_frame, &vec_violation_vm_req,
 						   &vec_violation_vm_frame };
 

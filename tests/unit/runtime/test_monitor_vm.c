@@ -366,9 +366,8 @@ static struct uie_wire_msg mprotect_vm(struct fixture *f, const struct exec_case
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ };
 
-	q.u.measure_vm_req.r = (struct uie_msg_measure_req){
-		UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, flags, 1234, 0x7f0000000000ull, c->len, c->off, 0
-	};
+	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, flags,  1234,
+							     0x7f0000000000ull,    c->len,       c->off, 0 };
 	q.u.measure_vm_req.object_size = c->size;
 	return call(f, &q, list_memfd(c->list, n));
 }
@@ -382,8 +381,9 @@ static void allow_only(struct fixture *f, const struct uie_digest *d)
 	size_t len;
 
 	memcpy(rule.digest, d->bytes, d->len);
-	assert_int_equal(uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, d->alg, &rule, 1, table, sizeof(table), &len),
-			 UIE_OK);
+	assert_int_equal(
+		uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, d->alg, &rule, 1, table, sizeof(table), &len),
+		UIE_OK);
 	assert_int_equal(uie_core_install(&f->mf.m.core, table, len, 1, pkg), UIE_OK);
 }
 
