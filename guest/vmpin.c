@@ -2,6 +2,8 @@
 #include "vmpin.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -13,12 +15,12 @@
 #include "wire.h"
 
 #define PM_PRESENT (1ull << 63)
+#define PM_SWAPPED (1ull << 62)
 #define PM_PFN_MASK ((1ull << 55) - 1)
 
-/* Reads the pagemap entries of [map, map + n pages) into frames. */
-static int read_frames(int pagemap_fd, const void *map, uint64_t *frames, size_t n)
+/* Reads the raw pagemap entries of the n pages from page number first. */
+static int read_entries(int pagemap_fd, uint64_t first, uint64_t *frames, size_t n)
 {
-	uint64_t first = (uint64_t)(uintptr_t)map / UIE_VM_FRAME;
 	size_t want = n * sizeof(uint64_t), off = 0;
 
 	while (off < want) {
@@ -31,6 +33,16 @@ static int read_frames(int pagemap_fd, const void *map, uint64_t *frames, size_t
 			return UIE_E_SYS;
 		off += (size_t)got;
 	}
+	return UIE_OK;
+}
+
+/* Reads the pagemap entries of [map, map + n pages) into frames. */
+static int read_frames(int pagemap_fd, const void *map, uint64_t *frames, size_t n)
+{
+	int r = read_entries(pagemap_fd, (uint64_t)(uintptr_t)map / UIE_VM_FRAME, frames, n);
+
+	if (r != UIE_OK)
+		return r;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t pfn = frames[i] & PM_PFN_MASK;
 
@@ -98,4 +110,31 @@ void uie_vmpin_release(struct uie_vmpin *p)
 	}
 	free(p->frames);
 	memset(p, 0, sizeof(*p));
+}
+
+int uie_vmpin_range(uint32_t pid, uint64_t vaddr, uint64_t *frames, size_t n)
+{
+	char path[48];
+	int fd, r;
+
+	if (vaddr % UIE_VM_FRAME != 0)
+		return UIE_E_INVAL;
+	snprintf(path, sizeof(path), "/proc/%u/pagemap", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return UIE_E_SYS;
+	r = read_entries(fd, vaddr / UIE_VM_FRAME, frames, n);
+	close(fd);
+	for (size_t i = 0; r == UIE_OK && i < n; i++) {
+		uint64_t pfn = frames[i] & PM_PFN_MASK;
+
+		if (frames[i] & PM_SWAPPED)
+			r = UIE_E_SYS; /* its bytes are in no frame the monitor could read */
+		else if (!(frames[i] & PM_PRESENT))
+			frames[i] = UIE_VM_PAGE_ABSENT;
+		else if (pfn == 0)
+			r = UIE_E_SYS; /* the frame number hidden */
+		else
+			frames[i] = pfn * UIE_VM_FRAME;
+	}
+	return r;
 }

@@ -35,6 +35,18 @@ struct uie_vmpin {
  */
 int uie_vmpin_object(int pagemap_fd, int objfd, struct uie_vmpin *p);
 
+/*
+ * MPROTECT_EXEC: the frames process pid holds for the n pages from vaddr,
+ * read from /proc/PID/pagemap: a present page's guest-physical address,
+ * UIE_VM_PAGE_ABSENT for one not present (it will fault in from the
+ * file).  Nothing is locked: the caller's process is stopped while its
+ * request is decided, and a page the kernel moves meanwhile makes the
+ * monitor read other bytes, a refusal at worst.  Return: UIE_OK;
+ * UIE_E_INVAL (vaddr not page aligned); UIE_E_SYS (pagemap unreadable, a
+ * page swapped out, a frame number hidden: the relay refuses).
+ */
+int uie_vmpin_range(uint32_t pid, uint64_t vaddr, uint64_t *frames, size_t n);
+
 /* Unlocks and unmaps; safe on a cleared or released pin. */
 void uie_vmpin_release(struct uie_vmpin *p);
 

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -113,6 +114,37 @@ static void refuse(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *
 	}
 }
 
+/*
+ * The payload of a MEASURE_VM_REQ for pin: its frames and, for
+ * MPROTECT_EXEC, the frames process pid holds for the range's pages
+ * (docs/BRIDGE.md section 12).  *list is malloc'ed.
+ */
+static int frame_list(const struct uie_req *req, const struct uie_vmpin *pin, uint64_t **list, size_t *n)
+{
+	size_t nrange = 0;
+	int r;
+
+	*list = NULL;
+	*n = pin->nframes;
+	if (req->event == UIE_EV_MPROTECT_EXEC && !pin->fileless) {
+		if (req->length == 0 || req->length > (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME)
+			return UIE_E_FORMAT;
+		nrange = (size_t)uie_bridge_vm_nframes(req->length);
+	}
+	if (*n + nrange == 0)
+		return UIE_OK;
+	if (!(*list = malloc((*n + nrange) * sizeof(uint64_t))))
+		return UIE_E_NOMEM;
+	memcpy(*list, pin->frames, *n * sizeof(uint64_t));
+	if (nrange && (r = uie_vmpin_range(req->pid, req->vaddr, *list + *n, nrange)) != UIE_OK) {
+		free(*list);
+		*list = NULL;
+		return r;
+	}
+	*n += nrange;
+	return UIE_OK;
+}
+
 /* MEASURE_REQ with the object's descriptor: pinned, named by its frames, asked as MEASURE_VM_REQ. */
 static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, uint8_t *ans, size_t *alen)
 {
@@ -127,15 +159,45 @@ static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, ui
 			       .fs = UIE_BRIDGE_FS_OF(mq->flags) };
 	struct uie_wire_msg a = { .type = UIE_MSG_MEASURE_ANS, .request_id = q->request_id };
 	struct uie_vmpin pin;
+	uint64_t *list = NULL;
+	size_t n = 0;
 	int r;
 
 	if ((r = uie_vmpin_object(rl->pagemap, objfd, &pin)) != UIE_OK) {
 		say(rl, "pinning an object", r);
 		return r;
 	}
-	r = uie_bridge_measure_vm(rl->port, &req, pin.fileless ? UIE_VM_FLAG_FILELESS : 0, pin.size,
-				  pin.frames, pin.nframes, &a.u.measure_ans);
+	if ((r = frame_list(&req, &pin, &list, &n)) != UIE_OK)
+		say(rl, "reading the process's frames", r);
+	else
+		r = uie_bridge_measure_vm(rl->port, &req, pin.fileless ? UIE_VM_FLAG_FILELESS : 0, pin.size,
+					  list, n, &a.u.measure_ans);
+	free(list);
 	uie_vmpin_release(&pin); /* only now: the monitor has read the frames */
+	if (r != UIE_OK)
+		return r;
+	return uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen);
+}
+
+/*
+ * VIOLATION_REQ with the file's descriptor: the interceptor still holds the
+ * file's read lease, so the writer waits and the pages pinned here are the
+ * approved bytes; asked as VIOLATION_VM_REQ.  A file that cannot be pinned
+ * is reported without frames: the violation is logged all the same.
+ */
+static int violation(struct relay *rl, const struct uie_wire_msg *q, int objfd, uint8_t *ans, size_t *alen)
+{
+	struct uie_wire_msg a = { .type = UIE_MSG_VIOLATION_ANS, .request_id = q->request_id };
+	struct uie_vmpin pin;
+	int r;
+
+	if ((r = uie_vmpin_object(rl->pagemap, objfd, &pin)) != UIE_OK || pin.fileless) {
+		say(rl, "pinning a written file", r == UIE_OK ? UIE_E_FORMAT : r);
+		uie_vmpin_release(&pin);
+	}
+	r = uie_bridge_violation_vm(rl->port, q->u.violation_req.pid, q->u.violation_req.kind, pin.size,
+				    pin.frames, pin.nframes, &a.u.violation_ans_seq);
+	uie_vmpin_release(&pin);
 	if (r != UIE_OK)
 		return r;
 	return uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen);
@@ -170,6 +232,8 @@ static bool serve_one(struct relay *rl, int c, bool control)
 		r = UIE_E_ACCESS;
 	else if (r == UIE_OK && q.type == UIE_MSG_MEASURE_REQ && q.u.measure_req.role != UIE_ROLE_ANON)
 		r = fd >= 0 ? measure(rl, &q, fd, ans, &alen) : UIE_E_FORMAT;
+	else if (r == UIE_OK && q.type == UIE_MSG_VIOLATION_REQ)
+		r = fd >= 0 ? violation(rl, &q, fd, ans, &alen) : UIE_E_FORMAT;
 	else if (r == UIE_OK)
 		r = forward(rl, msg, len, fd, ans, &alen, &afd);
 	if (fd >= 0)

@@ -36,17 +36,18 @@ struct mon_entry {
 };
 
 static const struct mon_entry mon_table[] = {
-	{ UIE_MSG_MEASURE_REQ, SERVE_WORKER, "measure", uie_mon_measure },          /* measure.c */
-	{ UIE_MSG_MEASURE_VM_REQ, SERVE_INLINE, "measure-vm", uie_mon_measure_vm }, /* measure_vm.c */
-	{ UIE_MSG_VIOLATION_REQ, SERVE_INLINE, "violation", uie_mon_violation },    /* measure.c */
-	{ UIE_MSG_FASTPATH_REQ, SERVE_INLINE, "fastpath", uie_mon_fastpath },       /* measure.c */
-	{ UIE_MSG_STATUS_REQ, SERVE_INLINE, "status", uie_mon_status },             /* measure.c */
-	{ UIE_MSG_INSTALL_REQ, SERVE_INLINE, "install", uie_mon_install },          /* install.c */
-	{ UIE_MSG_HINT_REQ, SERVE_INLINE, "hint", uie_mon_hint },                   /* install.c */
-	{ UIE_MSG_GEN_REQ, SERVE_INLINE, "generation", uie_mon_gen },               /* install.c */
-	{ UIE_MSG_EXPORT_REQ, SERVE_STREAM, "export", uie_mon_export },             /* export.c */
-	{ UIE_MSG_PUBKEY_REQ, SERVE_INLINE, "pubkey", uie_mon_pubkey },             /* export.c */
-	{ UIE_MSG_CHECKPOINT_REQ, SERVE_INLINE, "checkpoint", uie_mon_checkpoint }, /* export.c */
+	{ UIE_MSG_MEASURE_REQ, SERVE_WORKER, "measure", uie_mon_measure },                /* measure.c */
+	{ UIE_MSG_MEASURE_VM_REQ, SERVE_INLINE, "measure-vm", uie_mon_measure_vm },       /* measure_vm.c */
+	{ UIE_MSG_VIOLATION_REQ, SERVE_INLINE, "violation", uie_mon_violation },          /* measure.c */
+	{ UIE_MSG_VIOLATION_VM_REQ, SERVE_INLINE, "violation-vm", uie_mon_violation_vm }, /* measure_vm.c */
+	{ UIE_MSG_FASTPATH_REQ, SERVE_INLINE, "fastpath", uie_mon_fastpath },             /* measure.c */
+	{ UIE_MSG_STATUS_REQ, SERVE_INLINE, "status", uie_mon_status },                   /* measure.c */
+	{ UIE_MSG_INSTALL_REQ, SERVE_INLINE, "install", uie_mon_install },                /* install.c */
+	{ UIE_MSG_HINT_REQ, SERVE_INLINE, "hint", uie_mon_hint },                         /* install.c */
+	{ UIE_MSG_GEN_REQ, SERVE_INLINE, "generation", uie_mon_gen },                     /* install.c */
+	{ UIE_MSG_EXPORT_REQ, SERVE_STREAM, "export", uie_mon_export },                   /* export.c */
+	{ UIE_MSG_PUBKEY_REQ, SERVE_INLINE, "pubkey", uie_mon_pubkey },                   /* export.c */
+	{ UIE_MSG_CHECKPOINT_REQ, SERVE_INLINE, "checkpoint", uie_mon_checkpoint },       /* export.c */
 };
 
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)

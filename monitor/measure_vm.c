@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * MEASURE_VM handler (docs/BRIDGE.md section 12): the guest names the
- * object by the guest-physical frames it lies in; the monitor checks every
- * frame against guest RAM and measures the bytes there with the same core
- * as in process mode, so the digest is the process-mode digest.  Nothing
- * is cached: the frame list and the object size come from the guest and
- * identify nothing the monitor verified, so every request is measured.
+ * MEASURE_VM and VIOLATION_VM handlers (docs/BRIDGE.md section 12): the
+ * guest names the object by the guest-physical frames it lies in; the
+ * monitor checks every frame against guest RAM and measures the bytes
+ * there with the same core as in process mode, so the digest is the
+ * process-mode digest.  Nothing is cached: the frame list and the object
+ * size come from the guest and identify nothing the monitor verified, so
+ * every request is measured.  For MPROTECT_EXEC the object is measured as
+ * the process holds it (vmexec.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +17,17 @@
 #include "monitor.h"
 #include "uie/buf.h"
 #include "uie/err.h"
+#include "vmexec.h"
 
-/* Reads the frame list of q from its sealed memfd; *frames is malloc'ed. */
-static int frames_read_alloc(const struct uie_msg_measure_vm_req *q, int fd, uint64_t **frames, size_t *n)
+/* Reads the count u64 of a payload from its sealed memfd; *list is malloc'ed. */
+static int list_read_alloc(int fd, uint64_t count, uint64_t **list)
 {
-	uint64_t count = uie_bridge_vm_nframes(q->object_size);
 	uint8_t *raw = NULL;
 	uint64_t *f;
 	int r;
 
-	*frames = NULL;
-	*n = 0;
-	if ((r = uie_memfd_read_alloc(fd, count * 8, (uint64_t)UIE_VM_MAX_FRAMES * 8, &raw)) != UIE_OK)
+	*list = NULL;
+	if ((r = uie_memfd_read_alloc(fd, count * 8, 2ull * UIE_VM_MAX_FRAMES * 8, &raw)) != UIE_OK)
 		return r;
 	f = malloc((size_t)count * sizeof(*f));
 	if (!f) {
@@ -36,8 +37,32 @@ static int frames_read_alloc(const struct uie_msg_measure_vm_req *q, int fd, uin
 	for (uint64_t i = 0; i < count; i++)
 		f[i] = uie_le64(raw + i * 8);
 	free(raw);
-	*frames = f;
-	*n = (size_t)count;
+	*list = f;
+	return UIE_OK;
+}
+
+/*
+ * The object of q in guest RAM as its process will execute it: *list
+ * (malloc'ed) holds its frames; *execmod: an MPROTECT_EXEC range holds
+ * other bytes than the file's.
+ */
+static int vm_object(const struct uie_monitor *m, const struct uie_msg_measure_vm_req *mq, int fd,
+		     struct uie_guest_object *go, uint64_t **list, bool *execmod)
+{
+	uint64_t nobj = uie_bridge_vm_nframes(mq->object_size), total = uie_bridge_vm_list_len(mq);
+	int r;
+
+	*execmod = false;
+
+	if ((r = list_read_alloc(fd, total, list)) != UIE_OK ||
+	    (total > nobj &&
+	     (r = uie_vmexec_apply(m->ram, *list, (size_t)nobj, mq->r.file_offset, *list + nobj,
+				   (size_t)(total - nobj), execmod)) != UIE_OK) ||
+	    (r = uie_guest_object_init(go, m->ram, *list, (size_t)nobj, mq->object_size)) != UIE_OK) {
+		free(*list);
+		*list = NULL;
+		return r;
+	}
 	return UIE_OK;
 }
 
@@ -60,19 +85,26 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 	struct uie_guest_object go;
 	uint8_t scope = UIE_SCOPE_NONE;
 	uint64_t *frames = NULL;
-	size_t n = 0;
+	bool execmod = false;
 	int merr = UIE_OK, r;
 
 	(void)afd;
+	(void)later;
 	if (!m->ram)
 		return UIE_E_STATE; /* process mode has no guest RAM to read */
 	if (!(mq->r.flags & UIE_VM_FLAG_FILELESS)) {
 		/* A frame list that is malformed or leaves guest RAM is refused, not logged. */
-		if ((r = frames_read_alloc(mq, fd, &frames, &n)) != UIE_OK ||
-		    (r = uie_guest_object_init(&go, m->ram, frames, n, mq->object_size)) != UIE_OK) {
+		if ((r = vm_object(m, mq, fd, &go, &frames, &execmod)) != UIE_OK) {
 			uie_mon_diag(m, "measure-vm pid %u: frame list refused: %s", req.pid, uie_err_str(r));
-			free(frames);
 			return r;
+		}
+		if (execmod) {
+			uie_mon_diag(m,
+				     "measure-vm pid %u: range at 0x%llx holds other bytes than the file "
+				     "(execmod%s)",
+				     req.pid, (unsigned long long)req.vaddr,
+				     req.cond & UIE_COND_EXECMOD ? "" : "; the guest's flags did not say so");
+			req.cond |= UIE_COND_EXECMOD;
 		}
 		merr = uie_core_measure(&m->core, &req, &go.obj, &digest, &scope);
 		free(frames);
@@ -82,5 +114,62 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 	if (merr != UIE_OK)
 		uie_mon_diag(m, "measure-vm pid %u event %u role %u: %s", req.pid, req.event, req.role,
 			     uie_err_str(merr));
+	return r;
+}
+
+/*
+ * Logs a write violation whose file the guest names by its frames, with
+ * the digest of the bytes there (the relay pinned them while the
+ * interceptor's read lease still held the writer back: the approved
+ * ones).  Object size 0: the guest could not name the file; logged
+ * without a digest, as process mode logs a file it cannot measure.
+ */
+int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+			 int *afd, struct uie_mon_later *later)
+{
+	const struct uie_msg_violation_vm_req *vq = &q->u.violation_vm_req;
+	struct uie_req req = { .event = UIE_EV_EXECVE,
+			       .role = UIE_ROLE_DSO,
+			       .pid = vq->v.pid,
+			       .length = vq->object_size,
+			       .id = { .size = vq->object_size } };
+	struct uie_digest digest = { 0 };
+	struct uie_guest_object go;
+	uint8_t scope = UIE_SCOPE_NONE;
+	uint64_t *frames = NULL;
+	int merr = UIE_E_FORMAT, r;
+
+	(void)afd;
+	(void)later;
+	if (!m->ram)
+		return UIE_E_STATE;
+	if (vq->object_size > 0 &&
+	    ((r = list_read_alloc(fd, uie_bridge_vm_nframes(vq->object_size), &frames)) != UIE_OK ||
+	     (r = uie_guest_object_init(&go, m->ram, frames, (size_t)uie_bridge_vm_nframes(vq->object_size),
+					vq->object_size)) != UIE_OK)) {
+		uie_mon_diag(m, "violation-vm pid %u: frame list refused: %s", req.pid, uie_err_str(r));
+		free(frames);
+		return r;
+	}
+	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK) {
+		free(frames);
+		return r;
+	}
+	if (vq->object_size > 0)
+		merr = uie_core_measure(&m->core, &req, &go.obj, &digest, &scope);
+	free(frames);
+	if (merr != UIE_OK) {
+		uie_mon_diag(m, "write violation (pid %u, VM): not measured: %s", req.pid, uie_err_str(merr));
+		scope = UIE_SCOPE_NONE;
+	}
+	r = uie_core_log_violation(&m->core, req.pid, &req.id, scope == UIE_SCOPE_NONE ? NULL : &digest,
+				   scope, &a->u.violation_ans_seq);
+	if (r == UIE_OK)
+		uie_mon_diag(
+			m,
+			"write violation: a file of %llu bytes written by pid %u while mapped executable "
+			"(VM, record %llu)",
+			(unsigned long long)vq->object_size, req.pid,
+			(unsigned long long)a->u.violation_ans_seq);
 	return r;
 }

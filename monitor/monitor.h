@@ -221,6 +221,8 @@ int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 		       int *afd, struct uie_mon_later *later);
 int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
 		      int *afd, struct uie_mon_later *later);
+int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
+			 int *afd, struct uie_mon_later *later);
 
 /* Diagnostics line (printf-style) to m->diag, if set. */
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -45,6 +45,8 @@ enum uie_bridge_msg {
 	UIE_MSG_MEASURE_VM_ANS = 21,
 	UIE_MSG_VIOLATION_REQ = 22, /* the file (fd) of an approved executable mapping was written */
 	UIE_MSG_VIOLATION_ANS = 23,
+	UIE_MSG_VIOLATION_VM_REQ = 24, /* VM mode: VIOLATION_REQ with the file named by its frames */
+	UIE_MSG_VIOLATION_VM_ANS = 25,
 	UIE_MSG__MAX
 };
 
@@ -127,12 +129,18 @@ int uie_bridge_fastpath_report_all(int fd, uint64_t epoch, struct uie_fastpath_r
 #define UIE_VM_FRAME 4096
 #define UIE_VM_MAX_FRAMES 65536   /* objects up to 256 MiB */
 #define UIE_VM_FLAG_FILELESS 0x01 /* the guest's file has no name: no frames */
+/* A page of an MPROTECT_EXEC range that is not present: it faults in from the file. */
+#define UIE_VM_PAGE_ABSENT UINT64_MAX
 
 /*
  * Asks for a decision on req whose object (object_size bytes) lies in the
- * guest-physical frames frames[0..nframes) (frame i holds object bytes
- * [i*4096, (i+1)*4096)).  With UIE_VM_FLAG_FILELESS, object_size and
- * nframes are 0.  Any failure leaves out->decision == UIE_DENY.
+ * guest-physical frames frames[0..ceil(object_size / 4096)) (frame i holds
+ * object bytes [i*4096, (i+1)*4096)).  For UIE_EV_MPROTECT_EXEC the list
+ * goes on with one entry per page of [req->vaddr, req->vaddr + req->length)
+ * of process req->pid: the frame the process holds there, or
+ * UIE_VM_PAGE_ABSENT; nframes counts both parts.  With
+ * UIE_VM_FLAG_FILELESS, object_size and nframes are 0.  Any failure leaves
+ * out->decision == UIE_DENY.
  */
 int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint64_t object_size,
 			  const uint64_t *frames, size_t nframes, struct uie_verdict *out);
@@ -149,6 +157,14 @@ enum uie_violation_kind {
  * *seq receives.  Return: UIE_OK or the transport's or monitor's error.
  */
 int uie_bridge_violation(int fd, uint32_t pid, uint8_t kind, int objfd, uint64_t *seq);
+
+/*
+ * VM mode: the same, the file (object_size bytes) named by its frames
+ * frames[0..nframes), nframes = ceil(object_size / 4096); object_size 0
+ * (no frames): a file the guest could not name, logged without a digest.
+ */
+int uie_bridge_violation_vm(int fd, uint32_t pid, uint8_t kind, uint64_t object_size, const uint64_t *frames,
+			    size_t nframes, uint64_t *seq);
 
 /* Attestation public key as DER SubjectPublicKeyInfo; *der owned by the caller. */
 int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len);

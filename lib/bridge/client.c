@@ -375,17 +375,33 @@ int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len)
 	return UIE_OK;
 }
 
+/* A sealed memfd of n little-endian u64 (none when n is 0: *mfd -1). */
+static int u64_memfd(const char *name, const uint64_t *v, size_t n, int *mfd)
+{
+	uint8_t *list;
+	int r;
+
+	*mfd = -1;
+	if (n == 0)
+		return UIE_OK;
+	if (!(list = malloc(n * 8)))
+		return UIE_E_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		uie_put_le64(list + i * 8, v[i]);
+	r = uie_memfd_create_sealed(name, list, n * 8, mfd);
+	free(list);
+	return r;
+}
+
 int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint64_t object_size,
 			  const uint64_t *frames, size_t nframes, struct uie_verdict *out)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ }, a;
-	uint8_t *list = NULL;
 	int r, afd, mfd = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->decision = UIE_DENY;
-	if (!req || req->role == UIE_ROLE_ANON ||
-	    nframes != ((flags & UIE_VM_FLAG_FILELESS) ? 0 : uie_bridge_vm_nframes(object_size)))
+	if (!req || req->role == UIE_ROLE_ANON)
 		return UIE_E_INVAL;
 	q.u.measure_vm_req = (struct uie_msg_measure_vm_req){
 		.r = { .event = req->event,
@@ -397,21 +413,37 @@ int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint
 		       .file_offset = req->file_offset },
 		.object_size = object_size,
 	};
-	if (nframes > 0) {
-		if (!(list = malloc(nframes * 8)))
-			return UIE_E_NOMEM;
-		for (size_t i = 0; i < nframes; i++)
-			uie_put_le64(list + i * 8, frames[i]);
-		r = uie_memfd_create_sealed("uie-frames", list, nframes * 8, &mfd);
-		free(list);
-		if (r != UIE_OK)
-			return r;
-	}
+	if (nframes != uie_bridge_vm_list_len(&q.u.measure_vm_req))
+		return UIE_E_INVAL;
+	if ((r = u64_memfd("uie-frames", frames, nframes, &mfd)) != UIE_OK)
+		return r;
 	r = call_ok(fd, &q, mfd, &a, &afd);
 	if (mfd >= 0)
 		close(mfd);
 	if (r != UIE_OK)
 		return r;
 	*out = a.u.measure_ans;
+	return UIE_OK;
+}
+
+int uie_bridge_violation_vm(int fd, uint32_t pid, uint8_t kind, uint64_t object_size, const uint64_t *frames,
+			    size_t nframes, uint64_t *seq)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_VIOLATION_VM_REQ }, a;
+	int r, afd, mfd = -1;
+
+	*seq = 0;
+	if (nframes != uie_bridge_vm_nframes(object_size))
+		return UIE_E_INVAL;
+	q.u.violation_vm_req = (struct uie_msg_violation_vm_req){ .v = { .pid = pid, .kind = kind },
+								  .object_size = object_size };
+	if ((r = u64_memfd("uie-frames", frames, nframes, &mfd)) != UIE_OK)
+		return r;
+	r = call_ok(fd, &q, mfd, &a, &afd);
+	if (mfd >= 0)
+		close(mfd);
+	if (r != UIE_OK)
+		return r;
+	*seq = a.u.violation_ans_seq;
 	return UIE_OK;
 }

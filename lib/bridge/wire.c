@@ -15,6 +15,7 @@ enum fd_when {
 	FD_ALWAYS,
 	FD_UNLESS_ANON,     /* MEASURE_REQ: an object, or the program of anonymous memory */
 	FD_UNLESS_FILELESS, /* MEASURE_VM_REQ: unless the VM flag says fileless */
+	FD_IF_OBJECT,       /* VIOLATION_VM_REQ: when it names a file (object_size > 0) */
 	FD_IF_BLOB,         /* EXPORT/HINT answers: a non-empty blob on success */
 	FD_IF_OK,           /* GEN_ANS: on success */
 };
@@ -130,6 +131,10 @@ static bool measure_vm_req_ok(const struct uie_wire_msg *m)
 		return false;
 	if (q->r.flags & UIE_VM_FLAG_FILELESS)
 		return q->object_size == 0;
+	if (q->r.event == UIE_EV_MPROTECT_EXEC && /* a range of pages, named page by page */
+	    (q->r.vaddr % UIE_VM_FRAME != 0 || q->r.file_offset % UIE_VM_FRAME != 0 || q->r.length == 0 ||
+	     q->r.length > (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME))
+		return false;
 	return q->object_size >= 1 && q->object_size <= (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME;
 }
 
@@ -429,7 +434,26 @@ static bool violation_req_ok(const struct uie_wire_msg *m)
 	return m->u.violation_req.kind >= 1 && m->u.violation_req.kind < UIE_VIOLATION__MAX;
 }
 
-/* VIOLATION_ANS: the number of the WRITE_VIOLATION record. */
+/* VIOLATION_VM_REQ: VIOLATION_REQ's fields and the file's size. */
+static void violation_vm_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	violation_req_put(w, m);
+	uie_wbuf_u64(w, m->u.violation_vm_req.object_size);
+}
+
+static int violation_vm_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)violation_req_get(r, m);
+	return uie_rbuf_u64(r, &m->u.violation_vm_req.object_size);
+}
+
+static bool violation_vm_req_ok(const struct uie_wire_msg *m)
+{
+	return violation_req_ok(m) &&
+	       m->u.violation_vm_req.object_size <= (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME;
+}
+
+/* VIOLATION_ANS and VIOLATION_VM_ANS: the number of the WRITE_VIOLATION record. */
 static void violation_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
 {
 	uie_wbuf_zero(w, 4);
@@ -491,6 +515,9 @@ static const struct msg_row msg_rows[UIE_MSG__MAX] = {
 	[UIE_MSG_VIOLATION_REQ] = { true, 8, FD_ALWAYS, violation_req_put, violation_req_get,
 				    violation_req_ok },
 	[UIE_MSG_VIOLATION_ANS] = { true, 16, FD_NEVER, violation_ans_put, violation_ans_get, NULL },
+	[UIE_MSG_VIOLATION_VM_REQ] = { true, 16, FD_IF_OBJECT, violation_vm_req_put, violation_vm_req_get,
+				       violation_vm_req_ok },
+	[UIE_MSG_VIOLATION_VM_ANS] = { true, 16, FD_NEVER, violation_ans_put, violation_ans_get, NULL },
 };
 
 /* The row of type, or NULL when the type is unknown. */
@@ -524,6 +551,7 @@ enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
 		     (m->u.measure_req.flags & UIE_BRIDGE_REQ_PROGRAM);
 		break;
 	case FD_UNLESS_FILELESS: fd = !(m->u.measure_vm_req.r.flags & UIE_VM_FLAG_FILELESS); break;
+	case FD_IF_OBJECT: fd = m->u.violation_vm_req.object_size > 0; break;
 	case FD_IF_BLOB: fd = m->status == UIE_OK && m->u.blob_ans.len; break;
 	case FD_IF_OK: fd = m->status == UIE_OK; break;
 	}
@@ -659,6 +687,15 @@ static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest
 uint64_t uie_bridge_vm_nframes(uint64_t object_size)
 {
 	return object_size / UIE_VM_FRAME + (object_size % UIE_VM_FRAME != 0);
+}
+
+uint64_t uie_bridge_vm_list_len(const struct uie_msg_measure_vm_req *q)
+{
+	uint64_t n = uie_bridge_vm_nframes(q->object_size);
+
+	if (q->r.flags & UIE_VM_FLAG_FILELESS)
+		return 0;
+	return q->r.event == UIE_EV_MPROTECT_EXEC ? n + uie_bridge_vm_nframes(q->r.length) : n;
 }
 
 int uie_bridge_fastpath_entry_encode(const struct uie_req *req, const struct uie_digest *digest,

@@ -88,6 +88,12 @@ struct uie_msg_violation_req {
 	uint8_t kind; /* enum uie_violation_kind */
 };
 
+/* VIOLATION_VM_REQ: VIOLATION_REQ's fields and the size of the file its frames hold (0: none). */
+struct uie_msg_violation_vm_req {
+	struct uie_msg_violation_req v;
+	uint64_t object_size;
+};
+
 struct uie_msg_pubkey_ans {
 	uint16_t len;
 	uint8_t der[UIE_BRIDGE_PUBKEY_MAX];
@@ -112,7 +118,8 @@ struct uie_wire_msg {
 		struct uie_msg_checkpoint_req checkpoint_req;
 		uint64_t checkpoint_base; /* CHECKPOINT_ANS */
 		struct uie_msg_violation_req violation_req;
-		uint64_t violation_ans_seq;
+		struct uie_msg_violation_vm_req violation_vm_req;
+		uint64_t violation_ans_seq; /* VIOLATION_ANS and VIOLATION_VM_ANS */
 	} u;
 };
 
@@ -130,6 +137,13 @@ int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_
 
 /* Frames a VM-mode object of object_size bytes lies in: ceil(size / 4096). */
 uint64_t uie_bridge_vm_nframes(uint64_t object_size);
+
+/*
+ * Entries of a MEASURE_VM_REQ's payload: the object's frames, then for
+ * MPROTECT_EXEC one per page of [vaddr, vaddr + length) (docs/BRIDGE.md
+ * section 12); 0 when FILELESS.
+ */
+uint64_t uie_bridge_vm_list_len(const struct uie_msg_measure_vm_req *q);
 
 /* What a message must carry besides its bytes. */
 enum uie_bridge_fd_rule {

@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # VM mode, boot 2: the supervised init.  Installs the host's policy through
-# the guest, runs an approved and a modified program, exports the evidence
-# (uie.out) and then kills the interceptor to show that no exec is left.
-# Environment: UIE, V, W (the host's shared directory with policy.pkg), N2.
+# the guest, runs an approved and a modified program, exports the evidence;
+# then the attacks on approved code (issue 18, as tests/e2e/runtime/seal.sh
+# in process mode): execmod refused, a write to a mapped approved file kills
+# its victim and is logged, the evidence after them exported too (both in a
+# tar on uie.out); then kills the interceptor to show that no exec is left.
+# Environment: UIE, V, W (the host's shared directory with policy.pkg),
+# PROGS (the build's tests/progs), N2, N3 (nonces).
 . "$V/checks.sh"
 ctl=/run/uie/control.sock
 read -r comm </proc/1/comm
@@ -16,8 +20,26 @@ check "approved programs run" sh -c 'ls -d / >/dev/null && cat /etc/hostname >/d
 /tmp/echo-modified MODIFIED-RAN >/dev/null 2>&1
 check_rc "modified program refused" 126 $?
 check "run evidence exported through the guest" \
-	sh -c '"$1" evidence export --socket "$2" --nonce "$3" -o /tmp/run.ae && cat /tmp/run.ae >/dev/virtio-ports/uie.out' \
-	sh "$UIE" $ctl "$N2"
+	"$UIE" evidence export --socket $ctl --nonce "$N2" -o /tmp/run.ae
+lib=$PROGS/libuiegood.so
+# execmod: new bytes in a private mapping of an approved file, then executable.
+for m in copy wx wxprot race; do
+	out=$("$PROGS/execmod" $m "$lib" 3 2>&1)
+	rc=$?
+	case $rc:$out in
+	0:*REFUSED*) echo "vm-check ok: execmod $m refused" ;;
+	*) echo "vm-check FAIL: execmod $m refused (exit $rc: $out)" ;;
+	esac
+done
+# A write to an approved file mapped executable: the victim dies, the write is logged.
+for m in shared writerun; do
+	cp "$lib" /tmp/$m.so
+	"$PROGS/sealattack" $m /tmp/$m.so
+	check_rc "sealattack $m: the mapping process is killed" 137 $?
+done
+check "evidence after the attacks exported through the guest" \
+	"$UIE" evidence export --socket $ctl --nonce "$N3" -o /tmp/seal.ae
+check "evidence sent to the host" tar -cf /dev/virtio-ports/uie.out -C /tmp run.ae seal.ae
 echo 0 >/dev/virtio-ports/uie.status # what vm/run reports: the checks are on the console
 # Guest root kills the interceptor (our parent; we, its direct child, die with
 # it).  A process left behind (this subshell, no exec needed to wait) then

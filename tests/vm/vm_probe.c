@@ -26,17 +26,30 @@
  *   - after killing the relay (RELAY_PID): the port is still EBUSY
  *     (uie-init keeps it open), so nothing can be sent on it.
  * usage: vm_probe --tree PORT CONTROL RELAY_PID
+ *
+ * With --execmod it is the channel's far end as a hostile guest uses it,
+ * run on the host after boot 2 (a policy in force, no guest running): it
+ * connects to the monitor's VM socket and writes LIB's pages into unused
+ * frames of the guest-RAM file.  MPROTECT_EXEC of LIB's code with the
+ * range's pages absent, and present with the file's bytes: allowed; with
+ * a page holding other bytes while the flags claim no EXECMOD: refused
+ * with reason EXECMOD, and logged (the monitor does not take the guest's
+ * word for what the process holds).
+ * usage: vm_probe --execmod SOCKET RAM_FILE LIB
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "elfseg.h"
 #include "fdpass.h"
 #include "stream.h"
 #include "uie/bridge.h"
@@ -225,6 +238,94 @@ static int tree_main(const char *port, const char *control, pid_t relay)
 	return failures ? 1 : 0;
 }
 
+#define EXECMOD_BASE (256ull << 20) /* frames of the RAM file no check below uses */
+#define EXECMOD_MAX 2048            /* pages of LIB and of its code */
+
+/* Writes page i of the file at fd to the RAM file's frame gpa (flip: one byte changed). */
+static int put_page(int fd, int ram, uint64_t i, uint64_t gpa, bool flip)
+{
+	uint8_t page[UIE_VM_FRAME] = { 0 };
+
+	if (pread(fd, page, sizeof(page), (off_t)(i * UIE_VM_FRAME)) < 0)
+		return UIE_E_IO;
+	page[100] ^= flip ? 0x5a : 0;
+	return pwrite(ram, page, sizeof(page), (off_t)gpa) == (ssize_t)sizeof(page) ? UIE_OK : UIE_E_IO;
+}
+
+/* The verdict on LIB's code [off, off + len): list holds its frames, then the range's. */
+static int mprotect_vm(int port, uint64_t size, const uint64_t *list, uint64_t off, uint64_t len,
+		       struct uie_verdict *v)
+{
+	struct uie_req req = { .event = UIE_EV_MPROTECT_EXEC,
+			       .role = UIE_ROLE_DSO,
+			       .pid = 1,
+			       .vaddr = 0x7f0000000000ull + off,
+			       .length = len,
+			       .file_offset = off };
+
+	return uie_bridge_measure_vm(port, &req, 0, size, list,
+				     uie_bridge_vm_nframes(size) + uie_bridge_vm_nframes(len), v);
+}
+
+static int execmod_main(const char *sock, const char *ram_path, const char *lib)
+{
+	static uint64_t frames[2 * EXECMOD_MAX];
+	int fd = open(lib, O_RDONLY | O_CLOEXEC), ram = open(ram_path, O_RDWR | O_CLOEXEC), port, r = UIE_OK;
+	uint64_t n0 = 0, n1 = 0, size, nobj, nr, *range;
+	struct uie_verdict v;
+	struct stat st;
+	size_t len;
+	off_t off;
+
+	if (fd < 0 || ram < 0 || fstat(fd, &st) != 0 || exec_segment(fd, &off, &len) != 0) {
+		fprintf(stderr, "vm_probe: %s, %s: cannot read\n", lib, ram_path);
+		return 2;
+	}
+	size = (uint64_t)st.st_size;
+	nobj = uie_bridge_vm_nframes(size);
+	nr = uie_bridge_vm_nframes(len);
+	if (nobj > EXECMOD_MAX || nr > EXECMOD_MAX || nr < 1) {
+		fprintf(stderr, "vm_probe: %s: too large\n", lib);
+		return 2;
+	}
+	range = frames + nobj;
+	for (uint64_t i = 0; r == UIE_OK && i < nobj; i++)
+		r = put_page(fd, ram, i, frames[i] = EXECMOD_BASE + i * UIE_VM_FRAME, false);
+	if (r != UIE_OK || (r = uie_bridge_connect(sock, &port)) != UIE_OK) {
+		fprintf(stderr, "vm_probe: %s: %s\n", sock, uie_err_str(r));
+		return 2;
+	}
+	check("status before", status(port, &n0), UIE_OK);
+	for (uint64_t j = 0; j < nr; j++)
+		range[j] = UIE_VM_PAGE_ABSENT;
+	r = mprotect_vm(port, size, frames, (uint64_t)off, len, &v);
+	check("MPROTECT_EXEC, its pages absent: allowed",
+	      r == UIE_OK && v.decision == UIE_ALLOW ? UIE_OK : UIE_E_STATE, UIE_OK);
+	/* the process's own copies of the code, the file's bytes */
+	for (uint64_t j = 0; r == UIE_OK && j < nr; j++)
+		r = put_page(fd, ram, (uint64_t)off / UIE_VM_FRAME + j,
+			     range[j] = EXECMOD_BASE + (nobj + j) * UIE_VM_FRAME, false);
+	if (r == UIE_OK)
+		r = mprotect_vm(port, size, frames, (uint64_t)off, len, &v);
+	check("MPROTECT_EXEC, its pages present with the file's bytes: allowed",
+	      r == UIE_OK && v.decision == UIE_ALLOW ? UIE_OK : UIE_E_STATE, UIE_OK);
+	/* one byte of the code changed in the process's page; the flags say nothing */
+	r = put_page(fd, ram, (uint64_t)off / UIE_VM_FRAME + nr / 2, range[nr / 2], true);
+	if (r == UIE_OK)
+		r = mprotect_vm(port, size, frames, (uint64_t)off, len, &v);
+	printf("vm_probe: changed page: decision %u reason %u\n", v.decision, v.reason);
+	check("MPROTECT_EXEC, a changed page, no EXECMOD flag: DENY EXECMOD",
+	      r == UIE_OK && v.decision == UIE_DENY && v.reason == UIE_R_EXECMOD ? UIE_OK : UIE_E_STATE,
+	      UIE_OK);
+	check("status after", status(port, &n1), UIE_OK);
+	check("the three requests logged", n1 == n0 + 3 ? UIE_OK : UIE_E_STATE, UIE_OK);
+	close(port);
+	close(ram);
+	close(fd);
+	printf("vm_probe: %s\n", failures ? "FAILED" : "the monitor measured the process's pages");
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t n0 = 0, n = 0, ram;
@@ -232,8 +333,11 @@ int main(int argc, char **argv)
 
 	if (argc == 5 && !strcmp(argv[1], "--tree"))
 		return tree_main(argv[2], argv[3], (pid_t)strtol(argv[4], NULL, 10));
+	if (argc == 5 && !strcmp(argv[1], "--execmod"))
+		return execmod_main(argv[2], argv[3], argv[4]);
 	if (argc != 3) {
-		fprintf(stderr, "usage: vm_probe PORT RAM_MIB | vm_probe --tree PORT CONTROL RELAY_PID\n");
+		fprintf(stderr, "usage: vm_probe PORT RAM_MIB | vm_probe --tree PORT CONTROL RELAY_PID | "
+				"vm_probe --execmod SOCKET RAM_FILE LIB\n");
 		return 2;
 	}
 	ram = strtoull(argv[2], NULL, 10) << 20;

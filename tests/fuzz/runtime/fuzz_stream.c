@@ -7,7 +7,8 @@
  * every accepted frame's message, with its payload as a sealed memfd as
  * uie_stream_recv hands it over, goes to a monitor in VM mode over a small
  * guest RAM file and must get exactly one answer that decodes.  The input
- * is also read as a frame list for MEASURE_VM_REQ.
+ * is also read as a frame list for MEASURE_VM_REQ (with a range list for
+ * MPROTECT_EXEC) and for VIOLATION_VM_REQ.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -26,24 +27,46 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define RAM_LEN (2u << 20)
 
-/* The input as a frame list naming an object of up to 8 frames. */
+/*
+ * The input as a list of up to 16 frames naming an object: for
+ * MMAP_EXEC; for MPROTECT_EXEC with the input's last entries as the
+ * range list (data[1] picks the range's pages and offset); and as the
+ * frames of a written file (VIOLATION_VM_REQ).
+ */
 static void as_frame_list(struct uie_monitor *m, const uint8_t *data, size_t size)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ };
 	uint8_t msg[UIE_BRIDGE_MAX_MSG];
-	size_t n = size / 8, len;
+	size_t n = size / 8, len, range;
 	int fd;
 
-	if (n == 0 || n > 8)
+	if (n == 0 || n > 16)
 		return;
-	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ .event = UIE_EV_MMAP_EXEC,
-							     .role = UIE_ROLE_DSO,
-							     .length = 4096 };
-	q.u.measure_vm_req.object_size = n * UIE_VM_FRAME - (data[0] & 0xff);
-	if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK ||
-	    uie_memfd_create_sealed("frames", data, n * 8, &fd) != UIE_OK)
-		abort();
-	fuzz_monitor_serve(m, msg, len, fd);
+	range = size > 1 ? 1 + data[1] % n : 1;
+	for (int k = 0; k < 3; k++) {
+		q = (struct uie_wire_msg){ .type = k == 2 ? UIE_MSG_VIOLATION_VM_REQ
+							  : UIE_MSG_MEASURE_VM_REQ };
+		if (k == 2) {
+			q.u.violation_vm_req = (struct uie_msg_violation_vm_req){
+				{ 7, UIE_VIOLATION_WRITE }, n * UIE_VM_FRAME - (data[0] & 0xff)
+			};
+		} else {
+			q.u.measure_vm_req.r = (struct uie_msg_measure_req){
+				.event = k ? UIE_EV_MPROTECT_EXEC : UIE_EV_MMAP_EXEC,
+				.role = UIE_ROLE_DSO,
+				.length = (k ? range : 1) * UIE_VM_FRAME,
+				.file_offset = k && size > 2 ? (uint64_t)(data[2] % 4) * UIE_VM_FRAME : 0,
+			};
+			if (k && n == range)
+				continue; /* no frame left for the object */
+			q.u.measure_vm_req.object_size = (k ? n - range : n) * UIE_VM_FRAME -
+							 (data[0] & 0xff);
+		}
+		if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK ||
+		    uie_memfd_create_sealed("frames", data, n * 8, &fd) != UIE_OK)
+			abort();
+		fuzz_monitor_serve(m, msg, len, fd);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

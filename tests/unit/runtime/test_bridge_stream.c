@@ -34,6 +34,18 @@ static const char *vec_measure_vm_frame =
 	"012000000000000000000000000000000120000000000000004023010000000000500000000000000000f03f"
 	"00000000";
 
+static const char *vec_mprotect_vm_req =
+	"5549454201001400380000004433221103000300921000000010400000000000002000000000000000100000"
+	"000000000120000000000000";
+static const char *vec_mprotect_vm_frame =
+	"5549454638000000280000005549454201001400380000004433221103000300921000000010400000000000"
+	"002000000000000000100000000000000120000000000000004023010000000000500000000000000000f03f"
+	"0000000000a0070000000000ffffffffffffffff";
+static const char *vec_violation_vm_req = "55494542010018002000000044332211f7100000010000000120000000000000";
+static const char *vec_violation_vm_frame =
+	"55494546200000001800000055494542010018002000000044332211f71000000100000001200000000000000040"
+	"23010000000000500000000000000000f03f00000000";
+
 static struct uie_wire_msg vm_req(void)
 {
 	struct uie_wire_msg m = { .type = UIE_MSG_MEASURE_VM_REQ, .request_id = 0x11223344 };
@@ -143,6 +155,98 @@ static void test_measure_vm_msg(void **state)
 	assert_int_equal(uie_bridge_decode(want, wl - 1, &back), UIE_E_TRUNCATED);
 }
 
+/* MPROTECT_EXEC: the payload goes on with the range's pages; vaddr and file_offset page aligned. */
+static void test_mprotect_vm_msg(void **state)
+{
+	struct uie_wire_msg m = vm_req(), back;
+	uint8_t buf[UIE_BRIDGE_MAX_MSG], want[128], f[256];
+	size_t len, wl = tc_hex(vec_mprotect_vm_req, want, sizeof(want)), fl, used;
+	const uint8_t *msg, *payload;
+	struct uie_stream_hdr h;
+
+	(void)state;
+	m.u.measure_vm_req.r = (struct uie_msg_measure_req){ .event = UIE_EV_MPROTECT_EXEC,
+							     .role = UIE_ROLE_DSO,
+							     .pid = 4242,
+							     .vaddr = 0x401000,
+							     .length = 0x2000,
+							     .file_offset = 0x1000 };
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_OK);
+	assert_int_equal(len, wl);
+	assert_memory_equal(buf, want, len);
+	assert_int_equal(uie_bridge_decode(want, wl, &back), UIE_OK);
+	assert_int_equal(uie_bridge_vm_list_len(&back.u.measure_vm_req), 3 + 2);
+	assert_int_equal(uie_bridge_fd_rule(&back), UIE_FD_ONE);
+	fl = tc_hex(vec_mprotect_vm_frame, f, sizeof(f));
+	assert_int_equal(uie_stream_frame_split(f, fl, &h, &msg, &payload, &used), UIE_OK);
+	assert_int_equal(h.payload_len, 5 * 8);
+	assert_memory_equal(msg, want, wl);
+	assert_int_equal(uie_le64(payload + 24), 0x7a000);
+	assert_int_equal(uie_le64(payload + 32), UIE_VM_PAGE_ABSENT);
+	/* a length not a multiple of pages still names whole pages */
+	m.u.measure_vm_req.r.length = 0x2001;
+	assert_int_equal(uie_bridge_vm_list_len(&m.u.measure_vm_req), 3 + 3);
+	/* vaddr or file_offset not page aligned, an empty range, a range over the cap */
+	memcpy(buf, want, wl);
+	buf[24] = 0x10;
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	memcpy(buf, want, wl);
+	buf[40] = 0x01;
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	memcpy(buf, want, wl);
+	uie_put_le64(buf + 32, 0);
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	uie_put_le64(buf + 32, (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME + 1);
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	/* other events take no range; fileless takes no payload at all */
+	m = vm_req();
+	assert_int_equal(uie_bridge_vm_list_len(&m.u.measure_vm_req), 3);
+	m.u.measure_vm_req.r.flags = UIE_VM_FLAG_FILELESS;
+	assert_int_equal(uie_bridge_vm_list_len(&m.u.measure_vm_req), 0);
+}
+
+/* VIOLATION_VM_REQ: the written file by its frames, or no frames (size 0). */
+static void test_violation_vm_msg(void **state)
+{
+	struct uie_wire_msg m = { .type = UIE_MSG_VIOLATION_VM_REQ, .request_id = 0x11223344 }, back;
+	uint8_t buf[UIE_BRIDGE_MAX_MSG], want[64], f[128];
+	size_t len, wl = tc_hex(vec_violation_vm_req, want, sizeof(want)), fl, used;
+	const uint8_t *msg, *payload;
+	struct uie_stream_hdr h;
+
+	(void)state;
+	m.u.violation_vm_req = (struct uie_msg_violation_vm_req){ { 4343, UIE_VIOLATION_WRITE }, 0x2001 };
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_OK);
+	assert_int_equal(len, wl);
+	assert_memory_equal(buf, want, len);
+	assert_int_equal(uie_bridge_decode(want, wl, &back), UIE_OK);
+	assert_int_equal(back.u.violation_vm_req.object_size, 0x2001);
+	assert_int_equal(back.u.violation_vm_req.v.pid, 4343);
+	assert_int_equal(uie_bridge_fd_rule(&back), UIE_FD_ONE);
+	fl = tc_hex(vec_violation_vm_frame, f, sizeof(f));
+	assert_int_equal(uie_stream_frame_split(f, fl, &h, &msg, &payload, &used), UIE_OK);
+	assert_int_equal(used, fl);
+	assert_int_equal(h.payload_len, 3 * 8);
+	assert_memory_equal(msg, want, wl);
+	assert_int_equal(uie_le64(payload), 0x1234000);
+	/* no frames: no descriptor */
+	m.u.violation_vm_req.object_size = 0;
+	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_OK);
+	assert_int_equal(uie_bridge_decode(buf, len, &back), UIE_OK);
+	assert_int_equal(uie_bridge_fd_rule(&back), UIE_FD_NONE);
+	/* an unknown kind, reserved bytes, a file over the frame cap */
+	memcpy(buf, want, wl);
+	buf[20] = 0;
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	memcpy(buf, want, wl);
+	buf[21] = 1;
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	memcpy(buf, want, wl);
+	uie_put_le64(buf + 24, (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME + 1);
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	assert_int_equal(uie_bridge_decode(want, wl - 1, &back), UIE_E_TRUNCATED);
+}
+
 /* A message with a payload crosses as bytes and comes out as a sealed memfd. */
 static void test_send_recv(void **state)
 {
@@ -199,8 +303,10 @@ static const char *doc_path;
 
 static void test_doc_vectors(void **state)
 {
-	static const char *const *const want[] = { &vec_status_frame, &vec_measure_vm_req,
-						   &vec_measure_vm_frame };
+	static const char *const *const want[] = { &vec_status_frame,      &vec_measure_vm_req,
+						   &vec_measure_vm_frame,  &vec_mprotect_vm_req,
+						   &vec_mprotect_vm_frame, &vec_violation_vm_req,
+						   &vec_violation_vm_frame };
 
 	(void)state;
 	tc_doc_vectors(doc_path, "## 11. ", 1, want, sizeof(want) / sizeof(want[0]));
@@ -212,6 +318,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hdr),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_measure_vm_msg),
+		cmocka_unit_test(test_mprotect_vm_msg),
+		cmocka_unit_test(test_violation_vm_msg),
 		cmocka_unit_test(test_send_recv),
 		cmocka_unit_test(test_doc_vectors),
 	};

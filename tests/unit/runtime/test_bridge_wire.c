@@ -75,7 +75,12 @@ static struct uie_wire_msg example(uint16_t type)
 	case UIE_MSG_VIOLATION_REQ:
 		m.u.violation_req = (struct uie_msg_violation_req){ 4343, UIE_VIOLATION_WRITE };
 		break;
-	case UIE_MSG_VIOLATION_ANS: m.u.violation_ans_seq = 99; break;
+	case UIE_MSG_VIOLATION_VM_REQ:
+		m.u.violation_vm_req = (struct uie_msg_violation_vm_req){ { 4343, UIE_VIOLATION_WRITE },
+									  8193 };
+		break;
+	case UIE_MSG_VIOLATION_ANS:
+	case UIE_MSG_VIOLATION_VM_ANS: m.u.violation_ans_seq = 99; break;
 	case UIE_MSG_PUBKEY_ANS:
 		m.u.pubkey_ans.len = 91;
 		memset(m.u.pubkey_ans.der, 0x30, 91);

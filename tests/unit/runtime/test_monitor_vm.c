@@ -5,7 +5,10 @@
  * frames of a fake RAM file measures to the digest process mode gives the
  * same file; frames outside RAM are refused with nothing logged; content
  * changed in place is measured again (no cache); the stream server ends a
- * connection on a malformed frame without changing state.
+ * connection on a malformed frame without changing state.  MPROTECT_EXEC
+ * is measured as the process holds the range (its frames where present):
+ * changed pages are execmod whatever the guest's flags say.  A write
+ * violation named by frames is logged with the digest of those bytes.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -22,12 +25,15 @@
 #include <cmocka.h>
 
 #include "fdpass.h"
+#include "logstore.h"
 #include "guestram.h"
 #include "mon_fixture.h"
 #include "stream.h"
 #include "uie/buf.h"
 #include "uie/err.h"
 #include "uie/measure.h"
+#include "uie/policy.h"
+#include "uie/slog.h"
 #include "vmserver.h"
 
 #define RAM_SIZE (16u << 20)
@@ -104,21 +110,28 @@ static struct uie_wire_msg call(struct fixture *f, struct uie_wire_msg *q, int f
 	return mon_fixture_call(&f->mf.m, q, fd, NULL);
 }
 
-static struct uie_wire_msg measure_vm(struct fixture *f, uint16_t event, uint8_t role, uint64_t off,
-				      uint64_t len, uint64_t size, const uint64_t *frames, size_t n)
+/* A sealed memfd of the n u64 in v. */
+static int list_memfd(const uint64_t *v, size_t n)
 {
-	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ };
 	uint8_t *list = malloc(n * 8 + 1);
 	int mfd;
 
 	assert_non_null(list);
 	for (size_t i = 0; i < n; i++)
-		uie_put_le64(list + i * 8, frames[i]);
+		uie_put_le64(list + i * 8, v[i]);
 	assert_int_equal(uie_memfd_create_sealed("frames", list, n * 8, &mfd), UIE_OK);
 	free(list);
+	return mfd;
+}
+
+static struct uie_wire_msg measure_vm(struct fixture *f, uint16_t event, uint8_t role, uint64_t off,
+				      uint64_t len, uint64_t size, const uint64_t *frames, size_t n)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ };
+
 	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ event, role, 0, 1234, 0x400000, len, off, 0 };
 	q.u.measure_vm_req.object_size = size;
-	return call(f, &q, mfd);
+	return call(f, &q, list_memfd(frames, n));
 }
 
 static struct uie_wire_msg measure_fd(struct fixture *f, uint16_t event, uint8_t role, uint64_t off,
@@ -312,6 +325,245 @@ static void test_vmserver_frames(void **state)
 	close(sv[1]);
 }
 
+#define TRUE_PAGES 64 /* more than /bin/true's pages */
+
+/* /bin/true scattered over RAM, and the page-aligned range of its code. */
+struct exec_case {
+	uint64_t list[2 * TRUE_PAGES]; /* the object's frames, then the range's */
+	size_t n, nr;
+	uint64_t size, off, len;
+};
+
+static void exec_case_init(struct fixture *f, struct exec_case *c)
+{
+	uint64_t off, len;
+
+	f->mf.m.ram = &f->ram;
+	c->size = scatter(f, "/bin/true", 7, c->list, TRUE_PAGES, &c->n);
+	exec_range(f, "/bin/true", &off, &len);
+	c->off = off / UIE_VM_FRAME * UIE_VM_FRAME;
+	c->len = (off + len + UIE_VM_FRAME - 1) / UIE_VM_FRAME * UIE_VM_FRAME - c->off;
+	c->nr = (size_t)(c->len / UIE_VM_FRAME);
+	assert_true(c->nr >= 2 && c->n + c->nr <= 2 * TRUE_PAGES);
+	for (size_t j = 0; j < c->nr; j++)
+		c->list[c->n + j] = UIE_VM_PAGE_ABSENT;
+}
+
+/* The range's page j held by the process in a frame of its own: the file's page, one byte changed by delta. */
+static void private_copy(struct fixture *f, struct exec_case *c, size_t j, uint8_t delta)
+{
+	uint8_t page[UIE_VM_FRAME];
+	uint64_t gpa = (RAM_SIZE - UIE_VM_FRAME) - (uint64_t)j * UIE_VM_FRAME; /* above every slot */
+
+	assert_int_equal(pread(f->ram_wfd, page, sizeof(page), (off_t)c->list[c->off / UIE_VM_FRAME + j]),
+			 (ssize_t)sizeof(page));
+	page[100] ^= delta;
+	assert_int_equal(pwrite(f->ram_wfd, page, sizeof(page), (off_t)gpa), (ssize_t)sizeof(page));
+	c->list[c->n + j] = gpa;
+}
+
+static struct uie_wire_msg mprotect_vm(struct fixture *f, const struct exec_case *c, uint8_t flags, size_t n)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ };
+
+	q.u.measure_vm_req.r = (struct uie_msg_measure_req){ UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, flags,  1234,
+							     0x7f0000000000ull,    c->len,       c->off, 0 };
+	q.u.measure_vm_req.object_size = c->size;
+	return call(f, &q, list_memfd(c->list, n));
+}
+
+/* ENFORCE, default DENY, one rule: MPROTECT_EXEC of d allowed. */
+static void allow_only(struct fixture *f, const struct uie_digest *d)
+{
+	static uint8_t table[256]; /* the core keeps using the installed table */
+	static const uint8_t pkg[UIE_SHA256_LEN] = { 1 };
+	struct uie_policy_rule rule = { UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, UIE_ALLOW, { 0 } };
+	size_t len;
+
+	memcpy(rule.digest, d->bytes, d->len);
+	assert_int_equal(
+		uie_policy_encode(UIE_MODE_ENFORCE, UIE_DENY, d->alg, &rule, 1, table, sizeof(table), &len),
+		UIE_OK);
+	assert_int_equal(uie_core_install(&f->mf.m.core, table, len, 1, pkg), UIE_OK);
+}
+
+static void assert_verdict(const struct uie_wire_msg *a, uint8_t decision, uint16_t reason,
+			   const struct uie_digest *d, bool same)
+{
+	assert_int_equal(a->status, UIE_OK);
+	assert_int_equal(a->u.measure_ans.decision, decision);
+	assert_int_equal(a->u.measure_ans.reason, reason);
+	if (same)
+		assert_memory_equal(&a->u.measure_ans.digest, d, sizeof(*d));
+	else
+		assert_memory_not_equal(a->u.measure_ans.digest.bytes, d->bytes, d->len);
+}
+
+/*
+ * MPROTECT_EXEC: absent pages are the file's, present pages are measured
+ * from the process's frames; one with other bytes than the file's is
+ * execmod although the guest's flags do not say so.
+ */
+static void test_mprotect_exec_frames(void **state)
+{
+	struct fixture *f = *state;
+	static struct exec_case c;
+	struct uie_wire_msg a, p;
+	struct uie_digest file;
+	size_t total;
+
+	exec_case_init(f, &c);
+	total = c.n + c.nr;
+	/* every page absent: the file's digest, the digest process mode gives the range */
+	a = mprotect_vm(f, &c, 0, total);
+	assert_int_equal(a.status, UIE_OK);
+	file = a.u.measure_ans.digest;
+	assert_int_equal(file.len, UIE_SHA256_LEN);
+	f->mf.m.ram = NULL;
+	p = measure_fd(f, UIE_EV_MPROTECT_EXEC, UIE_ROLE_DSO, c.off, c.len, "/bin/true");
+	f->mf.m.ram = &f->ram;
+	assert_memory_equal(&p.u.measure_ans.digest, &file, sizeof(file));
+	allow_only(f, &file);
+	a = mprotect_vm(f, &c, 0, total);
+	assert_verdict(&a, UIE_ALLOW, UIE_R_RULE_ALLOW, &file, true);
+	/* present: the page-cache frame itself, and a private copy with the same bytes */
+	c.list[c.n] = c.list[c.off / UIE_VM_FRAME];
+	private_copy(f, &c, 1, 0);
+	a = mprotect_vm(f, &c, 0, total);
+	assert_verdict(&a, UIE_ALLOW, UIE_R_RULE_ALLOW, &file, true);
+	/* a copy a write changed: execmod, measured as the process holds it */
+	private_copy(f, &c, 1, 0x5a);
+	a = mprotect_vm(f, &c, 0, total);
+	assert_verdict(&a, UIE_DENY, UIE_R_EXECMOD, &file, false);
+	/* the same with the range's first page absent */
+	c.list[c.n] = UIE_VM_PAGE_ABSENT;
+	a = mprotect_vm(f, &c, 0, total);
+	assert_verdict(&a, UIE_DENY, UIE_R_EXECMOD, &file, false);
+	c.list[c.n + 1] = UIE_VM_PAGE_ABSENT;
+	a = mprotect_vm(f, &c, 0, total);
+	assert_verdict(&a, UIE_ALLOW, UIE_R_RULE_ALLOW, &file, true);
+}
+
+/* A present page past the object's end is execmod too. */
+static void test_mprotect_exec_past_end(void **state)
+{
+	struct fixture *f = *state;
+	static struct exec_case c;
+	struct uie_wire_msg a;
+	struct uie_digest d;
+
+	exec_case_init(f, &c);
+	c.off = (c.n - 1) * UIE_VM_FRAME; /* the file's last page and one past it */
+	c.len = 2 * UIE_VM_FRAME;
+	c.nr = 2;
+	c.list[c.n] = UIE_VM_PAGE_ABSENT;
+	c.list[c.n + 1] = UIE_VM_PAGE_ABSENT;
+	a = mprotect_vm(f, &c, 0, c.n + 2);
+	assert_int_equal(a.status, UIE_OK);
+	allow_only(f, &a.u.measure_ans.digest);
+	d = a.u.measure_ans.digest;
+	a = mprotect_vm(f, &c, 0, c.n + 2);
+	assert_verdict(&a, UIE_ALLOW, UIE_R_RULE_ALLOW, &d, true);
+	c.list[c.n + 1] = slot_gpa(0, 7); /* the bytes do not matter: no file page is there */
+	a = mprotect_vm(f, &c, 0, c.n + 2);
+	assert_verdict(&a, UIE_DENY, UIE_R_EXECMOD, &d, true);
+}
+
+/* Range frames outside guest RAM, and a list of the wrong length: refused, nothing logged. */
+static void test_mprotect_exec_refused(void **state)
+{
+	struct fixture *f = *state;
+	static struct exec_case c;
+	const uint64_t bad[] = { RAM_SIZE, 0xA0000, slot_gpa(0, 0) + 8, UIE_VM_PAGE_ABSENT - 1 };
+	struct uie_wire_msg a;
+	uint64_t seq;
+
+	exec_case_init(f, &c);
+	seq = f->mf.m.core.next_seq;
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		c.list[c.n + 1] = bad[k];
+		a = mprotect_vm(f, &c, 0, c.n + c.nr);
+		assert_int_equal(a.status, UIE_E_RANGE);
+	}
+	c.list[c.n + 1] = UIE_VM_PAGE_ABSENT;
+	a = mprotect_vm(f, &c, 0, c.n + c.nr - 1);
+	assert_int_equal(a.status, UIE_E_FORMAT);
+	a = mprotect_vm(f, &c, 0, c.n + c.nr + 1);
+	assert_int_equal(a.status, UIE_E_FORMAT);
+	a = mprotect_vm(f, &c, 0, c.n); /* the object's frames only */
+	assert_int_equal(a.status, UIE_E_FORMAT);
+	assert_int_equal(f->mf.m.core.next_seq, seq);
+	a = mprotect_vm(f, &c, 0, c.n + c.nr);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(f->mf.m.core.next_seq, seq + 1);
+}
+
+/* The record numbered seq. */
+static struct uie_log_record record(struct fixture *f, uint64_t seq)
+{
+	struct uie_log_record r;
+	uint64_t n = 0;
+	const uint8_t *p = uie_logstore_records(&f->mf.m.log, seq, &n);
+
+	assert_non_null(p);
+	assert_true(n >= 1);
+	assert_int_equal(uie_log_decode(p, UIE_LOG_RECORD_LEN, &r), UIE_OK);
+	return r;
+}
+
+static struct uie_wire_msg violation_vm(struct fixture *f, uint64_t size, const uint64_t *frames, size_t n)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_VIOLATION_VM_REQ };
+
+	q.u.violation_vm_req = (struct uie_msg_violation_vm_req){ { 4343, UIE_VIOLATION_WRITE }, size };
+	return call(f, &q, size ? list_memfd(frames, n) : -1);
+}
+
+/*
+ * A write violation named by frames: logged with the digest of the bytes
+ * there, the digest process mode logs for the same file; without frames
+ * logged without a digest; frames outside RAM refused, nothing logged.
+ */
+static void test_violation_vm(void **state)
+{
+	struct fixture *f = *state;
+	static uint64_t frames[SLOTS];
+	struct uie_wire_msg q = { .type = UIE_MSG_VIOLATION_REQ }, a;
+	struct uie_log_record pr, vr;
+	uint64_t size, seq;
+	size_t n;
+
+	q.u.violation_req = (struct uie_msg_violation_req){ 4343, UIE_VIOLATION_WRITE };
+	a = call(f, &q, open("/bin/true", O_RDONLY | O_CLOEXEC));
+	assert_int_equal(a.status, UIE_OK);
+	pr = record(f, a.u.violation_ans_seq);
+	f->mf.m.ram = &f->ram;
+	size = scatter(f, "/bin/true", 2, frames, SLOTS, &n);
+	seq = f->mf.m.core.next_seq;
+	a = violation_vm(f, size, frames, n);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(a.u.violation_ans_seq, seq);
+	vr = record(f, seq);
+	assert_int_equal(vr.event_type, UIE_LOG_WRITE_VIOLATION);
+	assert_int_equal(vr.reason, UIE_R_WRITE_VIOLATION);
+	assert_int_equal(vr.pid, 4343);
+	assert_int_equal(vr.id.size, size);
+	assert_int_equal(vr.scope, pr.scope);
+	assert_memory_equal(&vr.digest, &pr.digest, sizeof(vr.digest));
+	/* nothing the guest could name: logged without a digest */
+	a = violation_vm(f, 0, NULL, 0);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(record(f, a.u.violation_ans_seq).scope, UIE_SCOPE_NONE);
+	seq = f->mf.m.core.next_seq;
+	frames[1] = RAM_SIZE;
+	assert_int_equal(violation_vm(f, size, frames, n).status, UIE_E_RANGE);
+	assert_int_equal(violation_vm(f, size, frames, n - 1).status, UIE_E_FORMAT);
+	assert_int_equal(f->mf.m.core.next_seq, seq);
+	/* process mode has no guest RAM to name frames in */
+	f->mf.m.ram = NULL;
+	assert_int_equal(violation_vm(f, 0, NULL, 0).status, UIE_E_STATE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +572,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_changed_content_measured_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mode_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vmserver_frames, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mprotect_exec_frames, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mprotect_exec_past_end, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mprotect_exec_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_violation_vm, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,9 @@
 /*
  * guest/vmpin.c on the host: a file's page-cache pages pinned and named by
  * frame (root only: pagemap hides frame numbers from others; the test
- * skips otherwise), and the objects that cannot be named.
+ * skips otherwise), and the objects that cannot be named; a process's
+ * frames of a range (MPROTECT_EXEC): the file's page where it reads the
+ * file, its own copy after a write, ABSENT where nothing is present.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -88,11 +90,42 @@ static void test_unnameable(void **state)
 	}
 }
 
+static void test_range(void **state)
+{
+	int fd = open("/bin/ls", O_RDONLY | O_CLOEXEC);
+	uint64_t f[3];
+	struct uie_vmpin p;
+	volatile uint8_t *m;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(uie_vmpin_object(pagemap, fd, &p), UIE_OK);
+	m = mmap(NULL, 3 * UIE_VM_FRAME, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	assert_true(m != MAP_FAILED);
+	(void)m[0];               /* read: the page-cache page */
+	m[2 * UIE_VM_FRAME] ^= 1; /* written: a private copy */
+	/* page 1: not present (a read fault maps the pages around it too) */
+	assert_int_equal(madvise((void *)(m + UIE_VM_FRAME), UIE_VM_FRAME, MADV_DONTNEED), 0);
+	assert_int_equal(uie_vmpin_range((uint32_t)getpid(), (uint64_t)(uintptr_t)m, f, 3), UIE_OK);
+	assert_int_equal(f[0], p.frames[0]);
+	assert_int_equal(f[1], UIE_VM_PAGE_ABSENT);
+	assert_int_not_equal(f[2], p.frames[2]);
+	assert_int_equal(f[2] % UIE_VM_FRAME, 0);
+	/* refused: an address not page aligned, a process that does not exist */
+	assert_int_equal(uie_vmpin_range((uint32_t)getpid(), (uint64_t)(uintptr_t)m + 8, f, 1), UIE_E_INVAL);
+	assert_int_equal(uie_vmpin_range(0x7ffffffe, (uint64_t)(uintptr_t)m, f, 1), UIE_E_SYS);
+	munmap((void *)m, 3 * UIE_VM_FRAME);
+	uie_vmpin_release(&p);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pin_file),
 		cmocka_unit_test(test_unnameable),
+		cmocka_unit_test(test_range),
 	};
 
 	pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
