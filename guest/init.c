@@ -264,12 +264,24 @@ int main(int argc, char **argv)
 	}
 	for (;;) {
 		int st;
-		pid_t pid = waitpid(-1, &st, 0);
+		/*
+		 * Once the init is gone, look again every 100 ms rather than wait for a
+		 * child: a process others_alive() counts need not be ours to wait for
+		 * (one the kernel started, such as a modprobe), and with only the
+		 * relay left as a child, a blocking wait would never return.
+		 */
+		pid_t pid = waitpid(-1, &st, sup_done ? WNOHANG : 0);
 
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid < 0)
 			break;
+		if (pid == 0) {
+			if (!others_alive(relay))
+				break;
+			poll(NULL, 0, 100);
+			continue;
+		}
 		if (pid == relay) {
 			say("the relay ended: every request is now refused", "fail closed");
 			relay = -1;
