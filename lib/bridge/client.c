@@ -393,11 +393,25 @@ static int u64_memfd(const char *name, const uint64_t *v, size_t n, int *mfd)
 	return r;
 }
 
+/* Sends q with the frame list frames (a sealed memfd; none when n is 0) and waits for *a. */
+static int call_frames(int fd, struct uie_wire_msg *q, const uint64_t *frames, size_t n,
+		       struct uie_wire_msg *a)
+{
+	int r, afd, mfd;
+
+	if ((r = u64_memfd("uie-frames", frames, n, &mfd)) != UIE_OK)
+		return r;
+	r = call_ok(fd, q, mfd, a, &afd);
+	if (mfd >= 0)
+		close(mfd);
+	return r;
+}
+
 int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint64_t object_size,
 			  const uint64_t *frames, size_t nframes, struct uie_verdict *out)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ }, a;
-	int r, afd, mfd = -1;
+	int r;
 
 	memset(out, 0, sizeof(*out));
 	out->decision = UIE_DENY;
@@ -415,12 +429,7 @@ int uie_bridge_measure_vm(int fd, const struct uie_req *req, uint8_t flags, uint
 	};
 	if (nframes != uie_bridge_vm_list_len(&q.u.measure_vm_req))
 		return UIE_E_INVAL;
-	if ((r = u64_memfd("uie-frames", frames, nframes, &mfd)) != UIE_OK)
-		return r;
-	r = call_ok(fd, &q, mfd, &a, &afd);
-	if (mfd >= 0)
-		close(mfd);
-	if (r != UIE_OK)
+	if ((r = call_frames(fd, &q, frames, nframes, &a)) != UIE_OK)
 		return r;
 	*out = a.u.measure_ans;
 	return UIE_OK;
@@ -430,19 +439,14 @@ int uie_bridge_violation_vm(int fd, uint32_t pid, uint8_t kind, uint64_t object_
 			    size_t nframes, uint64_t *seq)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_VIOLATION_VM_REQ }, a;
-	int r, afd, mfd = -1;
+	int r;
 
 	*seq = 0;
 	if (nframes != uie_bridge_vm_nframes(object_size))
 		return UIE_E_INVAL;
 	q.u.violation_vm_req = (struct uie_msg_violation_vm_req){ .v = { .pid = pid, .kind = kind },
 								  .object_size = object_size };
-	if ((r = u64_memfd("uie-frames", frames, nframes, &mfd)) != UIE_OK)
-		return r;
-	r = call_ok(fd, &q, mfd, &a, &afd);
-	if (mfd >= 0)
-		close(mfd);
-	if (r != UIE_OK)
+	if ((r = call_frames(fd, &q, frames, nframes, &a)) != UIE_OK)
 		return r;
 	*seq = a.u.violation_ans_seq;
 	return UIE_OK;
