@@ -92,6 +92,8 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 	(void)later;
 	if (!m->ram)
 		return UIE_E_STATE; /* process mode has no guest RAM to read */
+	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
+		return r;
 	if (!(mq->r.flags & UIE_VM_FLAG_FILELESS)) {
 		/* A frame list that is malformed or leaves guest RAM is refused, not logged. */
 		if ((r = vm_object(m, mq, fd, &go, &frames, &execmod)) != UIE_OK) {

@@ -45,7 +45,7 @@ int uie_vmserver_listen(const char *path, int *lfd)
 	return UIE_OK;
 }
 
-int uie_vmserver_serve_one(struct uie_monitor *m, int c)
+int uie_vmserver_serve_one(struct uie_monitor *m, struct uie_mon_client *guest, int c)
 {
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	size_t len = 0, anslen = 0;
@@ -57,7 +57,7 @@ int uie_vmserver_serve_one(struct uie_monitor *m, int c)
 			uie_mon_diag(m, "guest channel: bad frame (%s), connection closed", uie_err_str(r));
 		return UIE_E_PEER;
 	}
-	uie_monitor_handle(m, msg, len, fd, ans, &anslen, &ansfd);
+	uie_monitor_serve(m, guest, NULL, msg, len, fd, ans, &anslen, &ansfd);
 	r = uie_stream_send(c, ans, anslen, ansfd);
 	if (ansfd >= 0)
 		close(ansfd);
@@ -94,9 +94,13 @@ int uie_vmserver_run(struct uie_monitor *m, int lfd, volatile sig_atomic_t *stop
 
 		if (c < 0)
 			continue;
+		struct uie_mon_client guest;
+
 		uie_mon_diag(m, "guest connected");
-		while (wait_readable(c, stop) && uie_vmserver_serve_one(m, c) == UIE_OK)
+		uie_mon_client_init(m, &guest); /* one guest, one quota: --client-quota */
+		while (wait_readable(c, stop) && uie_vmserver_serve_one(m, &guest, c) == UIE_OK)
 			;
+		uie_mon_client_fini(&guest);
 		close(c);
 		if (!*stop)
 			uie_mon_diag(m, "guest disconnected");

@@ -299,13 +299,15 @@ static void test_vmserver_frames(void **state)
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	size_t len, alen;
 	uint64_t seq = f->mf.m.core.next_seq;
+	struct uie_mon_client guest;
 	int sv[2], afd;
 
 	f->mf.m.ram = &f->ram;
+	uie_mon_client_init(&f->mf.m, &guest);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
 	assert_int_equal(uie_stream_send(sv[0], msg, len, -1), UIE_OK);
-	assert_int_equal(uie_vmserver_serve_one(&f->mf.m, sv[1]), UIE_OK);
+	assert_int_equal(uie_vmserver_serve_one(&f->mf.m, &guest, sv[1]), UIE_OK);
 	assert_int_equal(uie_stream_recv(sv[0], ans, &alen, &afd, 5000), UIE_OK);
 	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
 	assert_int_equal(a.type, UIE_MSG_STATUS_ANS);
@@ -313,14 +315,52 @@ static void test_vmserver_frames(void **state)
 	/* a well-framed but malformed message: error answer, the stream goes on */
 	msg[4] = 9;
 	assert_int_equal(uie_stream_send(sv[0], msg, len, -1), UIE_OK);
-	assert_int_equal(uie_vmserver_serve_one(&f->mf.m, sv[1]), UIE_OK);
+	assert_int_equal(uie_vmserver_serve_one(&f->mf.m, &guest, sv[1]), UIE_OK);
 	assert_int_equal(uie_stream_recv(sv[0], ans, &alen, &afd, 5000), UIE_OK);
 	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
 	assert_int_equal(a.status, UIE_E_VERSION);
 	/* a frame that does not parse ends the connection, with no answer and no record */
 	assert_int_equal(write(sv[0], "garbage-garbage-garbage", 23), 23);
-	assert_int_equal(uie_vmserver_serve_one(&f->mf.m, sv[1]), UIE_E_PEER);
+	assert_int_equal(uie_vmserver_serve_one(&f->mf.m, &guest, sv[1]), UIE_E_PEER);
 	assert_int_equal(f->mf.m.core.next_seq, seq);
+	uie_mon_client_fini(&guest);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* The guest is one client: its requests take from its record quota (--client-quota). */
+static void test_vmserver_quota(void **state)
+{
+	struct fixture *f = *state;
+	static uint64_t frames[SLOTS];
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ, .request_id = 7 }, a;
+	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
+	struct uie_mon_client guest;
+	size_t len, alen, n;
+	int sv[2], afd;
+
+	f->mf.m.ram = &f->ram;
+	f->mf.m.limits.quota = 2;
+	uie_mon_client_init(&f->mf.m, &guest);
+	q.u.measure_vm_req.r =
+		(struct uie_msg_measure_req){ UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 1234, 0x400000, 0, 0, 0 };
+	q.u.measure_vm_req.object_size = scatter(f, "/bin/ls", 3, frames, SLOTS, &n);
+	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	for (int i = 0; i < 3; i++) {
+		uint64_t seq = f->mf.m.core.next_seq;
+		int mfd = list_memfd(frames, n);
+
+		assert_int_equal(uie_stream_send(sv[0], msg, len, mfd), UIE_OK);
+		close(mfd);
+		assert_int_equal(uie_vmserver_serve_one(&f->mf.m, &guest, sv[1]), UIE_OK);
+		assert_int_equal(uie_stream_recv(sv[0], ans, &alen, &afd, 5000), UIE_OK);
+		assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
+		/* the third within the second is refused, and logs nothing */
+		assert_int_equal(a.status, i < 2 ? UIE_OK : UIE_E_QUOTA);
+		assert_int_equal(f->mf.m.core.next_seq, i < 2 ? seq + 1 : seq);
+	}
+	uie_mon_client_fini(&guest);
 	close(sv[0]);
 	close(sv[1]);
 }
@@ -572,6 +612,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_changed_content_measured_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mode_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vmserver_frames, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vmserver_quota, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mprotect_exec_frames, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mprotect_exec_past_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mprotect_exec_refused, setup, teardown),
