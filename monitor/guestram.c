@@ -52,6 +52,24 @@ bool uie_guest_ram_frame_ok(const struct uie_guest_ram *g, uint64_t gpa)
 	return gpa < UIE_GUEST_RAM_HOLE_START || gpa >= UIE_GUEST_RAM_HOLE_END;
 }
 
+int uie_guest_ram_read(const struct uie_guest_ram *g, uint64_t gpa, void *buf, size_t len)
+{
+	uint8_t *out = buf;
+
+	while (len > 0) {
+		ssize_t got = pread(g->fd, out, len, (off_t)gpa);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return UIE_E_IO;
+		out += got;
+		gpa += (uint64_t)got;
+		len -= (size_t)got;
+	}
+	return UIE_OK;
+}
+
 /* Object read callback: [off, off+len) split at frame boundaries. */
 static int guest_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
@@ -61,18 +79,15 @@ static int guest_read(void *ctx, uint64_t off, void *buf, size_t len)
 	while (len > 0) {
 		uint64_t idx = off / UIE_VM_FRAME, in = off % UIE_VM_FRAME;
 		size_t n = UIE_VM_FRAME - in < len ? (size_t)(UIE_VM_FRAME - in) : len;
-		ssize_t got;
+		int r;
 
 		if (idx >= go->nframes)
 			return UIE_E_IO;
-		got = pread(go->ram->fd, out, n, (off_t)(go->frames[idx] + in));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return UIE_E_IO;
-		out += got;
-		off += (uint64_t)got;
-		len -= (size_t)got;
+		if ((r = uie_guest_ram_read(go->ram, go->frames[idx] + in, out, n)) != UIE_OK)
+			return r;
+		out += n;
+		off += n;
+		len -= n;
 	}
 	return UIE_OK;
 }

@@ -36,6 +36,9 @@ struct uie_guest_ram {
 int uie_guest_ram_open(const char *path, struct uie_guest_ram *g);
 void uie_guest_ram_close(struct uie_guest_ram *g);
 
+/* Reads len bytes of guest RAM at gpa (pread, EINTR retried).  UIE_E_IO when they cannot all be read. */
+int uie_guest_ram_read(const struct uie_guest_ram *g, uint64_t gpa, void *buf, size_t len);
+
 /* True when the 4 KiB frame at gpa is page-aligned guest RAM (not the legacy hole). */
 bool uie_guest_ram_frame_ok(const struct uie_guest_ram *g, uint64_t gpa);
 

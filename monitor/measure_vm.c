@@ -42,6 +42,24 @@ static int list_read_alloc(int fd, uint64_t count, uint64_t **list)
 }
 
 /*
+ * The object of size bytes whose frames begin the count-entry payload in
+ * fd: *go reads it from guest RAM through *list (malloc'ed, borrowed by *go).
+ */
+static int list_object(const struct uie_monitor *m, int fd, uint64_t count, uint64_t size,
+		       struct uie_guest_object *go, uint64_t **list)
+{
+	int r;
+
+	if ((r = list_read_alloc(fd, count, list)) != UIE_OK ||
+	    (r = uie_guest_object_init(go, m->ram, *list, (size_t)uie_bridge_vm_nframes(size), size)) !=
+		    UIE_OK) {
+		free(*list);
+		*list = NULL;
+	}
+	return r;
+}
+
+/*
  * The object of q in guest RAM as its process will execute it: *list
  * (malloc'ed) holds its frames; *execmod: an MPROTECT_EXEC range holds
  * other bytes than the file's.
@@ -53,17 +71,15 @@ static int vm_object(const struct uie_monitor *m, const struct uie_msg_measure_v
 	int r;
 
 	*execmod = false;
-
-	if ((r = list_read_alloc(fd, total, list)) != UIE_OK ||
-	    (total > nobj &&
-	     (r = uie_vmexec_apply(m->ram, *list, (size_t)nobj, mq->r.file_offset, *list + nobj,
-				   (size_t)(total - nobj), execmod)) != UIE_OK) ||
-	    (r = uie_guest_object_init(go, m->ram, *list, (size_t)nobj, mq->object_size)) != UIE_OK) {
+	if ((r = list_object(m, fd, total, mq->object_size, go, list)) != UIE_OK)
+		return r;
+	/* the range's present frames take the file's places (go borrows the list) */
+	if (total > nobj && (r = uie_vmexec_apply(m->ram, *list, (size_t)nobj, mq->r.file_offset,
+						  *list + nobj, (size_t)(total - nobj), execmod)) != UIE_OK) {
 		free(*list);
 		*list = NULL;
-		return r;
 	}
-	return UIE_OK;
+	return r;
 }
 
 int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
@@ -145,16 +161,11 @@ int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, in
 	(void)later;
 	if (!m->ram)
 		return UIE_E_STATE;
-	if (vq->object_size > 0 &&
-	    ((r = list_read_alloc(fd, uie_bridge_vm_nframes(vq->object_size), &frames)) != UIE_OK ||
-	     (r = uie_guest_object_init(&go, m->ram, frames, (size_t)uie_bridge_vm_nframes(vq->object_size),
-					vq->object_size)) != UIE_OK)) {
-		uie_mon_diag(m, "violation-vm pid %u: frame list refused: %s", req.pid, uie_err_str(r));
-		free(frames);
+	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
 		return r;
-	}
-	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK) {
-		free(frames);
+	if (vq->object_size > 0 && (r = list_object(m, fd, uie_bridge_vm_nframes(vq->object_size),
+						    vq->object_size, &go, &frames)) != UIE_OK) {
+		uie_mon_diag(m, "violation-vm pid %u: frame list refused: %s", req.pid, uie_err_str(r));
 		return r;
 	}
 	if (vq->object_size > 0)

@@ -1,28 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "vmexec.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "uie/bridge.h"
 #include "uie/err.h"
-
-static int read_frame(const struct uie_guest_ram *g, uint64_t gpa, uint8_t page[UIE_VM_FRAME])
-{
-	size_t off = 0;
-
-	while (off < UIE_VM_FRAME) {
-		ssize_t got = pread(g->fd, page + off, UIE_VM_FRAME - off, (off_t)(gpa + off));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return UIE_E_IO;
-		off += (size_t)got;
-	}
-	return UIE_OK;
-}
 
 /* Whether the frames at a and b hold other bytes. */
 static int frames_differ(const struct uie_guest_ram *g, uint64_t a, uint64_t b, bool *differ)
@@ -33,7 +15,8 @@ static int frames_differ(const struct uie_guest_ram *g, uint64_t a, uint64_t b, 
 	*differ = false;
 	if (a == b)
 		return UIE_OK;
-	if ((r = read_frame(g, a, pa)) != UIE_OK || (r = read_frame(g, b, pb)) != UIE_OK)
+	if ((r = uie_guest_ram_read(g, a, pa, sizeof(pa))) != UIE_OK ||
+	    (r = uie_guest_ram_read(g, b, pb, sizeof(pb))) != UIE_OK)
 		return r;
 	*differ = memcmp(pa, pb, UIE_VM_FRAME) != 0;
 	return UIE_OK;

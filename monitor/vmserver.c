@@ -91,11 +91,10 @@ int uie_vmserver_run(struct uie_monitor *m, int lfd, volatile sig_atomic_t *stop
 	while (wait_readable(lfd, stop)) {
 		/* Non-blocking: a guest that stops reading cannot stall the monitor (10 s, then closed). */
 		int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		struct uie_mon_client guest;
 
 		if (c < 0)
 			continue;
-		struct uie_mon_client guest;
-
 		uie_mon_diag(m, "guest connected");
 		uie_mon_client_init(m, &guest); /* one guest, one quota: --client-quota */
 		while (wait_readable(c, stop) && uie_vmserver_serve_one(m, &guest, c) == UIE_OK)

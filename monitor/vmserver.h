@@ -21,8 +21,9 @@ int uie_vmserver_listen(const char *path, int *lfd);
 
 /*
  * Serves one message of guest (its record quota: uie_mon_client_init) on
- * the connected stream c and answers it.  Return: UIE_OK; UIE_E_PEER when the connection is over (closed, timed
- * out, or a frame that does not parse: the stream cannot be resynchronised).
+ * the connected stream c and answers it.  Return: UIE_OK; UIE_E_PEER when
+ * the connection is over (closed, timed out, or a frame that does not
+ * parse: the stream cannot be resynchronised).
  */
 int uie_vmserver_serve_one(struct uie_monitor *m, struct uie_mon_client *guest, int c);
 
