@@ -97,12 +97,11 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 		.cond = UIE_BRIDGE_COND_OF(mq->r.flags),
 		.fs = UIE_BRIDGE_FS_OF(mq->r.flags),
 	};
-	struct uie_digest digest = { 0 };
+	struct uie_measurement ms = { .scope = UIE_SCOPE_NONE };
 	struct uie_guest_object go;
-	uint8_t scope = UIE_SCOPE_NONE;
 	uint64_t *frames = NULL;
 	bool execmod = false;
-	int merr = UIE_OK, r;
+	int r;
 
 	(void)afd;
 	(void)later;
@@ -124,15 +123,11 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 				     req.cond & UIE_COND_EXECMOD ? "" : "; the guest's flags did not say so");
 			req.cond |= UIE_COND_EXECMOD;
 		}
-		merr = uie_core_measure(&m->core, &req, &go.obj, &digest, &scope);
+		ms.err = uie_core_measure(&m->core, &req, &go.obj, &ms.digest, &ms.scope);
 		free(frames);
 	}
-	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
-			    &a->u.measure_ans);
-	if (merr != UIE_OK)
-		uie_mon_diag(m, "measure-vm pid %u event %u role %u: %s", req.pid, req.event, req.role,
-			     uie_err_str(merr));
-	return r;
+	/* The guest names no object the monitor could check: the record's digest is its name. */
+	return uie_mon_decide(m, &req, &ms, NULL, &a->u.measure_ans);
 }
 
 /*
@@ -151,11 +146,10 @@ int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, in
 			       .pid = vq->v.pid,
 			       .length = vq->object_size,
 			       .id = { .size = vq->object_size } };
-	struct uie_digest digest = { 0 };
+	struct uie_measurement ms = { .err = UIE_E_FORMAT, .scope = UIE_SCOPE_NONE };
 	struct uie_guest_object go;
-	uint8_t scope = UIE_SCOPE_NONE;
 	uint64_t *frames = NULL;
-	int merr = UIE_E_FORMAT, r;
+	int r;
 
 	(void)afd;
 	(void)later;
@@ -169,14 +163,15 @@ int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, in
 		return r;
 	}
 	if (vq->object_size > 0)
-		merr = uie_core_measure(&m->core, &req, &go.obj, &digest, &scope);
+		ms.err = uie_core_measure(&m->core, &req, &go.obj, &ms.digest, &ms.scope);
 	free(frames);
-	if (merr != UIE_OK) {
-		uie_mon_diag(m, "write violation (pid %u, VM): not measured: %s", req.pid, uie_err_str(merr));
-		scope = UIE_SCOPE_NONE;
+	if (ms.err != UIE_OK) {
+		uie_mon_diag(m, "write violation (pid %u, VM): not measured: %s", req.pid,
+			     uie_err_str(ms.err));
+		ms.scope = UIE_SCOPE_NONE;
 	}
-	r = uie_core_log_violation(&m->core, req.pid, &req.id, scope == UIE_SCOPE_NONE ? NULL : &digest,
-				   scope, &a->u.violation_ans_seq);
+	r = uie_core_log_violation(&m->core, req.pid, &req.id, ms.scope == UIE_SCOPE_NONE ? NULL : &ms.digest,
+				   ms.scope, &a->u.violation_ans_seq);
 	if (r == UIE_OK)
 		uie_mon_diag(
 			m,

@@ -16,6 +16,7 @@
 #include "denylog.h"
 #include "genpage.h"
 #include "logstore.h"
+#include "measurement.h"
 #include "uie/core.h"
 #include "wire.h"
 
@@ -223,6 +224,15 @@ int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int f
 		      int *afd, struct uie_mon_later *later);
 int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
 			 int *afd, struct uie_mon_later *later);
+
+/*
+ * The one decide step of a measured request (process and VM mode): decides
+ * req from ms, logs it, names a refusal in the system log with object (its
+ * name, NULL: none) and, in first-seen mode, remembers a granted program as
+ * a subject.  Return: uie_core_decide's.
+ */
+int uie_mon_decide(struct uie_monitor *m, const struct uie_req *req, const struct uie_measurement *ms,
+		   const char *object, struct uie_verdict *out);
 
 /* Diagnostics line (printf-style) to m->diag, if set. */
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -150,6 +150,13 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const 
 		     struct uie_digest *digest, uint8_t *scope);
 
 /*
+ * uie_core_measure with the platform and digest algorithm given, not a
+ * core's: what a measurement thread needs, and all it may read.
+ */
+int uie_measure_object(const struct uie_platform *pl, uint16_t alg, const struct uie_req *req,
+		       const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope);
+
+/*
  * Decides a measured request, logs it and returns the verdict.
  * `measure_err` is the result of measuring (UIE_OK, or the error which
  * makes the policy result DENY with reason MEASURE_FAIL); anonymous and

@@ -144,11 +144,10 @@ static int is_elf(const struct uie_object *obj, bool *elf)
 	return UIE_OK;
 }
 
-int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const struct uie_object *obj,
-		     struct uie_digest *digest, uint8_t *scope)
+int uie_measure_object(const struct uie_platform *pl, uint16_t alg, const struct uie_req *req,
+		       const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope)
 {
 	struct uie_elf_info info;
-	uint16_t alg;
 	bool elf;
 	int r;
 
@@ -156,9 +155,8 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const 
 		uie_memset(digest, 0, sizeof(*digest));
 	if (scope)
 		*scope = UIE_SCOPE_NONE;
-	if (!c || !req_ok(req) || !obj || !digest || !scope)
+	if (!pl || !req_ok(req) || !obj || !digest || !scope)
 		return UIE_E_INVAL;
-	alg = uie_core_obj_alg(c);
 	if ((r = is_elf(obj, &elf)) != UIE_OK)
 		return r;
 	/* A script is a whole non-ELF file run by execve; a program (ANON's object) is ELF. */
@@ -168,9 +166,9 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const 
 	if (!elf) {
 		/* An exec'd non-ELF file (a script) is measured whole. */
 		if (req->event == UIE_EV_EXECVE)
-			r = uie_range_measure(c->pl, obj, alg, 0, obj->size, digest);
+			r = uie_range_measure(pl, obj, alg, 0, obj->size, digest);
 		else
-			r = uie_range_measure(c->pl, obj, alg, req->file_offset, req->length, digest);
+			r = uie_range_measure(pl, obj, alg, req->file_offset, req->length, digest);
 		if (r == UIE_OK)
 			*scope = UIE_SCOPE_RANGE;
 		return r;
@@ -181,15 +179,28 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const 
 	    uie_elf_covers(&info, req->file_offset, req->length) ||
 	    (req->event == UIE_EV_MMAP_EXEC &&
 	     uie_elf_is_reservation(&info, req->file_offset, req->length))) {
-		r = uie_elf_digest(c->pl, obj, alg, &info, digest);
+		r = uie_elf_digest(pl, obj, alg, &info, digest);
 		if (r == UIE_OK)
 			*scope = UIE_SCOPE_ELF;
 		return r;
 	}
-	r = uie_range_measure(c->pl, obj, alg, req->file_offset, req->length, digest);
+	r = uie_range_measure(pl, obj, alg, req->file_offset, req->length, digest);
 	if (r == UIE_OK)
 		*scope = UIE_SCOPE_RANGE;
 	return r;
+}
+
+int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const struct uie_object *obj,
+		     struct uie_digest *digest, uint8_t *scope)
+{
+	if (!c) {
+		if (digest)
+			uie_memset(digest, 0, sizeof(*digest));
+		if (scope)
+			*scope = UIE_SCOPE_NONE;
+		return UIE_E_INVAL;
+	}
+	return uie_measure_object(c->pl, uie_core_obj_alg(c), req, obj, digest, scope);
 }
 
 /*

@@ -19,11 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "denylog.h"
 #include "fdpass.h"
 #include "logstore.h"
 #include "guestram.h"
@@ -290,6 +292,41 @@ static void test_mode_rules(void **state)
 	a = call(f, &q, -1);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.measure_ans.reason, UIE_R_ANON_EXEC);
+}
+
+/* A refusal in VM mode reaches the system log as in process mode (uie-monitord(8)). */
+static void test_refusal_in_system_log(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ }, a;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct uie_denylog dl;
+	char line[2048];
+	ssize_t n;
+	int s;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/log", f->mf.dir);
+	s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	assert_true(s >= 0);
+	assert_int_equal(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(uie_denylog_open(&dl, sa.sun_path), UIE_OK);
+	f->mf.m.denylog = &dl;
+	f->mf.m.ram = &f->ram;
+	q.u.measure_vm_req.r = (struct uie_msg_measure_req){
+		UIE_EV_EXECVE, UIE_ROLE_MAIN, UIE_VM_FLAG_FILELESS, 4711, 0, 0, 0, 0
+	};
+	a = call(f, &q, -1);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(a.u.measure_ans.policy_decision, UIE_DENY);
+	n = recv(s, line, sizeof(line) - 1, MSG_DONTWAIT);
+	assert_true(n > 0);
+	line[n] = '\0';
+	assert_non_null(strstr(line, " event=execve role=main rule=fileless digest=none "));
+	assert_non_null(strstr(line, " pid=4711 "));
+	assert_int_equal(dl.sent, 1);
+	f->mf.m.denylog = NULL;
+	uie_denylog_close(&dl);
+	close(s);
 }
 
 static void test_vmserver_frames(void **state)
@@ -611,6 +648,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_frames_outside_ram_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_changed_content_measured_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mode_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refusal_in_system_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vmserver_frames, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vmserver_quota, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mprotect_exec_frames, setup, teardown),
