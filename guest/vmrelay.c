@@ -103,15 +103,7 @@ static int forward(struct relay *rl, uint8_t *msg, size_t len, int fd, uint8_t *
 /* The answer to q that the relay gives itself: an error, never a grant. */
 static void refuse(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *alen)
 {
-	struct uie_wire_msg a = { .request_id = q->request_id, .status = err };
-
-	a.type = uie_bridge_is_request(q->type) ? q->type + 1 : UIE_MSG_ERROR_ANS;
-	if (err >= 0 || err <= UIE_E__MIN)
-		a.status = UIE_E_PEER;
-	if (uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen) != UIE_OK) {
-		a.type = UIE_MSG_ERROR_ANS;
-		uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen);
-	}
+	uie_bridge_error_answer(q, err >= 0 || err <= UIE_E__MIN ? UIE_E_PEER : err, ans, alen);
 }
 
 /*
@@ -148,21 +140,14 @@ static int frame_list(const struct uie_req *req, const struct uie_vmpin *pin, ui
 /* MEASURE_REQ with the object's descriptor: pinned, named by its frames, asked as MEASURE_VM_REQ. */
 static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, uint8_t *ans, size_t *alen)
 {
-	const struct uie_msg_measure_req *mq = &q->u.measure_req;
-	struct uie_req req = { .event = mq->event,
-			       .role = mq->role,
-			       .pid = mq->pid,
-			       .vaddr = mq->vaddr,
-			       .length = mq->length,
-			       .file_offset = mq->file_offset,
-			       .cond = UIE_BRIDGE_COND_OF(mq->flags),
-			       .fs = UIE_BRIDGE_FS_OF(mq->flags) };
 	struct uie_wire_msg a = { .type = UIE_MSG_MEASURE_ANS, .request_id = q->request_id };
 	struct uie_vmpin pin;
+	struct uie_req req;
 	uint64_t *list = NULL;
 	size_t n = 0;
 	int r;
 
+	uie_bridge_req_of(&q->u.measure_req, &req);
 	if ((r = uie_vmpin_object(rl->pagemap, objfd, &pin)) != UIE_OK) {
 		say(rl, "pinning an object", r);
 		return r;

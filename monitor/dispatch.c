@@ -74,25 +74,13 @@ static const struct mon_entry *lookup(uint16_t type)
 	return NULL;
 }
 
-/* Encodes the error answer to q (type and request id as far as known). */
-static void error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *anslen)
-{
-	struct uie_wire_msg a = { .request_id = q->request_id, .status = err };
-
-	a.type = uie_bridge_is_request(q->type) ? q->type + 1 : UIE_MSG_ERROR_ANS;
-	if (uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen) != UIE_OK) {
-		a.status = UIE_E_INVAL;
-		uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen);
-	}
-}
-
 void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans, size_t *anslen)
 {
 	a->type = q->type + 1;
 	a->request_id = q->request_id;
 	if (a->status == UIE_OK && uie_bridge_encode(a, ans, UIE_BRIDGE_MAX_MSG, anslen) == UIE_OK)
 		return;
-	error_answer(q, a->status != UIE_OK ? a->status : UIE_E_INVAL, ans, anslen);
+	uie_bridge_error_answer(q, a->status != UIE_OK ? a->status : UIE_E_INVAL, ans, anslen);
 }
 
 void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err, uint8_t *ans,
@@ -102,7 +90,7 @@ void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t 
 
 	uie_bridge_decode(msg, len, &q); /* only for its type and request id */
 	uie_mon_diag(m, "refused message (type %u, %zu bytes): %s", q.type, len, uie_err_str(err));
-	error_answer(&q, err, ans, anslen);
+	uie_bridge_error_answer(&q, err, ans, anslen);
 }
 
 void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c)
@@ -179,7 +167,7 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 	if (*ansfd >= 0)
 		close(*ansfd);
 	*ansfd = -1;
-	error_answer(&q, a.status != UIE_OK ? a.status : UIE_E_INVAL, ans, anslen);
+	uie_bridge_error_answer(&q, a.status != UIE_OK ? a.status : UIE_E_INVAL, ans, anslen);
 }
 
 void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,

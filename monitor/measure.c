@@ -199,16 +199,7 @@ static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int 
  */
 static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req *mq, struct uie_req *req)
 {
-	*req = (struct uie_req){
-		.event = mq->event,
-		.role = mq->role,
-		.pid = mq->pid,
-		.vaddr = mq->vaddr,
-		.length = mq->length,
-		.file_offset = mq->file_offset,
-		.cond = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_COND_OF(mq->flags),
-		.fs = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_FS_OF(mq->flags),
-	};
+	uie_bridge_req_of(mq, req);
 	/* VM mode has no subjects: its EXECVE grants travel as MEASURE_VM_REQ (BRIDGE.md 12). */
 	if (!uie_logstore_is_first_seen(&m->log) || m->ram || mq->subject_seq == 0)
 		return UIE_OK;

@@ -86,17 +86,7 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 		       int *afd, struct uie_mon_later *later)
 {
 	const struct uie_msg_measure_vm_req *mq = &q->u.measure_vm_req;
-	struct uie_req req = {
-		.event = mq->r.event,
-		.role = mq->r.role,
-		.pid = mq->r.pid,
-		.vaddr = mq->r.vaddr,
-		.length = mq->r.length,
-		.file_offset = mq->r.file_offset,
-		.id = { .size = mq->object_size }, /* the only identity VM mode has */
-		.cond = UIE_BRIDGE_COND_OF(mq->r.flags),
-		.fs = UIE_BRIDGE_FS_OF(mq->r.flags),
-	};
+	struct uie_req req;
 	struct uie_measurement ms = { .scope = UIE_SCOPE_NONE };
 	struct uie_guest_object go;
 	uint64_t *frames = NULL;
@@ -105,6 +95,8 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 
 	(void)afd;
 	(void)later;
+	uie_bridge_req_of(&mq->r, &req);
+	req.id.size = mq->object_size; /* the only identity VM mode has */
 	if (!m->ram)
 		return UIE_E_STATE; /* process mode has no guest RAM to read */
 	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)

@@ -127,6 +127,13 @@ int uie_core_init_restart(struct uie_core *c, const struct uie_platform *pl, con
 int uie_core_restore(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
 		     const uint8_t package_hash[UIE_SHA256_LEN]);
 
+/*
+ * The fields of a request agree (docs/FORMATS.md 3.4): a known event and
+ * role; conditions and file system kinds only for files; EXECMOD only for
+ * mmap and mprotect.  The core and the bridge codec both check with it.
+ */
+bool uie_req_valid(const struct uie_req *req);
+
 /* Digest algorithm requests are measured with now (policy's, or bootstrap's). */
 uint16_t uie_core_obj_alg(const struct uie_core *c);
 

@@ -32,14 +32,6 @@ static bool status_ok(int32_t s)
 	return s <= 0 && s > UIE_E__MIN;
 }
 
-/* An optional digest may be absent (algorithm 0, length 0); either way it is canonical. */
-static bool digest_ok(const struct uie_digest *d, bool required)
-{
-	if (d->alg == 0 && d->len == 0 && !required)
-		return uie_digest_tail_zero(d, 0);
-	return uie_digest_valid(d) && uie_digest_tail_zero(d, d->len);
-}
-
 static void put_digest(struct uie_wbuf *w, const struct uie_digest *d)
 {
 	uie_wbuf_bytes(w, d->bytes, UIE_DIGEST_MAX);
@@ -52,17 +44,20 @@ static void get_digest(struct uie_rbuf *r, struct uie_digest *d, uint16_t alg, u
 	(void)uie_rbuf_bytes(r, d->bytes, UIE_DIGEST_MAX);
 }
 
-static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
+/* The request's flags are canonical and its fields agree as the core requires (uie_req_valid). */
+static bool req_ok(const struct uie_msg_measure_req *q, uint8_t flags)
 {
-	uint8_t cond = UIE_BRIDGE_COND_OF(flags);
+	struct uie_req req;
 
-	if (!uie_event_role_valid(event, role))
+	if (q->role == UIE_ROLE_ANON && flags != 0 && flags != UIE_BRIDGE_REQ_PROGRAM)
 		return false;
-	if (role == UIE_ROLE_ANON)
-		return flags == 0 || flags == UIE_BRIDGE_REQ_PROGRAM;
-	return flags == (UIE_BRIDGE_REQ_COND(cond) | UIE_BRIDGE_REQ_FS(UIE_BRIDGE_FS_OF(flags))) &&
-	       UIE_BRIDGE_FS_OF(flags) < UIE_FS__MAX &&
-	       (!(cond & UIE_COND_EXECMOD) || event != UIE_EV_EXECVE);
+	if (q->role != UIE_ROLE_ANON && flags != (UIE_BRIDGE_REQ_COND(UIE_BRIDGE_COND_OF(flags)) |
+						  UIE_BRIDGE_REQ_FS(UIE_BRIDGE_FS_OF(flags))))
+		return false;
+	uie_bridge_req_of(q, &req);
+	req.cond = q->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_COND_OF(flags);
+	req.fs = q->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_FS_OF(flags);
+	return uie_req_valid(&req);
 }
 
 /* The fields MEASURE_REQ and MEASURE_VM_REQ share. */
@@ -105,7 +100,7 @@ static bool measure_req_ok(const struct uie_wire_msg *m)
 {
 	const struct uie_msg_measure_req *q = &m->u.measure_req;
 
-	return req_ok(q->event, q->role, q->flags);
+	return req_ok(q, q->flags);
 }
 
 /* MEASURE_VM_REQ: MEASURE_REQ's fields and the object size. */
@@ -126,8 +121,8 @@ static bool measure_vm_req_ok(const struct uie_wire_msg *m)
 {
 	const struct uie_msg_measure_vm_req *q = &m->u.measure_vm_req;
 
-	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) ||
-	    q->r.role == UIE_ROLE_ANON || q->r.subject_seq != 0) /* no subject in VM mode */
+	if (!req_ok(&q->r, q->r.flags & ~UIE_VM_FLAG_FILELESS) || q->r.role == UIE_ROLE_ANON ||
+	    q->r.subject_seq != 0) /* no subject in VM mode */
 		return false;
 	if (q->r.flags & UIE_VM_FLAG_FILELESS)
 		return q->object_size == 0;
@@ -177,7 +172,7 @@ static bool verdict_ok(const struct uie_wire_msg *m)
 	const struct uie_verdict *v = &m->u.measure_ans;
 
 	return v->decision < UIE_DECISION__MAX && v->policy_decision < UIE_DECISION__MAX &&
-	       v->reason < UIE_R__MAX && v->scope < UIE_SCOPE__MAX && digest_ok(&v->digest, false);
+	       v->reason < UIE_R__MAX && v->scope < UIE_SCOPE__MAX && uie_digest_ok(&v->digest, false);
 }
 
 /* INSTALL_REQ: the package length; the package is in the memfd. */
@@ -681,7 +676,36 @@ static void get_file_req(struct uie_rbuf *r, struct uie_req *q)
 
 static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)
 {
-	return req_ok(req->event, req->role, 0) && req->role != UIE_ROLE_ANON && digest_ok(digest, true);
+	const struct uie_req entry = { .event = req->event, .role = req->role }; /* no flags travel */
+
+	return uie_req_valid(&entry) && req->role != UIE_ROLE_ANON && uie_digest_ok(digest, true);
+}
+
+void uie_bridge_req_of(const struct uie_msg_measure_req *mq, struct uie_req *req)
+{
+	*req = (struct uie_req){
+		.event = mq->event,
+		.role = mq->role,
+		.pid = mq->pid,
+		.vaddr = mq->vaddr,
+		.length = mq->length,
+		.file_offset = mq->file_offset,
+		.cond = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_COND_OF(mq->flags),
+		.fs = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_FS_OF(mq->flags),
+	};
+}
+
+void uie_bridge_error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *anslen)
+{
+	struct uie_wire_msg a = { .request_id = q->request_id,
+				  .status = err != UIE_OK && status_ok(err) ? err : UIE_E_INVAL };
+
+	a.type = uie_bridge_is_request(q->type) ? q->type + 1 : UIE_MSG_ERROR_ANS;
+	if (uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen) != UIE_OK) {
+		a.type = UIE_MSG_ERROR_ANS;
+		a.status = UIE_E_INVAL;
+		uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen);
+	}
 }
 
 uint64_t uie_bridge_vm_nframes(uint64_t object_size)

@@ -135,6 +135,21 @@ int uie_bridge_fastpath_entry_encode(const struct uie_req *req, const struct uie
 int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_LEN], struct uie_req *req,
 				     struct uie_digest *digest);
 
+/*
+ * The request a MEASURE_REQ (or MEASURE_VM_REQ's request part) names, as
+ * the core takes it: conditions and file system kind from its flags (none
+ * for anonymous memory); identity and subject are the caller's to fill.
+ */
+void uie_bridge_req_of(const struct uie_msg_measure_req *mq, struct uie_req *req);
+
+/*
+ * Encodes the error answer err to q into ans (UIE_BRIDGE_MAX_MSG bytes):
+ * q's answer type, or ERROR_ANS for a type that is no request; an err that
+ * is no error code is sent as UIE_E_INVAL.  The one refusal the monitor's
+ * door and the guest's relay write.
+ */
+void uie_bridge_error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *anslen);
+
 /* Frames a VM-mode object of object_size bytes lies in: ceil(size / 4096). */
 uint64_t uie_bridge_vm_nframes(uint64_t object_size);
 

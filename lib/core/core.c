@@ -63,20 +63,21 @@ static void rec_from_req(struct uie_log_record *rec, const struct uie_req *req)
 	rec->file_offset = req->file_offset;
 }
 
-/*
- * Conditions and file system kinds are for files; EXECMOD only for mmap
- * and mprotect (docs/FORMATS.md 3.4).
- */
-static bool req_ok(const struct uie_req *req)
+bool uie_req_valid(const struct uie_req *req)
 {
 	return req && uie_event_role_valid(req->event, req->role) && !(req->cond & ~UIE_COND_ALL) &&
 	       req->fs < UIE_FS__MAX && ((req->cond == 0 && req->fs == 0) || req->role != UIE_ROLE_ANON) &&
 	       (!(req->cond & UIE_COND_EXECMOD) || req->event != UIE_EV_EXECVE);
 }
 
+static bool req_ok(const struct uie_req *req)
+{
+	return uie_req_valid(req);
+}
+
 static bool digest_ok(const struct uie_digest *d)
 {
-	return d && uie_digest_valid(d);
+	return d && uie_digest_ok(d, true);
 }
 
 /* Common start: bootstrap mode, then the first record (START or RESTART). */
