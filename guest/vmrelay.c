@@ -188,13 +188,6 @@ static int violation(struct relay *rl, const struct uie_wire_msg *q, int objfd, 
 	return uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen);
 }
 
-/* What the control socket forwards: requests a `uie` tool sends, none that only the interceptor may. */
-static bool control_allowed(uint16_t type)
-{
-	return type == UIE_MSG_STATUS_REQ || type == UIE_MSG_EXPORT_REQ || type == UIE_MSG_INSTALL_REQ ||
-	       type == UIE_MSG_PUBKEY_REQ;
-}
-
 /* Serves one message of client c (on the control socket when control); false when c is gone. */
 static bool serve_one(struct relay *rl, int c, bool control)
 {
@@ -213,7 +206,9 @@ static bool serve_one(struct relay *rl, int c, bool control)
 		r = uie_bridge_decode(msg, len, &q);
 	else
 		uie_bridge_decode(msg, len, &q);
-	if (r == UIE_OK && control && !control_allowed(q.type))
+	/* The control socket takes the tools' requests; no client may send the relay's own. */
+	if (r == UIE_OK &&
+	    !uie_bridge_may_send(q.type, control ? UIE_FROM_TREE : UIE_FROM_TOOL | UIE_FROM_INTERCEPTOR))
 		r = UIE_E_ACCESS;
 	else if (r == UIE_OK && q.type == UIE_MSG_MEASURE_REQ && q.u.measure_req.role != UIE_ROLE_ANON)
 		r = fd >= 0 ? measure(rl, &q, fd, ans, &alen) : UIE_E_FORMAT;

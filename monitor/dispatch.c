@@ -143,6 +143,8 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 		r = UIE_E_FORMAT; /* an answer type, sent to the monitor */
 	if (r == UIE_OK && (uie_bridge_fd_rule(&q) == UIE_FD_ONE) != (fd >= 0))
 		r = UIE_E_FORMAT;
+	if (r == UIE_OK && !uie_bridge_served_in(q.type, m->ram ? UIE_IN_VM : UIE_IN_PROCESS))
+		r = UIE_E_STATE; /* a VM-mode message in process mode, or the reverse */
 	if (fd >= 0 && r != UIE_OK)
 		close(fd);
 	if (r != UIE_OK) {

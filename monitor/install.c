@@ -94,8 +94,8 @@ int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, str
 {
 	(void)q;
 	(void)fd;
-	/* VM mode: a copy of the page would not follow installs; the guest runs without fast path. */
-	if (m->gen.fd < 0 || m->ram)
+	/* Process mode only (the dispatch table): in VM mode a copy of the page would not follow installs. */
+	if (m->gen.fd < 0)
 		return UIE_E_NOTFOUND;
 	*afd = fcntl(m->gen.fd, F_DUPFD_CLOEXEC, 0);
 	if (*afd < 0)

@@ -289,8 +289,6 @@ int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int f
 	bool fileless;
 	int r;
 
-	if (m->ram) /* VM mode: a descriptor would be bytes the guest chose */
-		return UIE_E_STATE;
 	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
 		return r;
 	if ((r = object_check(fd, &req.id, &fileless)) != UIE_OK)

@@ -97,8 +97,6 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 	(void)later;
 	uie_bridge_req_of(&mq->r, &req);
 	req.id.size = mq->object_size; /* the only identity VM mode has */
-	if (!m->ram)
-		return UIE_E_STATE; /* process mode has no guest RAM to read */
 	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
 		return r;
 	if (!(mq->r.flags & UIE_VM_FLAG_FILELESS)) {
@@ -145,8 +143,6 @@ int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, in
 
 	(void)afd;
 	(void)later;
-	if (!m->ram)
-		return UIE_E_STATE;
 	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
 		return r;
 	if (vq->object_size > 0 && (r = list_object(m, fd, uie_bridge_vm_nframes(vq->object_size),

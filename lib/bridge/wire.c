@@ -478,41 +478,53 @@ struct msg_row {
 	bool known;
 	int16_t body_len;
 	enum fd_when fd;
+	uint8_t from;  /* requests: UIE_FROM_* bits, who may send it */
+	uint8_t modes; /* requests: UIE_IN_* bits, where the monitor serves it */
 	void (*put)(struct uie_wbuf *w, const struct uie_wire_msg *m);
 	int (*get)(struct uie_rbuf *r, struct uie_wire_msg *m);
 	bool (*ok)(const struct uie_wire_msg *m);
 };
 
 static const struct msg_row msg_rows[UIE_MSG__MAX] = {
-	[UIE_MSG_ERROR_ANS] = { true, 4, FD_NEVER, NULL, NULL, never_ok },
-	[UIE_MSG_MEASURE_REQ] = { true, 40, FD_UNLESS_ANON, measure_req_put, measure_req_get,
-				  measure_req_ok },
-	[UIE_MSG_MEASURE_ANS] = { true, 72, FD_NEVER, verdict_put, verdict_get, verdict_ok },
-	[UIE_MSG_INSTALL_REQ] = { true, 8, FD_ALWAYS, install_req_put, install_req_get, install_req_ok },
-	[UIE_MSG_INSTALL_ANS] = { true, 20, FD_NEVER, install_ans_put, install_ans_get, install_ans_ok },
-	[UIE_MSG_EXPORT_REQ] = { true, 80, FD_NEVER, export_req_put, export_req_get, export_req_ok },
-	[UIE_MSG_EXPORT_ANS] = { true, 24, FD_IF_BLOB, blob_ans_put, blob_ans_get, blob_ans_ok },
-	[UIE_MSG_HINT_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
-	[UIE_MSG_HINT_ANS] = { true, 24, FD_IF_BLOB, blob_ans_put, blob_ans_get, blob_ans_ok },
-	[UIE_MSG_STATUS_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
-	[UIE_MSG_STATUS_ANS] = { true, 128, FD_NEVER, status_ans_put, status_ans_get, status_ans_ok },
-	[UIE_MSG_FASTPATH_REQ] = { true, 16, FD_ALWAYS, fastpath_req_put, fastpath_req_get, fastpath_req_ok },
-	[UIE_MSG_FASTPATH_ANS] = { true, 16, FD_NEVER, fastpath_ans_put, fastpath_ans_get, fastpath_ans_ok },
-	[UIE_MSG_PUBKEY_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
-	[UIE_MSG_PUBKEY_ANS] = { true, -1, FD_NEVER, pubkey_ans_put, pubkey_ans_get, pubkey_ans_ok },
-	[UIE_MSG_GEN_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
-	[UIE_MSG_GEN_ANS] = { true, 24, FD_IF_OK, blob_ans_put, blob_ans_get, gen_ans_ok },
-	[UIE_MSG_CHECKPOINT_REQ] = { true, 40, FD_NEVER, checkpoint_req_put, checkpoint_req_get, NULL },
-	[UIE_MSG_CHECKPOINT_ANS] = { true, 16, FD_NEVER, checkpoint_ans_put, checkpoint_ans_get, NULL },
-	[UIE_MSG_MEASURE_VM_REQ] = { true, 40, FD_UNLESS_FILELESS, measure_vm_req_put, measure_vm_req_get,
-				     measure_vm_req_ok },
-	[UIE_MSG_MEASURE_VM_ANS] = { true, 72, FD_NEVER, verdict_put, verdict_get, verdict_ok },
-	[UIE_MSG_VIOLATION_REQ] = { true, 8, FD_ALWAYS, violation_req_put, violation_req_get,
-				    violation_req_ok },
-	[UIE_MSG_VIOLATION_ANS] = { true, 16, FD_NEVER, violation_ans_put, violation_ans_get, NULL },
-	[UIE_MSG_VIOLATION_VM_REQ] = { true, 16, FD_IF_OBJECT, violation_vm_req_put, violation_vm_req_get,
-				       violation_vm_req_ok },
-	[UIE_MSG_VIOLATION_VM_ANS] = { true, 16, FD_NEVER, violation_ans_put, violation_ans_get, NULL },
+	[UIE_MSG_ERROR_ANS] = { true, 4, FD_NEVER, 0, 0, NULL, NULL, never_ok },
+	[UIE_MSG_MEASURE_REQ] = { true, 40, FD_UNLESS_ANON, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS | UIE_IN_VM,
+				  measure_req_put, measure_req_get, measure_req_ok },
+	[UIE_MSG_MEASURE_ANS] = { true, 72, FD_NEVER, 0, 0, verdict_put, verdict_get, verdict_ok },
+	[UIE_MSG_INSTALL_REQ] = { true, 8, FD_ALWAYS, UIE_FROM_TOOL | UIE_FROM_TREE,
+				  UIE_IN_PROCESS | UIE_IN_VM, install_req_put, install_req_get,
+				  install_req_ok },
+	[UIE_MSG_INSTALL_ANS] = { true, 20, FD_NEVER, 0, 0, install_ans_put, install_ans_get,
+				  install_ans_ok },
+	[UIE_MSG_EXPORT_REQ] = { true, 80, FD_NEVER, UIE_FROM_TOOL | UIE_FROM_TREE,
+				 UIE_IN_PROCESS | UIE_IN_VM, export_req_put, export_req_get, export_req_ok },
+	[UIE_MSG_EXPORT_ANS] = { true, 24, FD_IF_BLOB, 0, 0, blob_ans_put, blob_ans_get, blob_ans_ok },
+	[UIE_MSG_HINT_REQ] = { true, 0, FD_NEVER, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS | UIE_IN_VM, NULL,
+			       NULL, NULL },
+	[UIE_MSG_HINT_ANS] = { true, 24, FD_IF_BLOB, 0, 0, blob_ans_put, blob_ans_get, blob_ans_ok },
+	[UIE_MSG_STATUS_REQ] = { true, 0, FD_NEVER, UIE_FROM_INTERCEPTOR | UIE_FROM_TOOL | UIE_FROM_TREE,
+				 UIE_IN_PROCESS | UIE_IN_VM, NULL, NULL, NULL },
+	[UIE_MSG_STATUS_ANS] = { true, 128, FD_NEVER, 0, 0, status_ans_put, status_ans_get, status_ans_ok },
+	[UIE_MSG_FASTPATH_REQ] = { true, 16, FD_ALWAYS, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS | UIE_IN_VM,
+				   fastpath_req_put, fastpath_req_get, fastpath_req_ok },
+	[UIE_MSG_FASTPATH_ANS] = { true, 16, FD_NEVER, 0, 0, fastpath_ans_put, fastpath_ans_get,
+				   fastpath_ans_ok },
+	[UIE_MSG_PUBKEY_REQ] = { true, 0, FD_NEVER, UIE_FROM_TOOL | UIE_FROM_TREE, UIE_IN_PROCESS | UIE_IN_VM,
+				 NULL, NULL, NULL },
+	[UIE_MSG_PUBKEY_ANS] = { true, -1, FD_NEVER, 0, 0, pubkey_ans_put, pubkey_ans_get, pubkey_ans_ok },
+	[UIE_MSG_GEN_REQ] = { true, 0, FD_NEVER, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS, NULL, NULL, NULL },
+	[UIE_MSG_GEN_ANS] = { true, 24, FD_IF_OK, 0, 0, blob_ans_put, blob_ans_get, gen_ans_ok },
+	[UIE_MSG_CHECKPOINT_REQ] = { true, 40, FD_NEVER, UIE_FROM_TOOL, UIE_IN_PROCESS | UIE_IN_VM,
+				     checkpoint_req_put, checkpoint_req_get, NULL },
+	[UIE_MSG_CHECKPOINT_ANS] = { true, 16, FD_NEVER, 0, 0, checkpoint_ans_put, checkpoint_ans_get, NULL },
+	[UIE_MSG_MEASURE_VM_REQ] = { true, 40, FD_UNLESS_FILELESS, UIE_FROM_RELAY, UIE_IN_VM,
+				     measure_vm_req_put, measure_vm_req_get, measure_vm_req_ok },
+	[UIE_MSG_MEASURE_VM_ANS] = { true, 72, FD_NEVER, 0, 0, verdict_put, verdict_get, verdict_ok },
+	[UIE_MSG_VIOLATION_REQ] = { true, 8, FD_ALWAYS, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS,
+				    violation_req_put, violation_req_get, violation_req_ok },
+	[UIE_MSG_VIOLATION_ANS] = { true, 16, FD_NEVER, 0, 0, violation_ans_put, violation_ans_get, NULL },
+	[UIE_MSG_VIOLATION_VM_REQ] = { true, 16, FD_IF_OBJECT, UIE_FROM_RELAY, UIE_IN_VM,
+				       violation_vm_req_put, violation_vm_req_get, violation_vm_req_ok },
+	[UIE_MSG_VIOLATION_VM_ANS] = { true, 16, FD_NEVER, 0, 0, violation_ans_put, violation_ans_get, NULL },
 };
 
 /* The row of type, or NULL when the type is unknown. */
@@ -531,6 +543,20 @@ bool uie_bridge_is_request(uint16_t type)
 	const struct msg_row *row = msg_row(type);
 
 	return !is_answer_type(type) && row && row->body_len >= 0;
+}
+
+bool uie_bridge_may_send(uint16_t type, uint8_t from)
+{
+	const struct msg_row *row = msg_row(type);
+
+	return uie_bridge_is_request(type) && (row->from & from) != 0;
+}
+
+bool uie_bridge_served_in(uint16_t type, uint8_t mode)
+{
+	const struct msg_row *row = msg_row(type);
+
+	return uie_bridge_is_request(type) && (row->modes & mode) != 0;
 }
 
 enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)

@@ -272,8 +272,14 @@ static void test_mode_rules(void **state)
 	a = measure_fd(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, "/bin/true");
 	assert_int_equal(a.status, UIE_E_STATE);
 	a = call(f, &q, -1);
-	assert_int_equal(a.status, UIE_E_NOTFOUND);
+	assert_int_equal(a.status, UIE_E_STATE); /* the table: GEN is served in process mode only */
+	/* VIOLATION_REQ's descriptor would be bytes the guest chose: process mode only */
+	q = (struct uie_wire_msg){ .type = UIE_MSG_VIOLATION_REQ };
+	q.u.violation_req = (struct uie_msg_violation_req){ .pid = 7, .kind = UIE_VIOLATION_WRITE };
+	a = call(f, &q, open("/bin/true", O_RDONLY | O_CLOEXEC));
+	assert_int_equal(a.status, UIE_E_STATE);
 	assert_int_equal(f->mf.m.core.next_seq, seq);
+	q = (struct uie_wire_msg){ .type = UIE_MSG_GEN_REQ };
 	/* fileless: decided without reading guest RAM */
 	q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_VM_REQ };
 	q.u.measure_vm_req.r = (struct uie_msg_measure_req){
