@@ -15,19 +15,20 @@
  * remember only makes those requests fail (closed).  VM mode has no
  * subjects (docs/BRIDGE.md 12).
  */
-static void subject_remember(struct uie_monitor *m, const struct uie_req *req, const struct uie_verdict *v)
+static void subject_remember(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,
+			     const struct uie_verdict *v)
 {
-	if (!uie_logstore_is_first_seen(&m->log) || m->ram || !m->client || req->event != UIE_EV_EXECVE ||
+	if (!uie_logstore_is_first_seen(&m->log) || m->ram || !client || req->event != UIE_EV_EXECVE ||
 	    (req->role != UIE_ROLE_MAIN && req->role != UIE_ROLE_INTERP) || v->decision != UIE_ALLOW ||
 	    v->scope != UIE_SCOPE_ELF)
 		return;
-	if (uie_mon_subjects_put(&m->client->subjects, v->seq, &v->digest) != UIE_OK)
+	if (uie_mon_subjects_put(&client->subjects, v->seq, &v->digest) != UIE_OK)
 		uie_mon_diag(m, "record %llu: no memory to remember it as a subject",
 			     (unsigned long long)v->seq);
 }
 
-int uie_mon_decide(struct uie_monitor *m, const struct uie_req *req, const struct uie_measurement *ms,
-		   const char *object, struct uie_verdict *out)
+int uie_mon_decide(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,
+		   const struct uie_measurement *ms, const char *object, struct uie_verdict *out)
 {
 	int r = uie_core_decide(&m->core, req, ms->err, ms->scope == UIE_SCOPE_NONE ? NULL : &ms->digest,
 				ms->scope, out);
@@ -38,6 +39,6 @@ int uie_mon_decide(struct uie_monitor *m, const struct uie_req *req, const struc
 		uie_mon_diag(m, "measure pid %u event %u role %u%s: %s", req->pid, req->event, req->role,
 			     m->ram ? " (VM)" : "", uie_err_str(ms->err));
 	if (r == UIE_OK)
-		subject_remember(m, req, out);
+		subject_remember(m, client, req, out);
 	return r;
 }

@@ -106,9 +106,8 @@ void uie_mon_client_fini(struct uie_mon_client *c)
 	c->subjects = NULL;
 }
 
-int uie_mon_quota_take(struct uie_monitor *m, uint64_t n)
+int uie_mon_quota_take(const struct uie_monitor *m, struct uie_mon_client *c, uint64_t n)
 {
-	struct uie_mon_client *c = m->client;
 	uint64_t t, add;
 
 	if (!c || !m->limits.quota)
@@ -131,8 +130,8 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd)
 {
 	const struct mon_entry *h = NULL;
-	struct uie_mon_later *defer = NULL;
 	struct uie_wire_msg q, a;
+	struct uie_mon_call call = { .client = c, .q = &q, .fd = fd, .a = &a, .afd = ansfd };
 	int r;
 
 	*ansfd = -1;
@@ -152,14 +151,12 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 		return;
 	}
 	if (later && h->how != SERVE_INLINE)
-		defer = later;
+		call.later = later;
 	memset(&a, 0, sizeof(a));
 	a.type = q.type + 1;
 	a.request_id = q.request_id;
-	m->client = c;
-	a.status = h->fn(m, &q, fd, &a, ansfd, defer);
-	m->client = NULL;
-	if (defer && (defer->job || defer->export))
+	a.status = h->fn(m, &call);
+	if (call.later && (call.later->job || call.later->export))
 		return; /* answered later; a job owns fd (an export has none) */
 	if (fd >= 0)
 		close(fd);

@@ -183,12 +183,12 @@ static const char *object_name(int fd, char *buf, size_t size)
 }
 
 /* Decides a request measured from fd (or not: -1), naming its object in the system log. */
-static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int fd,
-			  const struct uie_measurement *ms, struct uie_verdict *out)
+static int measure_decide(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,
+			  int fd, const struct uie_measurement *ms, struct uie_verdict *out)
 {
 	char name[4096];
 
-	return uie_mon_decide(m, req, ms, object_name(fd, name, sizeof(name)), out);
+	return uie_mon_decide(m, client, req, ms, object_name(fd, name, sizeof(name)), out);
 }
 
 /*
@@ -197,14 +197,16 @@ static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int 
  * is the one the monitor logged.  Anything else is refused (the guest
  * applies DENY); 0 is "unknown".  Outside first-seen mode it is not used.
  */
-static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req *mq, struct uie_req *req)
+static int req_from_msg(struct uie_monitor *m, const struct uie_mon_call *c, struct uie_req *req)
 {
+	const struct uie_msg_measure_req *mq = &c->q->u.measure_req;
+
 	uie_bridge_req_of(mq, req);
 	/* VM mode has no subjects: its EXECVE grants travel as MEASURE_VM_REQ (BRIDGE.md 12). */
 	if (!uie_logstore_is_first_seen(&m->log) || m->ram || mq->subject_seq == 0)
 		return UIE_OK;
-	if (!m->client ||
-	    uie_mon_subjects_get(m->client->subjects, mq->subject_seq, &req->subject) != UIE_OK) {
+	if (!c->client ||
+	    uie_mon_subjects_get(c->client->subjects, mq->subject_seq, &req->subject) != UIE_OK) {
 		uie_mon_diag(m,
 			     "measure pid %u: subject record %llu is no program granted on this "
 			     "connection: refused",
@@ -215,9 +217,9 @@ static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req 
 	return UIE_OK;
 }
 
-static int quota_measure(struct uie_monitor *m, const struct uie_req *req)
+static int quota_measure(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req)
 {
-	int r = uie_mon_quota_take(m, 1);
+	int r = uie_mon_quota_take(m, client, 1);
 
 	if (r != UIE_OK)
 		uie_mon_diag(m, "measure pid %u: client quota of %u records/s used up: refused, not logged",
@@ -226,13 +228,12 @@ static int quota_measure(struct uie_monitor *m, const struct uie_req *req)
 }
 
 /*
- * MEASURE, served inline (later NULL) or, when later is given and the
+ * MEASURE, served inline (c->later NULL) or, when later is given and the
  * object must be hashed (a cache miss), handed to a measurement worker:
- * later->job then owns fd and no answer is written yet; the worker's
- * result is decided and answered by uie_monitor_measure_finish.
+ * later->job then owns the descriptor and no answer is written yet; the
+ * worker's result is decided and answered by uie_monitor_measure_finish.
  */
-int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		    int *afd, struct uie_mon_later *later)
+int uie_mon_measure(struct uie_monitor *m, struct uie_mon_call *c)
 {
 	struct uie_measurement ms = { .scope = UIE_SCOPE_NONE };
 	struct uie_req req;
@@ -240,37 +241,38 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	struct uie_job *job;
 	int r;
 
-	if ((r = req_from_msg(m, &q->u.measure_req, &req)) != UIE_OK)
+	if ((r = req_from_msg(m, c, &req)) != UIE_OK)
 		return r;
 	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
-	if (m->ram && (req.role != UIE_ROLE_ANON || fd >= 0))
+	if (m->ram && (req.role != UIE_ROLE_ANON || c->fd >= 0))
 		return UIE_E_STATE;
-	if ((r = quota_measure(m, &req)) != UIE_OK)
+	if ((r = quota_measure(m, c->client, &req)) != UIE_OK)
 		return r;
 	/* Anonymous memory comes with its process's program, or with nothing. */
-	if (req.role == UIE_ROLE_ANON && fd < 0)
-		return measure_decide(m, &req, fd, &ms, &a->u.measure_ans);
-	if (!later || !m->workers)
-		ms = measure_fd(m, &req, fd);
-	else if (measure_lookup(m, &req, fd, &v, &ms)) {
+	if (req.role == UIE_ROLE_ANON && c->fd < 0)
+		return measure_decide(m, c->client, &req, c->fd, &ms, &c->a->u.measure_ans);
+	if (!c->later || !m->workers)
+		ms = measure_fd(m, &req, c->fd);
+	else if (measure_lookup(m, &req, c->fd, &v, &ms)) {
 		if ((job = malloc(sizeof(*job))) != NULL) {
-			job_init(m, job, &req, fd, &v); /* the job owns fd from here */
-			job->request_id = q->request_id;
-			later->job = job;
+			job_init(m, job, &req, c->fd, &v); /* the job owns the descriptor from here */
+			job->request_id = c->q->request_id;
+			c->later->job = job;
 			return UIE_OK;
 		}
-		ms = measure_fd(m, &req, fd); /* no memory for a job: here */
+		ms = measure_fd(m, &req, c->fd); /* no memory for a job: here */
 	}
-	return measure_decide(m, &req, fd, &ms, &a->u.measure_ans);
+	return measure_decide(m, c->client, &req, c->fd, &ms, &c->a->u.measure_ans);
 }
 
-void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans, size_t *anslen)
+void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_mon_client *client, struct uie_job *job,
+				uint8_t *ans, size_t *anslen)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = job->request_id };
 	struct uie_wire_msg a = { 0 };
 	struct uie_measurement ms = measure_finish(m, job);
 
-	a.status = measure_decide(m, &job->req, job->fd, &ms, &a.u.measure_ans);
+	a.status = measure_decide(m, client, &job->req, job->fd, &ms, &a.u.measure_ans);
 	uie_monitor_answer(&q, &a, ans, anslen);
 }
 
@@ -281,32 +283,33 @@ void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint
  * what was approved.  A file that cannot be measured is logged without a
  * digest: the violation is recorded all the same.
  */
-int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		      int *afd, struct uie_mon_later *later)
+int uie_mon_violation(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	struct uie_req req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_DSO, .pid = q->u.violation_req.pid };
+	struct uie_req req = { .event = UIE_EV_EXECVE,
+			       .role = UIE_ROLE_DSO,
+			       .pid = c->q->u.violation_req.pid };
 	struct uie_measurement ms = { .err = UIE_E_FORMAT, .scope = UIE_SCOPE_NONE };
 	bool fileless;
 	int r;
 
-	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
+	if ((r = uie_mon_quota_take(m, c->client, 1)) != UIE_OK)
 		return r;
-	if ((r = object_check(fd, &req.id, &fileless)) != UIE_OK)
+	if ((r = object_check(c->fd, &req.id, &fileless)) != UIE_OK)
 		return r; /* not a readable regular file: nothing to name */
 	req.length = req.id.size;
 	if (!fileless)
-		ms = measure_fd(m, &req, fd);
+		ms = measure_fd(m, &req, c->fd);
 	if (ms.err != UIE_OK)
 		uie_mon_diag(m, "write violation (pid %u, inode %llu): not measured: %s", req.pid,
 			     (unsigned long long)req.id.ino, uie_err_str(ms.err));
 	r = uie_core_log_violation(&m->core, req.pid, &req.id, ms.scope == UIE_SCOPE_NONE ? NULL : &ms.digest,
-				   ms.scope, &a->u.violation_ans_seq);
+				   ms.scope, &c->a->u.violation_ans_seq);
 	if (r == UIE_OK)
 		uie_mon_diag(m,
 			     "write violation: inode %llu written by pid %u while mapped executable "
 			     "(record %llu)",
 			     (unsigned long long)req.id.ino, req.pid,
-			     (unsigned long long)a->u.violation_ans_seq);
+			     (unsigned long long)c->a->u.violation_ans_seq);
 	return r;
 }
 
@@ -316,35 +319,34 @@ int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int f
  * batch refused with the hint of another epoch than the one in force is
  * not logged: its records would claim the wrong policy.
  */
-int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		     int *afd, struct uie_mon_later *later)
+int uie_mon_fastpath(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	uint32_t n = q->u.fastpath_req.count;
+	const struct uie_msg_fastpath_req *fq = &c->q->u.fastpath_req;
+	uint32_t n = fq->count;
 	struct uie_fastpath_report *reps;
 	uint8_t *buf = NULL;
 	int r;
 
-	if (q->u.fastpath_req.epoch != m->core.epoch) {
+	if (fq->epoch != m->core.epoch) {
 		uie_mon_diag(m,
 			     "fast-path report of %u refusal(s) under epoch %llu, epoch %llu in force: "
 			     "not logged",
-			     n, (unsigned long long)q->u.fastpath_req.epoch,
-			     (unsigned long long)m->core.epoch);
+			     n, (unsigned long long)fq->epoch, (unsigned long long)m->core.epoch);
 		return UIE_E_STATE;
 	}
 	reps = calloc(n, sizeof(*reps));
 	r = reps ? UIE_OK : UIE_E_NOMEM;
 
 	if (r == UIE_OK)
-		r = uie_memfd_read_alloc(fd, (uint64_t)n * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
+		r = uie_memfd_read_alloc(c->fd, (uint64_t)n * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 					 (uint64_t)UIE_BRIDGE_FASTPATH_MAX * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 					 &buf);
 	for (uint32_t i = 0; r == UIE_OK && i < n; i++)
 		r = uie_bridge_fastpath_entry_decode(buf + (size_t)i * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 						     &reps[i].req, &reps[i].digest);
 	if (r == UIE_OK) /* the whole batch or nothing */
-		r = uie_mon_quota_take(m, n);
-	a->u.fastpath_ans.first_seq = m->core.next_seq;
+		r = uie_mon_quota_take(m, c->client, n);
+	c->a->u.fastpath_ans.first_seq = m->core.next_seq;
 	for (uint32_t i = 0; r == UIE_OK && i < n; i++) {
 		struct uie_verdict v = { .decision = UIE_DENY,
 					 .policy_decision = UIE_DENY,
@@ -357,7 +359,7 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 			uie_denylog_denial(m->denylog, &reps[i].req, &v, m->core.mode, NULL);
 	}
 	if (r == UIE_OK)
-		a->u.fastpath_ans.count = n;
+		c->a->u.fastpath_ans.count = n;
 	else
 		uie_mon_diag(m, "fast-path report of %u refusal(s): %s", n, uie_err_str(r));
 	free(buf);
@@ -365,10 +367,9 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 	return r;
 }
 
-int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		   int *afd, struct uie_mon_later *later)
+int uie_mon_status(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	struct uie_status *s = &a->u.status_ans;
+	struct uie_status *s = &c->a->u.status_ans;
 
 	s->mode = m->core.mode;
 	s->epoch = m->core.epoch;

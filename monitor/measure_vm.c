@@ -82,10 +82,9 @@ static int vm_object(const struct uie_monitor *m, const struct uie_msg_measure_v
 	return r;
 }
 
-int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		       int *afd, struct uie_mon_later *later)
+int uie_mon_measure_vm(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	const struct uie_msg_measure_vm_req *mq = &q->u.measure_vm_req;
+	const struct uie_msg_measure_vm_req *mq = &c->q->u.measure_vm_req;
 	struct uie_req req;
 	struct uie_measurement ms = { .scope = UIE_SCOPE_NONE };
 	struct uie_guest_object go;
@@ -93,15 +92,13 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 	bool execmod = false;
 	int r;
 
-	(void)afd;
-	(void)later;
 	uie_bridge_req_of(&mq->r, &req);
 	req.id.size = mq->object_size; /* the only identity VM mode has */
-	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
+	if ((r = uie_mon_quota_take(m, c->client, 1)) != UIE_OK)
 		return r;
 	if (!(mq->r.flags & UIE_VM_FLAG_FILELESS)) {
 		/* A frame list that is malformed or leaves guest RAM is refused, not logged. */
-		if ((r = vm_object(m, mq, fd, &go, &frames, &execmod)) != UIE_OK) {
+		if ((r = vm_object(m, mq, c->fd, &go, &frames, &execmod)) != UIE_OK) {
 			uie_mon_diag(m, "measure-vm pid %u: frame list refused: %s", req.pid, uie_err_str(r));
 			return r;
 		}
@@ -117,7 +114,7 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 		free(frames);
 	}
 	/* The guest names no object the monitor could check: the record's digest is its name. */
-	return uie_mon_decide(m, &req, &ms, NULL, &a->u.measure_ans);
+	return uie_mon_decide(m, c->client, &req, &ms, NULL, &c->a->u.measure_ans);
 }
 
 /*
@@ -127,10 +124,9 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
  * ones).  Object size 0: the guest could not name the file; logged
  * without a digest, as process mode logs a file it cannot measure.
  */
-int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-			 int *afd, struct uie_mon_later *later)
+int uie_mon_violation_vm(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	const struct uie_msg_violation_vm_req *vq = &q->u.violation_vm_req;
+	const struct uie_msg_violation_vm_req *vq = &c->q->u.violation_vm_req;
 	struct uie_req req = { .event = UIE_EV_EXECVE,
 			       .role = UIE_ROLE_DSO,
 			       .pid = vq->v.pid,
@@ -141,11 +137,9 @@ int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, in
 	uint64_t *frames = NULL;
 	int r;
 
-	(void)afd;
-	(void)later;
-	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
+	if ((r = uie_mon_quota_take(m, c->client, 1)) != UIE_OK)
 		return r;
-	if (vq->object_size > 0 && (r = list_object(m, fd, uie_bridge_vm_nframes(vq->object_size),
+	if (vq->object_size > 0 && (r = list_object(m, c->fd, uie_bridge_vm_nframes(vq->object_size),
 						    vq->object_size, &go, &frames)) != UIE_OK) {
 		uie_mon_diag(m, "violation-vm pid %u: frame list refused: %s", req.pid, uie_err_str(r));
 		return r;
@@ -159,13 +153,13 @@ int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, in
 		ms.scope = UIE_SCOPE_NONE;
 	}
 	r = uie_core_log_violation(&m->core, req.pid, &req.id, ms.scope == UIE_SCOPE_NONE ? NULL : &ms.digest,
-				   ms.scope, &a->u.violation_ans_seq);
+				   ms.scope, &c->a->u.violation_ans_seq);
 	if (r == UIE_OK)
 		uie_mon_diag(
 			m,
 			"write violation: a file of %llu bytes written by pid %u while mapped executable "
 			"(VM, record %llu)",
 			(unsigned long long)vq->object_size, req.pid,
-			(unsigned long long)a->u.violation_ans_seq);
+			(unsigned long long)c->a->u.violation_ans_seq);
 	return r;
 }
