@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fdpass.h"
-#include "guestram.h"
+#include "vmram.h"
 #include "monitor.h"
 #include "uie/buf.h"
 #include "uie/err.h"
@@ -46,12 +46,12 @@ static int list_read_alloc(int fd, uint64_t count, uint64_t **list)
  * fd: *go reads it from guest RAM through *list (malloc'ed, borrowed by *go).
  */
 static int list_object(const struct uie_monitor *m, int fd, uint64_t count, uint64_t size,
-		       struct uie_guest_object *go, uint64_t **list)
+		       struct uie_vmram_object *go, uint64_t **list)
 {
 	int r;
 
 	if ((r = list_read_alloc(fd, count, list)) != UIE_OK ||
-	    (r = uie_guest_object_init(go, m->ram, *list, (size_t)uie_bridge_vm_nframes(size), size)) !=
+	    (r = uie_vmram_object_init(go, m->ram, *list, (size_t)uie_bridge_vm_nframes(size), size)) !=
 		    UIE_OK) {
 		free(*list);
 		*list = NULL;
@@ -65,7 +65,7 @@ static int list_object(const struct uie_monitor *m, int fd, uint64_t count, uint
  * other bytes than the file's.
  */
 static int vm_object(const struct uie_monitor *m, const struct uie_msg_measure_vm_req *mq, int fd,
-		     struct uie_guest_object *go, uint64_t **list, bool *execmod)
+		     struct uie_vmram_object *go, uint64_t **list, bool *execmod)
 {
 	uint64_t nobj = uie_bridge_vm_nframes(mq->object_size), total = uie_bridge_vm_list_len(mq);
 	int r;
@@ -87,7 +87,7 @@ int uie_mon_measure_vm(struct uie_monitor *m, struct uie_mon_call *c)
 	const struct uie_msg_measure_vm_req *mq = &c->q->u.measure_vm_req;
 	struct uie_req req;
 	struct uie_measurement ms = { .scope = UIE_SCOPE_NONE };
-	struct uie_guest_object go;
+	struct uie_vmram_object go;
 	uint64_t *frames = NULL;
 	bool execmod = false;
 	int r;
@@ -133,7 +133,7 @@ int uie_mon_violation_vm(struct uie_monitor *m, struct uie_mon_call *c)
 			       .length = vq->object_size,
 			       .id = { .size = vq->object_size } };
 	struct uie_measurement ms = { .err = UIE_E_FORMAT, .scope = UIE_SCOPE_NONE };
-	struct uie_guest_object go;
+	struct uie_vmram_object go;
 	uint64_t *frames = NULL;
 	int r;
 

@@ -52,7 +52,7 @@ struct uie_mon_client {
 };
 struct uie_mon_state;
 
-struct uie_guest_ram;
+struct uie_vmram;
 
 struct uie_monitor {
 	const struct uie_platform *pl;
@@ -72,7 +72,7 @@ struct uie_monitor {
 	uint64_t boot;                    /* run number over the state directory (1 without) */
 	uint8_t boot_id[UIE_BOOT_ID_LEN]; /* random per run, told to clients */
 	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
-	const struct uie_guest_ram *ram;
+	const struct uie_vmram *ram;
 	struct uie_denylog *denylog; /* borrowed; NULL: denials go to the secure log only */
 	unsigned trust_keys;         /* policy-signing keys trusted; 0: bootstrap for good */
 };
@@ -94,7 +94,7 @@ struct uie_monitor_opts {
 	bool first_seen;         /* log each (epoch, mode, event, role, digest, decision, reason) once */
 	uint32_t first_seen_max; /* keys remembered (0: default) */
 	const struct uie_mon_limits *limits; /* NULL: the defaults */
-	const struct uie_guest_ram *ram;     /* VM mode (borrowed); NULL: objects come as fds */
+	const struct uie_vmram *ram;         /* VM mode (borrowed); NULL: objects come as fds */
 	struct uie_denylog *denylog;         /* borrowed; NULL: none */
 	unsigned trust_keys;                 /* reported in STATUS */
 };

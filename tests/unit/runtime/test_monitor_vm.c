@@ -28,7 +28,7 @@
 #include "denylog.h"
 #include "fdpass.h"
 #include "logstore.h"
-#include "guestram.h"
+#include "vmram.h"
 #include "mon_fixture.h"
 #include "stream.h"
 #include "uie/buf.h"
@@ -43,7 +43,7 @@
 
 struct fixture {
 	struct mon_fixture mf;
-	struct uie_guest_ram ram;
+	struct uie_vmram ram;
 	char ram_path[128];
 	int ram_wfd;
 };
@@ -58,7 +58,7 @@ static int setup(void **state)
 	f->ram_wfd = open(f->ram_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	assert_true(f->ram_wfd >= 0);
 	assert_int_equal(ftruncate(f->ram_wfd, RAM_SIZE), 0);
-	assert_int_equal(uie_guest_ram_open(f->ram_path, &f->ram), UIE_OK);
+	assert_int_equal(uie_vmram_open(f->ram_path, &f->ram), UIE_OK);
 	assert_int_equal(f->ram.size, RAM_SIZE);
 	*state = f;
 	return 0;
@@ -68,7 +68,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	uie_guest_ram_close(&f->ram);
+	uie_vmram_close(&f->ram);
 	close(f->ram_wfd);
 	mon_fixture_stop(&f->mf);
 	free(f);
