@@ -77,10 +77,17 @@ static int layout(struct prctl_mm_map *m)
 		v[field++] = strtoull(p, NULL, 10);
 	if (field < 52)
 		return -1;
-	*m = (struct prctl_mm_map){ .start_code = v[26], .end_code = v[27], .start_stack = v[28],
-				    .start_data = v[45], .end_data = v[46], .start_brk = v[47],
-				    .brk = (unsigned long)syscall(SYS_brk, 0), .arg_start = v[48],
-				    .arg_end = v[49], .env_start = v[50], .env_end = v[51],
+	*m = (struct prctl_mm_map){ .start_code = v[26],
+				    .end_code = v[27],
+				    .start_stack = v[28],
+				    .start_data = v[45],
+				    .end_data = v[46],
+				    .start_brk = v[47],
+				    .brk = (unsigned long)syscall(SYS_brk, 0),
+				    .arg_start = v[48],
+				    .arg_end = v[49],
+				    .env_start = v[50],
+				    .env_end = v[51],
 				    .exe_fd = (__u32)-1 };
 	return 0;
 }
