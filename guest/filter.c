@@ -16,8 +16,9 @@
  *     CLONE_THREAD) and io_uring (its requests bypass seccomp): EPERM;
  *     clone3 (flags out of reach of BPF): ENOSYS, so libc falls back to
  *     clone.  Only threads of a caller can then race its checks (freeze.c);
- *   - prctl(PR_SET_MM), every sub-option: EPERM (PR_SET_MM_EXE_FILE and
- *     PR_SET_MM_MAP's exe_fd change /proc/PID/exe, docs/SYSCALLS.md);
+ *   - prctl(PR_SET_MM, PR_SET_MM_EXE_FILE or PR_SET_MM_MAP): EPERM (they
+ *     change /proc/PID/exe, docs/SYSCALLS.md "Program identity"; the other
+ *     sub-options, which systemd uses for process titles, pass);
  *   - socket(AF_UNIX, SOCK_SEQPACKET): EACCES, when a socket path that
  *     forwards reports to the monitor may be in the tree's reach (process
  *     mode: the monitor listens only on such a socket, so no process of the
@@ -188,9 +189,12 @@ static int build(struct prog *p, bool refuse_seqpacket)
 	load(p, ARG_LO(0));
 	jump(p, BPF_JEQ, 0xffffffffu, L_ALLOW, -1);
 	jump(p, BPF_JSET, READ_IMPLIES_EXEC, L_EACCES, L_ALLOW);
-	label(p, L_PRCTL);
+	label(p, L_PRCTL); /* option, sub-option: ints in the low halves */
 	load(p, ARG_LO(0));
-	jump(p, BPF_JEQ, PR_SET_MM, L_EPERM, L_ALLOW);
+	jump(p, BPF_JEQ, PR_SET_MM, -1, L_ALLOW);
+	load(p, ARG_LO(1));
+	jump(p, BPF_JEQ, PR_SET_MM_EXE_FILE, L_EPERM, -1);
+	jump(p, BPF_JEQ, PR_SET_MM_MAP, L_EPERM, L_ALLOW);
 	/* Threads are fine; processes sharing a descriptor table or an address space are not. */
 	label(p, L_CLONE);
 	load(p, ARG_LO(0));

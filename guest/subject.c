@@ -2,7 +2,7 @@
 /*
  * Subjects: the program each request is made for.  A process's program is
  * the file the monitor granted at its last execve: in the tree only an
- * exec changes /proc/PID/exe (the filter refuses PR_SET_MM,
+ * exec changes /proc/PID/exe (the filter refuses PR_SET_MM_EXE_FILE and PR_SET_MM_MAP,
  * docs/SYSCALLS.md), and the interceptor accepts what /proc/PID/exe names
  * only when it is one of the programs granted at an execve of this tree
  * (uie_guest_subject_program).  For each it remembers, by file identity,

@@ -13,10 +13,10 @@
 #    the prctl is refused (EPERM), the mapping is refused, and the evidence
 #    holds no grant of anonymous memory.
 . "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || { note "not root: skipped"; exit 77; }
 gen_key
 start_runtime_monitor --trust-key "$T/pub.pem"
 P=$PROGS
-[ "$(id -u)" = 0 ] || { note "not root: skipped"; exit 77; }
 
 top=$(echo '#include <sys/syscall.h>' | ${CC:-cc} -E -dM -x c - |
 	awk '$1 == "#define" && $2 ~ /^__NR_/ { print $3 }' | sort -n | tail -1)
