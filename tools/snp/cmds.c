@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Subcommands of the snp area: AMD SEV-SNP attestation. */
+#include <stddef.h>
+
+#include "cmd.h"
+#include "snp_cmds.h"
+
+const struct uie_cmd uie_cmds_snp[] = {
+	{ "snp verify", uie_cmd_snp_verify,
+	  "verify an SEV-SNP attestation report: AMD chain, signature, VCEK fit, appraisal", NULL },
+	{ NULL, NULL, NULL, NULL },
+};
