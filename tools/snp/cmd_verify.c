@@ -20,6 +20,7 @@
 #include "opts.h"
 #include "snp_cmds.h"
 #include "snp_json.h"
+#include "snp_tsm.h"
 #include "snp_verify.h"
 
 #define PROG "uie snp verify"
@@ -27,6 +28,8 @@
 
 struct args {
 	const char *vcek, *ask, *ark, *crl, *product, *min_abi, *min_tcb, *report_data;
+	const char *configfs, *nonce, *ek_out;
+	uint8_t nonce_bytes[UIE_SNP_NONCE_LEN];
 	const char *meas[MAX_MEASUREMENTS];
 	unsigned nmeas;
 	bool json, simulated;
@@ -38,6 +41,7 @@ struct args {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: uie snp verify REPORT --vcek FILE [--ask FILE --ark FILE [--simulated]]\n"
+		   "       uie snp verify --configfs DIR --nonce HEX128 [--ek-out FILE] [--vcek FILE] ...\n"
 		   "         [--product milan|genoa|turin] [--crl FILE] [--json]\n"
 		   "         [--allow-debug] [--allow-migration-agent] [--vmpl N] [--min-abi MAJOR.MINOR]\n"
 		   "         [--min-tcb HEX16] [--measurement HEX96]... [--report-data HEX128]\n"
@@ -143,16 +147,25 @@ static int crl_of(const char *path, X509_CRL **out)
 	return *out ? UIE_OK : UIE_E_FORMAT;
 }
 
-/* The verdict on stdout (JSON) or stderr (words); the exit status. */
-static int report(const struct args *a, const char *path, const struct uie_snp_verdict *v)
+/* The verdict on stdout (JSON, with the vTPM's EK when bound) or in words; the exit status. */
+static int report(const struct args *a, const char *path, const struct uie_snp_verdict *v, const uint8_t *ek,
+		  size_t ek_len)
 {
-	if (a->json && uie_json_print(uie_snp_verdict_json(v)) != UIE_OK) {
+	char *hex = ek ? malloc(2 * ek_len + 1) : NULL;
+	json_t *j = a->json ? uie_snp_verdict_json(v) : NULL;
+
+	if (hex)
+		uie_hex_encode(hex, ek, ek_len);
+	if (a->json && (!j || (hex && json_object_set_new(j, "vtpm_ek", json_string(hex)) != 0) ||
+			uie_json_print(j) != UIE_OK)) {
+		free(hex);
 		fprintf(stderr, PROG ": out of memory\n");
 		return UIE_EXIT_FAIL;
 	}
+	free(hex);
 	if (v->err == UIE_OK) {
 		if (!a->json)
-			printf("%s: %s\n", path, v->why.msg);
+			printf("%s: %s%s\n", path, v->why.msg, ek ? ", bound to the vTPM's EK" : "");
 		return UIE_EXIT_OK;
 	}
 	fprintf(stderr, PROG ": %s: %srefused: %s (%s)\n", path, v->simulated ? "SIMULATED root, " : "",
@@ -160,40 +173,139 @@ static int report(const struct args *a, const char *path, const struct uie_snp_v
 	return UIE_EXIT_FAIL;
 }
 
-static int run(struct args *a, const char *path)
-{
-	struct uie_snp_evidence ev = { .simulated_root = a->simulated };
-	struct uie_snp_roots builtin = { 0 };
-	enum uie_snp_product p;
-	struct uie_snp_verdict v;
-	uint8_t *buf = NULL;
-	int r, rc = UIE_EXIT_FAIL;
+/* What is verified, and where it came from. */
+struct input {
+	const char *name; /* the report's file or the configfs directory */
+	uint8_t *report;  /* a report file's bytes (malloc'ed) */
+	struct uie_snp_tsm tsm;
+	struct uie_snp_cert_table aux;
+	struct uie_snp_evidence ev;
+	struct uie_snp_roots builtin;
+};
 
-	if ((r = uie_file_read_alloc(path, UIE_SNP_REPORT_LEN + 1, &buf, &ev.report_len)) != UIE_OK) {
-		fprintf(stderr, PROG ": %s: %s\n", path, uie_file_err_str(r));
-		return UIE_EXIT_FAIL;
+/* A certificate of the auxblob's table into *out, when the table has it and *out is not set. */
+static int aux_cert(const struct input *in, enum uie_snp_cert_kind k, X509 **out)
+{
+	if (*out || !in->aux.der[k])
+		return UIE_OK;
+	if (uie_snp_cert_parse_alloc(in->aux.der[k], in->aux.len[k], out) != UIE_OK) {
+		fprintf(stderr, PROG ": %s/auxblob: a certificate is not X.509 DER\n", in->name);
+		return UIE_E_FORMAT;
 	}
-	ev.report = buf;
-	if (cert(a->vcek, &ev.vcek) == UIE_OK && cert(a->ask, &ev.ask) == UIE_OK &&
-	    cert(a->ark, &ev.ark) == UIE_OK && crl_of(a->crl, &ev.crl) == UIE_OK) {
-		if (a->product && (r = product_of(a->product, &p)) == UIE_OK &&
-		    (r = uie_snp_roots_builtin(p, &builtin)) == UIE_OK) {
-			ev.ask = builtin.ask;
-			ev.ark = builtin.ark;
+	return UIE_OK;
+}
+
+/* The configfs-tsm directory: report, manifest, certificates (VCEK or VLEK, ASK and ARK together). */
+static int from_configfs(const struct args *a, struct input *in)
+{
+	struct uie_snp_why why;
+	X509 *ask = NULL, *ark = NULL;
+	int r;
+
+	if ((r = uie_snp_tsm_read(a->configfs, &in->tsm, &why)) != UIE_OK ||
+	    (in->tsm.aux &&
+	     (r = uie_snp_cert_table_parse(in->tsm.aux, in->tsm.aux_len, &in->aux, &why)) != UIE_OK)) {
+		fprintf(stderr, PROG ": %s\n", why.msg);
+		return r;
+	}
+	in->ev.report = in->tsm.report;
+	in->ev.report_len = in->tsm.report_len;
+	if ((r = aux_cert(in, UIE_SNP_CERT_VCEK, &in->ev.vcek)) != UIE_OK ||
+	    (r = aux_cert(in, UIE_SNP_CERT_VLEK, &in->ev.vcek)) != UIE_OK)
+		return r;
+	if (a->ark || a->product)
+		return UIE_OK;
+	/* AMD's roots as the host supplied them: still pinned (never simulated: that needs --ark). */
+	if ((r = aux_cert(in, UIE_SNP_CERT_ASK, &ask)) == UIE_OK &&
+	    (r = aux_cert(in, UIE_SNP_CERT_ARK, &ark)) == UIE_OK && ask && ark) {
+		in->ev.ask = ask;
+		in->ev.ark = ark;
+		return UIE_OK;
+	}
+	X509_free(ask);
+	X509_free(ark);
+	return r;
+}
+
+static int gather(const struct args *a, struct input *in)
+{
+	enum uie_snp_product p;
+	int r;
+
+	if (a->configfs && (r = from_configfs(a, in)) != UIE_OK)
+		return r;
+	if (!a->configfs) {
+		if ((r = uie_file_read_alloc(in->name, UIE_SNP_REPORT_LEN + 1, &in->report,
+					     &in->ev.report_len)) != UIE_OK) {
+			fprintf(stderr, PROG ": %s: %s\n", in->name, uie_file_err_str(r));
+			return r;
 		}
-		if (!a->product || r == UIE_OK) {
-			uie_snp_verify(&ev, &a->pol, &v);
-			rc = report(a, path, &v);
-		}
+		in->ev.report = in->report;
 	}
-	if (!a->product) {
-		X509_free(ev.ask);
-		X509_free(ev.ark);
+	if (!in->ev.vcek && !a->vcek) {
+		fprintf(stderr, PROG ": %s: no VCEK: give --vcek\n", in->name);
+		return UIE_E_NOTFOUND;
 	}
-	uie_snp_roots_free(&builtin);
-	X509_free(ev.vcek);
-	X509_CRL_free(ev.crl);
-	free(buf);
+	if ((!in->ev.vcek && (r = cert(a->vcek, &in->ev.vcek)) != UIE_OK) ||
+	    (a->ark &&
+	     ((r = cert(a->ask, &in->ev.ask)) != UIE_OK || (r = cert(a->ark, &in->ev.ark)) != UIE_OK)) ||
+	    (r = crl_of(a->crl, &in->ev.crl)) != UIE_OK)
+		return r;
+	if (a->product && ((r = product_of(a->product, &p)) != UIE_OK ||
+			   (r = uie_snp_roots_builtin(p, &in->builtin)) != UIE_OK))
+		return r;
+	if (a->product) {
+		in->ev.ask = in->builtin.ask;
+		in->ev.ark = in->builtin.ark;
+	}
+	return UIE_OK;
+}
+
+static void input_free(struct input *in)
+{
+	if (in->ev.ark != in->builtin.ark) {
+		X509_free(in->ev.ask);
+		X509_free(in->ev.ark);
+	}
+	uie_snp_roots_free(&in->builtin);
+	X509_free(in->ev.vcek);
+	X509_CRL_free(in->ev.crl);
+	uie_snp_tsm_free(&in->tsm);
+	free(in->report);
+}
+
+/* The vTPM's EK the report binds, after it verified; into --ek-out when asked. */
+static int bind_ek(const struct args *a, struct input *in, struct uie_snp_verdict *v, const uint8_t **ek,
+		   size_t *ek_len)
+{
+	int r;
+
+	if (v->err != UIE_OK)
+		return v->err;
+	if ((v->err = uie_snp_vtpm_ek(&v->report, a->nonce_bytes, in->tsm.manifest, in->tsm.manifest_len,
+				      in->tsm.single, ek, ek_len, &v->why)) != UIE_OK)
+		return v->err;
+	if (a->ek_out && (r = uie_file_write_atomic(a->ek_out, *ek, *ek_len, 0644)) != UIE_OK) {
+		fprintf(stderr, PROG ": %s: %s\n", a->ek_out, uie_file_err_str(r));
+		return r;
+	}
+	return UIE_OK;
+}
+
+static int run(struct args *a, const char *name)
+{
+	struct input in = { .name = name, .ev = { .simulated_root = a->simulated } };
+	const uint8_t *ek = NULL;
+	struct uie_snp_verdict v;
+	size_t ek_len = 0;
+	int rc = UIE_EXIT_FAIL;
+
+	if (gather(a, &in) == UIE_OK) {
+		uie_snp_verify(&in.ev, &a->pol, &v);
+		if (!a->configfs || bind_ek(a, &in, &v, &ek, &ek_len) == UIE_OK || v.err != UIE_OK)
+			rc = report(a, name, &v, ek, ek_len);
+	}
+	input_free(&in);
 	return rc;
 }
 
@@ -215,6 +327,9 @@ int uie_cmd_snp_verify(int argc, char **argv)
 		UIE_OPT_STRING("min-tcb", 0, &a.min_tcb),
 		UIE_OPT_LIST("measurement", 0, a.meas, &a.nmeas, MAX_MEASUREMENTS),
 		UIE_OPT_STRING("report-data", 0, &a.report_data),
+		UIE_OPT_STRING("configfs", 0, &a.configfs),
+		UIE_OPT_STRING("nonce", 0, &a.nonce),
+		UIE_OPT_STRING("ek-out", 0, &a.ek_out),
 		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
