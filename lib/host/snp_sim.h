@@ -19,6 +19,7 @@
 #include <openssl/x509.h>
 
 #include "snp_cert.h"
+#include "snp_tsm.h"
 
 struct uie_snp_sim {
 	enum uie_snp_product product;
@@ -44,5 +45,19 @@ int uie_snp_sim_vcek(struct uie_snp_sim *s, const uint8_t chip_id[UIE_SNP_CHIP_I
 int uie_snp_sim_sign(uint8_t report[UIE_SNP_REPORT_LEN], EVP_PKEY *key);
 
 void uie_snp_sim_free(struct uie_snp_sim *s);
+
+/*
+ * What an SVSM whose vTPM has the endorsement key ek[0..ek_len) (a
+ * TPMT_PUBLIC) answers a guest asking with nonce, as configfs-tsm gives it
+ * (snp_tsm.h): the manifest (the vTPM's data alone when single, else a
+ * GUID table holding it), a report made from tmpl with REPORT_DATA =
+ * SHA-512(nonce || manifest) and SIGNING_KEY VCEK, signed by s's VCEK,
+ * and an auxblob with s's VCEK, ASK and ARK.  tmpl's CHIP_ID and
+ * REPORTED_TCB are the caller's to match to the VCEK.  *out is freed with
+ * uie_snp_tsm_free.
+ */
+int uie_snp_sim_attest(const struct uie_snp_sim *s, const struct uie_snp_report *tmpl,
+		       const uint8_t nonce[UIE_SNP_NONCE_LEN], const uint8_t *ek, size_t ek_len, bool single,
+		       struct uie_snp_tsm *out);
 
 #endif

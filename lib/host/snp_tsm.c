@@ -169,3 +169,25 @@ void uie_snp_tsm_free(struct uie_snp_tsm *t)
 	free(t->aux);
 	memset(t, 0, sizeof(*t));
 }
+
+/* dir/name replaced by p[0..n). */
+static int put(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[4096];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return UIE_E_LIMIT;
+	return uie_file_write_atomic(path, p, n, 0644);
+}
+
+int uie_snp_tsm_write(const char *dir, const struct uie_snp_tsm *t)
+{
+	const char *guid = t->single ? UIE_SNP_GUID_VTPM "\n" : "00000000-0000-0000-0000-000000000000\n";
+	int r;
+
+	if ((r = put(dir, "outblob", t->report, t->report_len)) != UIE_OK ||
+	    (r = put(dir, "manifestblob", t->manifest, t->manifest_len)) != UIE_OK ||
+	    (t->aux && (r = put(dir, "auxblob", t->aux, t->aux_len)) != UIE_OK))
+		return r;
+	return put(dir, "service_guid", guid, strlen(guid));
+}

@@ -61,4 +61,11 @@ int uie_snp_tsm_read(const char *dir, struct uie_snp_tsm *out, struct uie_snp_wh
 
 void uie_snp_tsm_free(struct uie_snp_tsm *t);
 
+/*
+ * t as the files of such a directory in dir (which exists): outblob,
+ * manifestblob, auxblob when t has one, and service_guid (the vTPM's
+ * when t->single, else all zero).  The error of the failing write.
+ */
+int uie_snp_tsm_write(const char *dir, const struct uie_snp_tsm *t);
+
 #endif
