@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* An SEV-SNP verdict and its decoded report as JSON (docs/FORMATS.md section 8.4). */
+/* An SEV-SNP verdict and its decoded report as JSON (docs/FORMATS.md section 7.4). */
 #ifndef UIE_HOST_SNP_JSON_H
 #define UIE_HOST_SNP_JSON_H
 

@@ -13,7 +13,7 @@
  * TPMT_PUBLIC, marshalled as TPM2_CreatePrimary returns it (without the
  * TPM2B size).  GUIDs travel in the mixed-endian order of EFI_GUID: the
  * first three fields little-endian.  Layout and vectors: docs/FORMATS.md
- * section 8.5.
+ * section 7.5.
  */
 #ifndef UIE_HOST_SNP_MANIFEST_H
 #define UIE_HOST_SNP_MANIFEST_H

@@ -203,3 +203,21 @@ void uie_snp_tcb_decode(uint64_t tcb, bool turin, struct uie_snp_tcb *out)
 					     .has_fmc = true }
 		     : (struct uie_snp_tcb){ .bootloader = b[0], .tee = b[1], .snp = b[6], .ucode = b[7] };
 }
+
+uint64_t uie_snp_tcb_encode(const struct uie_snp_tcb *t, bool turin)
+{
+	uint8_t b[8] = { 0 };
+
+	if (turin) {
+		b[0] = t->fmc;
+		b[1] = t->bootloader;
+		b[2] = t->tee;
+		b[3] = t->snp;
+	} else {
+		b[0] = t->bootloader;
+		b[1] = t->tee;
+		b[6] = t->snp;
+	}
+	b[7] = t->ucode;
+	return uie_le64(b);
+}

@@ -6,7 +6,7 @@
  * 0x000-0x29F by the chip's VCEK (or a VLEK) with ECDSA P-384 and SHA-384.
  * The decoder is strict: every reserved byte must be zero, the version and
  * the signature algorithm known; a refusal names the field (struct
- * uie_snp_why).  Layout and test vectors: docs/FORMATS.md section 8.
+ * uie_snp_why).  Layout and test vectors: docs/FORMATS.md section 7.
  */
 #ifndef UIE_HOST_SNP_REPORT_H
 #define UIE_HOST_SNP_REPORT_H
@@ -106,5 +106,8 @@ struct uie_snp_tcb {
 bool uie_snp_report_turin(const struct uie_snp_report *r);
 
 void uie_snp_tcb_decode(uint64_t tcb, bool turin, struct uie_snp_tcb *out);
+
+/* The TCB_VERSION of t's components (the inverse of uie_snp_tcb_decode; FMC only when turin). */
+uint64_t uie_snp_tcb_encode(const struct uie_snp_tcb *t, bool turin);
 
 #endif

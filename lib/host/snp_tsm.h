@@ -7,7 +7,7 @@
  * table of the GHCB specification: {GUID, offset u32, length u32} entries
  * ended by an all-zero one, offsets from the table's start), and
  * service_guid (the vTPM's when one service was attested).  Layouts:
- * docs/FORMATS.md section 8.6.
+ * docs/FORMATS.md section 7.6.
  */
 #ifndef UIE_HOST_SNP_TSM_H
 #define UIE_HOST_SNP_TSM_H

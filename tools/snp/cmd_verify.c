@@ -334,7 +334,7 @@ int uie_cmd_snp_verify(int argc, char **argv)
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = {
-		.prog = PROG, .opt = t, .usage = usage, .min_operands = 1, .max_operands = 1
+		.prog = PROG, .opt = t, .usage = usage, .min_operands = 0, .max_operands = 1
 	};
 	int r;
 
@@ -343,12 +343,19 @@ int uie_cmd_snp_verify(int argc, char **argv)
 	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
 		return r;
 	a.pol.check_vmpl = a.pol.vmpl != UINT32_MAX;
-	if (!a.vcek || !a.ask != !a.ark || (a.simulated && !a.ark) || (a.product && a.ark)) {
-		fprintf(stderr, PROG
-			": give --vcek; --ask and --ark together (with --simulated only), or --product\n");
+	if ((optind < argc) == !!a.configfs || !a.configfs != !a.nonce || (a.ek_out && !a.configfs) ||
+	    (!a.configfs && !a.vcek) || !a.ask != !a.ark || (a.simulated && !a.ark) || (a.product && a.ark)) {
+		fprintf(stderr,
+			PROG ": give REPORT --vcek, or --configfs DIR --nonce HEX; --ask and --ark together "
+			     "(--simulated only with them), or --product\n");
 		return uie_opts_usage(&spec);
+	}
+	if (a.nonce &&
+	    uie_hex_decode(a.nonce, strlen(a.nonce), a.nonce_bytes, sizeof(a.nonce_bytes)) != UIE_OK) {
+		fprintf(stderr, PROG ": --nonce: want the 128 hex digits of the 64-byte nonce\n");
+		return UIE_OPTS_EXIT_USAGE;
 	}
 	if ((r = policy_of(&a)) != UIE_OPTS_GO)
 		return r;
-	return run(&a, argv[optind]);
+	return run(&a, a.configfs ? a.configfs : argv[optind]);
 }

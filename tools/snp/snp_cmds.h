@@ -4,5 +4,7 @@
 #define UIE_TOOLS_SNP_CMDS_H
 
 int uie_cmd_snp_verify(int argc, char **argv);
+int uie_cmd_snp_sim_chain(int argc, char **argv);
+int uie_cmd_snp_sim_attest(int argc, char **argv);
 
 #endif

@@ -7,7 +7,7 @@
  * the simulated root given explicitly and yields the vTPM's EK; another
  * nonce, a manifest naming another EK, and the built-in AMD roots are
  * refused at the step that catches them.  The vectors are those of
- * docs/FORMATS.md section 8.
+ * docs/FORMATS.md section 7.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,7 +32,7 @@
 #error "UIE_SRCDIR must name the source tree"
 #endif
 
-/* docs/FORMATS.md 8.5: the vTPM GUID on the wire, and a manifest of the vTPM with 4 bytes of data. */
+/* docs/FORMATS.md 7.5: the vTPM GUID on the wire, and a manifest of the vTPM with 4 bytes of data. */
 static const char guid_vtpm_hex[] = "ebf176c42301a5459641b4e7dde5bfe3";
 static const char manifest_hex[] = "bb9e8463923d7046a1ff58f9c94b87bb"
 				   "34000000"
@@ -41,7 +41,7 @@ static const char manifest_hex[] = "bb9e8463923d7046a1ff58f9c94b87bb"
 				   "30000000"
 				   "04000000"
 				   "00010203";
-/* docs/FORMATS.md 8.6: a certificate table with a 3-byte VCEK. */
+/* docs/FORMATS.md 7.6: a certificate table with a 3-byte VCEK. */
 static const char table_hex[] = "8d75da6364e66445adc5f4b93be8accd"
 				"30000000"
 				"03000000"
