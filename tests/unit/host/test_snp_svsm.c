@@ -79,12 +79,12 @@ static void test_guid_and_manifest_vector(void **state)
 	assert_int_equal(dn, 4);
 	assert_memory_equal(d, data, 4);
 	{
-		static const char *const v1[] = { guid_vtpm_hex, NULL };
-		static const char *const v2[] = { manifest_hex, NULL };
-		static const char *const v3[] = { table_hex, NULL };
-		static const char *const *const want_docs[] = { v1, v2, v3 };
+		static const char *const v1[] = { guid_vtpm_hex };
+		static const char *const v2[] = { manifest_hex };
+		static const char *const v3[] = { table_hex };
+		static const char *const *const docs[] = { v1, v2, v3 };
 
-		(void)want_docs;
+		tc_doc_vectors(UIE_SRCDIR "/docs/FORMATS.md", "### 7.7 Vectors", 0, docs, 3);
 	}
 }
 
