@@ -153,7 +153,7 @@ int uie_snp_cert_ext_parse(X509 *c, struct uie_snp_cert_ext *out, struct uie_snp
 	if (r != UIE_OK)
 		return r;
 	X509_NAME_get_text_by_NID(X509_get_subject_name(c), NID_commonName, cn, sizeof(cn));
-	if (strcmp(cn, "SEV-VCEK") && strcmp(cn, "SEV-VLEK"))
+	if (strcmp(cn, "SEV-VCEK") != 0 && strcmp(cn, "SEV-VLEK") != 0)
 		r = uie_snp_fail(why, UIE_E_FORMAT, "VCEK: subject CN '%s' is neither SEV-VCEK nor SEV-VLEK",
 				 cn);
 	out->vlek = !strcmp(cn, "SEV-VLEK");

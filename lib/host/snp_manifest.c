@@ -26,7 +26,7 @@ int uie_guid_parse(const char *text, uint8_t out[UIE_GUID_LEN])
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		uint8_t b[6];
 
-		if (uie_hex_decode(text + f[i].at, 2 * f[i].bytes, b, f[i].bytes) != UIE_OK)
+		if (uie_hex_decode(text + f[i].at, 2 * (size_t)f[i].bytes, b, f[i].bytes) != UIE_OK)
 			return UIE_E_FORMAT;
 		for (unsigned j = 0; j < f[i].bytes; j++)
 			*o++ = f[i].le ? b[f[i].bytes - 1 - j] : b[j];

@@ -41,7 +41,7 @@ static int aux(const struct uie_snp_sim *s, struct uie_snp_tsm *out)
 	unsigned char *der[UIE_SNP_CERT__MAX] = { NULL };
 	struct uie_snp_cert_table t;
 	struct uie_wbuf w;
-	size_t cap = 24 * (UIE_SNP_CERT__MAX + 1);
+	size_t cap = (size_t)24 * (UIE_SNP_CERT__MAX + 1);
 	int r = UIE_OK, n;
 
 	memset(&t, 0, sizeof(t));
