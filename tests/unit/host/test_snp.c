@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <openssl/x509.h>
@@ -408,6 +409,61 @@ static void test_format_refusals(void **state)
 	assert_non_null(strstr(why.msg, "SIGNATURE R"));
 }
 
+/* A CRL issued by key under ark's name, listing serial (or nothing when 0). */
+static X509_CRL *crl_new(X509 *ark, EVP_PKEY *key, ASN1_INTEGER *serial)
+{
+	X509_CRL *crl = X509_CRL_new();
+	ASN1_TIME *now = ASN1_TIME_adj(NULL, time(NULL), -1, 0),
+		  *next = ASN1_TIME_adj(NULL, time(NULL), 30, 0);
+	X509_REVOKED *rev;
+
+	assert_non_null(crl);
+	assert_int_equal(X509_CRL_set_version(crl, X509_CRL_VERSION_2), 1);
+	assert_int_equal(X509_CRL_set_issuer_name(crl, X509_get_subject_name(ark)), 1);
+	assert_int_equal(X509_CRL_set1_lastUpdate(crl, now), 1);
+	assert_int_equal(X509_CRL_set1_nextUpdate(crl, next), 1);
+	if (serial) {
+		assert_non_null(rev = X509_REVOKED_new());
+		assert_int_equal(X509_REVOKED_set_serialNumber(rev, serial), 1);
+		assert_int_equal(X509_REVOKED_set_revocationDate(rev, now), 1);
+		assert_int_equal(X509_CRL_add0_revoked(crl, rev), 1);
+	}
+	assert_true(X509_CRL_sign(crl, key, EVP_sha384()) > 0);
+	ASN1_TIME_free(now);
+	ASN1_TIME_free(next);
+	return crl;
+}
+
+/* A CRL by the ARK that revokes the ASK refuses; one that does not passes; one not by the ARK refuses. */
+static void test_crl(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_snp_evidence ev = { .report_len = UIE_SNP_REPORT_LEN, .simulated_root = true };
+	uint8_t r[UIE_SNP_REPORT_LEN];
+	struct uie_snp_verdict v;
+	EVP_PKEY *other = EVP_EC_gen("P-384");
+
+	resigned(f, f->rep.chip_id, f->rep.reported_tcb, r, &v);
+	assert_int_equal(v.err, UIE_OK);
+	ev.report = r;
+	ev.vcek = f->sim.vcek;
+	ev.ask = f->sim.ask;
+	ev.ark = f->sim.ark;
+	ev.crl = crl_new(f->sim.ark, f->sim.ark_key, X509_get_serialNumber(f->sim.ask));
+	uie_snp_verify(&ev, &any, &v);
+	refused(&v, UIE_E_DENIED, "ASK: revoked by the CRL");
+	X509_CRL_free(ev.crl);
+	ev.crl = crl_new(f->sim.ark, f->sim.ark_key, NULL);
+	assert_int_equal(uie_snp_verify(&ev, &any, &v), UIE_OK);
+	X509_CRL_free(ev.crl);
+	assert_non_null(other);
+	ev.crl = crl_new(f->sim.ark, other, NULL);
+	uie_snp_verify(&ev, &any, &v);
+	refused(&v, UIE_E_SIGNATURE, "CRL: not issued and signed by the ARK");
+	X509_CRL_free(ev.crl);
+	EVP_PKEY_free(other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_simulated_needs_explicit_root),
 		cmocka_unit_test(test_appraisal),
 		cmocka_unit_test(test_format_refusals),
+		cmocka_unit_test(test_crl),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
