@@ -5,6 +5,7 @@
  * signature, the chain and the appraisal hold; 1 when it is refused or
  * cannot be read; 2 for a bad command line.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,21 +50,34 @@ static void usage(FILE *f)
 		   "  its signature, the VCEK's hwID and TCB against it, then the appraisal\n");
 }
 
+/* "MAJOR.MINOR", each 0 to 255. */
+static int abi_of(const char *s, uint8_t *major, uint8_t *minor)
+{
+	const char *dot = strchr(s, '.');
+	size_t n = dot ? (size_t)(dot - s) : SIZE_MAX;
+	uint64_t hi, lo;
+	char head[4];
+
+	if (n >= sizeof(head))
+		return UIE_E_FORMAT;
+	memcpy(head, s, n);
+	head[n] = '\0';
+	if (uie_parse_u64(head, &hi) != UIE_OK || uie_parse_u64(dot + 1, &lo) != UIE_OK || hi > 255 ||
+	    lo > 255)
+		return UIE_E_FORMAT;
+	*major = (uint8_t)hi;
+	*minor = (uint8_t)lo;
+	return UIE_OK;
+}
+
 /* The tenant's options into a->pol; the exit status on a bad one, or UIE_OPTS_GO. */
 static int policy_of(struct args *a)
 {
-	unsigned major, minor;
 	uint8_t tcb[8];
-	char end;
 
-	if (a->min_abi) {
-		if (sscanf(a->min_abi, "%u.%u%c", &major, &minor, &end) != 2 || major > 255 || minor > 255) {
-			fprintf(stderr, PROG ": --min-abi '%s': want MAJOR.MINOR, each 0 to 255\n",
-				a->min_abi);
-			return UIE_OPTS_EXIT_USAGE;
-		}
-		a->pol.min_abi_major = (uint8_t)major;
-		a->pol.min_abi_minor = (uint8_t)minor;
+	if (a->min_abi && abi_of(a->min_abi, &a->pol.min_abi_major, &a->pol.min_abi_minor) != UIE_OK) {
+		fprintf(stderr, PROG ": --min-abi '%s': want MAJOR.MINOR, each 0 to 255\n", a->min_abi);
+		return UIE_OPTS_EXIT_USAGE;
 	}
 	if (a->min_tcb) {
 		if (uie_hex_decode(a->min_tcb, strlen(a->min_tcb), tcb, sizeof(tcb)) != UIE_OK) {
@@ -210,8 +224,9 @@ static int from_configfs(const struct args *a, struct input *in)
 	}
 	in->ev.report = in->tsm.report;
 	in->ev.report_len = in->tsm.report_len;
-	if ((r = aux_cert(in, UIE_SNP_CERT_VCEK, &in->ev.vcek)) != UIE_OK ||
-	    (r = aux_cert(in, UIE_SNP_CERT_VLEK, &in->ev.vcek)) != UIE_OK)
+	/* --vcek, when given, is the one: cert() reads it next. */
+	if (!a->vcek && ((r = aux_cert(in, UIE_SNP_CERT_VCEK, &in->ev.vcek)) != UIE_OK ||
+			 (r = aux_cert(in, UIE_SNP_CERT_VLEK, &in->ev.vcek)) != UIE_OK))
 		return r;
 	if (a->ark || a->product)
 		return UIE_OK;
