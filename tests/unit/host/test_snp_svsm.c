@@ -321,6 +321,45 @@ static void test_simulated_answer_never_amd(void **state)
 	assert_null(back.report);
 }
 
+/* Turin's TCB layout (an FMC byte first): the fmcSPL extension is required and compared. */
+static void test_turin_fmc(void **state)
+{
+	struct svsm *s = *state;
+	struct uie_snp_tcb t = { .fmc = 1, .bootloader = 2, .tee = 3, .snp = 4, .ucode = 5 }, back;
+	struct uie_snp_report rep = s->tmpl;
+	struct uie_snp_sim turin;
+	struct uie_snp_tsm out;
+	struct uie_snp_verdict v;
+
+	rep.cpuid_fam_id = 0x1a;
+	rep.reported_tcb = uie_snp_tcb_encode(&t, true);
+	assert_true(rep.reported_tcb == 0x0500000004030201ull);
+	uie_snp_tcb_decode(rep.reported_tcb, true, &back);
+	assert_int_equal(back.fmc, 1);
+	assert_int_equal(back.snp, 4);
+	assert_int_equal(uie_snp_sim_roots(UIE_SNP_TURIN, &turin), UIE_OK);
+	assert_int_equal(uie_snp_sim_vcek(&turin, rep.chip_id, rep.reported_tcb, true), UIE_OK);
+	assert_int_equal(uie_snp_sim_attest(&turin, &rep, s->nonce, s->ek, s->ek_len, false, &out), UIE_OK);
+	assert_int_equal(uie_snp_tsm_write(s->dir, &out), UIE_OK);
+	uie_snp_tsm_free(&out);
+	assert_int_equal(uie_snp_tsm_read(s->dir, &out, NULL), UIE_OK);
+	judge(&out, turin.ask, turin.ark, true, &v);
+	assert_int_equal(v.err, UIE_OK);
+	uie_snp_tsm_free(&out);
+	/* the same chip under a VCEK for FMC 2 */
+	t.fmc = 2;
+	assert_int_equal(uie_snp_sim_vcek(&turin, rep.chip_id, uie_snp_tcb_encode(&t, true), true), UIE_OK);
+	assert_int_equal(uie_snp_sim_attest(&turin, &rep, s->nonce, s->ek, s->ek_len, false, &out), UIE_OK);
+	assert_int_equal(uie_snp_tsm_write(s->dir, &out), UIE_OK);
+	uie_snp_tsm_free(&out);
+	assert_int_equal(uie_snp_tsm_read(s->dir, &out, NULL), UIE_OK);
+	judge(&out, turin.ask, turin.ark, true, &v);
+	assert_int_equal(v.err, UIE_E_BINDING);
+	assert_non_null(strstr(v.why.msg, "fmcSPL 2 differs from REPORTED_TCB.FMC 1"));
+	uie_snp_tsm_free(&out);
+	uie_snp_sim_free(&turin);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_cert_table),
 		cmocka_unit_test(test_simulated_svsm_answer),
 		cmocka_unit_test(test_simulated_answer_never_amd),
+		cmocka_unit_test(test_turin_fmc),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
