@@ -135,8 +135,7 @@ int uie_snp_sim_roots(enum uie_snp_product p, struct uie_snp_sim *out)
 	return UIE_E_CRYPTO;
 }
 
-static bool vcek_exts(X509 *x, enum uie_snp_product p, const uint8_t chip_id[UIE_SNP_CHIP_ID_LEN],
-		      uint64_t tcb, bool turin)
+static bool vcek_exts(X509 *x, enum uie_snp_product p, const uint8_t *chip_id, uint64_t tcb, bool turin)
 {
 	struct uie_snp_tcb t;
 	uint8_t product[32];
@@ -150,20 +149,20 @@ static bool vcek_exts(X509 *x, enum uie_snp_product p, const uint8_t chip_id[UIE
 	     add_spl(x, "1.3.6.1.4.1.3704.1.3.1", t.bootloader) &&
 	     add_spl(x, "1.3.6.1.4.1.3704.1.3.2", t.tee) && add_spl(x, "1.3.6.1.4.1.3704.1.3.3", t.snp) &&
 	     add_spl(x, "1.3.6.1.4.1.3704.1.3.8", t.ucode) &&
-	     add_raw(x, "1.3.6.1.4.1.3704.1.4", chip_id, UIE_SNP_CHIP_ID_LEN);
+	     (!chip_id || add_raw(x, "1.3.6.1.4.1.3704.1.4", chip_id, UIE_SNP_CHIP_ID_LEN));
 	return ok && (!turin || add_spl(x, "1.3.6.1.4.1.3704.1.3.9", t.fmc));
 }
 
-int uie_snp_sim_vcek(struct uie_snp_sim *s, const uint8_t chip_id[UIE_SNP_CHIP_ID_LEN], uint64_t tcb,
-		     bool turin)
+/* A new chip key certificate named cn under s's ASK (with an hwID when chip_id is not NULL). */
+static int issue(struct uie_snp_sim *s, const char *cn, const uint8_t *chip_id, uint64_t tcb, bool turin)
 {
 	EVP_PKEY *key;
 	X509 *x = NULL;
 
-	if (!s || !s->ask || !chip_id)
+	if (!s || !s->ask)
 		return UIE_E_INVAL;
 	if ((key = EVP_EC_gen("P-384")) != NULL) {
-		struct cert_req q = { "SEV-VCEK", key, s->ask, s->ask_key, false, 0, VCEK_DAYS };
+		struct cert_req q = { cn, key, s->ask, s->ask_key, false, 0, VCEK_DAYS };
 
 		if ((x = cert_new(&q)) != NULL &&
 		    (!vcek_exts(x, s->product, chip_id, tcb, turin) || !sign_pss(x, s->ask_key))) {
@@ -180,6 +179,17 @@ int uie_snp_sim_vcek(struct uie_snp_sim *s, const uint8_t chip_id[UIE_SNP_CHIP_I
 	s->vcek = x;
 	s->vcek_key = key;
 	return UIE_OK;
+}
+
+int uie_snp_sim_vcek(struct uie_snp_sim *s, const uint8_t chip_id[UIE_SNP_CHIP_ID_LEN], uint64_t tcb,
+		     bool turin)
+{
+	return chip_id ? issue(s, "SEV-VCEK", chip_id, tcb, turin) : UIE_E_INVAL;
+}
+
+int uie_snp_sim_vlek(struct uie_snp_sim *s, uint64_t tcb, bool turin)
+{
+	return issue(s, "SEV-VLEK", NULL, tcb, turin);
 }
 
 int uie_snp_sim_sign(uint8_t report[UIE_SNP_REPORT_LEN], EVP_PKEY *key)

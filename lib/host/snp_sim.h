@@ -41,6 +41,9 @@ int uie_snp_sim_roots(enum uie_snp_product p, struct uie_snp_sim *out);
 int uie_snp_sim_vcek(struct uie_snp_sim *s, const uint8_t chip_id[UIE_SNP_CHIP_ID_LEN], uint64_t tcb,
 		     bool turin);
 
+/* The same for a VLEK (subject CN SEV-VLEK, no hwID), which takes the VCEK's place in s. */
+int uie_snp_sim_vlek(struct uie_snp_sim *s, uint64_t tcb, bool turin);
+
 /* Signs report's bytes 0x000-0x29F with key (P-384) into its SIGNATURE field. */
 int uie_snp_sim_sign(uint8_t report[UIE_SNP_REPORT_LEN], EVP_PKEY *key);
 
@@ -51,7 +54,7 @@ void uie_snp_sim_free(struct uie_snp_sim *s);
  * TPMT_PUBLIC) answers a guest asking with nonce, as configfs-tsm gives it
  * (snp_tsm.h): the manifest (the vTPM's data alone when single, else a
  * GUID table holding it), a report made from tmpl with REPORT_DATA =
- * SHA-512(nonce || manifest) and SIGNING_KEY VCEK, signed by s's VCEK,
+ * SHA-512(nonce || manifest) and SIGNING_KEY that of s's VCEK (or VLEK), signed by it,
  * and an auxblob with s's VCEK, ASK and ARK.  tmpl's CHIP_ID and
  * REPORTED_TCB are the caller's to match to the VCEK.  *out is freed with
  * uie_snp_tsm_free.

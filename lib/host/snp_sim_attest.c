@@ -71,14 +71,16 @@ int uie_snp_sim_attest(const struct uie_snp_sim *s, const struct uie_snp_report 
 		       const uint8_t nonce[UIE_SNP_NONCE_LEN], const uint8_t *ek, size_t ek_len, bool single,
 		       struct uie_snp_tsm *out)
 {
+	struct uie_snp_cert_ext e;
 	struct uie_snp_report rep;
 	struct uie_wbuf w;
 	int r = uie_out_begin(out, sizeof(*out), s && s->vcek_key && tmpl && nonce && ek);
 
-	if (r != UIE_OK)
+	if (r != UIE_OK || (r = uie_snp_cert_ext_parse(s->vcek, &e, NULL)) != UIE_OK)
 		return r;
 	rep = *tmpl;
-	rep.key_info = (rep.key_info & ~SIGNING_KEY_MASK) | (UIE_SNP_KEY_VCEK << 2);
+	rep.key_info = (rep.key_info & ~SIGNING_KEY_MASK) |
+		       ((e.vlek ? UIE_SNP_KEY_VLEK : UIE_SNP_KEY_VCEK) << 2);
 	out->single = single;
 	if ((r = manifest(ek, ek_len, single, out)) == UIE_OK &&
 	    (r = uie_snp_binding(nonce, out->manifest, out->manifest_len, rep.report_data)) == UIE_OK &&

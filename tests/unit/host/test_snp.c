@@ -87,6 +87,8 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
+	if (!f) /* setup failed */
+		return 0;
 	free(f->report);
 	free(f->readme);
 	X509_free(f->vcek);

@@ -360,6 +360,37 @@ static void test_turin_fmc(void **state)
 	uie_snp_sim_free(&turin);
 }
 
+/* A VLEK: no hwID to match, but the report must name it (SIGNING_KEY 1) and its TCB must fit. */
+static void test_vlek(void **state)
+{
+	struct svsm *s = *state;
+	struct uie_snp_evidence ev = { .report_len = UIE_SNP_REPORT_LEN, .simulated_root = true };
+	struct uie_snp_policy any = { .check_vmpl = false };
+	struct uie_snp_tsm out;
+	struct uie_snp_verdict v;
+
+	assert_int_equal(uie_snp_sim_vlek(&s->sim, s->tmpl.reported_tcb, false), UIE_OK);
+	assert_int_equal(uie_snp_sim_attest(&s->sim, &s->tmpl, s->nonce, s->ek, s->ek_len, false, &out),
+			 UIE_OK);
+	ev.report = out.report;
+	ev.vcek = s->sim.vcek;
+	ev.ask = s->sim.ask;
+	ev.ark = s->sim.ark;
+	assert_int_equal(uie_snp_verify(&ev, &any, &v), UIE_OK);
+	assert_true(v.ext.vlek);
+	assert_false(v.ext.has_hwid);
+	assert_int_equal(uie_snp_report_signing_key(&v.report), UIE_SNP_KEY_VLEK);
+	/* the same report saying VCEK (SIGNING_KEY 0), signed again */
+	out.report[0x48] &= (uint8_t) ~(7u << 2);
+	assert_int_equal(uie_snp_sim_sign(out.report, s->sim.vcek_key), UIE_OK);
+	uie_snp_verify(&ev, &any, &v);
+	assert_int_equal(v.err, UIE_E_BINDING);
+	assert_non_null(strstr(v.why.msg, "SIGNING_KEY 0, but the certificate is a VLEK"));
+	uie_snp_tsm_free(&out);
+	/* back to a VCEK for the tests that follow */
+	assert_int_equal(uie_snp_sim_vcek(&s->sim, s->tmpl.chip_id, s->tmpl.reported_tcb, false), UIE_OK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_simulated_svsm_answer),
 		cmocka_unit_test(test_simulated_answer_never_amd),
 		cmocka_unit_test(test_turin_fmc),
+		cmocka_unit_test(test_vlek),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
