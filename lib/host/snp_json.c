@@ -49,7 +49,7 @@ static json_t *report(const struct uie_snp_report *r)
 {
 	bool turin = uie_snp_report_turin(r);
 	json_t *o = json_pack(
-		"{s:i,s:i,s:o,s:i,s:i,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "version", (int)r->version,
+		"{s:i,s:I,s:o,s:I,s:I,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "version", (int)r->version,
 		"guest_svn", (json_int_t)r->guest_svn, "policy", uie_json_u64(r->policy), "vmpl",
 		(json_int_t)r->vmpl, "signature_algo", (json_int_t)r->sig_algo, "platform_info",
 		uie_json_u64(r->platform_info), "signing_key", (int)uie_snp_report_signing_key(r),
