@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <openssl/asn1.h>
+#include <openssl/err.h>
 #include <openssl/objects.h>
 #include <openssl/pem.h>
 
@@ -48,6 +49,7 @@ int uie_snp_cert_parse_alloc(const uint8_t *p, size_t n, X509 **out)
 		*out = PEM_read_bio_X509(bio, NULL, NULL, NULL);
 		BIO_free(bio);
 	}
+	ERR_clear_error(); /* PEM's complaint about DER input */
 	if (!*out && (*out = d2i_X509(NULL, &q, (long)n)) != NULL && q != p + n) {
 		X509_free(*out);
 		*out = NULL;

@@ -10,6 +10,7 @@
 #include "snp_manifest.h"
 
 #define ENTRY_LEN 24 /* a GUID and two u32: the header and every entry */
+#define EK_ATTRS (TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT | TPMA_OBJECT_SIGN_ENCRYPT)
 
 int uie_guid_parse(const char *text, uint8_t out[UIE_GUID_LEN])
 {
@@ -180,10 +181,15 @@ int uie_snp_vtpm_ek(const struct uie_snp_report *r, const uint8_t nonce[UIE_SNP_
 			return uie_snp_fail(why, UIE_E_NOTFOUND, "manifest: no vTPM service (%s)",
 					    UIE_SNP_GUID_VTPM);
 	}
-	if (Tss2_MU_TPMT_PUBLIC_Unmarshal(*ek, *ek_len, &off, &pub) != TSS2_RC_SUCCESS || off != *ek_len) {
+	if (Tss2_MU_TPMT_PUBLIC_Unmarshal(*ek, *ek_len, &off, &pub) != TSS2_RC_SUCCESS || off != *ek_len)
+		rc = uie_snp_fail(why, UIE_E_FORMAT, "manifest: the vTPM's data is not one TPMT_PUBLIC");
+	/* An endorsement key is a restricted decryption key: what MakeCredential encrypts to. */
+	else if ((pub.objectAttributes & EK_ATTRS) != (TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT))
+		rc = uie_snp_fail(why, UIE_E_KEY,
+				  "manifest: the vTPM's key is not a restricted decryption key");
+	if (rc != UIE_OK) {
 		*ek = NULL;
 		*ek_len = 0;
-		return uie_snp_fail(why, UIE_E_FORMAT, "manifest: the vTPM's data is not one TPMT_PUBLIC");
 	}
-	return UIE_OK;
+	return rc;
 }

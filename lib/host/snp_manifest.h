@@ -73,7 +73,8 @@ int uie_snp_binding(const uint8_t nonce[UIE_SNP_NONCE_LEN], const uint8_t *manif
  * is the vTPM's data alone (single, as configfs-tsm gives it with
  * service_guid set to the vTPM's) or a GUID table holding it.  *ek
  * points into manifest: a TPMT_PUBLIC that tpm2-tss unmarshals whole
- * (UIE_E_FORMAT otherwise).
+ * (UIE_E_FORMAT otherwise) of a restricted decryption key, as an EK is
+ * (UIE_E_KEY otherwise).
  */
 int uie_snp_vtpm_ek(const struct uie_snp_report *r, const uint8_t nonce[UIE_SNP_NONCE_LEN],
 		    const uint8_t *manifest, size_t n, bool single, const uint8_t **ek, size_t *ek_len,

@@ -321,6 +321,30 @@ static void test_simulated_answer_never_amd(void **state)
 	assert_null(back.report);
 }
 
+/* A manifest naming a key that is no EK (a signing key): refused even when bound. */
+static void test_manifest_key_not_ek(void **state)
+{
+	struct svsm *s = *state;
+	struct uie_snp_report rep;
+	struct uie_snp_tsm out;
+	struct uie_snp_why why;
+	const uint8_t *ek;
+	uint8_t key[sizeof(s->ek)];
+	size_t ek_len;
+
+	memcpy(key, s->ek, s->ek_len);
+	key[5] = 0x04; /* objectAttributes 0x000400b2: sign, not restricted decrypt */
+	assert_int_equal(uie_snp_sim_attest(&s->sim, &s->tmpl, s->nonce, key, s->ek_len, false, &out),
+			 UIE_OK);
+	assert_int_equal(uie_snp_report_parse(out.report, out.report_len, &rep, NULL), UIE_OK);
+	assert_int_equal(
+		uie_snp_vtpm_ek(&rep, s->nonce, out.manifest, out.manifest_len, false, &ek, &ek_len, &why),
+		UIE_E_KEY);
+	assert_non_null(strstr(why.msg, "not a restricted decryption key"));
+	assert_null(ek);
+	uie_snp_tsm_free(&out);
+}
+
 /* Turin's TCB layout (an FMC byte first): the fmcSPL extension is required and compared. */
 static void test_turin_fmc(void **state)
 {
@@ -399,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_cert_table),
 		cmocka_unit_test(test_simulated_svsm_answer),
 		cmocka_unit_test(test_simulated_answer_never_amd),
+		cmocka_unit_test(test_manifest_key_not_ek),
 		cmocka_unit_test(test_turin_fmc),
 		cmocka_unit_test(test_vlek),
 	};
