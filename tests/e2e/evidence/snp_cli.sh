@@ -6,7 +6,8 @@
 # and a higher minimum TCB; a simulated SVSM answer read as configfs-tsm's
 # directory verifies only with its simulated root given explicitly, says
 # "simulated", hands out the vTPM EK it binds, and is refused for another
-# nonce and under the roots its auxblob carries (not pinned).
+# nonce, under the roots its auxblob carries (not pinned) and with a CRL
+# revoking its ASK.
 #   snp_cli.sh UIE SNP_DATA
 set -u
 uie=$1 data=${UIE_SNP_DATA:-$2}
@@ -53,6 +54,21 @@ expect 1 "REPORT_DATA is not SHA-512(nonce || manifest)" "${sim[@]}" --nonce "$o
 expect 1 "ARK: SHA-256 fingerprint" "${sim[@]}" --nonce "$nonce"
 expect 1 "refused: VCEK: " "${sim[@]}" --nonce "$nonce" --product genoa
 expect 2 "usage" "${sim[@]}" --nonce "$nonce" --simulated
+
+# CRLs by the simulated ARK (openssl ca): one revoking nothing (PEM), one revoking the ASK (DER).
+(
+	cd "$tmp" || exit 1
+	printf '[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\ncrlnumber = crlnumber\n' > ca.cnf
+	printf 'default_md = sha384\ndefault_crl_days = 30\n' >> ca.cnf
+	: > index.txt
+	echo 01 > crlnumber
+	ca=(openssl ca -config ca.cnf -keyfile chain/ark.key -cert chain/ark.pem)
+	"${ca[@]}" -gencrl -out crl-none.pem && "${ca[@]}" -revoke chain/ask.pem &&
+		"${ca[@]}" -gencrl -out crl-ask.pem && openssl crl -in crl-ask.pem -outform DER -out crl-ask.der
+) > "$tmp/ca.log" 2>&1 || bad "openssl ca: $(cat "$tmp/ca.log")"
+expect 0 "ok (simulated root)" "${sim[@]}" --nonce "$nonce" "${roots[@]}" --crl "$tmp/crl-none.pem"
+expect 1 "ASK: revoked by the CRL" "${sim[@]}" --nonce "$nonce" "${roots[@]}" --crl "$tmp/crl-ask.der"
+expect 1 "not a CRL" "${sim[@]}" --nonce "$nonce" "${roots[@]}" --crl "$tmp/ek"
 
 [ "$fails" = 0 ] && echo "snp_cli: ok"
 exit $((fails > 0))
