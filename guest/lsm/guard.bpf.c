@@ -123,10 +123,8 @@ int BPF_PROG(tree_bpf, int cmd, union bpf_attr *attr, unsigned int size)
 	case BPF_PROG_GET_FD_BY_ID:
 	case BPF_MAP_GET_FD_BY_ID:
 	case BPF_LINK_GET_FD_BY_ID:
-	case BPF_BTF_GET_FD_BY_ID:
-		return in_tree() ? -EPERM : 0;
-	default:
-		return 0;
+	case BPF_BTF_GET_FD_BY_ID: return in_tree() ? -EPERM : 0;
+	default: return 0;
 	}
 }
 
