@@ -10,7 +10,7 @@
  *   - a write open of any file of a binfmt_misc file system (register,
  *     status, the entries), and of the core_pattern and modprobe sysctls
  *     (the sysctl's data is the kernel's core_pattern or modprobe_path);
- *   - a new user namespace, unless uie-init was given --allow-userns;
+ *   - a new user namespace (not loaded when uie-init is given --allow-userns);
  *   - a descriptor of a BPF object by its id (which would reach `tree`).
  * No vmlinux.h: the few kernel structures are declared here with the
  * fields used, and libbpf relocates them against the kernel's BTF (CO-RE).
@@ -58,8 +58,6 @@ extern const void proc_sys_file_operations __ksym;
 extern const void core_pattern __ksym;
 extern const void modprobe_path __ksym;
 
-const volatile bool allow_userns;
-
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -72,6 +70,7 @@ static bool in_tree(void)
 	return bpf_task_storage_get(&tree, bpf_get_current_task_btf(), 0, 0) != 0;
 }
 
+/* cppcheck-suppress unknownMacro ; SEC (bpf_helpers.h): the ELF section, i.e. the hook */
 SEC("lsm/task_alloc")
 int BPF_PROG(tree_fork, struct task_struct *task, unsigned long clone_flags)
 {
@@ -113,7 +112,7 @@ int BPF_PROG(tree_open, struct file *file)
 SEC("lsm/userns_create")
 int BPF_PROG(tree_userns, const struct cred *cred)
 {
-	return allow_userns || !in_tree() ? 0 : -EPERM;
+	return in_tree() ? -EPERM : 0;
 }
 
 SEC("lsm/bpf")

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Loading the whole-boot guard (guard.h) with libbpf, from the object embedded by its skeleton. */
+/* Loading the whole-boot guard (guard.h) with libbpf, from the object's bytes built into uie-init. */
 #include "guard.h"
 
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -10,11 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "guard.skel.h"
+#include "guard.bpf.h"
 #include "uie/err.h"
 
+#define GUARD_PROGS 4 /* the programs of guard.bpf.c */
+
 struct uie_guard {
-	struct uie_guard_bpf *skel;
+	struct bpf_object *obj;
+	struct bpf_map *tree;
+	struct bpf_link *links[GUARD_PROGS];
 };
 
 int uie_guard_join(struct uie_guard *g)
@@ -25,7 +30,7 @@ int uie_guard_join(struct uie_guard *g)
 
 	if (pidfd < 0)
 		return UIE_E_SYS;
-	r = bpf_map__update_elem(g->skel->maps.tree, &pidfd, sizeof(pidfd), &one, sizeof(one), BPF_ANY);
+	r = bpf_map__update_elem(g->tree, &pidfd, sizeof(pidfd), &one, sizeof(one), BPF_ANY);
 	close(pidfd);
 	if (r != 0) {
 		errno = -r;
@@ -62,23 +67,59 @@ static bool works(struct uie_guard *g)
 	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/* Attaches every program that was loaded. */
+static int attach(struct uie_guard *g)
+{
+	struct bpf_program *p;
+	int n = 0;
+
+	bpf_object__for_each_program(p, g->obj)
+	{
+		if (!bpf_program__autoload(p))
+			continue;
+		if (n == GUARD_PROGS || !(g->links[n] = bpf_program__attach(p)))
+			return n == GUARD_PROGS ? -E2BIG : -errno;
+		n++;
+	}
+	return 0;
+}
+
+static void drop(struct uie_guard *g)
+{
+	for (int i = 0; i < GUARD_PROGS; i++)
+		bpf_link__destroy(g->links[i]);
+	bpf_object__close(g->obj);
+	free(g);
+}
+
 int uie_guard_start(bool allow_userns, struct uie_guard **out, const char **step)
 {
+	struct bpf_object_open_opts oo = { .sz = sizeof(oo), .object_name = "uie_guard" };
 	struct uie_guard *g = calloc(1, sizeof(*g));
-	int r = 0;
+	struct bpf_program *userns;
+	int r = -ENOMEM;
 
 	*step = "allocated";
 	if (!g)
-		return UIE_E_SYS;
-	*step = "opened";
-	if (!(g->skel = uie_guard_bpf__open()))
 		goto fail;
-	g->skel->rodata->allow_userns = allow_userns;
+	*step = "opened";
+	if (!(g->obj = bpf_object__open_mem(uie_guard_obj, sizeof(uie_guard_obj), &oo)) ||
+	    !(g->tree = bpf_object__find_map_by_name(g->obj, "tree"))) {
+		r = -errno;
+		goto fail;
+	}
+	/* --allow-userns: the user namespace hook is left out. */
+	if (!(userns = bpf_object__find_program_by_name(g->obj, "tree_userns"))) {
+		r = -ENOENT;
+		goto fail;
+	}
+	if (allow_userns && (r = bpf_program__set_autoload(userns, false)) != 0)
+		goto fail;
 	*step = "loaded (libbpf says why above)";
-	if ((r = uie_guard_bpf__load(g->skel)) != 0)
+	if ((r = bpf_object__load(g->obj)) != 0)
 		goto fail;
 	*step = "attached";
-	if ((r = uie_guard_bpf__attach(g->skel)) != 0)
+	if ((r = attach(g)) != 0)
 		goto fail;
 	*step = "checked (a write open of /proc/self/mem or core_pattern in the tree was not refused)";
 	if (!works(g)) {
@@ -88,9 +129,8 @@ int uie_guard_start(bool allow_userns, struct uie_guard **out, const char **step
 	*out = g;
 	return UIE_OK;
 fail:
-	if (r < 0)
-		errno = -r;
-	uie_guard_bpf__destroy(g->skel);
-	free(g);
+	if (g)
+		drop(g);
+	errno = -r;
 	return UIE_E_SYS;
 }
