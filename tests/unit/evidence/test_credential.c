@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * EK -> AK: a credential made in software (lib/host/credential.c) for a
+ * vTPM's AK name and sealed to its EK is returned by that vTPM's
+ * ActivateCredential, on swtpm through tpm2-tss (the cross-check that the
+ * bytes are a TPM's) and on the built-in backend; made for another AK, to
+ * another EK, or altered by one bit, it is refused with the reason named;
+ * an AK that is not a restricted signing key gets no credential.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <openssl/sha.h>
+#include <tss2/tss2_mu.h>
+
+#include "credential.h"
+#include "ev_helpers.h"
+#include "tpm_public.h"
+#include "uie/err.h"
+
+/* The vTPM under test (swtpm or built-in) and a second, unrelated built-in one. */
+struct fx {
+	char *dir;
+	struct ev_swtpm sw;
+	struct uie_vtpm *t, *other;
+};
+
+static const uint8_t cred32[32] = "a fresh secret of the verifier!";
+
+static struct uie_vtpm *open_builtin(const char *dir, const char *name)
+{
+	char spec[4200];
+	struct uie_vtpm *t = NULL;
+
+	snprintf(spec, sizeof(spec), "builtin:%s/%s", dir, name);
+	assert_int_equal(uie_vtpm_open(spec, &t), UIE_OK);
+	return t;
+}
+
+static int setup(void **state, bool swtpm)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char spec[4200];
+
+	if (!f || !(f->dir = ev_mkdtemp()))
+		return -1;
+	if (swtpm) {
+		if (ev_swtpm_start(f->dir, true, &f->sw) != UIE_OK) {
+			fprintf(stderr, "cannot start swtpm\n");
+			return -1;
+		}
+		snprintf(spec, sizeof(spec), "swtpm:%s", f->sw.path);
+		if (uie_vtpm_open(spec, &f->t) != UIE_OK)
+			return -1;
+	} else {
+		f->t = open_builtin(f->dir, "ak.pem");
+	}
+	f->other = open_builtin(f->dir, "other.pem");
+	*state = f;
+	return 0;
+}
+
+static int setup_swtpm(void **state)
+{
+	return setup(state, true);
+}
+
+static int setup_builtin(void **state)
+{
+	return setup(state, false);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	uie_vtpm_free(f->t);
+	uie_vtpm_free(f->other);
+	ev_swtpm_stop(&f->sw);
+	ev_rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+struct pubs {
+	uint8_t *ek, *ak;
+	size_t ek_len, ak_len;
+};
+
+static void get_pubs(struct uie_vtpm *t, struct pubs *p)
+{
+	assert_int_equal(uie_vtpm_ek_public_alloc(t, &p->ek, &p->ek_len), UIE_OK);
+	assert_int_equal(uie_vtpm_ak_public_alloc(t, &p->ak, &p->ak_len), UIE_OK);
+}
+
+static void free_pubs(struct pubs *p)
+{
+	free(p->ek);
+	free(p->ak);
+}
+
+/* make with (ek, ak), activate on t: the result, and the credential when it is UIE_OK. */
+static int challenge(struct uie_vtpm *t, const struct pubs *ek, const struct pubs *ak)
+{
+	uint8_t *blob, *secret, out[UIE_CRED_MAX];
+	size_t bl, sl, ol = 99;
+	const char *why = NULL;
+	int r;
+
+	assert_int_equal(uie_credential_make(ek->ek, ek->ek_len, ak->ak, ak->ak_len, cred32, sizeof(cred32),
+					     &blob, &bl, &secret, &sl, &why),
+			 UIE_OK);
+	r = uie_vtpm_activate_credential(t, blob, bl, secret, sl, out, &ol);
+	if (r == UIE_OK) {
+		assert_int_equal(ol, sizeof(cred32));
+		assert_memory_equal(out, cred32, sizeof(cred32));
+	} else {
+		assert_int_equal(ol, 0);
+	}
+	free(blob);
+	free(secret);
+	return r;
+}
+
+/* The EK is template L-1 with the TPM's modulus; the AK name is the one the TPM signs quotes with. */
+static void test_ek_ak_public(void **state)
+{
+	struct fx *f = *state;
+	struct pubs p;
+	TPMT_PUBLIC ek, ak, tmpl;
+	struct uie_tpm_quote q;
+	uint8_t *att, *sig, name[UIE_TPM_NAME_MAX];
+	size_t al, sl, nl;
+
+	get_pubs(f->t, &p);
+	assert_int_equal(uie_tpm_public_parse(p.ek, p.ek_len, &ek), UIE_OK);
+	assert_int_equal(uie_tpm_public_parse(p.ak, p.ak_len, &ak), UIE_OK);
+	uie_tpm_ek_template(&tmpl, ek.unique.rsa.buffer);
+	assert_memory_equal(&tmpl, &ek, sizeof(ek));
+	assert_int_equal(ek.objectAttributes, 0x000300b2);
+	assert_int_equal(uie_tpm_ek_check(&ek, NULL), UIE_OK);
+	assert_int_equal(uie_tpm_ak_check(&ak, NULL), UIE_OK);
+	assert_int_equal(uie_vtpm_quote_alloc(f->t, (const uint8_t *)"n", 1, &att, &al, &sig, &sl), UIE_OK);
+	assert_int_equal(uie_tpm_quote_parse(att, al, &q), UIE_OK);
+	assert_int_equal(uie_tpm_public_name(&ak, name, &nl), UIE_OK);
+	assert_int_equal(nl, 34);
+	assert_int_equal(q.signer_len, nl);
+	if (f->sw.pid) {
+		/* A TPM signs with the qualified name: of a primary key, H(endorsement handle || name). */
+		uint8_t cat[4 + 34] = { 0x40, 0, 0, 0x0b };
+
+		memcpy(cat + 4, name, nl);
+		assert_non_null(SHA256(cat, sizeof(cat), name + 2));
+	}
+	assert_memory_equal(q.signer, name, nl);
+	/* A public area with bytes after it, or a size field that lies, is refused. */
+	assert_int_equal(uie_tpm_public_parse(p.ek, p.ek_len - 1, &ek), UIE_E_TRUNCATED);
+	p.ek[1] ^= 1;
+	assert_int_not_equal(uie_tpm_public_parse(p.ek, p.ek_len, &ek), UIE_OK);
+	free(att);
+	free(sig);
+	free_pubs(&p);
+}
+
+static void test_round_trip(void **state)
+{
+	struct fx *f = *state;
+	struct pubs p;
+
+	get_pubs(f->t, &p);
+	assert_int_equal(challenge(f->t, &p, &p), UIE_OK);
+	/* The EK and AK come back the same at the next open (the built-in one from KEYFILE.ek). */
+	free_pubs(&p);
+}
+
+/* Made for the AK of another TPM: the blob's HMAC is over that AK's name. */
+static void test_other_ak(void **state)
+{
+	struct fx *f = *state;
+	struct pubs p, o;
+
+	get_pubs(f->t, &p);
+	get_pubs(f->other, &o);
+	assert_int_equal(challenge(f->t, &p, &o), UIE_E_SIGNATURE);
+	free_pubs(&p);
+	free_pubs(&o);
+}
+
+/* Sealed to the EK of another TPM, for this TPM's AK. */
+static void test_other_ek(void **state)
+{
+	struct fx *f = *state;
+	struct pubs p, o;
+
+	get_pubs(f->t, &p);
+	get_pubs(f->other, &o);
+	assert_int_equal(challenge(f->t, &o, &p), UIE_E_KEY);
+	free_pubs(&p);
+	free_pubs(&o);
+}
+
+/* Every single-bit flip (one per byte) of the blob and of the secret is refused. */
+static void test_flipped(void **state)
+{
+	struct fx *f = *state;
+	struct pubs p;
+	uint8_t *blob, *secret, out[UIE_CRED_MAX];
+	size_t bl, sl, ol;
+
+	get_pubs(f->t, &p);
+	assert_int_equal(uie_credential_make(p.ek, p.ek_len, p.ak, p.ak_len, cred32, sizeof(cred32), &blob,
+					     &bl, &secret, &sl, NULL),
+			 UIE_OK);
+	for (size_t i = 0; i < bl; i++) {
+		blob[i] ^= (uint8_t)(1u << (i % 8));
+		assert_int_not_equal(uie_vtpm_activate_credential(f->t, blob, bl, secret, sl, out, &ol),
+				     UIE_OK);
+		assert_int_equal(ol, 0);
+		blob[i] ^= (uint8_t)(1u << (i % 8));
+	}
+	for (size_t i = 0; i < sl; i++) {
+		secret[i] ^= (uint8_t)(1u << (i % 8));
+		assert_int_not_equal(uie_vtpm_activate_credential(f->t, blob, bl, secret, sl, out, &ol),
+				     UIE_OK);
+		assert_int_equal(ol, 0);
+		secret[i] ^= (uint8_t)(1u << (i % 8));
+	}
+	/* The body of the blob (HMAC, encIdentity) altered: the integrity check says so. */
+	blob[10] ^= 0x80;
+	assert_int_equal(uie_vtpm_activate_credential(f->t, blob, bl, secret, sl, out, &ol), UIE_E_SIGNATURE);
+	blob[10] ^= 0x80;
+	/* The unaltered pair still works: nothing above changed the TPM. */
+	assert_int_equal(uie_vtpm_activate_credential(f->t, blob, bl, secret, sl, out, &ol), UIE_OK);
+	assert_memory_equal(out, cred32, sizeof(cred32));
+	free(blob);
+	free(secret);
+	free_pubs(&p);
+}
+
+/* The maker refuses an AK that could sign anything, or that can leave its TPM, and a bad EK. */
+static void test_maker_refuses(void **state)
+{
+	struct fx *f = *state;
+	static const TPMA_OBJECT bits[] = { TPMA_OBJECT_RESTRICTED, TPMA_OBJECT_SIGN_ENCRYPT,
+					    TPMA_OBJECT_FIXEDTPM, TPMA_OBJECT_FIXEDPARENT,
+					    TPMA_OBJECT_SENSITIVEDATAORIGIN };
+	struct pubs p;
+	TPMT_PUBLIC ak, ek;
+	uint8_t *bad, *blob = (uint8_t *)1, *secret = (uint8_t *)1;
+	size_t badl, bl = 1, sl = 1;
+	const char *why = NULL;
+
+	get_pubs(f->t, &p);
+	assert_int_equal(uie_tpm_public_parse(p.ak, p.ak_len, &ak), UIE_OK);
+	assert_int_equal(uie_tpm_public_parse(p.ek, p.ek_len, &ek), UIE_OK);
+	for (size_t i = 0; i <= sizeof(bits) / sizeof(bits[0]); i++) {
+		TPMT_PUBLIC a = ak;
+
+		if (i < sizeof(bits) / sizeof(bits[0]))
+			a.objectAttributes &= ~bits[i];
+		else
+			a.objectAttributes |= TPMA_OBJECT_DECRYPT;
+		assert_int_equal(uie_tpm_public_alloc(&a, &bad, &badl), UIE_OK);
+		assert_int_equal(uie_credential_make(p.ek, p.ek_len, bad, badl, cred32, sizeof(cred32), &blob,
+						     &bl, &secret, &sl, &why),
+				 UIE_E_KEY);
+		assert_non_null(strstr(why, "AK: objectAttributes"));
+		assert_null(blob);
+		assert_null(secret);
+		free(bad);
+	}
+	/* The EK given as the AK: a decryption key. */
+	assert_int_equal(uie_credential_make(p.ek, p.ek_len, p.ek, p.ek_len, cred32, sizeof(cred32), &blob,
+					     &bl, &secret, &sl, &why),
+			 UIE_E_KEY);
+	/* The AK given as the EK: not RSA. */
+	assert_int_equal(uie_credential_make(p.ak, p.ak_len, p.ak, p.ak_len, cred32, sizeof(cred32), &blob,
+					     &bl, &secret, &sl, &why),
+			 UIE_E_ALG);
+	assert_non_null(strstr(why, "EK: type"));
+	/* A credential longer than the EK's nameAlg digest, or empty. */
+	assert_int_equal(uie_credential_make(p.ek, p.ek_len, p.ak, p.ak_len, cred32, 0, &blob, &bl, &secret,
+					     &sl, &why),
+			 UIE_E_LIMIT);
+	{
+		uint8_t big[33] = { 0 };
+
+		assert_int_equal(uie_credential_make(p.ek, p.ek_len, p.ak, p.ak_len, big, sizeof(big), &blob,
+						     &bl, &secret, &sl, &why),
+				 UIE_E_LIMIT);
+	}
+	free_pubs(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_builtin, teardown),
+		cmocka_unit_test_setup_teardown(test_round_trip, setup_builtin, teardown),
+		cmocka_unit_test_setup_teardown(test_other_ak, setup_builtin, teardown),
+		cmocka_unit_test_setup_teardown(test_other_ek, setup_builtin, teardown),
+		cmocka_unit_test_setup_teardown(test_flipped, setup_builtin, teardown),
+		cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
+		cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_swtpm, teardown),
+		cmocka_unit_test_setup_teardown(test_round_trip, setup_swtpm, teardown),
+		cmocka_unit_test_setup_teardown(test_other_ak, setup_swtpm, teardown),
+		cmocka_unit_test_setup_teardown(test_other_ek, setup_swtpm, teardown),
+		cmocka_unit_test_setup_teardown(test_flipped, setup_swtpm, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
