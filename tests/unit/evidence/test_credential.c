@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <openssl/sha.h>
@@ -21,6 +22,7 @@
 
 #include "credential.h"
 #include "ev_helpers.h"
+#include "hex.h"
 #include "tpm_public.h"
 #include "uie/err.h"
 
@@ -175,7 +177,6 @@ static void test_round_trip(void **state)
 
 	get_pubs(f->t, &p);
 	assert_int_equal(challenge(f->t, &p, &p), UIE_OK);
-	/* The EK and AK come back the same at the next open (the built-in one from KEYFILE.ek). */
 	free_pubs(&p);
 }
 
@@ -298,6 +299,169 @@ static void test_maker_refuses(void **state)
 	free_pubs(&p);
 }
 
+/*
+ * Vector C1 of docs/FORMATS.md 5.8 (from an independent Python
+ * implementation): KDFa outputs and the blob for a fixed seed.
+ */
+static void test_vectors(void **state)
+{
+	static const char sym_hex[] = "cdc3ce882135bcbc1ccfc03b0229514c";
+	static const char hkey_hex[] = "094f9376bf7def7a00894381e0887d107ee8c0f04e09748c5dc96b7be9232c5a";
+	static const char blob_hex[] =
+		"0044002078b1ecbba839b6e897cf8827ddc281eed4725f76e95f52b84a3398b511fceca1"
+		"bff9a49f96f301d2709fea67b497b0f2d1f4229765d5cbffa6c0c480684f365885aa";
+	static const char name_hex[] = "000be259c1f4701f1a5825cba56e4f0d2e3b7430fcb96e0ee0d8ccdd5ae86be35e2c";
+	static const char ek_head_hex[] =
+		"013a0001000b000300b20020837197674484b3f81a90cc8d46a5d724fd52d76e06520b64f2"
+		"a1da1b331469aa00060080004300100800000000000100";
+	static const char ek_name_hex[] =
+		"000b32503929a1287eedaa3e89d932f9b51a6f92abd0fa57721ffa6fc041e04f7498";
+	static const uint8_t cred[32] = "uie-credential-vector-0123456789";
+	uint8_t seed[32], name[34], sym[16], hkey[32], blob[70], want[70], out[UIE_CRED_MAX],
+		ekname[UIE_TPM_NAME_MAX], head[60], *ekpub;
+	size_t bl, ol, nl, el;
+	TPMT_PUBLIC ek;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(seed); i++)
+		seed[i] = (uint8_t)(i + 1);
+	assert_int_equal(uie_hex_decode(name_hex, strlen(name_hex), name, sizeof(name)), UIE_OK);
+	assert_int_equal(uie_kdfa("SHA256", seed, 32, "STORAGE", name, 34, NULL, 0, sym, 16), UIE_OK);
+	assert_int_equal(uie_hex_decode(sym_hex, 32, want, 16), UIE_OK);
+	assert_memory_equal(sym, want, 16);
+	assert_int_equal(uie_kdfa("SHA256", seed, 32, "INTEGRITY", NULL, 0, NULL, 0, hkey, 32), UIE_OK);
+	assert_int_equal(uie_hex_decode(hkey_hex, 64, want, 32), UIE_OK);
+	assert_memory_equal(hkey, want, 32);
+
+	/* The EK template as TPM2_CreatePrimary gets it (unique: 256 zero bytes) and its name. */
+	uie_tpm_ek_template(&ek, NULL);
+	assert_int_equal(uie_tpm_public_alloc(&ek, &ekpub, &el), UIE_OK);
+	assert_int_equal(el, 316);
+	assert_int_equal(uie_hex_decode(ek_head_hex, strlen(ek_head_hex), head, sizeof(head)), UIE_OK);
+	assert_memory_equal(ekpub, head, sizeof(head));
+	for (size_t i = sizeof(head); i < el; i++)
+		assert_int_equal(ekpub[i], 0);
+	assert_int_equal(uie_tpm_public_name(&ek, ekname, &nl), UIE_OK);
+	assert_int_equal(uie_hex_decode(ek_name_hex, strlen(ek_name_hex), want, 34), UIE_OK);
+	assert_memory_equal(ekname, want, 34);
+	free(ekpub);
+
+	assert_int_equal(uie_credential_wrap(&ek, name, 34, seed, 32, cred, 32, blob, sizeof(blob), &bl),
+			 UIE_OK);
+	assert_int_equal(bl, 70);
+	assert_int_equal(uie_hex_decode(blob_hex, strlen(blob_hex), want, 70), UIE_OK);
+	assert_memory_equal(blob, want, 70);
+	assert_int_equal(uie_credential_unwrap(&ek, name, 34, seed, 32, blob, bl, out, &ol), UIE_OK);
+	assert_int_equal(ol, 32);
+	assert_memory_equal(out, cred, 32);
+	/* Another AK name, another seed. */
+	name[5] ^= 1;
+	assert_int_equal(uie_credential_unwrap(&ek, name, 34, seed, 32, blob, bl, out, &ol), UIE_E_SIGNATURE);
+	name[5] ^= 1;
+	seed[0] ^= 1;
+	assert_int_equal(uie_credential_unwrap(&ek, name, 34, seed, 32, blob, bl, out, &ol), UIE_E_SIGNATURE);
+	assert_int_equal(ol, 0);
+}
+
+/*
+ * tpm2-tools' own MakeCredential (tpm2_makecredential -T none, an
+ * independent implementation) for this vTPM's EK and AK name: the vTPM
+ * activates it.  Its file: 0xbadcc0de, version 1, TPM2B_ID_OBJECT,
+ * TPM2B_ENCRYPTED_SECRET.
+ */
+static void test_tpm2_tools_blob(void **state)
+{
+	struct fx *f = *state;
+	struct pubs p;
+	TPMT_PUBLIC ak;
+	uint8_t name[UIE_TPM_NAME_MAX], *file, out[UIE_CRED_MAX];
+	char hex[2 * UIE_TPM_NAME_MAX + 1], *ekf = ev_path(f->dir, "ek.pub"), *sf = ev_path(f->dir, "secret"),
+					    *of = ev_path(f->dir, "cred.out");
+	size_t nl, fl, bl, ol;
+
+	get_pubs(f->t, &p);
+	assert_int_equal(uie_tpm_public_parse(p.ak, p.ak_len, &ak), UIE_OK);
+	assert_int_equal(uie_tpm_public_name(&ak, name, &nl), UIE_OK);
+	uie_hex_encode(hex, name, nl);
+	assert_int_equal(ev_write_file(ekf, p.ek, p.ek_len), UIE_OK);
+	assert_int_equal(ev_write_file(sf, cred32, sizeof(cred32)), UIE_OK);
+	char *argv[] = {
+		"tpm2_makecredential", "-T", "none", "-u", ekf, "-s", sf, "-n", hex, "-o", of, NULL
+	};
+	assert_int_equal(ev_run(argv, false), 0);
+	assert_non_null(file = ev_read_file(of, &fl));
+	assert_true(fl > 12);
+	assert_memory_equal(file, "\xba\xdc\xc0\xde\0\0\0\1", 8);
+	bl = 2 + ((size_t)file[8] << 8 | file[9]);
+	assert_true(8 + bl < fl);
+	assert_int_equal(
+		uie_vtpm_activate_credential(f->t, file + 8, bl, file + 8 + bl, fl - 8 - bl, out, &ol),
+		UIE_OK);
+	assert_int_equal(ol, sizeof(cred32));
+	assert_memory_equal(out, cred32, sizeof(cred32));
+	free(file);
+	free(ekf);
+	free(sf);
+	free(of);
+	free_pubs(&p);
+}
+
+/* The same EK at the next open: the built-in one's KEYFILE.ek, the TPM's derived again from its seed. */
+static void test_ek_stays(void **state)
+{
+	struct fx *f = *state;
+	struct pubs a, b;
+	char spec[4200];
+
+	get_pubs(f->t, &a);
+	uie_vtpm_free(f->t);
+	f->t = NULL;
+	if (f->sw.pid)
+		snprintf(spec, sizeof(spec), "swtpm:%s", f->sw.path);
+	else
+		snprintf(spec, sizeof(spec), "builtin:%s/ak.pem", f->dir);
+	assert_int_equal(uie_vtpm_open(spec, &f->t), UIE_OK);
+	get_pubs(f->t, &b);
+	assert_int_equal(a.ek_len, b.ek_len);
+	assert_memory_equal(a.ek, b.ek, a.ek_len);
+	assert_int_equal(a.ak_len, b.ak_len);
+	assert_memory_equal(a.ak, b.ak, a.ak_len);
+	/* A credential made before the reopen is activated after it. */
+	assert_int_equal(challenge(f->t, &a, &a), UIE_OK);
+	free_pubs(&a);
+	free_pubs(&b);
+}
+
+/* A KEYFILE.ek that is not an RSA 2048 key: the open fails rather than make another EK. */
+static void test_builtin_bad_ek_file(void **state)
+{
+	char *dir = ev_mkdtemp(), *ak = ev_path(dir, "ak.pem"), *ek = ev_path(dir, "ak.pem.ek"),
+	     *ek2 = ev_path(dir, "ak2.pem.ek"), spec[4200];
+	struct uie_vtpm *t = NULL;
+	struct stat st;
+	uint8_t *pem;
+	size_t n;
+
+	(void)state;
+	snprintf(spec, sizeof(spec), "builtin:%s", ak);
+	assert_int_equal(uie_vtpm_open(spec, &t), UIE_OK);
+	uie_vtpm_free(t);
+	assert_int_equal(stat(ek, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	/* A P-256 key (the AK's) where the EK of ak2.pem should be. */
+	assert_non_null(pem = ev_read_file(ak, &n));
+	assert_int_equal(ev_write_file(ek2, pem, n), UIE_OK);
+	snprintf(spec, sizeof(spec), "builtin:%s/ak2.pem", dir);
+	t = (struct uie_vtpm *)1;
+	assert_int_equal(uie_vtpm_open(spec, &t), UIE_E_KEY);
+	assert_null(t);
+	free(pem);
+	free(ak);
+	free(ek);
+	free(ek2);
+	ev_rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,11 +471,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_ek, setup_builtin, teardown),
 		cmocka_unit_test_setup_teardown(test_flipped, setup_builtin, teardown),
 		cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
+		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_builtin, teardown),
+		cmocka_unit_test_setup_teardown(test_ek_stays, setup_builtin, teardown),
+		cmocka_unit_test(test_builtin_bad_ek_file),
+		cmocka_unit_test(test_vectors),
 		cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_swtpm, teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, setup_swtpm, teardown),
 		cmocka_unit_test_setup_teardown(test_other_ak, setup_swtpm, teardown),
 		cmocka_unit_test_setup_teardown(test_other_ek, setup_swtpm, teardown),
 		cmocka_unit_test_setup_teardown(test_flipped, setup_swtpm, teardown),
+		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_swtpm, teardown),
+		cmocka_unit_test_setup_teardown(test_ek_stays, setup_swtpm, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
