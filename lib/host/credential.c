@@ -340,6 +340,53 @@ int uie_credential_activate(EVP_PKEY *ek, const TPMT_PUBLIC *ek_pub, const uint8
 	return r;
 }
 
+#define CRED_FILE_MAGIC 0xbadcc0deu
+
+void uie_credential_file_put(struct uie_wbuf *w, const uint8_t *blob, size_t blob_len, const uint8_t *secret,
+			     size_t secret_len)
+{
+	uie_tpm_put32(w, CRED_FILE_MAGIC);
+	uie_tpm_put32(w, 1);
+	uie_wbuf_bytes(w, blob, blob_len);
+	uie_wbuf_bytes(w, secret, secret_len);
+}
+
+/* One TPM2B at the read position: *p and *n cover its size field and its bytes. */
+static int take_tpm2b(struct uie_rbuf *b, const uint8_t **p, size_t *n)
+{
+	uint16_t size;
+	int r;
+
+	*p = uie_rbuf_cur(b);
+	if ((r = uie_tpm_get16(b, &size)) != UIE_OK || (r = uie_rbuf_skip(b, size)) != UIE_OK)
+		return r;
+	*n = 2u + size;
+	return UIE_OK;
+}
+
+int uie_credential_file_parse(const uint8_t *p, size_t len, const uint8_t **blob, size_t *blob_len,
+			      const uint8_t **secret, size_t *secret_len)
+{
+	struct uie_rbuf b;
+	uint32_t magic, version;
+	int r;
+
+	*blob = *secret = NULL;
+	*blob_len = *secret_len = 0;
+	uie_rbuf_init(&b, p, len);
+	if ((r = uie_tpm_get32(&b, &magic)) != UIE_OK || (r = uie_tpm_get32(&b, &version)) != UIE_OK)
+		return r;
+	if (magic != CRED_FILE_MAGIC || version != 1)
+		return UIE_E_FORMAT;
+	if ((r = take_tpm2b(&b, blob, blob_len)) != UIE_OK ||
+	    (r = take_tpm2b(&b, secret, secret_len)) != UIE_OK || (r = uie_rbuf_end(&b)) != UIE_OK) {
+		*blob = *secret = NULL;
+		*blob_len = *secret_len = 0;
+		return r;
+	}
+	return UIE_OK;
+}
+
 const char *uie_credential_reason(int err)
 {
 	switch (err) {

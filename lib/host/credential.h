@@ -34,6 +34,8 @@
 #include <openssl/evp.h>
 #include <tss2/tss2_tpm2_types.h>
 
+#include "uie/buf.h"
+
 #define UIE_CRED_MAX 64 /* a TPM2B_DIGEST: sizeof(TPMU_HA) */
 
 /*
@@ -74,6 +76,19 @@ int uie_credential_unwrap(const TPMT_PUBLIC *ek, const uint8_t *name, size_t nam
 int uie_credential_activate(EVP_PKEY *ek, const TPMT_PUBLIC *ek_pub, const uint8_t *name, size_t name_len,
 			    const uint8_t *blob, size_t blob_len, const uint8_t *secret, size_t secret_len,
 			    uint8_t cred[UIE_CRED_MAX], size_t *cred_len);
+
+/*
+ * The credential file of tpm2-tools (tpm2_makecredential -o,
+ * tpm2_activatecredential -i): u32 0xBADCC0DE, u32 version 1, the blob
+ * (TPM2B_ID_OBJECT), the secret (TPM2B_ENCRYPTED_SECRET), big-endian.
+ * Encoding appends to w; parsing takes a whole buffer and points into it
+ * (UIE_E_FORMAT: magic, version or trailing bytes; UIE_E_TRUNCATED).
+ */
+#define UIE_CRED_FILE_MAX (8 + sizeof(TPM2B_ID_OBJECT) + sizeof(TPM2B_ENCRYPTED_SECRET))
+void uie_credential_file_put(struct uie_wbuf *w, const uint8_t *blob, size_t blob_len, const uint8_t *secret,
+			     size_t secret_len);
+int uie_credential_file_parse(const uint8_t *p, size_t len, const uint8_t **blob, size_t *blob_len,
+			      const uint8_t **secret, size_t *secret_len);
 
 /* What an activation error means, in words; never NULL. */
 const char *uie_credential_reason(int err);

@@ -171,6 +171,27 @@ int uie_tpm_ak_check(const TPMT_PUBLIC *pub, const char **why)
 	return UIE_OK;
 }
 
+int uie_tpm_public_is_key(const TPMT_PUBLIC *pub, EVP_PKEY *pk)
+{
+	const TPMS_ECC_POINT *pt = &pub->unique.ecc;
+	uint8_t want[65], got[65];
+	char group[32];
+	size_t n = 0;
+
+	if (pub->type != TPM2_ALG_ECC || pub->parameters.eccDetail.curveID != TPM2_ECC_NIST_P256 ||
+	    pt->x.size != 32 || pt->y.size != 32 || EVP_PKEY_get_base_id(pk) != EVP_PKEY_EC ||
+	    EVP_PKEY_get_utf8_string_param(pk, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof(group), NULL) != 1 ||
+	    strcmp(group, "prime256v1") != 0)
+		return UIE_E_ALG;
+	want[0] = 0x04;
+	memcpy(want + 1, pt->x.buffer, 32);
+	memcpy(want + 33, pt->y.buffer, 32);
+	if (EVP_PKEY_get_octet_string_param(pk, OSSL_PKEY_PARAM_PUB_KEY, got, sizeof(got), &n) != 1 ||
+	    n != sizeof(got))
+		return UIE_E_KEY;
+	return memcmp(want, got, sizeof(got)) == 0 ? UIE_OK : UIE_E_KEY;
+}
+
 int uie_tpm_rsa_pkey(const TPMT_PUBLIC *pub, EVP_PKEY **out)
 {
 	uint32_t e = pub->parameters.rsaDetail.exponent ? pub->parameters.rsaDetail.exponent : 65537u;

@@ -71,6 +71,13 @@ int uie_tpm_ek_check(const TPMT_PUBLIC *pub, const char **why);
  */
 int uie_tpm_ak_check(const TPMT_PUBLIC *pub, const char **why);
 
+/*
+ * Whether the ECC P-256 public area pub holds the key pk (an attestation
+ * key given as PEM to the verifier): UIE_OK, UIE_E_KEY when it is another
+ * key, UIE_E_ALG when either is not P-256.
+ */
+int uie_tpm_public_is_key(const TPMT_PUBLIC *pub, EVP_PKEY *pk);
+
 /* The RSA public key of an RSA public area; the caller frees *out. */
 int uie_tpm_rsa_pkey(const TPMT_PUBLIC *pub, EVP_PKEY **out);
 
