@@ -743,6 +743,18 @@ static void test_export_and_pubkey(void **state)
 	assert_int_equal(a.u.pubkey_ans.der[0], 0x30);
 }
 
+static struct uie_wire_msg activate(struct fixture *f, const uint8_t *blob, size_t bl, const uint8_t *secret,
+				    size_t sl)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_ACTIVATE_REQ };
+
+	q.u.activate_req.blob_len = (uint16_t)bl;
+	q.u.activate_req.secret_len = (uint16_t)sl;
+	memcpy(q.u.activate_req.blob, blob, bl);
+	memcpy(q.u.activate_req.secret, secret, sl);
+	return call(f, &q, -1, NULL);
+}
+
 /*
  * The verifier's challenge through the monitor: its vTPM's EK and AK
  * (TPM_KEYS), a credential made for them comes back (ACTIVATE); one made
@@ -755,6 +767,7 @@ static void test_tpm_keys_and_activate(void **state)
 	static const uint8_t cred[20] = "verifier-credential!";
 	uint64_t total = uie_logstore_count(&f->mf.m.log);
 	struct uie_vtpm *other;
+	struct uie_msg_tpm_keys_ans keys;
 	uint8_t *blob, *secret, *oak;
 	size_t bl, sl, oal;
 	char spec[128];
@@ -762,16 +775,11 @@ static void test_tpm_keys_and_activate(void **state)
 	a = call(f, &q, -1, NULL);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.tpm_keys_ans.ek_len, 316);
-	struct uie_msg_tpm_keys_ans keys = a.u.tpm_keys_ans;
+	keys = a.u.tpm_keys_ans;
 	assert_int_equal(uie_credential_make(keys.ek, keys.ek_len, keys.ak, keys.ak_len, cred, sizeof(cred),
 					     &blob, &bl, &secret, &sl, NULL),
 			 UIE_OK);
-	q = (struct uie_wire_msg){ .type = UIE_MSG_ACTIVATE_REQ };
-	q.u.activate_req.blob_len = (uint16_t)bl;
-	q.u.activate_req.secret_len = (uint16_t)sl;
-	memcpy(q.u.activate_req.blob, blob, bl);
-	memcpy(q.u.activate_req.secret, secret, sl);
-	a = call(f, &q, -1, NULL);
+	a = activate(f, blob, bl, secret, sl);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.activate_ans.len, sizeof(cred));
 	assert_memory_equal(a.u.activate_ans.cred, cred, sizeof(cred));
@@ -785,12 +793,7 @@ static void test_tpm_keys_and_activate(void **state)
 	assert_int_equal(uie_credential_make(keys.ek, keys.ek_len, oak, oal, cred, sizeof(cred), &blob, &bl,
 					     &secret, &sl, NULL),
 			 UIE_OK);
-	memset(&q.u.activate_req, 0, sizeof(q.u.activate_req));
-	q.u.activate_req.blob_len = (uint16_t)bl;
-	q.u.activate_req.secret_len = (uint16_t)sl;
-	memcpy(q.u.activate_req.blob, blob, bl);
-	memcpy(q.u.activate_req.secret, secret, sl);
-	a = call(f, &q, -1, NULL);
+	a = activate(f, blob, bl, secret, sl);
 	assert_int_equal(a.status, UIE_E_SIGNATURE);
 	assert_int_equal(uie_logstore_count(&f->mf.m.log), total);
 	free(blob);
