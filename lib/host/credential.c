@@ -98,7 +98,7 @@ static int cfb(const struct ckeys *k, int enc, const uint8_t *in, size_t n, uint
 
 	ok = c && ctx && EVP_CipherInit_ex2(ctx, c, k->sym, iv, enc, NULL) == 1 &&
 	     EVP_CipherUpdate(ctx, out, &l1, in, (int)n) == 1 &&
-	     EVP_CipherFinal_ex(ctx, out + l1, &l2) == 1 && (size_t)(l1 + l2) == n;
+	     EVP_CipherFinal_ex(ctx, out + l1, &l2) == 1 && (size_t)l1 + (size_t)l2 == n;
 	EVP_CIPHER_CTX_free(ctx);
 	EVP_CIPHER_free(c);
 	return ok ? UIE_OK : UIE_E_CRYPTO;

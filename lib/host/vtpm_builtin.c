@@ -374,10 +374,8 @@ static char *suffixed(const char *keyfile, const char *suffix)
 	size_t n = strlen(keyfile), m = strlen(suffix);
 	char *p = malloc(n + m + 1);
 
-	if (p) {
-		memcpy(p, keyfile, n);
-		memcpy(p + n, suffix, m + 1);
-	}
+	if (p)
+		snprintf(p, n + m + 1, "%s%s", keyfile, suffix);
 	return p;
 }
 
