@@ -71,6 +71,9 @@ int uie_tpm_public_parse(const uint8_t *p, size_t len, TPMT_PUBLIC *out)
 		return UIE_E_TRUNCATED;
 	if (((size_t)p[0] << 8 | p[1]) != len - 2)
 		return len - 2 < ((size_t)p[0] << 8 | p[1]) ? UIE_E_TRUNCATED : UIE_E_FORMAT;
+	/* tpm2-tss reads size 0 as an empty (all-zero) area: no key at all. */
+	if (len == 2)
+		return UIE_E_FORMAT;
 	rc = Tss2_MU_TPM2B_PUBLIC_Unmarshal(p, len, &off, &tb);
 	if (rc == TSS2_MU_RC_INSUFFICIENT_BUFFER)
 		return UIE_E_TRUNCATED;

@@ -41,7 +41,7 @@ void uie_tpm_ak_template(TPMT_PUBLIC *pub, const uint8_t *x, const uint8_t *y);
 /*
  * A whole buffer holding one marshalled TPM2B_PUBLIC whose size field is
  * the length of the TPMT_PUBLIC it holds.  UIE_E_TRUNCATED, UIE_E_FORMAT
- * (size field, trailing bytes, a value tpm2-tss refuses).
+ * (size field, an empty area, trailing bytes, a value tpm2-tss refuses).
  */
 int uie_tpm_public_parse(const uint8_t *p, size_t len, TPMT_PUBLIC *out);
 /* pub as a marshalled TPM2B_PUBLIC; *out malloc'ed, owned by the caller. */

@@ -161,6 +161,8 @@ static void test_ek_ak_public(void **state)
 		assert_non_null(SHA256(cat, sizeof(cat), name + 2));
 	}
 	assert_memory_equal(q.signer, name, nl);
+	/* An empty area (size 0, which tpm2-tss reads as all zero; found by fuzz_credential) is refused. */
+	assert_int_equal(uie_tpm_public_parse((const uint8_t *)"\0\0", 2, &ek), UIE_E_FORMAT);
 	/* A public area with bytes after it, or a size field that lies, is refused. */
 	assert_int_equal(uie_tpm_public_parse(p.ek, p.ek_len - 1, &ek), UIE_E_TRUNCATED);
 	p.ek[1] ^= 1;
