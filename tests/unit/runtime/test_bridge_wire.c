@@ -545,14 +545,16 @@ static void test_encode_refuses_bad_fields(void **state)
  * Who may send what, and where (BRIDGE.md section 3): a program of a
  * supervised tree may ask only STATUS, EXPORT, INSTALL and PUBKEY (the
  * relay's control socket forwarded exactly these before the table had
- * the column); frame lists come from the relay alone, in VM mode alone.
+ * the column), and TPM_KEYS and ACTIVATE (the credential challenge, which
+ * changes no evidence); frame lists come from the relay alone, in VM mode
+ * alone.
  */
 static void test_senders_and_modes(void **state)
 {
 	(void)state;
 	for (uint16_t t = 0; t < UIE_MSG__MAX + 2; t++) {
 		bool tree = t == UIE_MSG_STATUS_REQ || t == UIE_MSG_EXPORT_REQ || t == UIE_MSG_INSTALL_REQ ||
-			    t == UIE_MSG_PUBKEY_REQ;
+			    t == UIE_MSG_PUBKEY_REQ || t == UIE_MSG_TPM_KEYS_REQ || t == UIE_MSG_ACTIVATE_REQ;
 		bool relay = t == UIE_MSG_MEASURE_VM_REQ || t == UIE_MSG_VIOLATION_VM_REQ;
 
 		assert_int_equal(uie_bridge_may_send(t, UIE_FROM_TREE), tree);
