@@ -365,21 +365,16 @@ static void test_vectors(void **state)
 	assert_int_equal(ol, 0);
 }
 
-/*
- * tpm2-tools' own MakeCredential (tpm2_makecredential -T none, an
- * independent implementation) for this vTPM's EK and AK name: the vTPM
- * activates it.  Its file: 0xbadcc0de, version 1, TPM2B_ID_OBJECT,
- * TPM2B_ENCRYPTED_SECRET.
- */
-static void test_tpm2_tools_blob(void **state)
+/* tpm2_makecredential with tcti for t's EK and AK name: the credential file it writes, activated on t. */
+static void tools_make_activate(struct fx *f, const char *tcti)
 {
-	struct fx *f = *state;
 	struct pubs p;
 	TPMT_PUBLIC ak;
+	const uint8_t *blob, *secret;
 	uint8_t name[UIE_TPM_NAME_MAX], *file, out[UIE_CRED_MAX];
 	char hex[2 * UIE_TPM_NAME_MAX + 1], *ekf = ev_path(f->dir, "ek.pub"), *sf = ev_path(f->dir, "secret"),
 					    *of = ev_path(f->dir, "cred.out");
-	size_t nl, fl, bl, ol;
+	size_t nl, fl, bl, sl, ol;
 
 	get_pubs(f->t, &p);
 	assert_int_equal(uie_tpm_public_parse(p.ak, p.ak_len, &ak), UIE_OK);
@@ -388,24 +383,47 @@ static void test_tpm2_tools_blob(void **state)
 	assert_int_equal(ev_write_file(ekf, p.ek, p.ek_len), UIE_OK);
 	assert_int_equal(ev_write_file(sf, cred32, sizeof(cred32)), UIE_OK);
 	char *argv[] = {
-		"tpm2_makecredential", "-T", "none", "-u", ekf, "-s", sf, "-n", hex, "-o", of, NULL
+		"tpm2_makecredential", "-T", (char *)tcti, "-u", ekf, "-s", sf, "-n", hex, "-o", of, NULL
 	};
 	assert_int_equal(ev_run(argv, false), 0);
 	assert_non_null(file = ev_read_file(of, &fl));
-	assert_true(fl > 12);
-	assert_memory_equal(file, "\xba\xdc\xc0\xde\0\0\0\1", 8);
-	bl = 2 + ((size_t)file[8] << 8 | file[9]);
-	assert_true(8 + bl < fl);
-	assert_int_equal(
-		uie_vtpm_activate_credential(f->t, file + 8, bl, file + 8 + bl, fl - 8 - bl, out, &ol),
-		UIE_OK);
+	assert_int_equal(uie_credential_file_parse(file, fl, &blob, &bl, &secret, &sl), UIE_OK);
+	assert_int_equal(uie_vtpm_activate_credential(f->t, blob, bl, secret, sl, out, &ol), UIE_OK);
 	assert_int_equal(ol, sizeof(cred32));
 	assert_memory_equal(out, cred32, sizeof(cred32));
+	/* The file's framing: one byte less, or one more, is not a credential file. */
+	assert_int_equal(uie_credential_file_parse(file, fl - 1, &blob, &bl, &secret, &sl), UIE_E_TRUNCATED);
+	assert_int_equal(uie_credential_file_parse(file, fl + 1, &blob, &bl, &secret, &sl), UIE_E_FORMAT);
 	free(file);
 	free(ekf);
 	free(sf);
 	free(of);
 	free_pubs(&p);
+}
+
+/*
+ * tpm2-tools' MakeCredential for this vTPM's EK and AK name, activated by
+ * the vTPM: its software one (tpm2_makecredential -T none, an independent
+ * implementation) on both backends, and for the built-in vTPM also a real
+ * TPM's TPM2_MakeCredential (swtpm, through tpm2_makecredential with a
+ * TCTI: TPM2_LoadExternal of the EK, then the command).
+ */
+static void test_tpm2_tools_blob(void **state)
+{
+	struct fx *f = *state;
+	struct ev_swtpm maker;
+	char *dir, tcti[4200];
+
+	tools_make_activate(f, "none");
+	if (f->sw.pid)
+		return;
+	assert_non_null(dir = ev_path(f->dir, "maker"));
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(ev_swtpm_start(dir, true, &maker), UIE_OK);
+	snprintf(tcti, sizeof(tcti), "swtpm:path=%s", maker.path);
+	tools_make_activate(f, tcti);
+	ev_swtpm_stop(&maker);
+	free(dir);
 }
 
 /* The same EK at the next open: the built-in one's KEYFILE.ek, the TPM's derived again from its seed. */
