@@ -48,6 +48,8 @@ static const struct mon_entry mon_table[] = {
 	{ UIE_MSG_EXPORT_REQ, SERVE_STREAM, "export", uie_mon_export },                   /* export.c */
 	{ UIE_MSG_PUBKEY_REQ, SERVE_INLINE, "pubkey", uie_mon_pubkey },                   /* export.c */
 	{ UIE_MSG_CHECKPOINT_REQ, SERVE_INLINE, "checkpoint", uie_mon_checkpoint },       /* export.c */
+	{ UIE_MSG_TPM_KEYS_REQ, SERVE_INLINE, "tpm-keys", uie_mon_tpm_keys },             /* credential.c */
+	{ UIE_MSG_ACTIVATE_REQ, SERVE_INLINE, "activate", uie_mon_activate },             /* credential.c */
 };
 
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)

@@ -222,6 +222,9 @@ int uie_mon_fastpath(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_export(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_pubkey(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_checkpoint(struct uie_monitor *m, struct uie_mon_call *c);
+/* credential.c: the vTPM's EK and AK, and TPM2_ActivateCredential (docs/FORMATS.md 5.8). */
+int uie_mon_tpm_keys(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_activate(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_violation(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_violation_vm(struct uie_monitor *m, struct uie_mon_call *c);
 
