@@ -22,7 +22,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <sys/mman.h>
 
 #include "answer.h"
 #include "mapping.h"
