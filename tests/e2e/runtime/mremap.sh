@@ -13,15 +13,6 @@
 P=$PROGS
 LIB=$P/libuiegood.so
 
-# native WHAT CMD...: the attack must gain (exit 10) without `uie run`.
-native() {
-	local what=$1 rc
-	shift
-	"$@" >"$T/native.out" 2>&1
-	rc=$?
-	[ "$rc" = 10 ] || fail "$what natively: exit $rc, want 10 ($(cat "$T/native.out"))"
-}
-
 cp "$LIB" "$T/copy.so"
 "$P/growexec" plant "$T/copy.so" || fail "cannot write the payload into the copy"
 "$UIE" ref scan "$LIB" "$T/copy.so" 2>/dev/null | awk '/^role=/ { print $2 }' >"$T/digests"
