@@ -125,13 +125,12 @@ void uie_guest_on_mremap(struct uie_sup *s, const struct uie_call *c, struct sec
 	}
 	for (unsigned i = 0; i < o.nx; i++) {
 		const struct uie_map *m = &o.x[i];
-		uint64_t end = old + o.old_size; /* the present pages that move */
+		/* The present pages that move (none for old size 0: the new range is all new). */
+		uint64_t end = old + o.old_size;
 		struct uie_exec_range x = { .lo = m->start > old ? m->start : old, .writable = m->w };
 		uint64_t to;
 
 		x.hi = m->end < end ? m->end : end;
-		if (x.hi < x.lo)
-			x.hi = x.lo; /* old size 0: no page moves, the new range is all new */
 		/* Where its bytes end up in the new range (relative to old). */
 		to = o.grows ? o.new_size : (x.hi - old < o.new_size ? x.hi - old : o.new_size);
 		if (to <= x.lo - old)
