@@ -49,10 +49,14 @@
 #endif
 
 /* Grants whose check another thread of the caller could race (freeze.c). */
-static bool racy_grant(const struct seccomp_notif *n)
+static bool racy_grant(struct uie_sup *s, const struct uie_call *c)
 {
+	const struct seccomp_notif *n = c->n;
+
 	if (n->data.nr == __NR_mprotect || n->data.nr == __NR_pkey_mprotect)
 		return true;
+	if (n->data.nr == __NR_mremap)
+		return uie_guest_mremap_racy(s, c);
 	return n->data.nr == __NR_mmap && !(n->data.args[3] & MAP_ANONYMOUS) && (int)n->data.args[4] >= 0;
 }
 
@@ -64,6 +68,7 @@ static void dispatch(struct uie_sup *s, struct uie_call *c, struct seccomp_notif
 	case __NR_mmap: uie_guest_on_mmap(s, c, r); break;
 	case __NR_mprotect:
 	case __NR_pkey_mprotect: uie_guest_on_mprotect(s, c, r); break;
+	case __NR_mremap: uie_guest_on_mremap(s, c, r); break;
 	default:
 		fprintf(stderr, "uie: denied unexpected system call %d (pid %d)\n", c->n->data.nr,
 			(int)c->n->pid);
@@ -123,7 +128,7 @@ static void serve_one(struct uie_sup *s)
 	if (open_caller(s, &c, &threads) != UIE_OK)
 		goto send; /* the thread is gone */
 	s->depth++;
-	if (threads > 1 && racy_grant(n)) {
+	if (threads > 1 && racy_grant(s, &c)) {
 		int e = uie_guest_freeze(&s->freezer, frz, c.tgid, n->pid);
 
 		if (e != UIE_OK) {
@@ -133,6 +138,7 @@ static void serve_one(struct uie_sup *s)
 		}
 		frozen = true;
 	}
+	c.settled = threads <= 1 || frozen;
 	dispatch(s, &c, r);
 send:
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, r) != 0 && errno != ENOENT)
