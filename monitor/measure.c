@@ -229,6 +229,18 @@ static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int 
 	return r;
 }
 
+/* measure_decide of a request measured in the loop, timed (--timing) from clk's start. */
+static int timed_decide(struct uie_monitor *m, struct uie_mon_clock *clk, const struct uie_req *req, int fd,
+			int merr, const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out)
+{
+	int r;
+
+	uie_mon_clock_measured(m, clk);
+	r = measure_decide(m, req, fd, merr, digest, scope, out);
+	uie_mon_clock_done(m, clk);
+	return r;
+}
+
 /*
  * The request's subject (first-seen mode, docs/FORMATS.md 3.7): the record
  * the guest names must be a program granted on this connection; its digest
@@ -287,8 +299,10 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	uint8_t scope = UIE_SCOPE_NONE;
 	bool need_hash = false;
 	struct uie_job *job;
+	struct uie_mon_clock clk;
 	int merr = UIE_OK, r;
 
+	uie_mon_clock_start(m, &clk);
 	if ((r = req_from_msg(m, &q->u.measure_req, &req)) != UIE_OK)
 		return r;
 	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
@@ -298,7 +312,7 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 		return r;
 	/* Anonymous memory comes with its process's program, or with nothing. */
 	if (req.role == UIE_ROLE_ANON && fd < 0)
-		return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
+		return timed_decide(m, &clk, &req, fd, merr, &digest, scope, &a->u.measure_ans);
 	if (!later || !m->workers)
 		merr = measure_fd(m, &req, fd, &digest, &scope);
 	else if ((merr = measure_lookup(m, &req, fd, &v, &digest, &scope, &need_hash)) == UIE_OK &&
@@ -307,11 +321,13 @@ int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 			job_init(m, job, &req, fd, &v); /* the job owns fd from here */
 			job->request_id = q->request_id;
 			later->job = job;
+			if (m->timing)
+				m->timing->hashed++;
 			return UIE_OK;
 		}
 		merr = measure_fd(m, &req, fd, &digest, &scope); /* no memory for a job: here */
 	}
-	return measure_decide(m, &req, fd, merr, &digest, scope, &a->u.measure_ans);
+	return timed_decide(m, &clk, &req, fd, merr, &digest, scope, &a->u.measure_ans);
 }
 
 void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans, size_t *anslen)
