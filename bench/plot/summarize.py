@@ -11,6 +11,8 @@ import os
 import platform
 import statistics
 
+import grants
+
 CONFIGS = ["native", "floor", "measure", "enforce", "enforce-fp", "fapolicyd"]
 NAMES = {"native": "Native", "floor": "floor", "measure": "Measure", "enforce": "Enforce",
          "enforce-fp": "Enforce FP", "fapolicyd": "fapolicyd"}
@@ -334,6 +336,8 @@ def generated(stats, tput, evidence, args):
         p += ["### Evidence: export and verification (mean of the runs in evidence.csv)", "",
               md_table(["records", "evidence bytes", "export s", "verify s", "verifier's verdict"],
                        evidence), ""]
+    p += grants.markdown(args.samples, "execve-4k", "execve of the 4 KB static program (warm)")
+    p += grants.markdown(args.samples, "dlopen-16", "dlopen of 16 allowed 4 KB objects (warm)")
     prof = os.path.join(args.out, "profile.txt")
     if os.path.exists(prof):
         with open(prof) as f:

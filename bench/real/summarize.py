@@ -9,6 +9,10 @@ import datetime
 import os
 import platform
 import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plot"))
+import grants  # noqa: E402  (bench/plot/grants.py)
 
 CONFIGS = ["native", "floor", "enforce", "enforce-static", "fapolicyd"]
 NAMES = {"native": "Native", "floor": "floor", "enforce": "Enforce",
@@ -67,6 +71,7 @@ def main():
     ap.add_argument("--reps", type=int, required=True)
     ap.add_argument("--mode", required=True)
     ap.add_argument("--allow-list", type=int, required=True)
+    ap.add_argument("--exec-loop", type=int, required=True, help="executions per exec-loop run")
     a = ap.parse_args()
     data, daemon = load(a.samples)
     unexpected = []
@@ -191,6 +196,15 @@ def main():
                          "%d runs, ms): " % (NAMES[c], len(phases)) +
                          ", ".join("%s %.2f" % (k, statistics.median(r[k] for r in phases) / 1000)
                                    for k in phases[0]) + ".")
+    def per_exec(c, base):  # us per execution of the loop above base
+        return (med[("exec-loop", c)] - med[("exec-loop", base)]) * 1e3 / a.exec_loop
+
+    for c in ours:
+        if all(("exec-loop", x) in med for x in (c, "floor", "native")):
+            lines += ["", "Per exec of the loop: %s above floor %.0f us; %s above Native %.0f us, "
+                      "floor above Native %.0f us." % (NAMES[c], per_exec(c, "floor"), NAMES[c],
+                                                       per_exec(c, "native"), per_exec("floor", "native"))]
+    lines += [""] + grants.markdown(a.samples, "exec-loop", "shell exec loop")
     try:
         with open(os.path.join(a.samples, "refusals.txt")) as f:
             refused = [l.split(None, 2) for l in f if l.strip()]
