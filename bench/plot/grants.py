@@ -41,13 +41,14 @@ def markdown(samples, workload, title):
            "|---|---|---|---|---|---|---|---|---|"]
     for kind, f in kinds:
         n = int(f.get("n", "0"))
-        asks = "%.2f per notification" % (int(f.get("asks", "0")) / n) if n else "0"
-        out.append("| %s | %d | %s | %s | %s |" % (kind, n, asks, " | ".join(f.get(s, "?") for s in STEPS),
-                                                  f.get("local", "?")))
+        asks = "%.2f per notification" % (int(f.get("asks", "0")) / n) if n else "none"
+        steps = [f.get(s, "?") if n else "-" for s in STEPS]
+        out.append("| %s | %d | %s | %s | %s |" % (kind, n, asks, " | ".join(steps), f.get("local", "?")))
     out.append("")
     if mon:
-        out.append("uie-monitord per MEASURE request (n=%s, medians in us): %s. A monitor round trip "
-                   "above less this total is the transport and the wake-ups between the processes." %
+        out.append("uie-monitord per MEASURE request (n=%s, medians in us): %s. One round trip "
+                   "(the monitor column over the requests per notification) less this total is the "
+                   "transport and the wake-ups between the processes." %
                    (mon.get("n", "?"), ", ".join("%s %s" % (s, mon.get(s, "?")) for s in MON_STEPS)))
         out.append("")
     return out
