@@ -391,6 +391,9 @@ static void warn_no_keys(FILE *diag)
 		fputs(msg, stderr);
 }
 
+/* --timing: the samples, in static storage (a fixed size, one monitor per process). */
+static struct uie_mon_timing timing;
+
 static int run(const struct opts *o, FILE *diag)
 {
 	struct uie_host_platform hp;
@@ -400,7 +403,6 @@ static int run(const struct opts *o, FILE *diag)
 	struct uie_denylog denylog;
 	struct uie_vtpm *tpm = NULL;
 	struct uie_guest_ram ram = { .fd = -1 };
-	struct uie_mon_timing *timing = NULL;
 	struct uie_monitor_opts mo = o->mon;
 	uid_t uid = 0;
 	gid_t gid = 0, sock_gid = 0;
@@ -430,9 +432,7 @@ static int run(const struct opts *o, FILE *diag)
 	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
 		return fail(diag, "connection limits", r);
 	if (o->timing) {
-		if (!(timing = calloc(1, sizeof(*timing))))
-			return fail(diag, "--timing", UIE_E_NOMEM);
-		m.timing = timing;
+		m.timing = &timing;
 		m.log.timed = true;
 	}
 	/* The state files stay open: the dropped user appends through these descriptors. */
@@ -473,7 +473,6 @@ static int run(const struct opts *o, FILE *diag)
 	close(lfd);
 	uie_guest_ram_close(&ram);
 	uie_monitor_fini(&m);
-	free(timing);
 	uie_vtpm_free(tpm);
 	uie_host_platform_fini(&hp);
 	return r == UIE_OK ? 0 : 1;
