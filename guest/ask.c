@@ -76,17 +76,28 @@ uint8_t uie_guest_exec_role(int fd, uint8_t role)
 
 /*
  * The main program of pid, for a request about its anonymous memory (JIT
- * rules name it), or -1: none for execve (the program is being replaced),
- * or when it cannot be opened (then no JIT rule can match: refused).
+ * rules name it): the file /proc/PID/exe opens, when it is a program the
+ * monitor granted at an execve of the tree (docs/SYSCALLS.md, "Program
+ * identity").  Else -1, and no JIT rule can match (refused): for execve
+ * (the program is being replaced), a file that cannot be opened, or one
+ * never granted as a program.
  */
-static int program_of(pid_t pid, uint16_t event)
+static int program_of(struct uie_subjects *sj, pid_t pid, uint16_t event)
 {
 	char link[48];
+	struct stat st;
+	int fd;
 
 	if (event == UIE_EV_EXECVE)
 		return -1;
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-	return open(link, O_RDONLY | O_CLOEXEC);
+	if ((fd = open(link, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !uie_guest_subject_program(sj, &st)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* What the diagnostics about g name. */
@@ -146,7 +157,7 @@ bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 		return false;
 	}
 	if (!object)
-		progfd = program_of(g->pid, g->event);
+		progfd = program_of(&s->subjects, g->pid, g->event);
 	g->req.subject_seq = uie_guest_subject_of(&s->subjects, g->pid);
 	uie_grant_step(&s->phases, UIE_GS_SEAL);
 	begun = uie_phase_begin(&s->phases);

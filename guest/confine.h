@@ -8,6 +8,7 @@
 #ifndef UIE_GUEST_CONFINE_H
 #define UIE_GUEST_CONFINE_H
 
+#include <linux/filter.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -20,6 +21,13 @@ int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest
 /* ---- filter.c: the BPF program and its installation (in the child) ---- */
 /* refuse_seqpacket: a SOCK_SEQPACKET path to the monitor may be in the tree's reach. */
 int uie_guest_filter_install(int *listener, bool refuse_seqpacket);
+#define UIE_FILTER_MAX 128 /* instructions, and conditional jumps */
+/*
+ * The program uie_guest_filter_install would install, into ins (cap
+ * instructions): the number of instructions, or a negative UIE_E_*
+ * (tests/unit/runtime/filter_census.c runs it for the census check).
+ */
+int uie_guest_filter_program(struct sock_filter *ins, unsigned cap, bool refuse_seqpacket);
 
 /* ---- landlock.c: no open-for-write below /proc in the tree (child) ---- */
 int uie_guest_landlock_apply(int abi);

@@ -16,6 +16,9 @@
  *     CLONE_THREAD) and io_uring (its requests bypass seccomp): EPERM;
  *     clone3 (flags out of reach of BPF): ENOSYS, so libc falls back to
  *     clone.  Only threads of a caller can then race its checks (freeze.c);
+ *   - prctl(PR_SET_MM, PR_SET_MM_EXE_FILE or PR_SET_MM_MAP): EPERM (they
+ *     change /proc/PID/exe, docs/SYSCALLS.md "Program identity"; the other
+ *     sub-options, which systemd uses for process titles, pass);
  *   - socket(AF_UNIX, SOCK_SEQPACKET): EACCES, when a socket path that
  *     forwards reports to the monitor may be in the tree's reach (process
  *     mode: the monitor listens only on such a socket, so no process of the
@@ -24,6 +27,9 @@
  *     its monitor connection and no such path exists (uie-init in VM mode,
  *     docs/THREAT-MODEL.md "SOCK_SEQPACKET in the tree"), the tree may use
  *     SOCK_SEQPACKET like any program (udev's control socket).
+ * Every other number the census (docs/SYSCALLS.md) lists is allowed; a
+ * number it does not list gets ENOSYS (census.h, generated from it), so a
+ * call a newer kernel adds stays closed until the census reviews it.
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -32,6 +38,7 @@
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -40,6 +47,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "census.h"
 #include "confine.h"
 #include "uie/err.h"
 
@@ -59,19 +67,20 @@ enum label {
 	L_PROT,
 	L_SHM,
 	L_PERS,
+	L_PRCTL,
 	L_CLONE,
 	L_SOCK,
 	L__MAX
 };
 
 struct prog {
-	struct sock_filter ins[64];
+	struct sock_filter ins[UIE_FILTER_MAX];
 	unsigned n;
 	unsigned at[L__MAX];
 	struct fixup {
 		unsigned pc;
 		int jt, jf;
-	} fix[32]; /* label ids, -1 = next instruction */
+	} fix[UIE_FILTER_MAX]; /* label ids, -1 = next instruction */
 	unsigned nfix;
 	bool bad;
 };
@@ -146,8 +155,18 @@ static const struct {
 	{ __NR_ptrace, L_EPERM },       { __NR_userfaultfd, L_EPERM },
 	{ __NR_modify_ldt, L_EPERM },   { __NR_io_uring_setup, L_EPERM },
 	{ __NR_clone, L_CLONE },        { __NR_clone3, L_ENOSYS },
-	{ __NR_socket, L_SOCK },
+	{ __NR_socket, L_SOCK },        { __NR_prctl, L_PRCTL },
 };
+
+/* Numbers outside the census's ranges: ENOSYS.  Ranges from the highest down; jumps go forward. */
+static void known(struct prog *p)
+{
+	for (size_t i = sizeof(uie_census_ranges) / sizeof(uie_census_ranges[0]); i-- > 0;) {
+		jump(p, BPF_JGT, uie_census_ranges[i].last, L_ENOSYS, -1);
+		jump(p, BPF_JGE, uie_census_ranges[i].first, L_ALLOW, -1);
+	}
+	ret(p, SECCOMP_RET_ERRNO | ENOSYS);
+}
 
 static int build(struct prog *p, bool refuse_seqpacket)
 {
@@ -158,7 +177,7 @@ static int build(struct prog *p, bool refuse_seqpacket)
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (table[i].to != L_SOCK || refuse_seqpacket)
 			jump(p, BPF_JEQ, table[i].nr, (int)table[i].to, -1);
-	ret(p, SECCOMP_RET_ALLOW);
+	known(p);
 	/* Argument checks first: classic BPF only jumps forward. */
 	label(p, L_PROT); /* prot is argument 2 of mmap, mprotect and pkey_mprotect */
 	load(p, ARG_LO(2));
@@ -170,6 +189,12 @@ static int build(struct prog *p, bool refuse_seqpacket)
 	load(p, ARG_LO(0));
 	jump(p, BPF_JEQ, 0xffffffffu, L_ALLOW, -1);
 	jump(p, BPF_JSET, READ_IMPLIES_EXEC, L_EACCES, L_ALLOW);
+	label(p, L_PRCTL); /* option, sub-option: ints in the low halves */
+	load(p, ARG_LO(0));
+	jump(p, BPF_JEQ, PR_SET_MM, -1, L_ALLOW);
+	load(p, ARG_LO(1));
+	jump(p, BPF_JEQ, PR_SET_MM_EXE_FILE, L_EPERM, -1);
+	jump(p, BPF_JEQ, PR_SET_MM_MAP, L_EPERM, L_ALLOW);
 	/* Threads are fine; processes sharing a descriptor table or an address space are not. */
 	label(p, L_CLONE);
 	load(p, ARG_LO(0));
@@ -197,6 +222,19 @@ static int build(struct prog *p, bool refuse_seqpacket)
 	label(p, L_KILL);
 	ret(p, SECCOMP_RET_KILL_PROCESS);
 	return resolve(p);
+}
+
+int uie_guest_filter_program(struct sock_filter *ins, unsigned cap, bool refuse_seqpacket)
+{
+	struct prog p = { 0 };
+	int r;
+
+	if ((r = build(&p, refuse_seqpacket)) != UIE_OK)
+		return r;
+	if (p.n > cap)
+		return UIE_E_LIMIT;
+	memcpy(ins, p.ins, p.n * sizeof(p.ins[0]));
+	return (int)p.n;
 }
 
 int uie_guest_filter_install(int *listener, bool refuse_seqpacket)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Subjects (subject.c): the program a request is made for (docs/BRIDGE.md,
- * MEASURE_REQ): the programs granted on the current connection, by file
- * identity, with the EXECVE record that granted each.
+ * MEASURE_REQ): the programs granted at an execve of the tree, by file
+ * identity, with the EXECVE record that granted each on the current
+ * connection (0 for one granted on an earlier connection).
  */
 #ifndef UIE_GUEST_SUBJECT_H
 #define UIE_GUEST_SUBJECT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -25,7 +27,9 @@ struct uie_subjects {
 void uie_guest_subject_granted(struct uie_subjects *sj, const struct stat *st, uint64_t seq);
 /* The record that granted pid's main program on this connection, or 0 (unknown). */
 uint64_t uie_guest_subject_of(struct uie_subjects *sj, pid_t pid);
-/* Forgets every subject (the connection they were granted on is gone). */
+/* True when st is a program granted at an execve (the only programs a request may run as). */
+bool uie_guest_subject_program(struct uie_subjects *sj, const struct stat *st);
+/* Forgets every subject's record (the connection it was granted on is gone); the programs stay. */
 void uie_guest_subjects_forget(struct uie_subjects *sj);
 
 #endif

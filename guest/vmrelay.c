@@ -103,15 +103,7 @@ static int forward(struct relay *rl, uint8_t *msg, size_t len, int fd, uint8_t *
 /* The answer to q that the relay gives itself: an error, never a grant. */
 static void refuse(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *alen)
 {
-	struct uie_wire_msg a = { .request_id = q->request_id, .status = err };
-
-	a.type = uie_bridge_is_request(q->type) ? q->type + 1 : UIE_MSG_ERROR_ANS;
-	if (err >= 0 || err <= UIE_E__MIN)
-		a.status = UIE_E_PEER;
-	if (uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen) != UIE_OK) {
-		a.type = UIE_MSG_ERROR_ANS;
-		uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen);
-	}
+	uie_bridge_error_answer(q, err >= 0 || err <= UIE_E__MIN ? UIE_E_PEER : err, ans, alen);
 }
 
 /*
@@ -148,21 +140,14 @@ static int frame_list(const struct uie_req *req, const struct uie_vmpin *pin, ui
 /* MEASURE_REQ with the object's descriptor: pinned, named by its frames, asked as MEASURE_VM_REQ. */
 static int measure(struct relay *rl, const struct uie_wire_msg *q, int objfd, uint8_t *ans, size_t *alen)
 {
-	const struct uie_msg_measure_req *mq = &q->u.measure_req;
-	struct uie_req req = { .event = mq->event,
-			       .role = mq->role,
-			       .pid = mq->pid,
-			       .vaddr = mq->vaddr,
-			       .length = mq->length,
-			       .file_offset = mq->file_offset,
-			       .cond = UIE_BRIDGE_COND_OF(mq->flags),
-			       .fs = UIE_BRIDGE_FS_OF(mq->flags) };
 	struct uie_wire_msg a = { .type = UIE_MSG_MEASURE_ANS, .request_id = q->request_id };
 	struct uie_vmpin pin;
+	struct uie_req req;
 	uint64_t *list = NULL;
 	size_t n = 0;
 	int r;
 
+	uie_bridge_req_of(&q->u.measure_req, &req);
 	if ((r = uie_vmpin_object(rl->pagemap, objfd, &pin)) != UIE_OK) {
 		say(rl, "pinning an object", r);
 		return r;
@@ -203,13 +188,6 @@ static int violation(struct relay *rl, const struct uie_wire_msg *q, int objfd, 
 	return uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, alen);
 }
 
-/* What the control socket forwards: requests a `uie` tool sends, none that only the interceptor may. */
-static bool control_allowed(uint16_t type)
-{
-	return type == UIE_MSG_STATUS_REQ || type == UIE_MSG_EXPORT_REQ || type == UIE_MSG_INSTALL_REQ ||
-	       type == UIE_MSG_PUBKEY_REQ;
-}
-
 /* Serves one message of client c (on the control socket when control); false when c is gone. */
 static bool serve_one(struct relay *rl, int c, bool control)
 {
@@ -228,7 +206,9 @@ static bool serve_one(struct relay *rl, int c, bool control)
 		r = uie_bridge_decode(msg, len, &q);
 	else
 		uie_bridge_decode(msg, len, &q);
-	if (r == UIE_OK && control && !control_allowed(q.type))
+	/* The control socket takes the tools' requests; no client may send the relay's own. */
+	if (r == UIE_OK &&
+	    !uie_bridge_may_send(q.type, control ? UIE_FROM_TREE : UIE_FROM_TOOL | UIE_FROM_INTERCEPTOR))
 		r = UIE_E_ACCESS;
 	else if (r == UIE_OK && q.type == UIE_MSG_MEASURE_REQ && q.u.measure_req.role != UIE_ROLE_ANON)
 		r = fd >= 0 ? measure(rl, &q, fd, ans, &alen) : UIE_E_FORMAT;

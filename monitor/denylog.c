@@ -11,29 +11,6 @@
 #include "uie/err.h"
 #include "uie/names.h"
 
-/* The rule that refused: one word each, for grep and journalctl filters. */
-static const char *const reason_keys[UIE_R__MAX] = {
-	[UIE_R_RULE_ALLOW] = "allow-rule",
-	[UIE_R_RULE_DENY] = "deny-rule",
-	[UIE_R_DEFAULT] = "default",
-	[UIE_R_BOOTSTRAP] = "bootstrap",
-	[UIE_R_ANON_EXEC] = "anon-exec",
-	[UIE_R_FILELESS] = "fileless",
-	[UIE_R_MEASURE_FAIL] = "measure-fail",
-	[UIE_R_UNSUPPORTED] = "unsupported",
-	[UIE_R_FASTPATH_MISS] = "fastpath-miss",
-	[UIE_R_RACE] = "race",
-	[UIE_R_EXECMOD] = "execmod",
-	[UIE_R_UNSEALED] = "unsealed",
-	[UIE_R_REMOTE_FS] = "remote-fs",
-	[UIE_R_MUTABLE] = "mutable",
-};
-
-static const char *key(const char *const *tab, size_t n, unsigned v)
-{
-	return v < n && tab[v] ? tab[v] : "unknown";
-}
-
 static const char *known(const char *name)
 {
 	return name ? name : "unknown";
@@ -103,7 +80,7 @@ size_t uie_denylog_format(char *buf, size_t size, const struct uie_req *req, con
 	put(buf, size, &n, "%s event=%s role=%s rule=%s",
 	    v->decision == UIE_DENY ? "denied" : "would-deny (measure mode)",
 	    known(uie_event_key(req->event)), known(uie_role_key(req->role)),
-	    key(reason_keys, UIE_R__MAX, v->reason));
+	    known(uie_reason_key(v->reason)));
 	put(buf, size, &n, " digest=");
 	if (v->digest.alg == UIE_HASH_SHA256 || v->digest.alg == UIE_HASH_SHA384) {
 		put(buf, size, &n, "%s:", v->digest.alg == UIE_HASH_SHA256 ? "sha256" : "sha384");

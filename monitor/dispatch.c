@@ -74,25 +74,13 @@ static const struct mon_entry *lookup(uint16_t type)
 	return NULL;
 }
 
-/* Encodes the error answer to q (type and request id as far as known). */
-static void error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *anslen)
-{
-	struct uie_wire_msg a = { .request_id = q->request_id, .status = err };
-
-	a.type = uie_bridge_is_request(q->type) ? q->type + 1 : UIE_MSG_ERROR_ANS;
-	if (uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen) != UIE_OK) {
-		a.status = UIE_E_INVAL;
-		uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen);
-	}
-}
-
 void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans, size_t *anslen)
 {
 	a->type = q->type + 1;
 	a->request_id = q->request_id;
 	if (a->status == UIE_OK && uie_bridge_encode(a, ans, UIE_BRIDGE_MAX_MSG, anslen) == UIE_OK)
 		return;
-	error_answer(q, a->status != UIE_OK ? a->status : UIE_E_INVAL, ans, anslen);
+	uie_bridge_error_answer(q, a->status != UIE_OK ? a->status : UIE_E_INVAL, ans, anslen);
 }
 
 void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err, uint8_t *ans,
@@ -102,7 +90,7 @@ void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t 
 
 	uie_bridge_decode(msg, len, &q); /* only for its type and request id */
 	uie_mon_diag(m, "refused message (type %u, %zu bytes): %s", q.type, len, uie_err_str(err));
-	error_answer(&q, err, ans, anslen);
+	uie_bridge_error_answer(&q, err, ans, anslen);
 }
 
 void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c)
@@ -118,9 +106,8 @@ void uie_mon_client_fini(struct uie_mon_client *c)
 	c->subjects = NULL;
 }
 
-int uie_mon_quota_take(struct uie_monitor *m, uint64_t n)
+int uie_mon_quota_take(const struct uie_monitor *m, struct uie_mon_client *c, uint64_t n)
 {
-	struct uie_mon_client *c = m->client;
 	uint64_t t, add;
 
 	if (!c || !m->limits.quota)
@@ -143,8 +130,8 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd)
 {
 	const struct mon_entry *h = NULL;
-	struct uie_mon_later *defer = NULL;
 	struct uie_wire_msg q, a;
+	struct uie_mon_call call = { .client = c, .q = &q, .fd = fd, .a = &a, .afd = ansfd };
 	int r;
 
 	*ansfd = -1;
@@ -155,6 +142,8 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 		r = UIE_E_FORMAT; /* an answer type, sent to the monitor */
 	if (r == UIE_OK && (uie_bridge_fd_rule(&q) == UIE_FD_ONE) != (fd >= 0))
 		r = UIE_E_FORMAT;
+	if (r == UIE_OK && !uie_bridge_served_in(q.type, m->ram ? UIE_IN_VM : UIE_IN_PROCESS))
+		r = UIE_E_STATE; /* a VM-mode message in process mode, or the reverse */
 	if (fd >= 0 && r != UIE_OK)
 		close(fd);
 	if (r != UIE_OK) {
@@ -162,14 +151,12 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 		return;
 	}
 	if (later && h->how != SERVE_INLINE)
-		defer = later;
+		call.later = later;
 	memset(&a, 0, sizeof(a));
 	a.type = q.type + 1;
 	a.request_id = q.request_id;
-	m->client = c;
-	a.status = h->fn(m, &q, fd, &a, ansfd, defer);
-	m->client = NULL;
-	if (defer && (defer->job || defer->export))
+	a.status = h->fn(m, &call);
+	if (call.later && (call.later->job || call.later->export))
 		return; /* answered later; a job owns fd (an export has none) */
 	if (fd >= 0)
 		close(fd);
@@ -179,7 +166,7 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 	if (*ansfd >= 0)
 		close(*ansfd);
 	*ansfd = -1;
-	error_answer(&q, a.status != UIE_OK ? a.status : UIE_E_INVAL, ans, anslen);
+	uie_bridge_error_answer(&q, a.status != UIE_OK ? a.status : UIE_E_INVAL, ans, anslen);
 }
 
 void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,

@@ -142,25 +142,24 @@ static int export_end(struct uie_export_job *x, struct uie_wire_msg *a, int *afd
  * the snapshot is taken now and later->export writes it out in pieces
  * (uie_monitor_export_step) while the loop goes on serving others.
  */
-int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		   int *afd, struct uie_mon_later *later)
+int uie_mon_export(struct uie_monitor *m, struct uie_mon_call *c)
 {
 	struct uie_export_job *x;
 	bool done = false;
 	int r;
 
-	if ((r = export_begin(m, &q->u.export_req, &x)) != UIE_OK) {
-		uie_mon_diag(m, "export since record %llu: %s", (unsigned long long)q->u.export_req.since_seq,
-			     uie_err_str(r));
+	if ((r = export_begin(m, &c->q->u.export_req, &x)) != UIE_OK) {
+		uie_mon_diag(m, "export since record %llu: %s",
+			     (unsigned long long)c->q->u.export_req.since_seq, uie_err_str(r));
 		return r;
 	}
-	if (later) {
-		x->request_id = q->request_id;
-		later->export = x;
+	if (c->later) {
+		x->request_id = c->q->request_id;
+		c->later->export = x;
 		return UIE_OK;
 	}
 	if ((r = export_write(m, x, UINT64_MAX, &done)) == UIE_OK)
-		r = export_end(x, a, afd);
+		r = export_end(x, c->a, c->afd);
 	uie_export_job_free(x);
 	return r;
 }
@@ -184,8 +183,7 @@ bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, ui
 	return true;
 }
 
-int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		   int *afd, struct uie_mon_later *later)
+int uie_mon_pubkey(struct uie_monitor *m, struct uie_mon_call *c)
 {
 	uint8_t *der = NULL;
 	size_t len = 0;
@@ -199,24 +197,21 @@ int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, 
 		free(der);
 		return UIE_E_LIMIT;
 	}
-	memcpy(a->u.pubkey_ans.der, der, len);
-	a->u.pubkey_ans.len = (uint16_t)len;
+	memcpy(c->a->u.pubkey_ans.der, der, len);
+	c->a->u.pubkey_ans.len = (uint16_t)len;
 	free(der);
 	return UIE_OK;
 }
 
-int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		       int *afd, struct uie_mon_later *later)
+int uie_mon_checkpoint(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	const struct uie_msg_checkpoint_req *c = &q->u.checkpoint_req;
+	const struct uie_msg_checkpoint_req *cq = &c->q->u.checkpoint_req;
 	int r;
 
-	(void)fd;
-	(void)afd;
-	r = uie_logstore_checkpoint(&m->log, c->seq, c->pcr);
-	uie_mon_diag(m, "checkpoint at record %llu: %s", (unsigned long long)c->seq, uie_err_str(r));
+	r = uie_logstore_checkpoint(&m->log, cq->seq, cq->pcr);
+	uie_mon_diag(m, "checkpoint at record %llu: %s", (unsigned long long)cq->seq, uie_err_str(r));
 	if (r != UIE_OK)
 		return r;
-	a->u.checkpoint_base = m->log.base;
+	c->a->u.checkpoint_base = m->log.base;
 	return UIE_OK;
 }

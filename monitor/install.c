@@ -40,14 +40,13 @@ void uie_mon_publish_hint(struct uie_monitor *m)
 	m->hint_epoch = m->core.epoch;
 }
 
-int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		    int *afd, struct uie_mon_later *later)
+int uie_mon_install(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	uint64_t len = q->u.install_req_len;
+	uint64_t len = c->q->u.install_req_len;
 	uint8_t *buf;
 	int r, res;
 
-	if ((r = uie_memfd_read_alloc(fd, len, UIE_PACKAGE_MAX_LEN, &buf)) != UIE_OK)
+	if ((r = uie_memfd_read_alloc(c->fd, len, UIE_PACKAGE_MAX_LEN, &buf)) != UIE_OK)
 		return r;
 	res = uie_package_install(&m->core, buf, (size_t)len, uie_logstore_pcr_at, &m->log);
 	if (res == UIE_OK && m->state && (r = uie_mon_state_sync_policy(m->state)) != UIE_OK)
@@ -70,37 +69,33 @@ int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
 	}
 	uie_mon_diag(m, "install of %llu-byte package: %s (epoch %llu, mode %s)", (unsigned long long)len,
 		     uie_err_str(res), (unsigned long long)m->core.epoch, uie_mode_name(m->core.mode));
-	a->u.install_ans.result = res;
-	a->u.install_ans.mode = m->core.mode;
-	a->u.install_ans.epoch = m->core.epoch;
+	c->a->u.install_ans.result = res;
+	c->a->u.install_ans.mode = m->core.mode;
+	c->a->u.install_ans.epoch = m->core.epoch;
 	return UIE_OK;
 }
 
-int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		 int *afd, struct uie_mon_later *later)
+int uie_mon_hint(struct uie_monitor *m, struct uie_mon_call *c)
 {
 	if (m->hint_fd < 0)
 		return UIE_OK; /* len 0: no hint */
-	*afd = fcntl(m->hint_fd, F_DUPFD_CLOEXEC, 0);
-	if (*afd < 0)
+	*c->afd = fcntl(m->hint_fd, F_DUPFD_CLOEXEC, 0);
+	if (*c->afd < 0)
 		return UIE_E_SYS;
-	a->u.blob_ans.len = m->hint_len;
-	a->u.blob_ans.epoch = m->hint_epoch;
+	c->a->u.blob_ans.len = m->hint_len;
+	c->a->u.blob_ans.epoch = m->hint_epoch;
 	return UIE_OK;
 }
 
-int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a, int *afd,
-		struct uie_mon_later *later)
+int uie_mon_gen(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	(void)q;
-	(void)fd;
-	/* VM mode: a copy of the page would not follow installs; the guest runs without fast path. */
-	if (m->gen.fd < 0 || m->ram)
+	/* Process mode only (the dispatch table): in VM mode a copy of the page would not follow installs. */
+	if (m->gen.fd < 0)
 		return UIE_E_NOTFOUND;
-	*afd = fcntl(m->gen.fd, F_DUPFD_CLOEXEC, 0);
-	if (*afd < 0)
+	*c->afd = fcntl(m->gen.fd, F_DUPFD_CLOEXEC, 0);
+	if (*c->afd < 0)
 		return UIE_E_SYS;
-	a->u.blob_ans.len = UIE_GENPAGE_LEN;
-	a->u.blob_ans.epoch = uie_genpage_load(m->gen.map);
+	c->a->u.blob_ans.len = UIE_GENPAGE_LEN;
+	c->a->u.blob_ans.epoch = uie_genpage_load(m->gen.map);
 	return UIE_OK;
 }

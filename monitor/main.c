@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
-#include "guestram.h"
+#include "vmram.h"
 #include "host_platform.h"
 #include "monitor.h"
 #include "opts.h"
@@ -367,11 +367,11 @@ static int setup_trust(const struct opts *o, FILE *diag, struct uie_host_platfor
 }
 
 /* VM mode: one guest, reached only through its port; objects read from its RAM. */
-static int setup_vm(const struct opts *o, FILE *diag, struct uie_guest_ram *ram, int *lfd)
+static int setup_vm(const struct opts *o, FILE *diag, struct uie_vmram *ram, int *lfd)
 {
 	int r;
 
-	if ((r = uie_guest_ram_open(o->guest_ram, ram)) != UIE_OK)
+	if ((r = uie_vmram_open(o->guest_ram, ram)) != UIE_OK)
 		return fail(diag, o->guest_ram, r);
 	if ((r = uie_vmserver_listen(o->vm_socket, lfd)) != UIE_OK)
 		return fail(diag, o->vm_socket, r);
@@ -402,7 +402,7 @@ static int run(const struct opts *o, FILE *diag)
 	struct uie_workers workers = { .wake = { -1, -1 } };
 	struct uie_denylog denylog;
 	struct uie_vtpm *tpm = NULL;
-	struct uie_guest_ram ram = { .fd = -1 };
+	struct uie_vmram ram = { .fd = -1 };
 	struct uie_monitor_opts mo = o->mon;
 	uid_t uid = 0;
 	gid_t gid = 0, sock_gid = 0;
@@ -471,7 +471,7 @@ static int run(const struct opts *o, FILE *diag)
 	 */
 	m.workers = NULL;
 	close(lfd);
-	uie_guest_ram_close(&ram);
+	uie_vmram_close(&ram);
 	uie_monitor_fini(&m);
 	uie_vtpm_free(tpm);
 	uie_host_platform_fini(&hp);

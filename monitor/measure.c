@@ -64,17 +64,17 @@ static void source_confirm(struct uie_req *req, int fd, struct uie_verity *v)
 }
 
 /*
- * The cache key of req: a program (role ANON) has one digest whatever
- * range is asked about; a file with fs-verity is keyed by its digest v.
+ * The cache key of req measured with alg: a program (role ANON) has one
+ * digest whatever range is asked about; a file with fs-verity is keyed by
+ * its digest v.
  */
-static void cache_key(const struct uie_core *c, const struct uie_req *req, const struct uie_verity *v,
+static void cache_key(uint16_t alg, const struct uie_req *req, const struct uie_verity *v,
 		      struct uie_cache_key *key)
 {
 	if (req->role == UIE_ROLE_ANON)
-		uie_cache_key_make(key, &req->id, uie_core_obj_alg(c), UIE_EV_EXECVE, 0, req->id.size);
+		uie_cache_key_make(key, &req->id, alg, UIE_EV_EXECVE, 0, req->id.size);
 	else
-		uie_cache_key_make(key, &req->id, uie_core_obj_alg(c), req->event, req->file_offset,
-				   req->length);
+		uie_cache_key_make(key, &req->id, alg, req->event, req->file_offset, req->length);
 	if (v->alg)
 		uie_cache_key_verity(key, v);
 }
@@ -82,43 +82,37 @@ static void cache_key(const struct uie_core *c, const struct uie_req *req, const
 /*
  * The first half of measuring fd for req (filling req->id, and *v with
  * the file's fs-verity digest, which makes a file request IMMUTABLE):
- * checks, the size limit and the cache.  *need_hash is set when the object
- * must be hashed; otherwise the result is final (a cache hit, an error, or
- * a fileless object: UIE_OK with scope NONE).
+ * checks, the size limit and the cache.  Returns true when the object
+ * must be hashed; otherwise *ms is final (a cache hit, an error, or a
+ * fileless object: UIE_OK with scope NONE).
  */
-static int measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_verity *v,
-			  struct uie_digest *digest, uint8_t *scope, bool *need_hash)
+static bool measure_lookup(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_verity *v,
+			   struct uie_measurement *ms)
 {
 	struct uie_cache_key key;
 	bool fileless;
-	int r;
 
-	*need_hash = false;
 	memset(v, 0, sizeof(*v));
-	memset(digest, 0, sizeof(*digest));
-	*scope = UIE_SCOPE_NONE;
-	if ((r = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
-		return r;
+	*ms = (struct uie_measurement){ .scope = UIE_SCOPE_NONE };
+	if ((ms->err = object_check(fd, &req->id, &fileless)) != UIE_OK || fileless)
+		return false;
 	if (m->limits.max_object && req->id.size > m->limits.max_object) {
 		uie_mon_diag(m, "object of %llu bytes over --max-object-size %llu: refused",
 			     (unsigned long long)req->id.size, (unsigned long long)m->limits.max_object);
-		return UIE_E_LIMIT;
+		ms->err = UIE_E_LIMIT;
+		return false;
 	}
 	if (req->role != UIE_ROLE_ANON)
 		source_confirm(req, fd, v);
-	cache_key(&m->core, req, v, &key);
-	if (!uie_cache_get(m->cache, &key, digest, scope)) {
-		*need_hash = true;
-		return UIE_OK;
-	}
-	/* The entry may come from another role's request: keep uie_core_measure's rules. */
-	if ((req->role == UIE_ROLE_ANON && *scope != UIE_SCOPE_ELF) ||
-	    (req->role == UIE_ROLE_SCRIPT && *scope != UIE_SCOPE_RANGE)) {
-		memset(digest, 0, sizeof(*digest));
-		*scope = UIE_SCOPE_NONE;
-		return UIE_E_FORMAT; /* not an ELF program, or not a script */
-	}
-	return UIE_OK;
+	cache_key(uie_core_obj_alg(&m->core), req, v, &key);
+	if (!uie_cache_get(m->cache, &key, &ms->digest, &ms->scope))
+		return true;
+	/* The entry may come from another role's request: keep uie_measure_object's rules. */
+	if ((req->role == UIE_ROLE_ANON && ms->scope != UIE_SCOPE_ELF) ||
+	    (req->role == UIE_ROLE_SCRIPT && ms->scope != UIE_SCOPE_RANGE))
+		*ms = (struct uie_measurement){ .err = UIE_E_FORMAT, /* not an ELF program, or not a script */
+						.scope = UIE_SCOPE_NONE };
+	return false;
 }
 
 /* A job measuring fd: on the stack it borrows fd; a job from malloc owns it (uie_job_free). */
@@ -126,7 +120,8 @@ static void job_init(const struct uie_monitor *m, struct uie_job *job, const str
 		     const struct uie_verity *v)
 {
 	memset(job, 0, sizeof(*job));
-	job->core = m->core;
+	job->pl = m->core.pl;
+	job->alg = uie_core_obj_alg(&m->core);
 	job->req = *req;
 	job->fd = fd;
 	job->verity = *v;
@@ -134,44 +129,38 @@ static void job_init(const struct uie_monitor *m, struct uie_job *job, const str
 }
 
 /* The second half, in the loop's thread: caches a digest, says which limit stopped it. */
-static int measure_finish(struct uie_monitor *m, const struct uie_job *job, struct uie_digest *digest,
-			  uint8_t *scope)
+static struct uie_measurement measure_finish(struct uie_monitor *m, const struct uie_job *job)
 {
 	struct uie_cache_key key;
 
-	*digest = job->digest;
-	*scope = job->scope;
 	if (job->expired)
 		uie_mon_diag(m, "measuring %llu bytes took over --max-hash-ms %u: refused",
 			     (unsigned long long)job->req.id.size, job->max_hash_ms);
-	if (job->r != UIE_OK)
-		return job->r;
-	/* Keyed by the algorithm it was measured with, even if a policy came in meanwhile. */
-	cache_key(&job->core, &job->req, &job->verity, &key);
-	uie_cache_put(m->cache, &key, digest, *scope);
-	return UIE_OK;
+	if (job->ms.err == UIE_OK) {
+		/* Keyed by the algorithm it was measured with, even if a policy came in meanwhile. */
+		cache_key(job->alg, &job->req, &job->verity, &key);
+		uie_cache_put(m->cache, &key, &job->ms.digest, job->ms.scope);
+	}
+	return job->ms;
 }
 
 /*
  * Measures the object for req (filling req->id) in this thread, through
- * the cache.  Returns the measurement result that uie_core_decide expects;
- * *scope stays NONE for fileless objects.  A cache hit costs one fstat: the
- * identity taken before anything is read is the one the digest must
- * belong to, and a miss checks after reading that it still is.
+ * the cache; scope stays NONE for fileless objects.  A cache hit costs one
+ * fstat: the identity taken before anything is read is the one the digest
+ * must belong to, and a miss checks after reading that it still is.
  */
-static int measure_fd(struct uie_monitor *m, struct uie_req *req, int fd, struct uie_digest *digest,
-		      uint8_t *scope)
+static struct uie_measurement measure_fd(struct uie_monitor *m, struct uie_req *req, int fd)
 {
+	struct uie_measurement ms;
 	struct uie_verity v;
 	struct uie_job job;
-	bool need_hash;
-	int r;
 
-	if ((r = measure_lookup(m, req, fd, &v, digest, scope, &need_hash)) != UIE_OK || !need_hash)
-		return r;
+	if (!measure_lookup(m, req, fd, &v, &ms))
+		return ms;
 	job_init(m, &job, req, fd, &v);
 	uie_job_measure(&job);
-	return measure_finish(m, &job, digest, scope);
+	return measure_finish(m, &job);
 }
 
 /*
@@ -193,50 +182,24 @@ static const char *object_name(int fd, char *buf, size_t size)
 	return buf;
 }
 
-/*
- * First-seen mode: a program that now runs (an EXECVE of an ELF main
- * program or interpreter the guest applies as ALLOW) may be named as the
- * subject of this connection's later requests.  A failure to remember
- * only makes those requests fail (closed).
- */
-static void subject_remember(struct uie_monitor *m, const struct uie_req *req, const struct uie_verdict *v)
+/* Decides a request measured from fd (or not: -1), naming its object in the system log. */
+static int measure_decide(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,
+			  int fd, const struct uie_measurement *ms, struct uie_verdict *out)
 {
-	if (!m->log.fs || !m->client || req->event != UIE_EV_EXECVE ||
-	    (req->role != UIE_ROLE_MAIN && req->role != UIE_ROLE_INTERP) || v->decision != UIE_ALLOW ||
-	    v->scope != UIE_SCOPE_ELF)
-		return;
-	if (uie_mon_subjects_put(&m->client->subjects, v->seq, &v->digest) != UIE_OK)
-		uie_mon_diag(m, "record %llu: no memory to remember it as a subject",
-			     (unsigned long long)v->seq);
-}
+	char name[4096];
 
-/* Decides a measured (or unmeasurable) request, logs it, and names a denial in the system log. */
-static int measure_decide(struct uie_monitor *m, const struct uie_req *req, int fd, int merr,
-			  const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out)
-{
-	int r = uie_core_decide(&m->core, req, merr, scope == UIE_SCOPE_NONE ? NULL : digest, scope, out);
-
-	if (r == UIE_OK && m->denylog && out->policy_decision == UIE_DENY) {
-		char name[4096];
-
-		uie_denylog_denial(m->denylog, req, out, m->core.mode, object_name(fd, name, sizeof(name)));
-	}
-	if (merr != UIE_OK)
-		uie_mon_diag(m, "measure pid %u event %u role %u: %s", req->pid, req->event, req->role,
-			     uie_err_str(merr));
-	if (r == UIE_OK)
-		subject_remember(m, req, out);
-	return r;
+	return uie_mon_decide(m, client, req, ms, object_name(fd, name, sizeof(name)), out);
 }
 
 /* measure_decide of a request measured in the loop, timed (--timing) from clk's start. */
-static int timed_decide(struct uie_monitor *m, struct uie_mon_clock *clk, const struct uie_req *req, int fd,
-			int merr, const struct uie_digest *digest, uint8_t scope, struct uie_verdict *out)
+static int timed_decide(struct uie_monitor *m, struct uie_mon_clock *clk, struct uie_mon_client *client,
+			const struct uie_req *req, int fd, const struct uie_measurement *ms,
+			struct uie_verdict *out)
 {
 	int r;
 
 	uie_mon_clock_measured(m, clk);
-	r = measure_decide(m, req, fd, merr, digest, scope, out);
+	r = measure_decide(m, client, req, fd, ms, out);
 	uie_mon_clock_done(m, clk);
 	return r;
 }
@@ -247,23 +210,16 @@ static int timed_decide(struct uie_monitor *m, struct uie_mon_clock *clk, const 
  * is the one the monitor logged.  Anything else is refused (the guest
  * applies DENY); 0 is "unknown".  Outside first-seen mode it is not used.
  */
-static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req *mq, struct uie_req *req)
+static int req_from_msg(struct uie_monitor *m, const struct uie_mon_call *c, struct uie_req *req)
 {
-	*req = (struct uie_req){
-		.event = mq->event,
-		.role = mq->role,
-		.pid = mq->pid,
-		.vaddr = mq->vaddr,
-		.length = mq->length,
-		.file_offset = mq->file_offset,
-		.cond = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_COND_OF(mq->flags),
-		.fs = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_FS_OF(mq->flags),
-	};
+	const struct uie_msg_measure_req *mq = &c->q->u.measure_req;
+
+	uie_bridge_req_of(mq, req);
 	/* VM mode has no subjects: its EXECVE grants travel as MEASURE_VM_REQ (BRIDGE.md 12). */
-	if (!m->log.fs || m->ram || mq->subject_seq == 0)
+	if (!uie_logstore_is_first_seen(&m->log) || m->ram || mq->subject_seq == 0)
 		return UIE_OK;
-	if (!m->client ||
-	    uie_mon_subjects_get(m->client->subjects, mq->subject_seq, &req->subject) != UIE_OK) {
+	if (!c->client ||
+	    uie_mon_subjects_get(c->client->subjects, mq->subject_seq, &req->subject) != UIE_OK) {
 		uie_mon_diag(m,
 			     "measure pid %u: subject record %llu is no program granted on this "
 			     "connection: refused",
@@ -274,9 +230,9 @@ static int req_from_msg(struct uie_monitor *m, const struct uie_msg_measure_req 
 	return UIE_OK;
 }
 
-static int quota_measure(struct uie_monitor *m, const struct uie_req *req)
+static int quota_measure(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req)
 {
-	int r = uie_mon_quota_take(m, 1);
+	int r = uie_mon_quota_take(m, client, 1);
 
 	if (r != UIE_OK)
 		uie_mon_diag(m, "measure pid %u: client quota of %u records/s used up: refused, not logged",
@@ -285,61 +241,55 @@ static int quota_measure(struct uie_monitor *m, const struct uie_req *req)
 }
 
 /*
- * MEASURE, served inline (later NULL) or, when later is given and the
+ * MEASURE, served inline (c->later NULL) or, when later is given and the
  * object must be hashed (a cache miss), handed to a measurement worker:
- * later->job then owns fd and no answer is written yet; the worker's
- * result is decided and answered by uie_monitor_measure_finish.
+ * later->job then owns the descriptor and no answer is written yet; the
+ * worker's result is decided and answered by uie_monitor_measure_finish.
  */
-int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		    int *afd, struct uie_mon_later *later)
+int uie_mon_measure(struct uie_monitor *m, struct uie_mon_call *c)
 {
+	struct uie_measurement ms = { .scope = UIE_SCOPE_NONE };
 	struct uie_req req;
-	struct uie_digest digest = { 0 };
 	struct uie_verity v;
-	uint8_t scope = UIE_SCOPE_NONE;
-	bool need_hash = false;
 	struct uie_job *job;
 	struct uie_mon_clock clk;
-	int merr = UIE_OK, r;
+	int r;
 
 	uie_mon_clock_start(m, &clk);
-	if ((r = req_from_msg(m, &q->u.measure_req, &req)) != UIE_OK)
+	if ((r = req_from_msg(m, c, &req)) != UIE_OK)
 		return r;
 	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
-	if (m->ram && (req.role != UIE_ROLE_ANON || fd >= 0))
+	if (m->ram && (req.role != UIE_ROLE_ANON || c->fd >= 0))
 		return UIE_E_STATE;
-	if ((r = quota_measure(m, &req)) != UIE_OK)
+	if ((r = quota_measure(m, c->client, &req)) != UIE_OK)
 		return r;
 	/* Anonymous memory comes with its process's program, or with nothing. */
-	if (req.role == UIE_ROLE_ANON && fd < 0)
-		return timed_decide(m, &clk, &req, fd, merr, &digest, scope, &a->u.measure_ans);
-	if (!later || !m->workers)
-		merr = measure_fd(m, &req, fd, &digest, &scope);
-	else if ((merr = measure_lookup(m, &req, fd, &v, &digest, &scope, &need_hash)) == UIE_OK &&
-		 need_hash) {
+	if (req.role == UIE_ROLE_ANON && c->fd < 0)
+		return timed_decide(m, &clk, c->client, &req, c->fd, &ms, &c->a->u.measure_ans);
+	if (!c->later || !m->workers)
+		ms = measure_fd(m, &req, c->fd);
+	else if (measure_lookup(m, &req, c->fd, &v, &ms)) {
 		if ((job = malloc(sizeof(*job))) != NULL) {
-			job_init(m, job, &req, fd, &v); /* the job owns fd from here */
-			job->request_id = q->request_id;
-			later->job = job;
+			job_init(m, job, &req, c->fd, &v); /* the job owns the descriptor from here */
+			job->request_id = c->q->request_id;
+			c->later->job = job;
 			if (m->timing)
 				m->timing->hashed++;
 			return UIE_OK;
 		}
-		merr = measure_fd(m, &req, fd, &digest, &scope); /* no memory for a job: here */
+		ms = measure_fd(m, &req, c->fd); /* no memory for a job: here */
 	}
-	return timed_decide(m, &clk, &req, fd, merr, &digest, scope, &a->u.measure_ans);
+	return timed_decide(m, &clk, c->client, &req, c->fd, &ms, &c->a->u.measure_ans);
 }
 
-void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans, size_t *anslen)
+void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_mon_client *client, struct uie_job *job,
+				uint8_t *ans, size_t *anslen)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = job->request_id };
 	struct uie_wire_msg a = { 0 };
-	struct uie_digest digest;
-	uint8_t scope;
-	int merr;
+	struct uie_measurement ms = measure_finish(m, job);
 
-	merr = measure_finish(m, job, &digest, &scope);
-	a.status = measure_decide(m, &job->req, job->fd, merr, &digest, scope, &a.u.measure_ans);
+	a.status = measure_decide(m, client, &job->req, job->fd, &ms, &a.u.measure_ans);
 	uie_monitor_answer(&q, &a, ans, anslen);
 }
 
@@ -350,36 +300,33 @@ void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint
  * what was approved.  A file that cannot be measured is logged without a
  * digest: the violation is recorded all the same.
  */
-int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		      int *afd, struct uie_mon_later *later)
+int uie_mon_violation(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	struct uie_req req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_DSO, .pid = q->u.violation_req.pid };
-	struct uie_digest digest = { 0 };
-	uint8_t scope = UIE_SCOPE_NONE;
+	struct uie_req req = { .event = UIE_EV_EXECVE,
+			       .role = UIE_ROLE_DSO,
+			       .pid = c->q->u.violation_req.pid };
+	struct uie_measurement ms = { .err = UIE_E_FORMAT, .scope = UIE_SCOPE_NONE };
 	bool fileless;
-	int merr, r;
+	int r;
 
-	if (m->ram) /* VM mode: a descriptor would be bytes the guest chose */
-		return UIE_E_STATE;
-	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
+	if ((r = uie_mon_quota_take(m, c->client, 1)) != UIE_OK)
 		return r;
-	if ((r = object_check(fd, &req.id, &fileless)) != UIE_OK)
+	if ((r = object_check(c->fd, &req.id, &fileless)) != UIE_OK)
 		return r; /* not a readable regular file: nothing to name */
 	req.length = req.id.size;
-	merr = fileless ? UIE_E_FORMAT : measure_fd(m, &req, fd, &digest, &scope);
-	if (merr != UIE_OK) {
+	if (!fileless)
+		ms = measure_fd(m, &req, c->fd);
+	if (ms.err != UIE_OK)
 		uie_mon_diag(m, "write violation (pid %u, inode %llu): not measured: %s", req.pid,
-			     (unsigned long long)req.id.ino, uie_err_str(merr));
-		scope = UIE_SCOPE_NONE;
-	}
-	r = uie_core_log_violation(&m->core, req.pid, &req.id, scope == UIE_SCOPE_NONE ? NULL : &digest,
-				   scope, &a->u.violation_ans_seq);
+			     (unsigned long long)req.id.ino, uie_err_str(ms.err));
+	r = uie_core_log_violation(&m->core, req.pid, &req.id, ms.scope == UIE_SCOPE_NONE ? NULL : &ms.digest,
+				   ms.scope, &c->a->u.violation_ans_seq);
 	if (r == UIE_OK)
 		uie_mon_diag(m,
 			     "write violation: inode %llu written by pid %u while mapped executable "
 			     "(record %llu)",
 			     (unsigned long long)req.id.ino, req.pid,
-			     (unsigned long long)a->u.violation_ans_seq);
+			     (unsigned long long)c->a->u.violation_ans_seq);
 	return r;
 }
 
@@ -389,35 +336,34 @@ int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int f
  * batch refused with the hint of another epoch than the one in force is
  * not logged: its records would claim the wrong policy.
  */
-int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		     int *afd, struct uie_mon_later *later)
+int uie_mon_fastpath(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	uint32_t n = q->u.fastpath_req.count;
+	const struct uie_msg_fastpath_req *fq = &c->q->u.fastpath_req;
+	uint32_t n = fq->count;
 	struct uie_fastpath_report *reps;
 	uint8_t *buf = NULL;
 	int r;
 
-	if (q->u.fastpath_req.epoch != m->core.epoch) {
+	if (fq->epoch != m->core.epoch) {
 		uie_mon_diag(m,
 			     "fast-path report of %u refusal(s) under epoch %llu, epoch %llu in force: "
 			     "not logged",
-			     n, (unsigned long long)q->u.fastpath_req.epoch,
-			     (unsigned long long)m->core.epoch);
+			     n, (unsigned long long)fq->epoch, (unsigned long long)m->core.epoch);
 		return UIE_E_STATE;
 	}
 	reps = calloc(n, sizeof(*reps));
 	r = reps ? UIE_OK : UIE_E_NOMEM;
 
 	if (r == UIE_OK)
-		r = uie_memfd_read_alloc(fd, (uint64_t)n * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
+		r = uie_memfd_read_alloc(c->fd, (uint64_t)n * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 					 (uint64_t)UIE_BRIDGE_FASTPATH_MAX * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 					 &buf);
 	for (uint32_t i = 0; r == UIE_OK && i < n; i++)
 		r = uie_bridge_fastpath_entry_decode(buf + (size_t)i * UIE_BRIDGE_FASTPATH_ENTRY_LEN,
 						     &reps[i].req, &reps[i].digest);
 	if (r == UIE_OK) /* the whole batch or nothing */
-		r = uie_mon_quota_take(m, n);
-	a->u.fastpath_ans.first_seq = m->core.next_seq;
+		r = uie_mon_quota_take(m, c->client, n);
+	c->a->u.fastpath_ans.first_seq = m->core.next_seq;
 	for (uint32_t i = 0; r == UIE_OK && i < n; i++) {
 		struct uie_verdict v = { .decision = UIE_DENY,
 					 .policy_decision = UIE_DENY,
@@ -430,7 +376,7 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 			uie_denylog_denial(m->denylog, &reps[i].req, &v, m->core.mode, NULL);
 	}
 	if (r == UIE_OK)
-		a->u.fastpath_ans.count = n;
+		c->a->u.fastpath_ans.count = n;
 	else
 		uie_mon_diag(m, "fast-path report of %u refusal(s): %s", n, uie_err_str(r));
 	free(buf);
@@ -438,10 +384,9 @@ int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd
 	return r;
 }
 
-int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		   int *afd, struct uie_mon_later *later)
+int uie_mon_status(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	struct uie_status *s = &a->u.status_ans;
+	struct uie_status *s = &c->a->u.status_ans;
 
 	s->mode = m->core.mode;
 	s->epoch = m->core.epoch;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fdpass.h"
-#include "guestram.h"
+#include "vmram.h"
 #include "monitor.h"
 #include "uie/buf.h"
 #include "uie/err.h"
@@ -46,12 +46,12 @@ static int list_read_alloc(int fd, uint64_t count, uint64_t **list)
  * fd: *go reads it from guest RAM through *list (malloc'ed, borrowed by *go).
  */
 static int list_object(const struct uie_monitor *m, int fd, uint64_t count, uint64_t size,
-		       struct uie_guest_object *go, uint64_t **list)
+		       struct uie_vmram_object *go, uint64_t **list)
 {
 	int r;
 
 	if ((r = list_read_alloc(fd, count, list)) != UIE_OK ||
-	    (r = uie_guest_object_init(go, m->ram, *list, (size_t)uie_bridge_vm_nframes(size), size)) !=
+	    (r = uie_vmram_object_init(go, m->ram, *list, (size_t)uie_bridge_vm_nframes(size), size)) !=
 		    UIE_OK) {
 		free(*list);
 		*list = NULL;
@@ -65,7 +65,7 @@ static int list_object(const struct uie_monitor *m, int fd, uint64_t count, uint
  * other bytes than the file's.
  */
 static int vm_object(const struct uie_monitor *m, const struct uie_msg_measure_vm_req *mq, int fd,
-		     struct uie_guest_object *go, uint64_t **list, bool *execmod)
+		     struct uie_vmram_object *go, uint64_t **list, bool *execmod)
 {
 	uint64_t nobj = uie_bridge_vm_nframes(mq->object_size), total = uie_bridge_vm_list_len(mq);
 	int r;
@@ -82,37 +82,23 @@ static int vm_object(const struct uie_monitor *m, const struct uie_msg_measure_v
 	return r;
 }
 
-int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		       int *afd, struct uie_mon_later *later)
+int uie_mon_measure_vm(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	const struct uie_msg_measure_vm_req *mq = &q->u.measure_vm_req;
-	struct uie_req req = {
-		.event = mq->r.event,
-		.role = mq->r.role,
-		.pid = mq->r.pid,
-		.vaddr = mq->r.vaddr,
-		.length = mq->r.length,
-		.file_offset = mq->r.file_offset,
-		.id = { .size = mq->object_size }, /* the only identity VM mode has */
-		.cond = UIE_BRIDGE_COND_OF(mq->r.flags),
-		.fs = UIE_BRIDGE_FS_OF(mq->r.flags),
-	};
-	struct uie_digest digest = { 0 };
-	struct uie_guest_object go;
-	uint8_t scope = UIE_SCOPE_NONE;
+	const struct uie_msg_measure_vm_req *mq = &c->q->u.measure_vm_req;
+	struct uie_req req;
+	struct uie_measurement ms = { .scope = UIE_SCOPE_NONE };
+	struct uie_vmram_object go;
 	uint64_t *frames = NULL;
 	bool execmod = false;
-	int merr = UIE_OK, r;
+	int r;
 
-	(void)afd;
-	(void)later;
-	if (!m->ram)
-		return UIE_E_STATE; /* process mode has no guest RAM to read */
-	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
+	uie_bridge_req_of(&mq->r, &req);
+	req.id.size = mq->object_size; /* the only identity VM mode has */
+	if ((r = uie_mon_quota_take(m, c->client, 1)) != UIE_OK)
 		return r;
 	if (!(mq->r.flags & UIE_VM_FLAG_FILELESS)) {
 		/* A frame list that is malformed or leaves guest RAM is refused, not logged. */
-		if ((r = vm_object(m, mq, fd, &go, &frames, &execmod)) != UIE_OK) {
+		if ((r = vm_object(m, mq, c->fd, &go, &frames, &execmod)) != UIE_OK) {
 			uie_mon_diag(m, "measure-vm pid %u: frame list refused: %s", req.pid, uie_err_str(r));
 			return r;
 		}
@@ -124,15 +110,11 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
 				     req.cond & UIE_COND_EXECMOD ? "" : "; the guest's flags did not say so");
 			req.cond |= UIE_COND_EXECMOD;
 		}
-		merr = uie_core_measure(&m->core, &req, &go.obj, &digest, &scope);
+		ms.err = uie_core_measure(&m->core, &req, &go.obj, &ms.digest, &ms.scope);
 		free(frames);
 	}
-	r = uie_core_decide(&m->core, &req, merr, scope == UIE_SCOPE_NONE ? NULL : &digest, scope,
-			    &a->u.measure_ans);
-	if (merr != UIE_OK)
-		uie_mon_diag(m, "measure-vm pid %u event %u role %u: %s", req.pid, req.event, req.role,
-			     uie_err_str(merr));
-	return r;
+	/* The guest names no object the monitor could check: the record's digest is its name. */
+	return uie_mon_decide(m, c->client, &req, &ms, NULL, &c->a->u.measure_ans);
 }
 
 /*
@@ -142,47 +124,42 @@ int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int 
  * ones).  Object size 0: the guest could not name the file; logged
  * without a digest, as process mode logs a file it cannot measure.
  */
-int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-			 int *afd, struct uie_mon_later *later)
+int uie_mon_violation_vm(struct uie_monitor *m, struct uie_mon_call *c)
 {
-	const struct uie_msg_violation_vm_req *vq = &q->u.violation_vm_req;
+	const struct uie_msg_violation_vm_req *vq = &c->q->u.violation_vm_req;
 	struct uie_req req = { .event = UIE_EV_EXECVE,
 			       .role = UIE_ROLE_DSO,
 			       .pid = vq->v.pid,
 			       .length = vq->object_size,
 			       .id = { .size = vq->object_size } };
-	struct uie_digest digest = { 0 };
-	struct uie_guest_object go;
-	uint8_t scope = UIE_SCOPE_NONE;
+	struct uie_measurement ms = { .err = UIE_E_FORMAT, .scope = UIE_SCOPE_NONE };
+	struct uie_vmram_object go;
 	uint64_t *frames = NULL;
-	int merr = UIE_E_FORMAT, r;
+	int r;
 
-	(void)afd;
-	(void)later;
-	if (!m->ram)
-		return UIE_E_STATE;
-	if ((r = uie_mon_quota_take(m, 1)) != UIE_OK)
+	if ((r = uie_mon_quota_take(m, c->client, 1)) != UIE_OK)
 		return r;
-	if (vq->object_size > 0 && (r = list_object(m, fd, uie_bridge_vm_nframes(vq->object_size),
+	if (vq->object_size > 0 && (r = list_object(m, c->fd, uie_bridge_vm_nframes(vq->object_size),
 						    vq->object_size, &go, &frames)) != UIE_OK) {
 		uie_mon_diag(m, "violation-vm pid %u: frame list refused: %s", req.pid, uie_err_str(r));
 		return r;
 	}
 	if (vq->object_size > 0)
-		merr = uie_core_measure(&m->core, &req, &go.obj, &digest, &scope);
+		ms.err = uie_core_measure(&m->core, &req, &go.obj, &ms.digest, &ms.scope);
 	free(frames);
-	if (merr != UIE_OK) {
-		uie_mon_diag(m, "write violation (pid %u, VM): not measured: %s", req.pid, uie_err_str(merr));
-		scope = UIE_SCOPE_NONE;
+	if (ms.err != UIE_OK) {
+		uie_mon_diag(m, "write violation (pid %u, VM): not measured: %s", req.pid,
+			     uie_err_str(ms.err));
+		ms.scope = UIE_SCOPE_NONE;
 	}
-	r = uie_core_log_violation(&m->core, req.pid, &req.id, scope == UIE_SCOPE_NONE ? NULL : &digest,
-				   scope, &a->u.violation_ans_seq);
+	r = uie_core_log_violation(&m->core, req.pid, &req.id, ms.scope == UIE_SCOPE_NONE ? NULL : &ms.digest,
+				   ms.scope, &c->a->u.violation_ans_seq);
 	if (r == UIE_OK)
 		uie_mon_diag(
 			m,
 			"write violation: a file of %llu bytes written by pid %u while mapped executable "
 			"(VM, record %llu)",
 			(unsigned long long)vq->object_size, req.pid,
-			(unsigned long long)a->u.violation_ans_seq);
+			(unsigned long long)c->a->u.violation_ans_seq);
 	return r;
 }

@@ -16,6 +16,7 @@
 #include "denylog.h"
 #include "genpage.h"
 #include "logstore.h"
+#include "measurement.h"
 #include "timing.h"
 #include "uie/core.h"
 #include "wire.h"
@@ -52,7 +53,7 @@ struct uie_mon_client {
 };
 struct uie_mon_state;
 
-struct uie_guest_ram;
+struct uie_vmram;
 
 struct uie_monitor {
 	const struct uie_platform *pl;
@@ -67,13 +68,12 @@ struct uie_monitor {
 	struct uie_genpage gen; /* policy generation page: the epoch in force (fd -1: none) */
 	FILE *diag;             /* diagnostics, may be NULL */
 	struct uie_mon_limits limits;
-	struct uie_mon_client *client;    /* the client being served (quota), NULL: none */
 	struct uie_workers *workers;      /* measurement threads (borrowed), NULL: measure in the loop */
 	struct uie_mon_state *state;      /* owned state directory; NULL: memory only */
 	uint64_t boot;                    /* run number over the state directory (1 without) */
 	uint8_t boot_id[UIE_BOOT_ID_LEN]; /* random per run, told to clients */
 	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
-	const struct uie_guest_ram *ram;
+	const struct uie_vmram *ram;
 	struct uie_denylog *denylog;   /* borrowed; NULL: denials go to the secure log only */
 	unsigned trust_keys;           /* policy-signing keys trusted; 0: bootstrap for good */
 	struct uie_mon_timing *timing; /* --timing (borrowed), NULL: off */
@@ -96,7 +96,7 @@ struct uie_monitor_opts {
 	bool first_seen;         /* log each (epoch, mode, event, role, digest, decision, reason) once */
 	uint32_t first_seen_max; /* keys remembered (0: default) */
 	const struct uie_mon_limits *limits; /* NULL: the defaults */
-	const struct uie_guest_ram *ram;     /* VM mode (borrowed); NULL: objects come as fds */
+	const struct uie_vmram *ram;         /* VM mode (borrowed); NULL: objects come as fds */
 	struct uie_denylog *denylog;         /* borrowed; NULL: none */
 	unsigned trust_keys;                 /* reported in STATUS */
 };
@@ -156,7 +156,8 @@ void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, i
 			size_t *anslen, int *ansfd);
 
 /* Decides, logs and answers a worker's finished MEASURE job (the caller frees it). */
-void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_job *job, uint8_t *ans, size_t *anslen);
+void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_mon_client *client, struct uie_job *job,
+				uint8_t *ans, size_t *anslen);
 
 /*
  * Writes up to max more records of an export and, once all are written (or
@@ -180,10 +181,10 @@ void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c);
 void uie_mon_client_fini(struct uie_mon_client *c);
 
 /*
- * Takes n records from the quota of the client being served.
+ * Takes n records from client's quota (--client-quota records a second).
  * Return: UIE_OK (also when no client or no quota), UIE_E_QUOTA (nothing taken).
  */
-int uie_mon_quota_take(struct uie_monitor *m, uint64_t n);
+int uie_mon_quota_take(const struct uie_monitor *m, struct uie_mon_client *client, uint64_t n);
 
 /*
  * Writes the error answer (status err) to a message that could not be
@@ -194,37 +195,46 @@ void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t 
 			size_t *anslen);
 
 /*
- * Handlers, one per request type (monitor/dispatch.c holds the table).
- * later is NULL except for the rows served by a worker or streamed, when
- * the caller can answer later: such a handler may then fill *later instead
- * of a.
+ * One request being served, as the door hands it to its handler: whom it
+ * comes from, what it asks, the descriptor it carried, the answer being
+ * written, and whether it may be answered later.
  */
-typedef int (*uie_mon_handler)(struct uie_monitor *m, const struct uie_wire_msg *q, int fd,
-			       struct uie_wire_msg *a, int *afd, struct uie_mon_later *later);
-int uie_mon_measure(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		    int *afd, struct uie_mon_later *later);
-int uie_mon_measure_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		       int *afd, struct uie_mon_later *later);
-int uie_mon_install(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		    int *afd, struct uie_mon_later *later);
-int uie_mon_status(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		   int *afd, struct uie_mon_later *later);
-int uie_mon_hint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		 int *afd, struct uie_mon_later *later);
-int uie_mon_gen(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a, int *afd,
-		struct uie_mon_later *later);
-int uie_mon_fastpath(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		     int *afd, struct uie_mon_later *later);
-int uie_mon_export(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		   int *afd, struct uie_mon_later *later);
-int uie_mon_pubkey(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		   int *afd, struct uie_mon_later *later);
-int uie_mon_checkpoint(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		       int *afd, struct uie_mon_later *later);
-int uie_mon_violation(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-		      int *afd, struct uie_mon_later *later);
-int uie_mon_violation_vm(struct uie_monitor *m, const struct uie_wire_msg *q, int fd, struct uie_wire_msg *a,
-			 int *afd, struct uie_mon_later *later);
+struct uie_mon_call {
+	struct uie_mon_client *client; /* quota and subjects; NULL: none (tests) */
+	const struct uie_wire_msg *q;  /* the decoded request */
+	int fd;                 /* its descriptor (-1: none): the door closes it, unless a job took it */
+	struct uie_wire_msg *a; /* the answer: type and request id set, the handler fills the body */
+	int *afd;               /* the answer's descriptor (-1: none), the door's to send and close */
+	/*
+	 * Non-NULL only for the rows served by a worker or streamed, when the
+	 * caller can answer later: the handler may then fill it instead of a.
+	 */
+	struct uie_mon_later *later;
+};
+
+/* Handlers, one per request type (monitor/dispatch.c holds the table). */
+typedef int (*uie_mon_handler)(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_measure(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_measure_vm(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_install(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_status(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_hint(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_gen(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_fastpath(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_export(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_pubkey(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_checkpoint(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_violation(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_violation_vm(struct uie_monitor *m, struct uie_mon_call *c);
+
+/*
+ * The one decide step of a measured request (process and VM mode): decides
+ * req from ms, logs it, names a refusal in the system log with object (its
+ * name, NULL: none) and, in first-seen mode, remembers a granted program as
+ * a subject of client.  Return: uie_core_decide's.
+ */
+int uie_mon_decide(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,
+		   const struct uie_measurement *ms, const char *object, struct uie_verdict *out);
 
 /* Diagnostics line (printf-style) to m->diag, if set. */
 void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -231,9 +231,8 @@ static void finish_jobs(struct uie_monitor *m, struct client *clients, unsigned 
 		for (i = 0; i < n && clients[i].id != job->conn; i++)
 			;
 		/* Decided and logged even for a client that left: the grant was asked for. */
-		m->client = i < n && clients[i].fd >= 0 ? &clients[i].quota : NULL;
-		uie_monitor_measure_finish(m, job, ans, &anslen);
-		m->client = NULL;
+		uie_monitor_measure_finish(m, i < n && clients[i].fd >= 0 ? &clients[i].quota : NULL, job,
+					   ans, &anslen);
 		if (i < n && clients[i].fd >= 0) {
 			clients[i].busy = false;
 			if (uie_bridge_send(clients[i].fd, ans, anslen, -1) != UIE_OK)

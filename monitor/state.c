@@ -250,7 +250,7 @@ int uie_mon_state_start(struct uie_monitor *m, const char *dir, uint8_t log_sync
 	    (r = path_of(ppath, sizeof(ppath), dir, "packages", st->boot, "")) != UIE_OK ||
 	    (r = path_of(ptmp, sizeof(ptmp), dir, "packages", st->boot, ".tmp")) != UIE_OK)
 		goto out;
-	hdr.flags = m->log.fs ? UIE_LOGFILE_FIRST_SEEN : 0;
+	hdr.flags = uie_logstore_is_first_seen(&m->log) ? UIE_LOGFILE_FIRST_SEEN : 0;
 	hdr.boot = st->boot;
 	memcpy(hdr.boot_id, m->boot_id, UIE_BOOT_ID_LEN);
 	if ((r = uie_logfile_create(ltmp, &hdr, log_sync == UIE_LOG_SYNC_ALWAYS, &st->log)) != UIE_OK) {

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "guestram.h"
+#include "vmram.h"
 
 /*
  * range[0..nrange): the process's frames for object pages
@@ -25,7 +25,7 @@
  * *execmod when one holds other bytes than the file's page, or lies past
  * the object's n frames.  UIE_E_IO: guest RAM could not be read.
  */
-int uie_vmexec_apply(const struct uie_guest_ram *g, uint64_t *frames, size_t n, uint64_t file_offset,
+int uie_vmexec_apply(const struct uie_vmram *g, uint64_t *frames, size_t n, uint64_t file_offset,
 		     const uint64_t *range, size_t nrange, bool *execmod);
 
 #endif

@@ -44,6 +44,7 @@ static bool id_eq(const struct uie_file_id *a, const struct uie_file_id *b)
 
 void uie_job_measure(struct uie_job *job)
 {
+	struct uie_measurement *ms = &job->ms;
 	struct uie_host_object ho, again;
 	struct timed_object t = { 0 };
 	const struct uie_object *obj;
@@ -51,16 +52,15 @@ void uie_job_measure(struct uie_job *job)
 	int r;
 
 	job->expired = false;
-	job->scope = UIE_SCOPE_NONE;
-	memset(&job->digest, 0, sizeof(job->digest));
+	*ms = (struct uie_measurement){ .scope = UIE_SCOPE_NONE };
 	if ((r = uie_host_object_open(&ho, job->fd, false, &id2)) != UIE_OK) {
-		job->r = r;
+		ms->err = r;
 		return;
 	}
 	obj = &ho.obj;
 	if (!id_eq(&id2, &job->req.id)) { /* changed since the check: no version to name */
 		uie_host_object_close(&ho);
-		job->r = UIE_E_IO;
+		ms->err = UIE_E_IO;
 		return;
 	}
 	if (job->max_hash_ms) {
@@ -69,7 +69,7 @@ void uie_job_measure(struct uie_job *job)
 		t.obj = (struct uie_object){ .ctx = &t, .size = ho.obj.size, .read = timed_read };
 		obj = &t.obj;
 	}
-	r = uie_core_measure(&job->core, &job->req, obj, &job->digest, &job->scope);
+	r = uie_measure_object(job->pl, job->alg, &job->req, obj, &ms->digest, &ms->scope);
 	uie_host_object_close(&ho);
 	if (t.expired)
 		r = UIE_E_LIMIT;
@@ -80,12 +80,10 @@ void uie_job_measure(struct uie_job *job)
 			r = UIE_E_IO;
 		uie_host_object_close(&again);
 	}
-	if (r != UIE_OK) {
-		memset(&job->digest, 0, sizeof(job->digest));
-		job->scope = UIE_SCOPE_NONE;
-	}
+	if (r != UIE_OK)
+		*ms = (struct uie_measurement){ .scope = UIE_SCOPE_NONE };
 	job->expired = t.expired;
-	job->r = r;
+	ms->err = r;
 }
 
 void uie_job_free(struct uie_job *job)
@@ -129,7 +127,7 @@ static void *worker_main(void *p)
 			w->todo_tail = NULL;
 		pthread_mutex_unlock(&w->mu);
 
-		job->core.pl = &a->hp.pl;
+		job->pl = &a->hp.pl;
 		uie_job_measure(job);
 
 		pthread_mutex_lock(&w->mu);

@@ -4,8 +4,8 @@
  * so that one large object does not hold up every other client.  A worker
  * only reads the object through its descriptor and hashes it with its own
  * platform (the host platform's hash contexts are not shared between
- * threads) and a snapshot of the core; the cache, decisions and the log
- * stay with the loop's thread.
+ * threads) and the digest algorithm the job names: it sees nothing of the
+ * core, so the cache, decisions and the log stay with the loop's thread.
  */
 #ifndef UIE_MONITOR_WORKERS_H
 #define UIE_MONITOR_WORKERS_H
@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "measurement.h"
 #include "uie/core.h"
 #include "verity.h"
 
@@ -23,16 +24,15 @@
 /* One measurement: filled by the loop, run by a worker, finished by the loop. */
 struct uie_job {
 	/* in */
-	struct uie_core core;     /* snapshot: what uie_core_measure reads (its pl is replaced) */
-	struct uie_req req;       /* its id is the identity the digest must belong to */
-	int fd;                   /* owned by the job */
-	uint32_t max_hash_ms;     /* 0: no limit */
-	struct uie_verity verity; /* the file's fs-verity digest (alg 0: none): its cache key */
+	const struct uie_platform *pl; /* the hashing thread's own (a worker sets its platform) */
+	uint16_t alg;                  /* the digest algorithm in force when the job was made */
+	struct uie_req req;            /* its id is the identity the digest must belong to */
+	int fd;                        /* owned by the job */
+	uint32_t max_hash_ms;          /* 0: no limit */
+	struct uie_verity verity;      /* the file's fs-verity digest (alg 0: none): its cache key */
 	/* out */
-	int r;
+	struct uie_measurement ms;
 	bool expired; /* stopped by max_hash_ms */
-	struct uie_digest digest;
-	uint8_t scope;
 	/* the loop's bookkeeping */
 	uint64_t conn; /* connection the answer goes to */
 	uint32_t request_id;
@@ -73,7 +73,7 @@ void uie_job_free(struct uie_job *job);
 /*
  * The measurement itself (also what the loop runs when there are no
  * workers): reads the object behind job->fd, checks its identity is still
- * job->req.id before and after, and fills r, expired, digest and scope.
+ * job->req.id before and after, and fills ms and expired.
  */
 void uie_job_measure(struct uie_job *job);
 

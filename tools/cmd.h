@@ -16,6 +16,7 @@ extern const struct uie_cmd uie_cmds_runtime[];
 extern const struct uie_cmd uie_cmds_evidence[];
 extern const struct uie_cmd uie_cmds_policy[];
 extern const struct uie_cmd uie_cmds_attest[];
+extern const struct uie_cmd uie_cmds_snp[];
 
 /* Exit codes shared by all subcommands (uie verify adds its own, see verify). */
 enum uie_exit {

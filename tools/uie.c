@@ -11,7 +11,7 @@
 #include "cmd.h"
 
 static const struct uie_cmd *const areas[] = { uie_cmds_runtime, uie_cmds_evidence, uie_cmds_policy,
-					       uie_cmds_attest };
+					       uie_cmds_attest, uie_cmds_snp };
 
 /* Whether c's first word is word (NULL: every command). */
 static bool in_group(const struct uie_cmd *c, const char *word)

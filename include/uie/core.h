@@ -127,6 +127,13 @@ int uie_core_init_restart(struct uie_core *c, const struct uie_platform *pl, con
 int uie_core_restore(struct uie_core *c, const uint8_t *table, size_t len, uint64_t epoch,
 		     const uint8_t package_hash[UIE_SHA256_LEN]);
 
+/*
+ * The fields of a request agree (docs/FORMATS.md 3.4): a known event and
+ * role; conditions and file system kinds only for files; EXECMOD only for
+ * mmap and mprotect.  The core and the bridge codec both check with it.
+ */
+bool uie_req_valid(const struct uie_req *req);
+
 /* Digest algorithm requests are measured with now (policy's, or bootstrap's). */
 uint16_t uie_core_obj_alg(const struct uie_core *c);
 
@@ -148,6 +155,13 @@ uint16_t uie_core_obj_alg(const struct uie_core *c);
  */
 int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const struct uie_object *obj,
 		     struct uie_digest *digest, uint8_t *scope);
+
+/*
+ * uie_core_measure with the platform and digest algorithm given, not a
+ * core's: what a measurement thread needs, and all it may read.
+ */
+int uie_measure_object(const struct uie_platform *pl, uint16_t alg, const struct uie_req *req,
+		       const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope);
 
 /*
  * Decides a measured request, logs it and returns the verdict.

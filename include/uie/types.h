@@ -99,6 +99,18 @@ static inline bool uie_digest_tail_zero(const struct uie_digest *d, size_t from)
 }
 
 /*
+ * A canonical digest: valid with zero bytes past its length or, when not
+ * required, absent (algorithm 0, length 0, all zero).  The one rule the
+ * core and the bridge codec apply.
+ */
+static inline bool uie_digest_ok(const struct uie_digest *d, bool required)
+{
+	if (d->alg == 0 && d->len == 0 && !required)
+		return uie_digest_tail_zero(d, 0);
+	return uie_digest_valid(d) && uie_digest_tail_zero(d, d->len);
+}
+
+/*
  * Orders digests by algorithm, length, then bytes (the first len only), so
  * unused bytes and padding never take part.  Return: <0, 0 or >0.
  */

@@ -32,14 +32,6 @@ static bool status_ok(int32_t s)
 	return s <= 0 && s > UIE_E__MIN;
 }
 
-/* An optional digest may be absent (algorithm 0, length 0); either way it is canonical. */
-static bool digest_ok(const struct uie_digest *d, bool required)
-{
-	if (d->alg == 0 && d->len == 0 && !required)
-		return uie_digest_tail_zero(d, 0);
-	return uie_digest_valid(d) && uie_digest_tail_zero(d, d->len);
-}
-
 static void put_digest(struct uie_wbuf *w, const struct uie_digest *d)
 {
 	uie_wbuf_bytes(w, d->bytes, UIE_DIGEST_MAX);
@@ -52,17 +44,20 @@ static void get_digest(struct uie_rbuf *r, struct uie_digest *d, uint16_t alg, u
 	(void)uie_rbuf_bytes(r, d->bytes, UIE_DIGEST_MAX);
 }
 
-static bool req_ok(uint16_t event, uint8_t role, uint8_t flags)
+/* The request's flags are canonical and its fields agree as the core requires (uie_req_valid). */
+static bool req_ok(const struct uie_msg_measure_req *q, uint8_t flags)
 {
-	uint8_t cond = UIE_BRIDGE_COND_OF(flags);
+	struct uie_req req;
 
-	if (!uie_event_role_valid(event, role))
+	if (q->role == UIE_ROLE_ANON && flags != 0 && flags != UIE_BRIDGE_REQ_PROGRAM)
 		return false;
-	if (role == UIE_ROLE_ANON)
-		return flags == 0 || flags == UIE_BRIDGE_REQ_PROGRAM;
-	return flags == (UIE_BRIDGE_REQ_COND(cond) | UIE_BRIDGE_REQ_FS(UIE_BRIDGE_FS_OF(flags))) &&
-	       UIE_BRIDGE_FS_OF(flags) < UIE_FS__MAX &&
-	       (!(cond & UIE_COND_EXECMOD) || event != UIE_EV_EXECVE);
+	if (q->role != UIE_ROLE_ANON && flags != (UIE_BRIDGE_REQ_COND(UIE_BRIDGE_COND_OF(flags)) |
+						  UIE_BRIDGE_REQ_FS(UIE_BRIDGE_FS_OF(flags))))
+		return false;
+	uie_bridge_req_of(q, &req);
+	req.cond = q->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_COND_OF(flags);
+	req.fs = q->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_FS_OF(flags);
+	return uie_req_valid(&req);
 }
 
 /* The fields MEASURE_REQ and MEASURE_VM_REQ share. */
@@ -105,7 +100,7 @@ static bool measure_req_ok(const struct uie_wire_msg *m)
 {
 	const struct uie_msg_measure_req *q = &m->u.measure_req;
 
-	return req_ok(q->event, q->role, q->flags);
+	return req_ok(q, q->flags);
 }
 
 /* MEASURE_VM_REQ: MEASURE_REQ's fields and the object size. */
@@ -126,8 +121,8 @@ static bool measure_vm_req_ok(const struct uie_wire_msg *m)
 {
 	const struct uie_msg_measure_vm_req *q = &m->u.measure_vm_req;
 
-	if (!req_ok(q->r.event, q->r.role, q->r.flags & ~UIE_VM_FLAG_FILELESS) ||
-	    q->r.role == UIE_ROLE_ANON || q->r.subject_seq != 0) /* no subject in VM mode */
+	if (!req_ok(&q->r, q->r.flags & ~UIE_VM_FLAG_FILELESS) || q->r.role == UIE_ROLE_ANON ||
+	    q->r.subject_seq != 0) /* no subject in VM mode */
 		return false;
 	if (q->r.flags & UIE_VM_FLAG_FILELESS)
 		return q->object_size == 0;
@@ -177,7 +172,7 @@ static bool verdict_ok(const struct uie_wire_msg *m)
 	const struct uie_verdict *v = &m->u.measure_ans;
 
 	return v->decision < UIE_DECISION__MAX && v->policy_decision < UIE_DECISION__MAX &&
-	       v->reason < UIE_R__MAX && v->scope < UIE_SCOPE__MAX && digest_ok(&v->digest, false);
+	       v->reason < UIE_R__MAX && v->scope < UIE_SCOPE__MAX && uie_digest_ok(&v->digest, false);
 }
 
 /* INSTALL_REQ: the package length; the package is in the memfd. */
@@ -483,41 +478,53 @@ struct msg_row {
 	bool known;
 	int16_t body_len;
 	enum fd_when fd;
+	uint8_t from;  /* requests: UIE_FROM_* bits, who may send it */
+	uint8_t modes; /* requests: UIE_IN_* bits, where the monitor serves it */
 	void (*put)(struct uie_wbuf *w, const struct uie_wire_msg *m);
 	int (*get)(struct uie_rbuf *r, struct uie_wire_msg *m);
 	bool (*ok)(const struct uie_wire_msg *m);
 };
 
 static const struct msg_row msg_rows[UIE_MSG__MAX] = {
-	[UIE_MSG_ERROR_ANS] = { true, 4, FD_NEVER, NULL, NULL, never_ok },
-	[UIE_MSG_MEASURE_REQ] = { true, 40, FD_UNLESS_ANON, measure_req_put, measure_req_get,
-				  measure_req_ok },
-	[UIE_MSG_MEASURE_ANS] = { true, 72, FD_NEVER, verdict_put, verdict_get, verdict_ok },
-	[UIE_MSG_INSTALL_REQ] = { true, 8, FD_ALWAYS, install_req_put, install_req_get, install_req_ok },
-	[UIE_MSG_INSTALL_ANS] = { true, 20, FD_NEVER, install_ans_put, install_ans_get, install_ans_ok },
-	[UIE_MSG_EXPORT_REQ] = { true, 80, FD_NEVER, export_req_put, export_req_get, export_req_ok },
-	[UIE_MSG_EXPORT_ANS] = { true, 24, FD_IF_BLOB, blob_ans_put, blob_ans_get, blob_ans_ok },
-	[UIE_MSG_HINT_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
-	[UIE_MSG_HINT_ANS] = { true, 24, FD_IF_BLOB, blob_ans_put, blob_ans_get, blob_ans_ok },
-	[UIE_MSG_STATUS_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
-	[UIE_MSG_STATUS_ANS] = { true, 128, FD_NEVER, status_ans_put, status_ans_get, status_ans_ok },
-	[UIE_MSG_FASTPATH_REQ] = { true, 16, FD_ALWAYS, fastpath_req_put, fastpath_req_get, fastpath_req_ok },
-	[UIE_MSG_FASTPATH_ANS] = { true, 16, FD_NEVER, fastpath_ans_put, fastpath_ans_get, fastpath_ans_ok },
-	[UIE_MSG_PUBKEY_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
-	[UIE_MSG_PUBKEY_ANS] = { true, -1, FD_NEVER, pubkey_ans_put, pubkey_ans_get, pubkey_ans_ok },
-	[UIE_MSG_GEN_REQ] = { true, 0, FD_NEVER, NULL, NULL, NULL },
-	[UIE_MSG_GEN_ANS] = { true, 24, FD_IF_OK, blob_ans_put, blob_ans_get, gen_ans_ok },
-	[UIE_MSG_CHECKPOINT_REQ] = { true, 40, FD_NEVER, checkpoint_req_put, checkpoint_req_get, NULL },
-	[UIE_MSG_CHECKPOINT_ANS] = { true, 16, FD_NEVER, checkpoint_ans_put, checkpoint_ans_get, NULL },
-	[UIE_MSG_MEASURE_VM_REQ] = { true, 40, FD_UNLESS_FILELESS, measure_vm_req_put, measure_vm_req_get,
-				     measure_vm_req_ok },
-	[UIE_MSG_MEASURE_VM_ANS] = { true, 72, FD_NEVER, verdict_put, verdict_get, verdict_ok },
-	[UIE_MSG_VIOLATION_REQ] = { true, 8, FD_ALWAYS, violation_req_put, violation_req_get,
-				    violation_req_ok },
-	[UIE_MSG_VIOLATION_ANS] = { true, 16, FD_NEVER, violation_ans_put, violation_ans_get, NULL },
-	[UIE_MSG_VIOLATION_VM_REQ] = { true, 16, FD_IF_OBJECT, violation_vm_req_put, violation_vm_req_get,
-				       violation_vm_req_ok },
-	[UIE_MSG_VIOLATION_VM_ANS] = { true, 16, FD_NEVER, violation_ans_put, violation_ans_get, NULL },
+	[UIE_MSG_ERROR_ANS] = { true, 4, FD_NEVER, 0, 0, NULL, NULL, never_ok },
+	[UIE_MSG_MEASURE_REQ] = { true, 40, FD_UNLESS_ANON, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS | UIE_IN_VM,
+				  measure_req_put, measure_req_get, measure_req_ok },
+	[UIE_MSG_MEASURE_ANS] = { true, 72, FD_NEVER, 0, 0, verdict_put, verdict_get, verdict_ok },
+	[UIE_MSG_INSTALL_REQ] = { true, 8, FD_ALWAYS, UIE_FROM_TOOL | UIE_FROM_TREE,
+				  UIE_IN_PROCESS | UIE_IN_VM, install_req_put, install_req_get,
+				  install_req_ok },
+	[UIE_MSG_INSTALL_ANS] = { true, 20, FD_NEVER, 0, 0, install_ans_put, install_ans_get,
+				  install_ans_ok },
+	[UIE_MSG_EXPORT_REQ] = { true, 80, FD_NEVER, UIE_FROM_TOOL | UIE_FROM_TREE,
+				 UIE_IN_PROCESS | UIE_IN_VM, export_req_put, export_req_get, export_req_ok },
+	[UIE_MSG_EXPORT_ANS] = { true, 24, FD_IF_BLOB, 0, 0, blob_ans_put, blob_ans_get, blob_ans_ok },
+	[UIE_MSG_HINT_REQ] = { true, 0, FD_NEVER, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS | UIE_IN_VM, NULL,
+			       NULL, NULL },
+	[UIE_MSG_HINT_ANS] = { true, 24, FD_IF_BLOB, 0, 0, blob_ans_put, blob_ans_get, blob_ans_ok },
+	[UIE_MSG_STATUS_REQ] = { true, 0, FD_NEVER, UIE_FROM_INTERCEPTOR | UIE_FROM_TOOL | UIE_FROM_TREE,
+				 UIE_IN_PROCESS | UIE_IN_VM, NULL, NULL, NULL },
+	[UIE_MSG_STATUS_ANS] = { true, 128, FD_NEVER, 0, 0, status_ans_put, status_ans_get, status_ans_ok },
+	[UIE_MSG_FASTPATH_REQ] = { true, 16, FD_ALWAYS, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS | UIE_IN_VM,
+				   fastpath_req_put, fastpath_req_get, fastpath_req_ok },
+	[UIE_MSG_FASTPATH_ANS] = { true, 16, FD_NEVER, 0, 0, fastpath_ans_put, fastpath_ans_get,
+				   fastpath_ans_ok },
+	[UIE_MSG_PUBKEY_REQ] = { true, 0, FD_NEVER, UIE_FROM_TOOL | UIE_FROM_TREE, UIE_IN_PROCESS | UIE_IN_VM,
+				 NULL, NULL, NULL },
+	[UIE_MSG_PUBKEY_ANS] = { true, -1, FD_NEVER, 0, 0, pubkey_ans_put, pubkey_ans_get, pubkey_ans_ok },
+	[UIE_MSG_GEN_REQ] = { true, 0, FD_NEVER, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS, NULL, NULL, NULL },
+	[UIE_MSG_GEN_ANS] = { true, 24, FD_IF_OK, 0, 0, blob_ans_put, blob_ans_get, gen_ans_ok },
+	[UIE_MSG_CHECKPOINT_REQ] = { true, 40, FD_NEVER, UIE_FROM_TOOL, UIE_IN_PROCESS | UIE_IN_VM,
+				     checkpoint_req_put, checkpoint_req_get, NULL },
+	[UIE_MSG_CHECKPOINT_ANS] = { true, 16, FD_NEVER, 0, 0, checkpoint_ans_put, checkpoint_ans_get, NULL },
+	[UIE_MSG_MEASURE_VM_REQ] = { true, 40, FD_UNLESS_FILELESS, UIE_FROM_RELAY, UIE_IN_VM,
+				     measure_vm_req_put, measure_vm_req_get, measure_vm_req_ok },
+	[UIE_MSG_MEASURE_VM_ANS] = { true, 72, FD_NEVER, 0, 0, verdict_put, verdict_get, verdict_ok },
+	[UIE_MSG_VIOLATION_REQ] = { true, 8, FD_ALWAYS, UIE_FROM_INTERCEPTOR, UIE_IN_PROCESS,
+				    violation_req_put, violation_req_get, violation_req_ok },
+	[UIE_MSG_VIOLATION_ANS] = { true, 16, FD_NEVER, 0, 0, violation_ans_put, violation_ans_get, NULL },
+	[UIE_MSG_VIOLATION_VM_REQ] = { true, 16, FD_IF_OBJECT, UIE_FROM_RELAY, UIE_IN_VM,
+				       violation_vm_req_put, violation_vm_req_get, violation_vm_req_ok },
+	[UIE_MSG_VIOLATION_VM_ANS] = { true, 16, FD_NEVER, 0, 0, violation_ans_put, violation_ans_get, NULL },
 };
 
 /* The row of type, or NULL when the type is unknown. */
@@ -536,6 +543,20 @@ bool uie_bridge_is_request(uint16_t type)
 	const struct msg_row *row = msg_row(type);
 
 	return !is_answer_type(type) && row && row->body_len >= 0;
+}
+
+bool uie_bridge_may_send(uint16_t type, uint8_t from)
+{
+	const struct msg_row *row = msg_row(type);
+
+	return uie_bridge_is_request(type) && (row->from & from) != 0;
+}
+
+bool uie_bridge_served_in(uint16_t type, uint8_t mode)
+{
+	const struct msg_row *row = msg_row(type);
+
+	return uie_bridge_is_request(type) && (row->modes & mode) != 0;
 }
 
 enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m)
@@ -681,7 +702,36 @@ static void get_file_req(struct uie_rbuf *r, struct uie_req *q)
 
 static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)
 {
-	return req_ok(req->event, req->role, 0) && req->role != UIE_ROLE_ANON && digest_ok(digest, true);
+	const struct uie_req entry = { .event = req->event, .role = req->role }; /* no flags travel */
+
+	return uie_req_valid(&entry) && req->role != UIE_ROLE_ANON && uie_digest_ok(digest, true);
+}
+
+void uie_bridge_req_of(const struct uie_msg_measure_req *mq, struct uie_req *req)
+{
+	*req = (struct uie_req){
+		.event = mq->event,
+		.role = mq->role,
+		.pid = mq->pid,
+		.vaddr = mq->vaddr,
+		.length = mq->length,
+		.file_offset = mq->file_offset,
+		.cond = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_COND_OF(mq->flags),
+		.fs = mq->role == UIE_ROLE_ANON ? 0 : UIE_BRIDGE_FS_OF(mq->flags),
+	};
+}
+
+void uie_bridge_error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *anslen)
+{
+	struct uie_wire_msg a = { .request_id = q->request_id,
+				  .status = err != UIE_OK && status_ok(err) ? err : UIE_E_INVAL };
+
+	a.type = uie_bridge_is_request(q->type) ? q->type + 1 : UIE_MSG_ERROR_ANS;
+	if (uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen) != UIE_OK) {
+		a.type = UIE_MSG_ERROR_ANS;
+		a.status = UIE_E_INVAL;
+		uie_bridge_encode(&a, ans, UIE_BRIDGE_MAX_MSG, anslen);
+	}
 }
 
 uint64_t uie_bridge_vm_nframes(uint64_t object_size)

@@ -135,6 +135,21 @@ int uie_bridge_fastpath_entry_encode(const struct uie_req *req, const struct uie
 int uie_bridge_fastpath_entry_decode(const uint8_t in[UIE_BRIDGE_FASTPATH_ENTRY_LEN], struct uie_req *req,
 				     struct uie_digest *digest);
 
+/*
+ * The request a MEASURE_REQ (or MEASURE_VM_REQ's request part) names, as
+ * the core takes it: conditions and file system kind from its flags (none
+ * for anonymous memory); identity and subject are the caller's to fill.
+ */
+void uie_bridge_req_of(const struct uie_msg_measure_req *mq, struct uie_req *req);
+
+/*
+ * Encodes the error answer err to q into ans (UIE_BRIDGE_MAX_MSG bytes):
+ * q's answer type, or ERROR_ANS for a type that is no request; an err that
+ * is no error code is sent as UIE_E_INVAL.  The one refusal the monitor's
+ * door and the guest's relay write.
+ */
+void uie_bridge_error_answer(const struct uie_wire_msg *q, int err, uint8_t *ans, size_t *anslen);
+
 /* Frames a VM-mode object of object_size bytes lies in: ceil(size / 4096). */
 uint64_t uie_bridge_vm_nframes(uint64_t object_size);
 
@@ -153,6 +168,27 @@ enum uie_bridge_fd_rule {
 
 /* True for the request types of version 1 (even, known). */
 bool uie_bridge_is_request(uint16_t type);
+
+/*
+ * Who may send a request, and where the monitor serves it: columns of the
+ * codec's one row per message type (lib/bridge/wire.c), so that the
+ * monitor's door (mode) and the guest's relay (sender) read the same facts
+ * (docs/BRIDGE.md 2.1).  In process mode, and on the relay's bridge socket,
+ * the interceptor and the tools share one socket: there the sender is only
+ * told apart from the relay.
+ */
+#define UIE_FROM_INTERCEPTOR 0x01 /* the interceptor (uie run, uie-init) */
+#define UIE_FROM_TOOL 0x02        /* a `uie` command run by the administrator */
+/*
+ * A `uie` command inside a supervised tree (the relay's control socket,
+ * whole-boot VM mode): nothing that could forge, drop or hide evidence
+ */
+#define UIE_FROM_TREE 0x04
+#define UIE_FROM_RELAY 0x08 /* the guest's relay, VM mode only (frame lists) */
+#define UIE_IN_PROCESS 0x01 /* a monitor that receives objects as descriptors */
+#define UIE_IN_VM 0x02      /* a monitor outside the guest, reading its RAM */
+bool uie_bridge_may_send(uint16_t type, uint8_t from);
+bool uie_bridge_served_in(uint16_t type, uint8_t mode);
 
 /* Whether a decoded (or to-be-encoded) message carries a descriptor. */
 enum uie_bridge_fd_rule uie_bridge_fd_rule(const struct uie_wire_msg *m);

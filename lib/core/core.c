@@ -63,20 +63,21 @@ static void rec_from_req(struct uie_log_record *rec, const struct uie_req *req)
 	rec->file_offset = req->file_offset;
 }
 
-/*
- * Conditions and file system kinds are for files; EXECMOD only for mmap
- * and mprotect (docs/FORMATS.md 3.4).
- */
-static bool req_ok(const struct uie_req *req)
+bool uie_req_valid(const struct uie_req *req)
 {
 	return req && uie_event_role_valid(req->event, req->role) && !(req->cond & ~UIE_COND_ALL) &&
 	       req->fs < UIE_FS__MAX && ((req->cond == 0 && req->fs == 0) || req->role != UIE_ROLE_ANON) &&
 	       (!(req->cond & UIE_COND_EXECMOD) || req->event != UIE_EV_EXECVE);
 }
 
+static bool req_ok(const struct uie_req *req)
+{
+	return uie_req_valid(req);
+}
+
 static bool digest_ok(const struct uie_digest *d)
 {
-	return d && uie_digest_valid(d);
+	return d && uie_digest_ok(d, true);
 }
 
 /* Common start: bootstrap mode, then the first record (START or RESTART). */
@@ -144,11 +145,10 @@ static int is_elf(const struct uie_object *obj, bool *elf)
 	return UIE_OK;
 }
 
-int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const struct uie_object *obj,
-		     struct uie_digest *digest, uint8_t *scope)
+int uie_measure_object(const struct uie_platform *pl, uint16_t alg, const struct uie_req *req,
+		       const struct uie_object *obj, struct uie_digest *digest, uint8_t *scope)
 {
 	struct uie_elf_info info;
-	uint16_t alg;
 	bool elf;
 	int r;
 
@@ -156,9 +156,8 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const 
 		uie_memset(digest, 0, sizeof(*digest));
 	if (scope)
 		*scope = UIE_SCOPE_NONE;
-	if (!c || !req_ok(req) || !obj || !digest || !scope)
+	if (!pl || !req_ok(req) || !obj || !digest || !scope)
 		return UIE_E_INVAL;
-	alg = uie_core_obj_alg(c);
 	if ((r = is_elf(obj, &elf)) != UIE_OK)
 		return r;
 	/* A script is a whole non-ELF file run by execve; a program (ANON's object) is ELF. */
@@ -168,9 +167,9 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const 
 	if (!elf) {
 		/* An exec'd non-ELF file (a script) is measured whole. */
 		if (req->event == UIE_EV_EXECVE)
-			r = uie_range_measure(c->pl, obj, alg, 0, obj->size, digest);
+			r = uie_range_measure(pl, obj, alg, 0, obj->size, digest);
 		else
-			r = uie_range_measure(c->pl, obj, alg, req->file_offset, req->length, digest);
+			r = uie_range_measure(pl, obj, alg, req->file_offset, req->length, digest);
 		if (r == UIE_OK)
 			*scope = UIE_SCOPE_RANGE;
 		return r;
@@ -181,15 +180,28 @@ int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const 
 	    uie_elf_covers(&info, req->file_offset, req->length) ||
 	    (req->event == UIE_EV_MMAP_EXEC &&
 	     uie_elf_is_reservation(&info, req->file_offset, req->length))) {
-		r = uie_elf_digest(c->pl, obj, alg, &info, digest);
+		r = uie_elf_digest(pl, obj, alg, &info, digest);
 		if (r == UIE_OK)
 			*scope = UIE_SCOPE_ELF;
 		return r;
 	}
-	r = uie_range_measure(c->pl, obj, alg, req->file_offset, req->length, digest);
+	r = uie_range_measure(pl, obj, alg, req->file_offset, req->length, digest);
 	if (r == UIE_OK)
 		*scope = UIE_SCOPE_RANGE;
 	return r;
+}
+
+int uie_core_measure(const struct uie_core *c, const struct uie_req *req, const struct uie_object *obj,
+		     struct uie_digest *digest, uint8_t *scope)
+{
+	if (!c) {
+		if (digest)
+			uie_memset(digest, 0, sizeof(*digest));
+		if (scope)
+			*scope = UIE_SCOPE_NONE;
+		return UIE_E_INVAL;
+	}
+	return uie_measure_object(c->pl, uie_core_obj_alg(c), req, obj, digest, scope);
 }
 
 /*

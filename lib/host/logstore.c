@@ -76,6 +76,11 @@ int uie_logstore_health(const struct uie_logstore *ls)
 	return ls->file_err;
 }
 
+bool uie_logstore_is_first_seen(const struct uie_logstore *ls)
+{
+	return ls->fs != NULL;
+}
+
 int uie_logstore_first_seen(struct uie_logstore *ls, uint32_t max_keys)
 {
 	struct uie_firstseen *fs = calloc(1, sizeof(*fs));

@@ -68,6 +68,9 @@ void uie_logstore_set_file(struct uie_logstore *ls, struct uie_logfile *lf);
 #define UIE_FIRSTSEEN_DEFAULT_KEYS (1u << 20)
 int uie_logstore_first_seen(struct uie_logstore *ls, uint32_t max_keys);
 
+/* True in first-seen mode (uie_logstore_first_seen succeeded). */
+bool uie_logstore_is_first_seen(const struct uie_logstore *ls);
+
 /*
  * First-seen mode: calls emit(ctx, seq, count) for every key whose count
  * grew since its last emit (count: requests that record seq stands for so

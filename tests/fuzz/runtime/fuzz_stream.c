@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fdpass.h"
-#include "guestram.h"
+#include "vmram.h"
 #include "monitor_serve.h"
 #include "stream.h"
 #include "uie/err.h"
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct uie_host_platform hp;
 	static struct uie_monitor m;
-	static struct uie_guest_ram ram;
+	static struct uie_vmram ram;
 	static int ready;
 	const uint8_t *p = data, *msg, *payload;
 	size_t left = size, used;
@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t off = 0; off < RAM_LEN; off += sizeof(page))
 			if (pwrite(fd, page, sizeof(page), (off_t)off) != (ssize_t)sizeof(page))
 				abort();
-		if (uie_guest_ram_open(path, &ram) != UIE_OK)
+		if (uie_vmram_open(path, &ram) != UIE_OK)
 			abort();
 		close(fd);
 		unlink(path);

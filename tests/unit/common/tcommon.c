@@ -53,7 +53,7 @@ uint8_t *tc_hex_alloc(const char *hex, size_t *n)
 void tc_doc_vectors(const char *path, const char *heading, int to_end, const char *const *const *want,
 		    size_t nwant)
 {
-	static char doc[65536], block[2048];
+	static char doc[262144], block[2048];
 	FILE *f = fopen(path, "r");
 	size_t n, nblocks = 0;
 	char *p, *next;

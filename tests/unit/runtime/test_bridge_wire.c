@@ -473,6 +473,34 @@ static void test_encode_refuses_bad_fields(void **state)
 	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
 }
 
+/*
+ * Who may send what, and where (BRIDGE.md section 3): a program of a
+ * supervised tree may ask only STATUS, EXPORT, INSTALL and PUBKEY (the
+ * relay's control socket forwarded exactly these before the table had
+ * the column); frame lists come from the relay alone, in VM mode alone.
+ */
+static void test_senders_and_modes(void **state)
+{
+	(void)state;
+	for (uint16_t t = 0; t < UIE_MSG__MAX + 2; t++) {
+		bool tree = t == UIE_MSG_STATUS_REQ || t == UIE_MSG_EXPORT_REQ || t == UIE_MSG_INSTALL_REQ ||
+			    t == UIE_MSG_PUBKEY_REQ;
+		bool relay = t == UIE_MSG_MEASURE_VM_REQ || t == UIE_MSG_VIOLATION_VM_REQ;
+
+		assert_int_equal(uie_bridge_may_send(t, UIE_FROM_TREE), tree);
+		assert_int_equal(uie_bridge_may_send(t, UIE_FROM_RELAY), relay);
+		if (!uie_bridge_is_request(t)) {
+			assert_false(uie_bridge_may_send(t, 0xff));
+			assert_false(uie_bridge_served_in(t, 0xff));
+			continue;
+		}
+		assert_int_equal(uie_bridge_may_send(t, UIE_FROM_TOOL | UIE_FROM_INTERCEPTOR), !relay);
+		assert_int_equal(uie_bridge_served_in(t, UIE_IN_PROCESS), !relay);
+		assert_true(uie_bridge_served_in(t, UIE_IN_VM) ==
+			    (t != UIE_MSG_GEN_REQ && t != UIE_MSG_VIOLATION_REQ));
+	}
+}
+
 static void test_fd_rules(void **state)
 {
 	struct uie_wire_msg m = example(UIE_MSG_MEASURE_REQ);
@@ -530,6 +558,7 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_hostile),
 			cmocka_unit_test(test_encode_refuses_bad_fields),
 			cmocka_unit_test(test_fd_rules),
+			cmocka_unit_test(test_senders_and_modes),
 			cmocka_unit_test(test_doc_vectors),
 		};
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "denylog.h"
+#include "uie/names.h"
 #include "uie/err.h"
 
 static const struct uie_req exec_req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN, .pid = 42 };
@@ -120,6 +121,23 @@ static void test_sent_to_socket(void **state)
 	rmdir(dir);
 }
 
+/* Every reason has its one-word key (uie_reason_key, beside its sentence), none twice. */
+static void test_reason_keys(void **state)
+{
+	(void)state;
+	assert_null(uie_reason_key(0));
+	assert_null(uie_reason_key(UIE_R__MAX));
+	for (unsigned r = 1; r < UIE_R__MAX; r++) {
+		const char *k = uie_reason_key(r);
+
+		assert_non_null(k);
+		assert_null(strpbrk(k, " =\"\n"));
+		assert_string_not_equal(uie_reason_str((uint16_t)r), "unknown reason");
+		for (unsigned o = 1; o < r; o++)
+			assert_string_not_equal(k, uie_reason_key(o));
+	}
+}
+
 static void test_open_limits(void **state)
 {
 	char longpath[200];
@@ -139,9 +157,8 @@ static void test_open_limits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format_fields),
-		cmocka_unit_test(test_hostile_name),
-		cmocka_unit_test(test_sent_to_socket),
+		cmocka_unit_test(test_format_fields),  cmocka_unit_test(test_hostile_name),
+		cmocka_unit_test(test_sent_to_socket), cmocka_unit_test(test_reason_keys),
 		cmocka_unit_test(test_open_limits),
 	};
 

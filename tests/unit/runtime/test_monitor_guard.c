@@ -177,7 +177,7 @@ static void test_workers(void **state)
 	uie_workers_submit(&w, later.job);
 	job = collect(&w);
 	assert_null(job->next);
-	uie_monitor_measure_finish(&f->m, job, ans, &alen);
+	uie_monitor_measure_finish(&f->m, NULL, job, ans, &alen);
 	uie_job_free(job);
 	a = decode(ans, alen);
 	assert_int_equal(a.type, UIE_MSG_MEASURE_ANS);

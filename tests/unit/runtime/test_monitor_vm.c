@@ -19,14 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "denylog.h"
 #include "fdpass.h"
 #include "logstore.h"
-#include "guestram.h"
+#include "vmram.h"
 #include "mon_fixture.h"
 #include "stream.h"
 #include "uie/buf.h"
@@ -41,7 +43,7 @@
 
 struct fixture {
 	struct mon_fixture mf;
-	struct uie_guest_ram ram;
+	struct uie_vmram ram;
 	char ram_path[128];
 	int ram_wfd;
 };
@@ -56,7 +58,7 @@ static int setup(void **state)
 	f->ram_wfd = open(f->ram_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	assert_true(f->ram_wfd >= 0);
 	assert_int_equal(ftruncate(f->ram_wfd, RAM_SIZE), 0);
-	assert_int_equal(uie_guest_ram_open(f->ram_path, &f->ram), UIE_OK);
+	assert_int_equal(uie_vmram_open(f->ram_path, &f->ram), UIE_OK);
 	assert_int_equal(f->ram.size, RAM_SIZE);
 	*state = f;
 	return 0;
@@ -66,7 +68,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	uie_guest_ram_close(&f->ram);
+	uie_vmram_close(&f->ram);
 	close(f->ram_wfd);
 	mon_fixture_stop(&f->mf);
 	free(f);
@@ -270,8 +272,14 @@ static void test_mode_rules(void **state)
 	a = measure_fd(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, 0, 0, "/bin/true");
 	assert_int_equal(a.status, UIE_E_STATE);
 	a = call(f, &q, -1);
-	assert_int_equal(a.status, UIE_E_NOTFOUND);
+	assert_int_equal(a.status, UIE_E_STATE); /* the table: GEN is served in process mode only */
+	/* VIOLATION_REQ's descriptor would be bytes the guest chose: process mode only */
+	q = (struct uie_wire_msg){ .type = UIE_MSG_VIOLATION_REQ };
+	q.u.violation_req = (struct uie_msg_violation_req){ .pid = 7, .kind = UIE_VIOLATION_WRITE };
+	a = call(f, &q, open("/bin/true", O_RDONLY | O_CLOEXEC));
+	assert_int_equal(a.status, UIE_E_STATE);
 	assert_int_equal(f->mf.m.core.next_seq, seq);
+	q = (struct uie_wire_msg){ .type = UIE_MSG_GEN_REQ };
 	/* fileless: decided without reading guest RAM */
 	q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_VM_REQ };
 	q.u.measure_vm_req.r = (struct uie_msg_measure_req){
@@ -290,6 +298,41 @@ static void test_mode_rules(void **state)
 	a = call(f, &q, -1);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.measure_ans.reason, UIE_R_ANON_EXEC);
+}
+
+/* A refusal in VM mode reaches the system log as in process mode (uie-monitord(8)). */
+static void test_refusal_in_system_log(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_VM_REQ }, a;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct uie_denylog dl;
+	char line[2048];
+	ssize_t n;
+	int s;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/log", f->mf.dir);
+	s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	assert_true(s >= 0);
+	assert_int_equal(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(uie_denylog_open(&dl, sa.sun_path), UIE_OK);
+	f->mf.m.denylog = &dl;
+	f->mf.m.ram = &f->ram;
+	q.u.measure_vm_req.r = (struct uie_msg_measure_req){
+		UIE_EV_EXECVE, UIE_ROLE_MAIN, UIE_VM_FLAG_FILELESS, 4711, 0, 0, 0, 0
+	};
+	a = call(f, &q, -1);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(a.u.measure_ans.policy_decision, UIE_DENY);
+	n = recv(s, line, sizeof(line) - 1, MSG_DONTWAIT);
+	assert_true(n > 0);
+	line[n] = '\0';
+	assert_non_null(strstr(line, " event=execve role=main rule=fileless digest=none "));
+	assert_non_null(strstr(line, " pid=4711 "));
+	assert_int_equal(dl.sent, 1);
+	f->mf.m.denylog = NULL;
+	uie_denylog_close(&dl);
+	close(s);
 }
 
 static void test_vmserver_frames(void **state)
@@ -611,6 +654,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_frames_outside_ram_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_changed_content_measured_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mode_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refusal_in_system_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vmserver_frames, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vmserver_quota, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mprotect_exec_frames, setup, teardown),

@@ -9,8 +9,8 @@
  * the core's object callback, frame by frame, with pread (a guest that
  * changes a frame while it is read changes the digest, never the monitor).
  */
-#ifndef UIE_MONITOR_GUESTRAM_H
-#define UIE_MONITOR_GUESTRAM_H
+#ifndef UIE_MONITOR_VMRAM_H
+#define UIE_MONITOR_VMRAM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +22,7 @@
 #define UIE_GUEST_RAM_HOLE_START 0xA0000ull
 #define UIE_GUEST_RAM_HOLE_END 0x100000ull
 
-struct uie_guest_ram {
+struct uie_vmram {
 	int fd;        /* owned; -1 when closed */
 	uint64_t size; /* bytes of guest RAM = size of the file */
 };
@@ -33,20 +33,20 @@ struct uie_guest_ram {
  * file, or not a multiple of 4 KiB), UIE_E_LIMIT (larger than
  * UIE_GUEST_RAM_MAX or empty).
  */
-int uie_guest_ram_open(const char *path, struct uie_guest_ram *g);
-void uie_guest_ram_close(struct uie_guest_ram *g);
+int uie_vmram_open(const char *path, struct uie_vmram *g);
+void uie_vmram_close(struct uie_vmram *g);
 
 /* Reads len bytes of guest RAM at gpa (pread, EINTR retried).  UIE_E_IO when they cannot all be read. */
-int uie_guest_ram_read(const struct uie_guest_ram *g, uint64_t gpa, void *buf, size_t len);
+int uie_vmram_read(const struct uie_vmram *g, uint64_t gpa, void *buf, size_t len);
 
 /* True when the 4 KiB frame at gpa is page-aligned guest RAM (not the legacy hole). */
-bool uie_guest_ram_frame_ok(const struct uie_guest_ram *g, uint64_t gpa);
+bool uie_vmram_frame_ok(const struct uie_vmram *g, uint64_t gpa);
 
 /* An object of `size` bytes lying in frames[0..n) of guest RAM. */
-struct uie_guest_object {
+struct uie_vmram_object {
 	struct uie_object obj;
-	const struct uie_guest_ram *ram; /* borrowed */
-	const uint64_t *frames;          /* borrowed */
+	const struct uie_vmram *ram; /* borrowed */
+	const uint64_t *frames;      /* borrowed */
 	size_t nframes;
 };
 
@@ -55,7 +55,7 @@ struct uie_guest_object {
  * n frames hold exactly size bytes (UIE_E_FORMAT); then fills *go, whose
  * obj reads through pread on the RAM file.
  */
-int uie_guest_object_init(struct uie_guest_object *go, const struct uie_guest_ram *g, const uint64_t *frames,
+int uie_vmram_object_init(struct uie_vmram_object *go, const struct uie_vmram *g, const uint64_t *frames,
 			  size_t n, uint64_t size);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "guestram.h"
+#include "vmram.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include "uie/bridge.h"
 #include "uie/err.h"
 
-int uie_guest_ram_open(const char *path, struct uie_guest_ram *g)
+int uie_vmram_open(const char *path, struct uie_vmram *g)
 {
 	struct stat st;
 	int fd;
@@ -37,7 +37,7 @@ int uie_guest_ram_open(const char *path, struct uie_guest_ram *g)
 	return UIE_OK;
 }
 
-void uie_guest_ram_close(struct uie_guest_ram *g)
+void uie_vmram_close(struct uie_vmram *g)
 {
 	if (g->fd >= 0)
 		close(g->fd);
@@ -45,14 +45,14 @@ void uie_guest_ram_close(struct uie_guest_ram *g)
 	g->size = 0;
 }
 
-bool uie_guest_ram_frame_ok(const struct uie_guest_ram *g, uint64_t gpa)
+bool uie_vmram_frame_ok(const struct uie_vmram *g, uint64_t gpa)
 {
 	if (gpa % UIE_VM_FRAME != 0 || gpa >= g->size || g->size - gpa < UIE_VM_FRAME)
 		return false;
 	return gpa < UIE_GUEST_RAM_HOLE_START || gpa >= UIE_GUEST_RAM_HOLE_END;
 }
 
-int uie_guest_ram_read(const struct uie_guest_ram *g, uint64_t gpa, void *buf, size_t len)
+int uie_vmram_read(const struct uie_vmram *g, uint64_t gpa, void *buf, size_t len)
 {
 	uint8_t *out = buf;
 
@@ -73,7 +73,7 @@ int uie_guest_ram_read(const struct uie_guest_ram *g, uint64_t gpa, void *buf, s
 /* Object read callback: [off, off+len) split at frame boundaries. */
 static int guest_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
-	const struct uie_guest_object *go = ctx;
+	const struct uie_vmram_object *go = ctx;
 	uint8_t *out = buf;
 
 	while (len > 0) {
@@ -83,7 +83,7 @@ static int guest_read(void *ctx, uint64_t off, void *buf, size_t len)
 
 		if (idx >= go->nframes)
 			return UIE_E_IO;
-		if ((r = uie_guest_ram_read(go->ram, go->frames[idx] + in, out, n)) != UIE_OK)
+		if ((r = uie_vmram_read(go->ram, go->frames[idx] + in, out, n)) != UIE_OK)
 			return r;
 		out += n;
 		off += n;
@@ -92,14 +92,14 @@ static int guest_read(void *ctx, uint64_t off, void *buf, size_t len)
 	return UIE_OK;
 }
 
-int uie_guest_object_init(struct uie_guest_object *go, const struct uie_guest_ram *g, const uint64_t *frames,
+int uie_vmram_object_init(struct uie_vmram_object *go, const struct uie_vmram *g, const uint64_t *frames,
 			  size_t n, uint64_t size)
 {
 	memset(go, 0, sizeof(*go));
 	if (size == 0 || n != size / UIE_VM_FRAME + (size % UIE_VM_FRAME != 0))
 		return UIE_E_FORMAT;
 	for (size_t i = 0; i < n; i++)
-		if (!uie_guest_ram_frame_ok(g, frames[i]))
+		if (!uie_vmram_frame_ok(g, frames[i]))
 			return UIE_E_RANGE;
 	go->ram = g;
 	go->frames = frames;
