@@ -10,8 +10,10 @@ import math
 import os
 import platform
 import statistics
+import sys
 
-import grants
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for grants below
+import grants  # noqa: E402  (bench/plot/grants.py)
 
 CONFIGS = ["native", "floor", "measure", "enforce", "enforce-fp", "fapolicyd"]
 NAMES = {"native": "Native", "floor": "floor", "measure": "Measure", "enforce": "Enforce",

@@ -11,6 +11,7 @@ import platform
 import statistics
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for grants below
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plot"))
 import grants  # noqa: E402  (bench/plot/grants.py)
 
