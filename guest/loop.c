@@ -60,6 +60,13 @@ static bool racy_grant(struct uie_sup *s, const struct uie_call *c)
 	return n->data.nr == __NR_mmap && !(n->data.args[3] & MAP_ANONYMOUS) && (int)n->data.args[4] >= 0;
 }
 
+static enum uie_grant_kind grant_kind(const struct seccomp_notif *n)
+{
+	if (n->data.nr == __NR_execve || n->data.nr == __NR_execveat)
+		return UIE_GK_EXECVE;
+	return n->data.nr == __NR_mmap ? UIE_GK_MMAP : UIE_GK_MPROTECT;
+}
+
 static void dispatch(struct uie_sup *s, struct uie_call *c, struct seccomp_notif_resp *r)
 {
 	switch (c->n->data.nr) {
@@ -116,12 +123,14 @@ static void serve_one(struct uie_sup *s)
 	struct seccomp_notif_resp *r = s->rbuf[d];
 	struct uie_freeze *frz = &s->frz[d];
 	struct uie_call c = { .n = n, .pidfd = -1 };
+	struct uie_grant_clock clk;
 	bool frozen = false;
 	unsigned threads = 0;
 
 	memset(n, 0, s->sizes.seccomp_notif);
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, n) != 0)
 		return; /* the target died before we received it */
+	uie_grant_begin(&s->phases, &clk);
 	memset(r, 0, s->sizes.seccomp_notif_resp);
 	r->id = n->id;
 	uie_guest_deny(r, EACCES);
@@ -143,6 +152,7 @@ static void serve_one(struct uie_sup *s)
 send:
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, r) != 0 && errno != ENOENT)
 		fprintf(stderr, "uie: cannot answer pid %d: %s\n", (int)n->pid, strerror(errno));
+	uie_grant_end(&s->phases, grant_kind(n));
 	if (frozen) {
 		/* All threads stay stopped until the call has returned and the result is checked. */
 		if (uie_guest_await_caller(&s->freezer, frz) != UIE_OK) {
@@ -154,6 +164,7 @@ send:
 		uie_guest_thaw(&s->freezer, frz);
 	}
 	s->depth = d;
+	uie_grant_resume(&s->phases, &clk);
 	if (c.pidfd >= 0)
 		close(c.pidfd);
 	if (d == 0) /* the call is answered: queued fast-path refusals may be due */
@@ -228,6 +239,7 @@ static void free_sup(struct uie_sup *s)
 		free(s->nbuf[i]);
 		free(s->rbuf[i]);
 	}
+	free(s->phases.grants);
 	free(s);
 }
 
@@ -331,6 +343,10 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	s->o = o;
 	s->phases.on = o->timing;
 	s->phases.start_ns = uie_phase_begin(&s->phases);
+	if (o->timing && !(s->phases.grants = calloc(1, sizeof(*s->phases.grants)))) {
+		free(s);
+		return UIE_E_NOMEM;
+	}
 	s->conn.fd = -1;
 	s->followed = -1;
 	s->fan.fd = -1;

@@ -47,6 +47,7 @@ struct opts {
 	struct uie_server_limits conn;
 	struct uie_mon_limits req;
 	unsigned workers;
+	bool timing;
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -116,6 +117,8 @@ static void usage(FILE *f)
 		"  --vm-socket PATH  VM mode: serve one guest over the stream socket its QEMU\n"
 		"                    virtio-serial chardev connects to (docs/BRIDGE.md section 11)\n"
 		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n"
+		"  --timing          when stopping, say where MEASURE requests spent their time\n"
+		"                    (medians: measure, decide, log, extend; docs/PERFORMANCE.md)\n"
 		"limits (docs/DESIGN.md, \"Fair service\"; 0 = none where marked *):\n"
 		"  --max-clients N              connections at once (default %u)\n"
 		"  --max-clients-per-process N  connections of one process (default %u)\n"
@@ -163,6 +166,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		UIE_OPT_STRING("vm-socket", 0, &o->vm_socket),
 		UIE_OPT_STRING("guest-ram", 0, &o->guest_ram),
 		UIE_OPT_STRING("syslog", 0, &o->syslog),
+		UIE_OPT_FLAG("timing", 0, UIE_OPTK_SET, &o->timing),
 		/* The limits (docs/DESIGN.md, "Fair service"). */
 		UIE_OPT_NUMBER("max-clients", 0, o->conn.max_clients, 1, UIE_SERVER_CLIENTS_CAP, NULL),
 		UIE_OPT_NUMBER("max-clients-per-process", 0, o->conn.max_per_process, 1,
@@ -387,6 +391,9 @@ static void warn_no_keys(FILE *diag)
 		fputs(msg, stderr);
 }
 
+/* --timing: the samples, in static storage (a fixed size, one monitor per process). */
+static struct uie_mon_timing timing;
+
 static int run(const struct opts *o, FILE *diag)
 {
 	struct uie_host_platform hp;
@@ -424,6 +431,10 @@ static int run(const struct opts *o, FILE *diag)
 		return fail(diag, o->mon.state_dir ? "monitor state (see above)" : "monitor core", r);
 	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
 		return fail(diag, "connection limits", r);
+	if (o->timing) {
+		m.timing = &timing;
+		m.log.timed = true;
+	}
 	/* The state files stay open: the dropped user appends through these descriptors. */
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
 		return fail(diag, "daemonize", r);
@@ -452,6 +463,7 @@ static int run(const struct opts *o, FILE *diag)
 	uie_mon_diag(&m, "stopping: %s (%llu denials sent to %s, %llu dropped)", uie_err_str(r),
 		     (unsigned long long)denylog.sent, o->syslog ? o->syslog : "no system log",
 		     (unsigned long long)denylog.dropped);
+	uie_mon_timing_print(&m);
 	uie_denylog_close(&denylog);
 	/*
 	 * The workers are not joined: they wait idle and end with the process.  A thread's

@@ -17,6 +17,7 @@
 #include "genpage.h"
 #include "logstore.h"
 #include "measurement.h"
+#include "timing.h"
 #include "uie/core.h"
 #include "wire.h"
 
@@ -73,8 +74,9 @@ struct uie_monitor {
 	uint8_t boot_id[UIE_BOOT_ID_LEN]; /* random per run, told to clients */
 	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
 	const struct uie_vmram *ram;
-	struct uie_denylog *denylog; /* borrowed; NULL: denials go to the secure log only */
-	unsigned trust_keys;         /* policy-signing keys trusted; 0: bootstrap for good */
+	struct uie_denylog *denylog;   /* borrowed; NULL: denials go to the secure log only */
+	unsigned trust_keys;           /* policy-signing keys trusted; 0: bootstrap for good */
+	struct uie_mon_timing *timing; /* --timing (borrowed), NULL: off */
 };
 
 /*
