@@ -75,7 +75,7 @@ static int write_cel(const char *path, const uint8_t *ae, size_t len)
 	if ((r = uie_ae_parse(ae, len, &a)) != UIE_OK ||
 	    (r = uie_cel_json_alloc(a.records, a.first_seq, a.nrecords, &json)) != UIE_OK)
 		return r;
-	r = evio_write(path, json, strlen(json));
+	r = uie_file_write_output(path, json, strlen(json), 0644);
 	free(json);
 	return r;
 }
@@ -114,7 +114,7 @@ int uie_cmd_evidence_export(int argc, char **argv)
 		fprintf(stderr, "uie evidence export: %s: %s\n", o.pubkey, uie_file_err_str(r));
 		goto out;
 	}
-	if ((r = evio_write(o.out, ae, ae_len)) != UIE_OK) {
+	if ((r = uie_file_write_output(o.out, ae, ae_len, 0644)) != UIE_OK) {
 		fprintf(stderr, "uie evidence export: %s: %s\n", o.out, uie_file_err_str(r));
 		goto out;
 	}

@@ -130,7 +130,7 @@ int uie_cmd_policy_compile(int argc, char **argv)
 	pol.src.trusted_fs |= src.trusted_fs;
 	r = uie_lang_compile_alloc(&pol, &table, &tlen);
 	if (r == UIE_OK) {
-		r = uie_file_write_atomic(out, table, tlen, 0644);
+		r = uie_file_write_output(out, table, tlen, 0644);
 		free(table);
 	}
 	if (r != UIE_OK)
