@@ -51,4 +51,24 @@ cmp -s "$T/stdout.t" "$T/ref.t" || fail "compile -o - wrote no table to stdout"
 grep -q "path=/usr/bin/true$" "$T/stdout.m" || fail "ref scan -o - wrote no manifest to stdout"
 rm -f "$T/-"
 
+note "key gen: both keys or neither"
+"$UIE" key gen -o "$T/same" --pub "$T/same" >/dev/null 2>"$T/err" && fail "key gen -o X --pub X succeeded"
+grep -q "both name $T/same" "$T/err" || { cat "$T/err" >&2; fail "same path not named"; }
+[ -e "$T/same" ] && fail "key gen -o X --pub X left $T/same"
+mkdir "$T/kd"
+"$UIE" key gen -o "$T/kd/k" --pub "$T/kd/../kd/k" >/dev/null 2>&1 && fail "key gen to one file under two names"
+"$UIE" key gen -o "$T/kd/k" --pub /nonexist-uie/x.pub >/dev/null 2>"$T/err" && fail "key gen --pub in a missing directory"
+grep -q "/nonexist-uie/x.pub: No such file or directory" "$T/err" || { cat "$T/err" >&2; fail "missing directory not named"; }
+[ -z "$(ls -A "$T/kd")" ] || fail "a failed key gen left $(ls -A "$T/kd")"
+[ -e /nonexist-uie ] && fail "key gen created /nonexist-uie"
+"$UIE" key gen -o "$T/kd/k" --pub "$T/kd/k.pub" >/dev/null 2>&1 || fail "key gen after a failed one"
+# A public key that cannot be written (a directory) after the private key was: neither stays.
+mkdir "$T/kd2" "$T/kd2/pub"
+"$UIE" key gen --force -o "$T/kd2/k" --pub "$T/kd2/pub" >/dev/null 2>"$T/err" && fail "key gen --pub DIR succeeded"
+[ -e "$T/kd2/k" ] && fail "key gen left a private key without its public key"
+"$UIE" key gen -o - --pub "$T/kd2/k.pub" > "$T/stdout.key" 2>"$T/err" || fail "key gen -o -"
+grep -q "BEGIN PRIVATE KEY" "$T/stdout.key" && ! grep -q "key id" "$T/stdout.key" ||
+	fail "key gen -o - wrote no key, or mixed the key id into it"
+grep -q "^key id [0-9a-f]\{64\}$" "$T/err" || fail "key gen -o - did not print the key id on stderr"
+
 echo "uie-outputs: all checks passed"
