@@ -25,6 +25,7 @@
 #include "opts.h"
 #include "sandbox.h"
 #include "server.h"
+#include "state.h"
 #include "uie/err.h"
 #include "vmserver.h"
 #include "vtpm.h"
@@ -374,6 +375,25 @@ static int setup_vm(const struct opts *o, FILE *diag, struct uie_guest_ram *ram,
 	return 0;
 }
 
+/* The socket (or VM mode's port and guest RAM): 0, or the exit status 1 after saying why. */
+static int setup_serving(const struct opts *o, FILE *diag, gid_t gid, struct uie_guest_ram *ram, int *lfd)
+{
+	int r;
+
+	if (o->vm_socket)
+		return setup_vm(o, diag, ram, lfd);
+	if ((r = uie_server_listen(o->socket, gid, lfd)) != UIE_OK)
+		return fail(diag, o->socket, r);
+	return 0;
+}
+
+/* A start that failed after the socket was made removes it again; returns status. */
+static int unlisten(const struct opts *o, int status)
+{
+	unlink(o->vm_socket ? o->vm_socket : o->socket);
+	return status;
+}
+
 /* A monitor that trusts no key can never install a policy: said where it is seen. */
 static void warn_no_keys(FILE *diag)
 {
@@ -405,25 +425,32 @@ static int run(const struct opts *o, FILE *diag)
 		return r;
 	if ((r = uie_host_platform_init(&hp)) != UIE_OK)
 		return fail(diag, "platform", r);
-	if ((r = setup_trust(o, diag, &hp, &tpm)) != 0)
+	/*
+	 * The state directory first, locked and checked: a monitor refused there (another one
+	 * runs over it, or it is damaged) creates no vTPM key, changes no clock file and leaves
+	 * no socket.
+	 */
+	if (mo.state_dir && uie_mon_state_claim(mo.state_dir, &hp.pl, mo.log_sync, diag, &mo.state) != UIE_OK)
+		return 1; /* said on diag */
+	if ((r = setup_trust(o, diag, &hp, &tpm)) != 0 ||
+	    (r = setup_serving(o, diag, sock_gid, &ram, &lfd)) != 0) {
+		uie_mon_state_free(mo.state);
 		return r;
+	}
 	if (!o->nkeys)
 		warn_no_keys(diag);
-	/* The socket first: a monitor that cannot serve leaves the state directory alone. */
-	if (o->vm_socket && (r = setup_vm(o, diag, &ram, &lfd)) != 0)
-		return r;
-	if (!o->vm_socket && (r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
-		return fail(diag, o->socket, r);
-	if ((r = uie_denylog_open(&denylog, o->syslog)) != UIE_OK)
-		return fail(diag, "--syslog", r);
 	mo.limits = &o->req;
 	mo.ram = o->vm_socket ? &ram : NULL;
 	mo.denylog = &denylog;
 	mo.trust_keys = o->nkeys;
+	if ((r = uie_denylog_open(&denylog, o->syslog)) != UIE_OK) {
+		uie_mon_state_free(mo.state);
+		return unlisten(o, fail(diag, "--syslog", r));
+	}
 	if ((r = uie_monitor_init_opts(&m, &hp.pl, tpm, diag, &mo)) != UIE_OK)
-		return fail(diag, o->mon.state_dir ? "monitor state (see above)" : "monitor core", r);
+		return unlisten(o, fail(diag, mo.state_dir ? mo.state_dir : "monitor core", r));
 	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
-		return fail(diag, "connection limits", r);
+		return unlisten(o, fail(diag, "connection limits", r));
 	/* The state files stay open: the dropped user appends through these descriptors. */
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
 		return fail(diag, "daemonize", r);
