@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		   "         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--admin-token FILE]\n"
 		   "         [--name NAME] [--threads N] [--max-body BYTES] [--max-per-client N]\n"
 		   "         [--silent-after N] [--nonce-ttl S] [--max-nonces N] [--rate N/s|off]\n"
-		   "         [--burst N] [--idle-timeout S] [--keep-verdicts DAYS]\n");
+		   "         [--burst N] [--idle-timeout S] [--request-timeout S] [--keep-verdicts DAYS]\n");
 }
 
 /* --rate N/s (1..RATE_MAX) or off. */
@@ -111,6 +111,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		UIE_OPT_CALL("rate", 0, rate_option, &o->rate),
 		UIE_OPT_NUMBER("burst", 0, o->burst, 1, RATE_MAX, NULL),
 		UIE_OPT_NUMBER("idle-timeout", 0, o->srv.idle_timeout, 1, 3600, NULL),
+		UIE_OPT_NUMBER("request-timeout", 0, o->srv.request_timeout, 1, 3600, NULL),
 		UIE_OPT_NUMBER("keep-verdicts", 0, o->keep_days, 1, 36500, NULL),
 		UIE_OPT_HELP,
 		UIE_OPT_END,
@@ -118,14 +119,16 @@ static int parse(int argc, char **argv, struct opts *o)
 	const struct uie_opts spec = { .prog = "uie-verifierd", .opt = t, .usage = usage };
 	int rc;
 
-	*o = (struct opts){ .cfg = { .name = "verifierd",
-				     .silent_after = 3,
-				     .nonce_ttl = 60,
-				     .max_nonces = 8,
-				     .max_body = 8u << 20 },
-			    .srv = { .threads = 4, .per_client = 16, .idle_timeout = 30 },
-			    .rate = 50,
-			    .burst = 100 };
+	*o = (struct opts){
+		.cfg = { .name = "verifierd",
+			 .silent_after = 3,
+			 .nonce_ttl = 60,
+			 .max_nonces = 8,
+			 .max_body = 8u << 20 },
+		.srv = { .threads = 4, .per_client = 16, .idle_timeout = 30, .request_timeout = 60 },
+		.rate = 50,
+		.burst = 100
+	};
 	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
 		return rc;
 	if (!o->listen || !o->conninfo || !o->schema_dir || !o->cert != !o->key ||

@@ -14,6 +14,7 @@
 
 #include "admin.h"
 #include "db.h"
+#include "deadline.h"
 #include "hex.h"
 #include "ratelimit.h"
 #include "route.h"
@@ -27,6 +28,7 @@ struct vd_server {
 	struct vd_rate *rate;
 	bool client_ca;
 	const char *admin_token; /* or NULL: no administrator */
+	struct vd_deadlines *deadlines;
 };
 
 /* A request being read: its body so far. */
@@ -36,18 +38,38 @@ struct pending {
 	bool too_big;
 };
 
+/* A request ends: its body is freed, and the connection's next request has the whole deadline. */
 static void pending_free(void *cls, struct MHD_Connection *conn, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
+	const struct vd_server *s = cls;
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
+								     MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	struct pending *p = *con_cls;
 
-	(void)cls;
-	(void)conn;
 	(void)toe;
+	if (ci && ci->socket_context)
+		vd_deadline_renew(s->deadlines, ci->socket_context);
 	if (p)
 		free(p->body);
 	free(p);
 	*con_cls = NULL;
+}
+
+/* A connection's deadline, from its start to its end. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	const struct vd_server *s = cls;
+	const union MHD_ConnectionInfo *ci;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		*socket_context = ci ? vd_deadline_begin(s->deadlines, ci->connect_fd) : NULL;
+	} else if (*socket_context) {
+		vd_deadline_end(s->deadlines, *socket_context);
+		*socket_context = NULL;
+	}
 }
 
 static enum MHD_Result send_reply(struct MHD_Connection *conn, struct vd_reply *rep)
@@ -69,6 +91,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct vd_reply *
 	}
 	if (text)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	if (rep->close)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	if (rep->retry_after) {
 		char s[16];
 
@@ -218,19 +242,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		if (!within_rate(s, conn, &rep))
 			return send_reply(conn, &rep); /* before the body is read, nothing stored */
 		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-		if (cl && (uie_parse_u64(cl, &announced) != UIE_OK || announced > s->ctx->cfg->max_body)) {
-			/* Answered before the body is read; MHD closes the connection after it. */
-			p->too_big = true;
-			serve(s, conn, url, method, p, &rep);
-			return send_reply(conn, &rep);
-		}
-		return MHD_YES;
-	}
-	if (*upload_size) {
+		if (!cl || (uie_parse_u64(cl, &announced) == UIE_OK && announced <= s->ctx->cfg->max_body))
+			return MHD_YES;
+		p->too_big = true; /* answered before the body is read */
+	} else if (*upload_size) {
 		take(p, s->ctx->cfg->max_body, upload_data, *upload_size);
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	/* After a body too large (unread, or read and dropped) the connection is closed. */
+	rep.close = p->too_big;
 	serve(s, conn, url, method, p, &rep);
 	return send_reply(conn, &rep);
 }
@@ -252,6 +273,10 @@ int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts 
 	s->rate = o->rate;
 	s->client_ca = o->client_ca != NULL;
 	s->admin_token = o->admin_token;
+	if (!(s->deadlines = vd_deadlines_start(o->request_timeout))) {
+		free(s);
+		return UIE_E_NOMEM;
+	}
 	if (o->tls_cert)
 		flags |= MHD_USE_TLS;
 	/* The TLS options end the list early (MHD_OPTION_END) when not given. */
@@ -259,10 +284,12 @@ int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts 
 		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_THREAD_POOL_SIZE,
 		o->threads, MHD_OPTION_CONNECTION_LIMIT, CONNECTIONS_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 		o->per_client, MHD_OPTION_CONNECTION_TIMEOUT, o->idle_timeout, MHD_OPTION_NOTIFY_COMPLETED,
-		pending_free, NULL, o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
+		pending_free, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+		o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
 		MHD_OPTION_HTTPS_MEM_KEY, o->tls_key,
 		o->client_ca ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, o->client_ca, MHD_OPTION_END);
 	if (!s->d) {
+		vd_deadlines_stop(s->deadlines);
 		free(s);
 		return UIE_E_SYS;
 	}
@@ -277,5 +304,6 @@ void vd_server_free(struct vd_server *s)
 	if (!s)
 		return;
 	MHD_stop_daemon(s->d);
+	vd_deadlines_stop(s->deadlines);
 	free(s);
 }

@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # What a new user of the fleet verifier trips over (issue 28): enrolment
 # checks every input (a malformed reference, a package whose table does not
-# load: 400, nothing stored).
+# load: 400, nothing stored); a chunked body too large gets its 413 and the
+# connection is closed; a client trickling a header line a second is cut
+# off by the whole-request deadline (--request-timeout).
 #
 #   inputs.sh UIE-VERIFIERD UIE SCHEMA_DIR
 set -u
 VD=$(realpath "$1") UIE=$(realpath "$2") SCHEMA=$(realpath "$3")
+HOSTILE=$(dirname "$(realpath "$0")")/hostile.py
 . "$(dirname "$0")/../common.sh"
 . "$(dirname "$0")/pg.sh"
 fleet_need_pg
@@ -15,7 +18,7 @@ trap 'fleet_cleanup; e2e_cleanup' EXIT
 e2e_keep_going
 
 pg_start fsync=off || { echo "FAIL: PostgreSQL did not start"; exit 1; }
-vd_start a "$VD" "$SCHEMA" || { echo "FAIL: verifier did not start"; exit 1; }
+vd_start a "$VD" "$SCHEMA" --request-timeout 3 || { echo "FAIL: verifier did not start"; exit 1; }
 A=http://127.0.0.1:$VD_PORT
 
 # post PATH JSON-FILE: the HTTP status; the body in $T/reply.
@@ -60,6 +63,10 @@ code=$(post /v1/machines "$T/e2.json")
 enrol_json m-good "$good_ref" "" "$T/ak.pub" "$T/p.pkg" >"$T/e3.json"
 code=$(post /v1/machines "$T/e3.json")
 [ "$code" = 201 ] || fail "a good enrolment: HTTP $code $(cat "$T/reply")"
+
+note "slow clients: a chunked body too large, a header trickling in"
+python3 "$HOSTILE" chunked "$VD_PORT" /v1/machines 10 || fail "chunked 10 MiB body"
+python3 "$HOSTILE" trickle "$VD_PORT" 3 || fail "trickled header"
 
 for p in "${VD_PIDS[@]}"; do kill -0 "$p" 2>/dev/null || fail "a verifier died (pid $p)"; done
 e2e_finish fleet_inputs
