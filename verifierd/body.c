@@ -16,18 +16,6 @@
 #include "uie/package.h"
 #include "verify.h"
 
-bool vd_id_ok(const char *s)
-{
-	size_t n = 0;
-
-	for (; s[n]; n++)
-		if (n == VD_ID_MAX ||
-		    !((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
-		      (s[n] >= '0' && s[n] <= '9') || s[n] == '.' || s[n] == '_' || s[n] == '-'))
-			return false;
-	return n > 0;
-}
-
 __attribute__((format(printf, 3, 4))) static int why_is(char why[VD_WHY_LEN], int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -189,7 +177,7 @@ static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enro
 
 	if ((r = get_string(o, "id", true, &s, &n, why)) != UIE_OK)
 		return r;
-	if (!s || n != strlen(s) || !vd_id_ok(s))
+	if (!s || n != strlen(s) || !uie_machine_id_ok(s))
 		return why_is(why, UIE_E_RANGE, "\"id\" must be 1-%d characters of A-Z a-z 0-9 . _ -",
 			      VD_ID_MAX);
 	memcpy(e->id, s, n + 1);

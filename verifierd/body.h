@@ -11,9 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine_id.h"
 #include "uie/platform.h"
 
-#define VD_ID_MAX 64
+#define VD_ID_MAX UIE_MACHINE_ID_MAX
 #define VD_NONCE_LEN 32
 #define VD_MAX_POLICIES 16
 #define VD_REFERENCE_MAX (4u << 20)
@@ -28,9 +29,6 @@ struct uie_verify_policy;
  */
 int vd_policy_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len,
 		    struct uie_verify_policy *out);
-
-/* Whether s is a machine id: 1..VD_ID_MAX characters of [A-Za-z0-9._-]. */
-bool vd_id_ok(const char *s);
 
 struct vd_policy_pkg {
 	uint8_t *bytes; /* the package, owned */

@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "hex.h"
 #include "http.h"
+#include "machine_id.h"
 #include "opts.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -58,6 +59,11 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 		return rc;
 	if (!o->http.base || !o->machine || !o->http.cert != !o->http.key)
 		return uie_opts_usage(&spec);
+	if (!uie_machine_id_ok(o->machine)) {
+		fprintf(stderr, "uie attest: --machine '%s': an id is 1-%d characters of A-Z a-z 0-9 . _ -\n",
+			o->machine, UIE_MACHINE_ID_MAX);
+		return UIE_OPTS_EXIT_USAGE;
+	}
 	return UIE_OPTS_GO;
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # What a new user of the fleet verifier trips over (issue 28): enrolment
 # checks every input (a malformed reference, a package whose table does not
-# load: 400, nothing stored); a chunked body too large gets its 413 and the
+# load: 400, nothing stored); `uie attest` checks the machine id before it
+# sends anything; a chunked body too large gets its 413 and the
 # connection is closed; a client trickling a header line a second is cut
 # off by the whole-request deadline (--request-timeout).
 #
@@ -63,6 +64,14 @@ code=$(post /v1/machines "$T/e2.json")
 enrol_json m-good "$good_ref" "" "$T/ak.pub" "$T/p.pkg" >"$T/e3.json"
 code=$(post /v1/machines "$T/e3.json")
 [ "$code" = 201 ] || fail "a good enrolment: HTTP $code $(cat "$T/reply")"
+
+note "uie attest checks the machine id before it asks the verifier"
+for id in ../x a/b "" "$(printf 'x%.0s' $(seq 65))"; do
+	"$UIE" attest --verifier "$A" --machine "$id" --socket "$T/none.sock" >/dev/null 2>"$T/attest.err"
+	rc=$?
+	[ $rc = 2 ] && grep -qF -- "--machine '$id': an id is 1-64 characters" "$T/attest.err" ||
+		fail "uie attest --machine '$id': exit $rc, $(cat "$T/attest.err")"
+done
 
 note "slow clients: a chunked body too large, a header trickling in"
 python3 "$HOSTILE" chunked "$VD_PORT" /v1/machines 10 || fail "chunked 10 MiB body"
