@@ -114,9 +114,12 @@ static int parse(int argc, char **argv, struct opts *o)
 		UIE_OPT_NUMBER("request-timeout", 0, o->srv.request_timeout, 1, 3600, NULL),
 		UIE_OPT_NUMBER("keep-verdicts", 0, o->keep_days, 1, 36500, NULL),
 		UIE_OPT_HELP,
+		UIE_OPT_VERSION,
 		UIE_OPT_END,
 	};
-	const struct uie_opts spec = { .prog = "uie-verifierd", .opt = t, .usage = usage };
+	const struct uie_opts spec = {
+		.prog = "uie-verifierd", .opt = t, .usage = usage, .version = UIE_VERSION
+	};
 	int rc;
 
 	*o = (struct opts){

@@ -48,9 +48,12 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 		UIE_OPT_STRING("cert", 0, &o->http.cert),
 		UIE_OPT_STRING("key", 0, &o->http.key),
 		UIE_OPT_HELP,
+		UIE_OPT_VERSION,
 		UIE_OPT_END,
 	};
-	const struct uie_opts spec = { .prog = "uie attest", .opt = t, .usage = usage };
+	const struct uie_opts spec = {
+		.prog = "uie attest", .opt = t, .usage = usage, .version = UIE_TOOL_VERSION
+	};
 	int rc;
 
 	memset(o, 0, sizeof(*o));
