@@ -297,33 +297,40 @@ static int setup_signals(void)
 	return UIE_OK;
 }
 
-/* Resolves the user and group to run as; root only. */
-static int identities(const struct opts *o, uid_t *uid, gid_t *gid, gid_t *sock_gid)
+/* Resolves the user and group to run as (root only); 0, or the exit status 1 after saying why. */
+static int identities(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gid, gid_t *sock_gid)
 {
+	const char *user = o->user ? o->user : DEFAULT_USER;
 	int r;
 
 	*sock_gid = 0;
 	if (o->group) {
 		struct group *g = getgrnam(o->group);
 
-		if (!g)
-			return UIE_E_NOTFOUND;
+		if (!g) {
+			fprintf(diag, "uie-monitord: --group %s: no such group\n", o->group);
+			return 1;
+		}
 		*sock_gid = g->gr_gid;
 	}
 	if (geteuid() != 0) {
 		*uid = geteuid();
 		*gid = getegid();
-		return o->user ? UIE_E_STATE : UIE_OK;
+		if (o->user)
+			fprintf(diag, "uie-monitord: --user %s: only root can switch users\n", o->user);
+		return o->user ? 1 : 0;
 	}
-	r = uie_sandbox_user(o->user ? o->user : DEFAULT_USER, !o->user, uid, gid);
-	return r;
+	if ((r = uie_sandbox_user(user, !o->user, uid, gid)) == UIE_OK)
+		return 0;
+	fprintf(diag, "uie-monitord: %s %s: %s\n", o->user ? "--user" : "user", user,
+		r == UIE_E_NOTFOUND ? "no such user" : uie_file_err_str(r));
+	return 1;
 }
 
 /* The process: not dumpable, no core, on its CPU, private files; who it will run as. */
 static int setup_process(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gid, gid_t *sock_gid)
 {
 	struct rlimit nocore = { 0, 0 };
-	int r;
 
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	setrlimit(RLIMIT_CORE, &nocore);
@@ -336,9 +343,7 @@ static int setup_process(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gi
 			return fail(diag, "--cpu", UIE_E_SYS);
 	}
 	umask(077);
-	if ((r = identities(o, uid, gid, sock_gid)) != UIE_OK)
-		return fail(diag, "user or group", r);
-	return 0;
+	return identities(o, diag, uid, gid, sock_gid);
 }
 
 /* The trusted keys and the vTPM, warmed up: what quoting needs is loaded before the filter. */
@@ -382,9 +387,17 @@ static int setup_serving(const struct opts *o, FILE *diag, gid_t gid, struct uie
 
 	if (o->vm_socket)
 		return setup_vm(o, diag, ram, lfd);
-	if ((r = uie_server_listen(o->socket, gid, lfd)) != UIE_OK)
-		return fail(diag, o->socket, r);
-	return 0;
+	if ((r = uie_server_listen(o->socket, gid, lfd)) == UIE_OK)
+		return 0;
+	fprintf(diag, "uie-monitord: --socket %s: %s\n", o->socket,
+		r != UIE_E_STATE      ? uie_file_err_str(r)
+		: errno == EADDRINUSE ? "a running monitor serves it"
+		: errno == EISDIR     ? "is a directory"
+		: errno == ENOTSOCK   ? "something other than a socket is there"
+		: errno == ENOTDIR
+			? "its directory is not a directory"
+			: "its directory is not ours alone (another owner, or writable by others)");
+	return 1;
 }
 
 /* A start that failed after the socket was made removes it again; returns status. */

@@ -47,6 +47,14 @@ static const struct uie_verify_policy *find_policy(const struct uie_verify_input
 	return NULL;
 }
 
+/* Notes which given policies are of epoch (a record's). */
+static void saw_epoch(const struct uie_verify_input *in, uint64_t epoch, struct uie_verify_report *rep)
+{
+	for (size_t i = 0; i < in->npols && i < 64; i++)
+		if (in->pols[i].epoch == epoch)
+			rep->pols_seen |= 1ull << i;
+}
+
 static bool is_exec(uint16_t ev)
 {
 	return ev == UIE_LOG_EXECVE || ev == UIE_LOG_MMAP_EXEC || ev == UIE_LOG_MPROTECT_EXEC;
@@ -499,6 +507,8 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 		    uie_log_lrh(pl, p, lrh) != UIE_OK || memcmp(lrh, r.lrh, UIE_PCR_LEN) != 0 ||
 		    uie_pcr_extend(pl, pcr, lrh) != UIE_OK)
 			return diagnose_record(pl, ae, rep);
+		if (!i || r.epoch != last.epoch)
+			saw_epoch(in, r.epoch, rep);
 		check_start(&r, i ? &last : NULL, rep, &meta);
 		audit(in, ae, &r, i ? &last : NULL, rep, &ref, &pol, &viol, &meta, install_id, &have_install);
 		last = r;

@@ -14,6 +14,7 @@
 #include "attest_cmds.h"
 #include "b64.h"
 #include "cmd.h"
+#include "conn.h"
 #include "hex.h"
 #include "http.h"
 #include "machine_id.h"
@@ -190,10 +191,8 @@ static int round_once(struct uie_http *h, const struct attest_opts *o)
 	bool rejected = false;
 	int fd, r;
 
-	if ((r = uie_bridge_connect(o->socket, &fd)) != UIE_OK) {
-		fprintf(stderr, "uie attest: monitor at %s: %s\n", o->socket, uie_err_str(r));
+	if (uie_tool_connect("uie attest", o->socket, &fd) != UIE_OK)
 		return UIE_EXIT_FAIL;
-	}
 	r = exchange(h, o, fd, false, &status, &reply);
 	if (r == UIE_OK && status == 409 && is_error(reply, "full_log_needed")) {
 		json_decref(reply);

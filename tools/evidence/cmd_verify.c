@@ -334,6 +334,14 @@ int uie_cmd_verify(int argc, char **argv)
 		.prev = o.state ? &in.prev : NULL,
 	};
 	rc = uie_verify_ae(&hp.pl, &vin, &rep);
+	/* A package for an epoch the log never reached checked nothing: said, not silently ignored. */
+	for (size_t i = 0; rc == UIE_V_OK && i < o.npol; i++)
+		if (!(rep.pols_seen & (1ull << i)))
+			fprintf(stderr,
+				"uie verify: warning: policy package %s is for epoch %llu, which no record "
+				"of "
+				"the evidence is of: it checked nothing\n",
+				o.pol[i], (unsigned long long)in.pols[i].epoch);
 	if (rc == UIE_V_OK && o.state && (r = uie_verify_state_save(o.state, &rep.next)) != UIE_OK) {
 		fprintf(stderr, "uie verify: saving state %s: %s\n", o.state, uie_file_err_str(r));
 		rc = UIE_EXIT_FAIL;
