@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "conn.h"
 #include "fileio.h"
+#include "host_platform.h"
 #include "opts.h"
 #include "policy_cmds.h"
 
@@ -48,6 +49,42 @@ static int read_package(const char *path, uint8_t **pkg, size_t *len)
 	return UIE_OK;
 }
 
+/* Why the monitor found the package's epoch wrong: equal, a rollback, or above the ceiling. */
+static void say_epoch(const char *sock, const char *path, const uint8_t *pkg, size_t len)
+{
+	struct uie_host_platform hp;
+	struct uie_status st;
+	struct uie_package p;
+	int fd, r = uie_host_platform_init(&hp);
+
+	if (r == UIE_OK)
+		r = uie_package_parse(&hp.pl, pkg, len, &p);
+	if (r == UIE_OK && p.epoch > UIE_EPOCH_MAX)
+		fprintf(stderr,
+			"uie policy install: %s: epoch %llu is above the highest a package may have (%llu)\n",
+			path, (unsigned long long)p.epoch, (unsigned long long)UIE_EPOCH_MAX);
+	else if (r == UIE_OK && uie_bridge_connect(sock, &fd) == UIE_OK) {
+		if (uie_bridge_status(fd, &st) != UIE_OK)
+			fprintf(stderr,
+				"uie policy install: %s: epoch %llu is not above the epoch in force\n", path,
+				(unsigned long long)p.epoch);
+		else if (p.epoch == st.epoch)
+			fprintf(stderr,
+				"uie policy install: %s: epoch %llu is the epoch in force already: an update "
+				"needs a "
+				"greater one\n",
+				path, (unsigned long long)p.epoch);
+		else
+			fprintf(stderr,
+				"uie policy install: %s: epoch %llu is below the epoch in force %llu (a "
+				"rollback)\n",
+				path, (unsigned long long)p.epoch, (unsigned long long)st.epoch);
+		close(fd);
+	}
+	if (r == UIE_OK)
+		uie_host_platform_fini(&hp);
+}
+
 int uie_cmd_policy_install(int argc, char **argv)
 {
 	const char *sock = UIE_BRIDGE_DEFAULT_PATH;
@@ -70,15 +107,15 @@ int uie_cmd_policy_install(int argc, char **argv)
 	}
 	r = uie_bridge_install(fd, pkg, len, &merr);
 	close(fd);
-	free(pkg);
-	if (r != UIE_OK) {
+	if (r != UIE_OK)
 		uie_tool_peer_err("uie policy install", sock, r);
-		return UIE_EXIT_FAIL;
-	}
-	if (merr != UIE_OK) {
+	else if (merr == UIE_E_EPOCH)
+		say_epoch(sock, argv[i], pkg, len);
+	else if (merr != UIE_OK)
 		fprintf(stderr, "uie policy install: rejected by the monitor: %s\n", uie_err_str(merr));
+	free(pkg);
+	if (r != UIE_OK || merr != UIE_OK)
 		return UIE_EXIT_FAIL;
-	}
 	printf("installed %s\n", argv[i]);
 	return UIE_EXIT_OK;
 }

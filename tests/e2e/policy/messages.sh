@@ -3,7 +3,8 @@
 # Messages that say enough (issue 28): each names the file, peer or name
 # at fault and the system error; `uie verify --policy` says when a package
 # is for an epoch no record of the evidence is of; an empty manifest
-# compiles to a deny-all table with a warning.
+# compiles to a deny-all table with a warning; `uie policy install` tells
+# an equal epoch from a rollback.
 # Environment from meson: UIE, UIE_MONITORD.
 set -u
 
@@ -21,9 +22,10 @@ grep -q "warning: $T/empty.m lists no objects: the table denies every execution"
 
 note "uie verify --policy for an epoch the evidence never reached: a warning naming it"
 mkdir -m 700 "$T/m"
-start_monitor "$UIE_MONITORD" "$T/m/sock" "builtin:$T/m/ak.pem" || fail "monitor did not start"
-printf 'policy_name=p policy_version=1.0.0\nDEFAULT action=DENY\n' >"$T/p.pol"
-"$UIE" policy compile "$T/p.pol" -o "$T/p.t" 2>/dev/null && "$UIE" key gen -o "$T/k" --pub "$T/k.pub" >/dev/null &&
+"$UIE" key gen -o "$T/k" --pub "$T/k.pub" >/dev/null || fail "key gen"
+start_monitor "$UIE_MONITORD" "$T/m/sock" "builtin:$T/m/ak.pem" --trust-key "$T/k.pub" || fail "monitor did not start"
+printf 'policy_name=p policy_version=1.0.0\nmode=MEASURE\nDEFAULT action=DENY\n' >"$T/p.pol"
+"$UIE" policy compile "$T/p.pol" -o "$T/p.t" 2>/dev/null &&
 	"$UIE" policy sign --key "$T/k" --epoch 7 --bind-seq 1 --bind-pcr "$zeros" "$T/p.t" -o "$T/p7.pkg" 2>/dev/null ||
 	fail "a package for epoch 7"
 nonce=$(openssl rand -hex 16)
@@ -33,6 +35,18 @@ nonce=$(openssl rand -hex 16)
 	fail "verify of bootstrap evidence: $(cat "$T/err")"
 grep -q "warning: policy package $T/p7.pkg is for epoch 7, which no record of the evidence is of" "$T/err" ||
 	fail "no warning for a package of an epoch not in the log: $(cat "$T/err")"
+
+note "uie policy install says why an epoch is refused: equal, or a rollback"
+"$UIE" verify "$T/ae" --nonce "$nonce" --ak-pub "$T/ak.pub" --state "$T/st" >/dev/null 2>&1 || fail "verify --state"
+for e in 1 2; do
+	"$UIE" policy sign --key "$T/k" --bind-from "$T/st" --epoch $e "$T/p.t" -o "$T/p$e.pkg" 2>/dev/null ||
+		fail "sign epoch $e"
+done
+"$UIE" policy install --socket "$T/m/sock" "$T/p2.pkg" >/dev/null 2>"$T/err" || fail "install epoch 2: $(cat "$T/err")"
+"$UIE" policy install --socket "$T/m/sock" "$T/p2.pkg" >/dev/null 2>"$T/err" && fail "epoch 2 installed twice"
+grep -q "$T/p2.pkg: epoch 2 is the epoch in force already" "$T/err" || fail "equal epoch: $(cat "$T/err")"
+"$UIE" policy install --socket "$T/m/sock" "$T/p1.pkg" >/dev/null 2>"$T/err" && fail "epoch 1 installed after 2"
+grep -q "$T/p1.pkg: epoch 1 is below the epoch in force 2 (a rollback)" "$T/err" || fail "rollback: $(cat "$T/err")"
 
 note "uie-monitord names the socket and what is wrong with it"
 mkdir -m 700 "$T/s"
