@@ -122,11 +122,15 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 		if ((r = evio_read_alloc(o->ref, &text, &len)) == UIE_OK)
 			r = uie_refset_parse((const char *)text, len, &in->ref, &line);
 		free(text);
-		if (r != UIE_OK) {
+		if (r != UIE_OK && line)
 			fprintf(stderr, "uie verify: reference manifest %s:%zu: %s\n", o->ref, line,
-				uie_err_str(r));
+				uie_file_err_str(r));
+		else if (r != UIE_OK)
+			fprintf(stderr, "uie verify: reference manifest %s: %s\n", o->ref,
+				r == UIE_E_FORMAT ? "JSON without \"manifest\" and \"entries\""
+						  : uie_file_err_str(r));
+		if (r != UIE_OK)
 			return r;
-		}
 	}
 	for (size_t i = 0; i < o->npol; i++) {
 		if ((r = load_policy(pl, o->pol[i], &in->pkg[i], &in->pols[i])) != UIE_OK) {

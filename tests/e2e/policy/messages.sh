@@ -36,6 +36,12 @@ nonce=$(openssl rand -hex 16)
 grep -q "warning: policy package $T/p7.pkg is for epoch 7, which no record of the evidence is of" "$T/err" ||
 	fail "no warning for a package of an epoch not in the log: $(cat "$T/err")"
 
+"$UIE" ref scan --json /usr/bin/true 2>/dev/null | head -c 60 >"$T/trunc.json"
+"$UIE" verify "$T/ae" --nonce "$nonce" --ak-pub "$T/ak.pub" --reference "$T/trunc.json" >/dev/null 2>"$T/err" &&
+	fail "verify with a truncated JSON manifest"
+grep -q "reference manifest $T/trunc.json:[1-9][0-9]*: malformed input" "$T/err" ||
+	fail "truncated JSON manifest: $(cat "$T/err")"
+
 note "uie policy install says why an epoch is refused: equal, or a rollback"
 "$UIE" verify "$T/ae" --nonce "$nonce" --ak-pub "$T/ak.pub" --state "$T/st" >/dev/null 2>&1 || fail "verify --state"
 for e in 1 2; do
