@@ -36,6 +36,8 @@ static int load_object(const char *body, size_t len, const char *const *allowed,
 	json_t *v, *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
 
 	*out = NULL;
+	if (!o && len == 0)
+		return why_is(why, UIE_E_FORMAT, "empty body: a JSON object is needed");
 	if (!o)
 		return why_is(why, UIE_E_FORMAT, "body is not JSON: %s at byte %d", jerr.text, jerr.position);
 	if (!json_is_object(o)) {

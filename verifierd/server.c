@@ -2,12 +2,15 @@
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
@@ -15,6 +18,7 @@
 #include "admin.h"
 #include "db.h"
 #include "deadline.h"
+#include "fileio.h"
 #include "hex.h"
 #include "ratelimit.h"
 #include "route.h"
@@ -256,6 +260,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	return send_reply(conn, &rep);
 }
 
+/* The listening socket on sa, bound here so that a failure is ours to name (errno kept). */
+static int listen_on(const struct sockaddr_in *sa)
+{
+	int one = 1, e, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+	    bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0 && listen(fd, SOMAXCONN) == 0)
+		return fd;
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
 int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts *o, struct vd_server **out,
 			  uint16_t *port)
 {
@@ -264,16 +284,26 @@ int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts 
 				  .sin_addr.s_addr = htonl(o->addr) };
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_EPOLL;
 	struct vd_server *s = calloc(1, sizeof(*s));
-	const union MHD_DaemonInfo *di;
+	socklen_t sl = sizeof(sa);
+	int lfd, e;
 
 	*out = NULL;
 	if (!s)
 		return UIE_E_NOMEM;
+	if ((lfd = listen_on(&sa)) < 0 || getsockname(lfd, (struct sockaddr *)&sa, &sl) != 0) {
+		e = errno;
+		if (lfd >= 0)
+			close(lfd);
+		free(s);
+		errno = e;
+		return uie_err_from_errno(e);
+	}
 	s->ctx = ctx;
 	s->rate = o->rate;
 	s->client_ca = o->client_ca != NULL;
 	s->admin_token = o->admin_token;
 	if (!(s->deadlines = vd_deadlines_start(o->request_timeout))) {
+		close(lfd);
 		free(s);
 		return UIE_E_NOMEM;
 	}
@@ -281,20 +311,20 @@ int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts 
 		flags |= MHD_USE_TLS;
 	/* The TLS options end the list early (MHD_OPTION_END) when not given. */
 	s->d = MHD_start_daemon(
-		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_THREAD_POOL_SIZE,
-		o->threads, MHD_OPTION_CONNECTION_LIMIT, CONNECTIONS_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		o->per_client, MHD_OPTION_CONNECTION_TIMEOUT, o->idle_timeout, MHD_OPTION_NOTIFY_COMPLETED,
-		pending_free, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
-		o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
+		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, lfd,
+		MHD_OPTION_THREAD_POOL_SIZE, o->threads, MHD_OPTION_CONNECTION_LIMIT, CONNECTIONS_MAX,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_client, MHD_OPTION_CONNECTION_TIMEOUT,
+		o->idle_timeout, MHD_OPTION_NOTIFY_COMPLETED, pending_free, s, MHD_OPTION_NOTIFY_CONNECTION,
+		on_connection, s, o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
 		MHD_OPTION_HTTPS_MEM_KEY, o->tls_key,
 		o->client_ca ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, o->client_ca, MHD_OPTION_END);
 	if (!s->d) {
+		close(lfd);
 		vd_deadlines_stop(s->deadlines);
 		free(s);
 		return UIE_E_SYS;
 	}
-	di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
-	*port = di ? di->port : o->port;
+	*port = ntohs(sa.sin_port);
 	*out = s;
 	return UIE_OK;
 }

@@ -26,6 +26,7 @@ e2e_keep_going
 pg_start fsync=off || { echo "FAIL: PostgreSQL did not start"; exit 1; }
 TOKEN=$(openssl rand -base64 32)
 echo "$TOKEN" >"$T/admin.token"
+chmod 600 "$T/admin.token"
 ADMIN=(-H "Authorization: Bearer $TOKEN")
 vd_start a "$VD" "$SCHEMA" --max-body 1048576 --admin-token "$T/admin.token" ||
 	{ echo "FAIL: verifier a did not start"; exit 1; }

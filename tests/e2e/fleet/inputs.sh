@@ -5,7 +5,9 @@
 # load: 400, nothing stored); `uie attest` checks the machine id before it
 # sends anything; a chunked body too large gets its 413 and the
 # connection is closed; a client trickling a header line a second is cut
-# off by the whole-request deadline (--request-timeout).
+# off by the whole-request deadline (--request-timeout); the verifier's
+# messages name what is wrong (a busy port, a token that is a directory or
+# readable by others, a certificate without its key, an empty body).
 #
 #   inputs.sh UIE-VERIFIERD UIE SCHEMA_DIR
 set -u
@@ -20,7 +22,8 @@ e2e_keep_going
 
 pg_start fsync=off || { echo "FAIL: PostgreSQL did not start"; exit 1; }
 vd_start a "$VD" "$SCHEMA" --request-timeout 3 || { echo "FAIL: verifier did not start"; exit 1; }
-A=http://127.0.0.1:$VD_PORT
+A_PORT=$VD_PORT
+A=http://127.0.0.1:$A_PORT
 
 # post PATH JSON-FILE: the HTTP status; the body in $T/reply.
 post() { curl -s -o "$T/reply" -w '%{http_code}' -X POST -H 'Content-Type: application/json' --data-binary @"$2" "$A$1"; }
@@ -73,9 +76,28 @@ for id in ../x a/b "" "$(printf 'x%.0s' $(seq 65))"; do
 		fail "uie attest --machine '$id': exit $rc, $(cat "$T/attest.err")"
 done
 
+note "uie-verifierd names what is wrong"
+code=$(curl -s -o "$T/reply" -w '%{http_code}' -X POST -H 'Content-Type: application/json' "$A/v1/machines")
+[ "$code" = 400 ] && grep -q '"reason":"empty body: a JSON object is needed"' "$T/reply" ||
+	fail "an empty body: HTTP $code $(cat "$T/reply")"
+start_fails() { # RC MESSAGE OPTION...
+	local want=$1 msg=$2 rc
+	shift 2
+	"$VD" --db "$PG_CONN" --schema-dir "$SCHEMA" "$@" >/dev/null 2>"$T/opt.err"
+	rc=$?
+	[ $rc = "$want" ] && grep -qF -- "$msg" "$T/opt.err" || fail "uie-verifierd $*: exit $rc, $(cat "$T/opt.err")"
+}
+start_fails 1 "--listen 127.0.0.1:$A_PORT: Address already in use" --listen "127.0.0.1:$A_PORT"
+start_fails 1 "--admin-token $T: Is a directory" --listen 127.0.0.1:0 --admin-token "$T"
+start_fails 2 "--tls-cert and --tls-key go together" --listen 127.0.0.1:0 --tls-cert "$T/ak.pub"
+openssl rand -base64 32 >"$T/open.token" && chmod 644 "$T/open.token"
+vd_start open "$VD" "$SCHEMA" --admin-token "$T/open.token" || fail "a verifier with a token readable by others"
+grep -q "warning: --admin-token $T/open.token is readable or writable by others (mode 644)" "$T/vd-open.log" ||
+	fail "no warning for a token file readable by others: $(cat "$T/vd-open.log")"
+
 note "slow clients: a chunked body too large, a header trickling in"
-python3 "$HOSTILE" chunked "$VD_PORT" /v1/machines 10 || fail "chunked 10 MiB body"
-python3 "$HOSTILE" trickle "$VD_PORT" 3 || fail "trickled header"
+python3 "$HOSTILE" chunked "$A_PORT" /v1/machines 10 || fail "chunked 10 MiB body"
+python3 "$HOSTILE" trickle "$A_PORT" 3 || fail "trickled header"
 
 for p in "${VD_PIDS[@]}"; do kill -0 "$p" 2>/dev/null || fail "a verifier died (pid $p)"; done
 e2e_finish fleet_inputs
