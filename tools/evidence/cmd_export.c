@@ -80,6 +80,24 @@ static int write_cel(const char *path, const uint8_t *ae, size_t len)
 	return r;
 }
 
+/* Why the monitor has no records from since: past its last one, or dropped at a checkpoint. */
+static void say_range(int fd, const char *sock, uint64_t since)
+{
+	struct uie_status st;
+
+	if (uie_bridge_status(fd, &st) == UIE_OK && since > st.nrecords)
+		fprintf(stderr,
+			"uie evidence export: --since %llu: the monitor at %s has only %llu records\n",
+			(unsigned long long)since, sock, (unsigned long long)st.nrecords);
+	else
+		fprintf(stderr,
+			"uie evidence export: --since %llu: the monitor at %s no longer holds those records: "
+			"a "
+			"checkpoint (uie evidence checkpoint) dropped them from its memory; they stay in its "
+			"log file\n",
+			(unsigned long long)since, sock);
+}
+
 int uie_cmd_evidence_export(int argc, char **argv)
 {
 	struct export_opts o;
@@ -102,7 +120,12 @@ int uie_cmd_evidence_export(int argc, char **argv)
 	if (uie_tool_connect("uie evidence export", o.socket, &fd) != UIE_OK)
 		return UIE_EXIT_FAIL;
 	rc = UIE_EXIT_FAIL;
-	if ((r = uie_bridge_export_alloc(fd, o.nonce.bytes, o.nonce.len, o.since, &ae, &ae_len)) != UIE_OK) {
+	if ((r = uie_bridge_export_alloc(fd, o.nonce.bytes, o.nonce.len, o.since, &ae, &ae_len)) ==
+	    UIE_E_RANGE) {
+		say_range(fd, o.socket, o.since);
+		goto out;
+	}
+	if (r != UIE_OK) {
 		uie_tool_peer_err("uie evidence export", o.socket, r);
 		goto out;
 	}

@@ -54,6 +54,17 @@ grep -q "$T/p2.pkg: epoch 2 is the epoch in force already" "$T/err" || fail "equ
 "$UIE" policy install --socket "$T/m/sock" "$T/p1.pkg" >/dev/null 2>"$T/err" && fail "epoch 1 installed after 2"
 grep -q "$T/p1.pkg: epoch 1 is below the epoch in force 2 (a rollback)" "$T/err" || fail "rollback: $(cat "$T/err")"
 
+note "uie evidence export says why it has no records from --since"
+"$UIE" evidence checkpoint --socket "$T/m/sock" --state "$T/st" >/dev/null 2>"$T/err" || fail "checkpoint: $(cat "$T/err")"
+"$UIE" evidence export --socket "$T/m/sock" --nonce 01 --since 0 -o "$T/x.ae" 2>"$T/err" &&
+	fail "export of records a checkpoint dropped"
+grep -q -- "--since 0: the monitor at $T/m/sock no longer holds those records: a checkpoint" "$T/err" ||
+	fail "export before the checkpoint: $(cat "$T/err")"
+"$UIE" evidence export --socket "$T/m/sock" --nonce 01 --since 99999 -o "$T/x.ae" 2>"$T/err" &&
+	fail "export past the end"
+grep -q -- "--since 99999: the monitor at $T/m/sock has only [0-9]* records" "$T/err" ||
+	fail "export past the end: $(cat "$T/err")"
+
 note "uie-monitord names the socket and what is wrong with it"
 mkdir -m 700 "$T/s"
 "$UIE_MONITORD" --foreground --state-dir none --socket "$T/m/sock" --vtpm "builtin:$T/s/ak.pem" 2>"$T/err" &&
