@@ -245,15 +245,16 @@ int uie_mon_state_claim(const char *dir, const struct uie_platform *pl, uint8_t 
 	int r;
 
 	*out = NULL;
-	if (!(st = calloc(1, sizeof(*st))) || !(st->dir = strdup(dir)) ||
-	    !(st->prev = calloc(1, sizeof(*st->prev)))) {
-		uie_mon_state_free(st);
+	if (!(st = calloc(1, sizeof(*st))))
 		return UIE_E_NOMEM;
-	}
 	st->pkg_fd = -1;
 	st->log_sync = log_sync;
 	st->lock_fd = -1;
 	st->log.fd = -1;
+	if (!(st->dir = strdup(dir)) || !(st->prev = calloc(1, sizeof(*st->prev)))) {
+		uie_mon_state_free(st);
+		return UIE_E_NOMEM;
+	}
 	if ((r = open_dir(diag, dir)) != UIE_OK || (r = lock_dir(diag, st, dir)) != UIE_OK ||
 	    (r = load_prev(pl, diag, dir, st->prev)) != UIE_OK) {
 		uie_mon_state_free(st);
