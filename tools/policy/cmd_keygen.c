@@ -158,7 +158,7 @@ int uie_cmd_key_gen(int argc, char **argv)
 	if (r != UIE_OK)
 		return UIE_EXIT_FAIL;
 	/* The key id goes to standard error when a key goes to standard output. */
-	out = strcmp(priv, "-") && strcmp(pub, "-") ? stdout : stderr;
+	out = strcmp(priv, "-") != 0 && strcmp(pub, "-") != 0 ? stdout : stderr;
 	fprintf(out, "key id ");
 	for (int i = 0; i < 32; i++)
 		fprintf(out, "%02x", id[i]);
