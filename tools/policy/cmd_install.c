@@ -3,6 +3,7 @@
  * `uie policy install PACKAGE [--socket PATH]`: the guest side only
  * forwards; the monitor decides (docs/BRIDGE.md).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,37 +53,36 @@ static int read_package(const char *path, uint8_t **pkg, size_t *len)
 /* Why the monitor found the package's epoch wrong: equal, a rollback, or above the ceiling. */
 static void say_epoch(const char *sock, const char *path, const uint8_t *pkg, size_t len)
 {
+	static const char pre[] = "uie policy install: rejected by the monitor";
 	struct uie_host_platform hp;
 	struct uie_status st;
 	struct uie_package p;
+	bool have_st = false;
 	int fd, r = uie_host_platform_init(&hp);
 
-	if (r == UIE_OK)
+	if (r == UIE_OK) {
 		r = uie_package_parse(&hp.pl, pkg, len, &p);
-	if (r == UIE_OK && p.epoch > UIE_EPOCH_MAX)
-		fprintf(stderr,
-			"uie policy install: %s: epoch %llu is above the highest a package may have (%llu)\n",
-			path, (unsigned long long)p.epoch, (unsigned long long)UIE_EPOCH_MAX);
-	else if (r == UIE_OK && uie_bridge_connect(sock, &fd) == UIE_OK) {
-		if (uie_bridge_status(fd, &st) != UIE_OK)
-			fprintf(stderr,
-				"uie policy install: %s: epoch %llu is not above the epoch in force\n", path,
-				(unsigned long long)p.epoch);
-		else if (p.epoch == st.epoch)
-			fprintf(stderr,
-				"uie policy install: %s: epoch %llu is the epoch in force already: an update "
-				"needs a "
-				"greater one\n",
-				path, (unsigned long long)p.epoch);
-		else
-			fprintf(stderr,
-				"uie policy install: %s: epoch %llu is below the epoch in force %llu (a "
-				"rollback)\n",
-				path, (unsigned long long)p.epoch, (unsigned long long)st.epoch);
+		uie_host_platform_fini(&hp);
+	}
+	if (r == UIE_OK && p.epoch <= UIE_EPOCH_MAX && uie_bridge_connect(sock, &fd) == UIE_OK) {
+		have_st = uie_bridge_status(fd, &st) == UIE_OK;
 		close(fd);
 	}
-	if (r == UIE_OK)
-		uie_host_platform_fini(&hp);
+	if (r != UIE_OK)
+		fprintf(stderr, "%s: %s: %s\n", pre, path, uie_err_str(UIE_E_EPOCH));
+	else if (p.epoch > UIE_EPOCH_MAX)
+		fprintf(stderr, "%s: %s: epoch %llu is above the highest a package may have (%llu)\n", pre,
+			path, (unsigned long long)p.epoch, (unsigned long long)UIE_EPOCH_MAX);
+	else if (!have_st)
+		fprintf(stderr, "%s: %s: epoch %llu is not above the epoch in force\n", pre, path,
+			(unsigned long long)p.epoch);
+	else if (p.epoch == st.epoch)
+		fprintf(stderr,
+			"%s: %s: epoch %llu is the epoch in force already: an update needs a greater one\n",
+			pre, path, (unsigned long long)p.epoch);
+	else
+		fprintf(stderr, "%s: %s: epoch %llu is below the epoch in force %llu (a rollback)\n", pre,
+			path, (unsigned long long)p.epoch, (unsigned long long)st.epoch);
 }
 
 int uie_cmd_policy_install(int argc, char **argv)
