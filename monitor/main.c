@@ -385,7 +385,7 @@ static int setup_vm(const struct opts *o, FILE *diag, struct uie_vmram *ram, int
 }
 
 /* The socket (or VM mode's port and guest RAM): 0, or the exit status 1 after saying why. */
-static int setup_serving(const struct opts *o, FILE *diag, gid_t gid, struct uie_guest_ram *ram, int *lfd)
+static int setup_serving(const struct opts *o, FILE *diag, gid_t gid, struct uie_vmram *ram, int *lfd)
 {
 	int r;
 

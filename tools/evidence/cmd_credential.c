@@ -119,7 +119,7 @@ int uie_cmd_credential_make(int argc, char **argv)
 		fprintf(stderr, MAKE ": %s: %s\n", sout, uie_file_err_str(r));
 		goto out;
 	}
-	if ((r = evio_write(out, file, w.len)) != UIE_OK) {
+	if ((r = uie_file_write_output(out, file, w.len, 0644)) != UIE_OK) {
 		fprintf(stderr, MAKE ": %s: %s\n", out, uie_file_err_str(r));
 		goto out;
 	}
@@ -177,7 +177,7 @@ int uie_cmd_credential_activate(int argc, char **argv)
 		return UIE_EXIT_FAIL;
 	}
 	if (out) {
-		r = evio_write(out, cred, cl);
+		r = uie_file_write_output(out, cred, cl, 0600);
 		OPENSSL_cleanse(cred, sizeof(cred));
 		if (r != UIE_OK) {
 			fprintf(stderr, ACTIVATE ": %s: %s\n", out, uie_file_err_str(r));

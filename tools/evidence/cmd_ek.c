@@ -56,7 +56,7 @@ static bool save(const char *path, const uint8_t *p, size_t n)
 {
 	int r;
 
-	if (!path || (r = evio_write(path, p, n)) == UIE_OK)
+	if (!path || (r = uie_file_write_output(path, p, n, 0644)) == UIE_OK)
 		return true;
 	fprintf(stderr, CMD ": %s: %s\n", path, uie_file_err_str(r));
 	return false;
