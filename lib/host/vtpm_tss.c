@@ -27,7 +27,7 @@ struct tss {
 	struct uie_vtpm base;
 	TSS2_TCTI_CONTEXT *tcti;
 	ESYS_CONTEXT *esys;
-	ESYS_TR ak, ek;
+	ESYS_TR ak; /* the EK is made when needed and flushed at once (ek_load) */
 	TPMT_PUBLIC ak_pub, ek_pub;
 	uint8_t x[32], y[32];
 };
@@ -63,6 +63,30 @@ static int create_primary(struct tss *t, const TPMT_PUBLIC *tmpl, ESYS_TR *handl
 	return UIE_OK;
 }
 
+/*
+ * The EK (template L-1: the same key each time from the endorsement seed):
+ * its public area, and its handle in *ek for the caller to flush, or none
+ * (ek NULL: flushed here).  Kept loaded, it would hold one of the TPM's
+ * few transient object slots for good, and a monitor that was killed
+ * leaves its objects behind (swtpm has three: the restart after a killed
+ * monitor would then find none free).
+ */
+static int ek_load(struct tss *t, ESYS_TR *ek)
+{
+	TPMT_PUBLIC tmpl;
+	ESYS_TR h = ESYS_TR_NONE;
+	int r;
+
+	uie_tpm_ek_template(&tmpl, NULL);
+	if ((r = create_primary(t, &tmpl, &h, &t->ek_pub)) != UIE_OK)
+		return r;
+	if (ek)
+		*ek = h;
+	else
+		Esys_FlushContext(t->esys, h);
+	return UIE_OK;
+}
+
 static int create_keys(struct tss *t)
 {
 	TPMT_PUBLIC tmpl;
@@ -76,8 +100,7 @@ static int create_keys(struct tss *t)
 		return UIE_E_TPM;
 	memcpy(t->x, pt->x.buffer, 32);
 	memcpy(t->y, pt->y.buffer, 32);
-	uie_tpm_ek_template(&tmpl, NULL);
-	return create_primary(t, &tmpl, &t->ek, &t->ek_pub);
+	return ek_load(t, NULL);
 }
 
 static int ts_extend(struct uie_vtpm *vt, const uint8_t lrh[UIE_PCR_LEN])
@@ -197,7 +220,7 @@ static int ts_activate(struct uie_vtpm *vt, const uint8_t *blob, size_t blob_len
 	TPM2B_ID_OBJECT id = { 0 };
 	TPM2B_ENCRYPTED_SECRET es = { 0 };
 	TPM2B_DIGEST *out = NULL;
-	ESYS_TR sess = ESYS_TR_NONE;
+	ESYS_TR sess = ESYS_TR_NONE, ek = ESYS_TR_NONE;
 	size_t off = 0, soff = 0;
 	TSS2_RC rc;
 	int r;
@@ -207,18 +230,22 @@ static int ts_activate(struct uie_vtpm *vt, const uint8_t *blob, size_t blob_len
 	    Tss2_MU_TPM2B_ENCRYPTED_SECRET_Unmarshal(secret, secret_len, &soff, &es) != TSS2_RC_SUCCESS ||
 	    soff != secret_len)
 		return UIE_E_FORMAT;
+	if ((r = ek_load(t, &ek)) != UIE_OK)
+		return r;
 	/* The EK's authPolicy: PolicySecret(TPM_RH_ENDORSEMENT) in a policy session. */
 	if (Esys_StartAuthSession(t->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
 				  ESYS_TR_NONE, NULL, TPM2_SE_POLICY, &sym, TPM2_ALG_SHA256,
-				  &sess) != TSS2_RC_SUCCESS)
+				  &sess) != TSS2_RC_SUCCESS) {
+		Esys_FlushContext(t->esys, ek);
 		return UIE_E_TPM;
+	}
 	r = UIE_E_TPM;
 	if (Esys_TRSess_SetAttributes(t->esys, sess, TPMA_SESSION_CONTINUESESSION,
 				      TPMA_SESSION_CONTINUESESSION) != TSS2_RC_SUCCESS ||
 	    Esys_PolicySecret(t->esys, ESYS_TR_RH_ENDORSEMENT, sess, ESYS_TR_PASSWORD, ESYS_TR_NONE,
 			      ESYS_TR_NONE, NULL, NULL, NULL, 0, NULL, NULL) != TSS2_RC_SUCCESS)
 		goto out;
-	rc = Esys_ActivateCredential(t->esys, t->ak, t->ek, ESYS_TR_PASSWORD, sess, ESYS_TR_NONE, &id, &es,
+	rc = Esys_ActivateCredential(t->esys, t->ak, ek, ESYS_TR_PASSWORD, sess, ESYS_TR_NONE, &id, &es,
 				     &out);
 	if (rc != TSS2_RC_SUCCESS) {
 		r = activate_err(vt, rc);
@@ -232,6 +259,7 @@ static int ts_activate(struct uie_vtpm *vt, const uint8_t *blob, size_t blob_len
 out:
 	Esys_Free(out);
 	Esys_FlushContext(t->esys, sess);
+	Esys_FlushContext(t->esys, ek);
 	return r;
 }
 
@@ -242,8 +270,6 @@ static void ts_free(struct uie_vtpm *vt)
 	if (t->esys) {
 		if (t->ak != ESYS_TR_NONE)
 			Esys_FlushContext(t->esys, t->ak);
-		if (t->ek != ESYS_TR_NONE)
-			Esys_FlushContext(t->esys, t->ek);
 		Esys_Finalize(&t->esys);
 	}
 	if (t->tcti)
@@ -271,7 +297,7 @@ int uie_vtpm_tss_open(const char *tcti_conf, struct uie_vtpm **out)
 	if (!(t = calloc(1, sizeof(*t))))
 		return UIE_E_NOMEM;
 	t->base.ops = &tss_ops;
-	t->ak = t->ek = ESYS_TR_NONE;
+	t->ak = ESYS_TR_NONE;
 	if (Tss2_TctiLdr_Initialize(tcti_conf, &t->tcti) != TSS2_RC_SUCCESS ||
 	    Esys_Initialize(&t->esys, t->tcti, NULL) != TSS2_RC_SUCCESS ||
 	    Esys_PCR_Reset(t->esys, ESYS_TR_PCR16, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE) !=
