@@ -112,6 +112,7 @@ bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 	int r, progfd = -1;
 	uint64_t begun;
 
+	uie_grant_step(&s->phases, UIE_GS_IDENTIFY);
 	g->req = (struct uie_req){ .event = g->event,
 				   .role = g->role,
 				   .pid = (uint32_t)g->pid,
@@ -158,9 +159,11 @@ bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 	if (!object)
 		progfd = program_of(&s->subjects, g->pid, g->event);
 	g->req.subject_seq = uie_guest_subject_of(&s->subjects, g->pid);
+	uie_grant_step(&s->phases, UIE_GS_SEAL);
 	begun = uie_phase_begin(&s->phases);
 	r = uie_bridge_measure(s->conn.fd, &g->req, object ? g->objfd : progfd, &g->v);
 	uie_phase_end(&s->phases, UIE_PHASE_ASK, begun);
+	uie_grant_step(&s->phases, UIE_GS_MONITOR);
 	if (progfd >= 0)
 		close(progfd);
 	if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)

@@ -276,6 +276,17 @@ static void answer(const struct uie_fan *f, int fd, uint32_t verdict)
 		fprintf(stderr, "uie: cannot answer an exec permission event: %s\n", strerror(errno));
 }
 
+/* Decides and answers one exec permission event, timed as a notification (--timing). */
+static void answer_timed(struct uie_sup *s, const struct fanotify_event_metadata *m)
+{
+	struct uie_grant_clock clk;
+
+	uie_grant_begin(&s->phases, &clk);
+	answer(&s->fan, m->fd, decide(s, m));
+	uie_grant_end(&s->phases, UIE_GK_EXEC_EVENT);
+	uie_grant_resume(&s->phases, &clk);
+}
+
 void uie_guest_fan_handle(struct uie_sup *s)
 {
 	union {
@@ -295,7 +306,7 @@ void uie_guest_fan_handle(struct uie_sup *s)
 		if (m->fd >= 0 && (m->mask & FAN_MODIFY)) /* a notification: nothing to answer */
 			uie_guest_watch_event(s, m);
 		else if (m->fd >= 0)
-			answer(&s->fan, m->fd, decide(s, m));
+			answer_timed(s, m);
 		if (m->fd >= 0)
 			close(m->fd);
 	}

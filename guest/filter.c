@@ -11,6 +11,9 @@
  *   - personality() setting READ_IMPLIES_EXEC: EACCES (the query
  *     personality(0xffffffff) passes);
  *   - process_vm_writev, ptrace, userfaultfd, modify_ldt: EPERM;
+ *   - mremap that can grow a mapping or move it (a new size above the old,
+ *     MREMAP_FIXED, MREMAP_DONTUNMAP or any other flag but MREMAP_MAYMOVE):
+ *     to the supervisor (remap.c); shrinking in place stays here;
  *   - sharing a descriptor table or an address space between processes
  *     (clone with CLONE_FILES, or CLONE_VM without CLONE_VFORK, and no
  *     CLONE_THREAD) and io_uring (its requests bypass seccomp): EPERM;
@@ -70,6 +73,8 @@ enum label {
 	L_PRCTL,
 	L_CLONE,
 	L_SOCK,
+	L_REMAP,
+	L_REMAP_FLAGS,
 	L__MAX
 };
 
@@ -120,8 +125,17 @@ static void load(struct prog *p, uint32_t off)
 	emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, off));
 }
 
+/* X = the word at off (through scratch memory: classic BPF loads X from there only). */
+static void load_x(struct prog *p, uint32_t off)
+{
+	load(p, off);
+	emit(p, (struct sock_filter)BPF_STMT(BPF_ST, 0));
+	emit(p, (struct sock_filter)BPF_STMT(BPF_LDX | BPF_MEM, 0));
+}
+
 /* Low 32 bits of argument i (little-endian). */
 #define ARG_LO(i) ((uint32_t)offsetof(struct seccomp_data, args[0]) + 8u * (i))
+#define ARG_HI(i) (ARG_LO(i) + 4u)
 
 static int resolve(struct prog *p)
 {
@@ -156,6 +170,7 @@ static const struct {
 	{ __NR_modify_ldt, L_EPERM },   { __NR_io_uring_setup, L_EPERM },
 	{ __NR_clone, L_CLONE },        { __NR_clone3, L_ENOSYS },
 	{ __NR_socket, L_SOCK },        { __NR_prctl, L_PRCTL },
+	{ __NR_mremap, L_REMAP },
 };
 
 /* Numbers outside the census's ranges: ENOSYS.  Ranges from the highest down; jumps go forward. */
@@ -209,6 +224,20 @@ static int build(struct prog *p, bool refuse_seqpacket)
 	load(p, ARG_LO(1));
 	emit(p, (struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND | BPF_K, SOCK_TYPE_BITS));
 	jump(p, BPF_JEQ, SOCK_SEQPACKET, L_EACCES, L_ALLOW);
+	/* ---- mremap (remap.c): new_size (argument 2) above old_size (argument 1), as 64-bit
+	 * numbers (high words first, compared through X), or a flag other than MREMAP_MAYMOVE. ---- */
+	label(p, L_REMAP);
+	load_x(p, ARG_HI(1));
+	load(p, ARG_HI(2));
+	jump(p, BPF_JGT | BPF_X, 0, L_NOTIFY, -1);
+	jump(p, BPF_JEQ | BPF_X, 0, -1, L_REMAP_FLAGS);
+	load_x(p, ARG_LO(1));
+	load(p, ARG_LO(2));
+	jump(p, BPF_JGT | BPF_X, 0, L_NOTIFY, -1);
+	label(p, L_REMAP_FLAGS);
+	load(p, ARG_LO(3));
+	jump(p, BPF_JSET, ~(uint32_t)MREMAP_MAYMOVE, L_NOTIFY, L_ALLOW);
+	/* ---- end of mremap ---- */
 	label(p, L_ALLOW);
 	ret(p, SECCOMP_RET_ALLOW);
 	label(p, L_NOTIFY);

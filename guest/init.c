@@ -174,6 +174,7 @@ static void usage(FILE *f)
 		"usage: uie-init [--port DEV] [--control PATH] [--uie PATH]\n"
 		"                [--poweroff] [--allow-mounts [--allow-userns | --no-lsm]] [-v]\n"
 		"                -- INIT [ARGS...]\n"
+		"       uie-init --help | --version\n"
 		"  --port DEV     virtio-serial port to the monitor (default %s)\n"
 		"  --control PATH control-only socket for `uie` tools in the tree (default %s)\n"
 		"  --uie PATH     the uie command (default: uie from PATH)\n"
@@ -188,11 +189,17 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "port", required_argument, NULL, 'p' },   { "uie", required_argument, NULL, 'u' },
-		{ "poweroff", no_argument, NULL, 'P' },     { "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },         { "control", required_argument, NULL, 'c' },
-		{ "allow-mounts", no_argument, NULL, 'M' }, { "allow-userns", no_argument, NULL, 'U' },
-		{ "no-lsm", no_argument, NULL, 'L' },       { 0 },
+		{ "port", required_argument, NULL, 'p' },
+		{ "uie", required_argument, NULL, 'u' },
+		{ "poweroff", no_argument, NULL, 'P' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "control", required_argument, NULL, 'c' },
+		{ "allow-mounts", no_argument, NULL, 'M' },
+		{ "allow-userns", no_argument, NULL, 'U' },
+		{ "no-lsm", no_argument, NULL, 'L' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
 	};
 	struct uie_vmrelay_opts o = { .control = UIE_VMRELAY_DEFAULT_CONTROL,
 				      .ready_fd = -1,
@@ -218,6 +225,7 @@ int main(int argc, char **argv)
 		case 'L': lsm = false; break;
 		case 'v': o.verbose = 1; break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("uie-init %s\n", UIE_VERSION); return 0;
 		default: usage(stderr); return 2;
 		}
 	}

@@ -49,11 +49,22 @@
 #endif
 
 /* Grants whose check another thread of the caller could race (freeze.c). */
-static bool racy_grant(const struct seccomp_notif *n)
+static bool racy_grant(struct uie_sup *s, const struct uie_call *c)
 {
+	const struct seccomp_notif *n = c->n;
+
 	if (n->data.nr == __NR_mprotect || n->data.nr == __NR_pkey_mprotect)
 		return true;
+	if (n->data.nr == __NR_mremap)
+		return uie_guest_mremap_racy(s, c);
 	return n->data.nr == __NR_mmap && !(n->data.args[3] & MAP_ANONYMOUS) && (int)n->data.args[4] >= 0;
+}
+
+static enum uie_grant_kind grant_kind(const struct seccomp_notif *n)
+{
+	if (n->data.nr == __NR_execve || n->data.nr == __NR_execveat)
+		return UIE_GK_EXECVE;
+	return n->data.nr == __NR_mmap ? UIE_GK_MMAP : UIE_GK_MPROTECT;
 }
 
 static void dispatch(struct uie_sup *s, struct uie_call *c, struct seccomp_notif_resp *r)
@@ -64,6 +75,7 @@ static void dispatch(struct uie_sup *s, struct uie_call *c, struct seccomp_notif
 	case __NR_mmap: uie_guest_on_mmap(s, c, r); break;
 	case __NR_mprotect:
 	case __NR_pkey_mprotect: uie_guest_on_mprotect(s, c, r); break;
+	case __NR_mremap: uie_guest_on_mremap(s, c, r); break;
 	default:
 		fprintf(stderr, "uie: denied unexpected system call %d (pid %d)\n", c->n->data.nr,
 			(int)c->n->pid);
@@ -111,19 +123,21 @@ static void serve_one(struct uie_sup *s)
 	struct seccomp_notif_resp *r = s->rbuf[d];
 	struct uie_freeze *frz = &s->frz[d];
 	struct uie_call c = { .n = n, .pidfd = -1 };
+	struct uie_grant_clock clk;
 	bool frozen = false;
 	unsigned threads = 0;
 
 	memset(n, 0, s->sizes.seccomp_notif);
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, n) != 0)
 		return; /* the target died before we received it */
+	uie_grant_begin(&s->phases, &clk);
 	memset(r, 0, s->sizes.seccomp_notif_resp);
 	r->id = n->id;
 	uie_guest_deny(r, EACCES);
 	if (open_caller(s, &c, &threads) != UIE_OK)
 		goto send; /* the thread is gone */
 	s->depth++;
-	if (threads > 1 && racy_grant(n)) {
+	if (threads > 1 && racy_grant(s, &c)) {
 		int e = uie_guest_freeze(&s->freezer, frz, c.tgid, n->pid);
 
 		if (e != UIE_OK) {
@@ -133,10 +147,12 @@ static void serve_one(struct uie_sup *s)
 		}
 		frozen = true;
 	}
+	c.settled = threads <= 1 || frozen;
 	dispatch(s, &c, r);
 send:
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, r) != 0 && errno != ENOENT)
 		fprintf(stderr, "uie: cannot answer pid %d: %s\n", (int)n->pid, strerror(errno));
+	uie_grant_end(&s->phases, grant_kind(n));
 	if (frozen) {
 		/* All threads stay stopped until the call has returned and the result is checked. */
 		if (uie_guest_await_caller(&s->freezer, frz) != UIE_OK) {
@@ -148,6 +164,7 @@ send:
 		uie_guest_thaw(&s->freezer, frz);
 	}
 	s->depth = d;
+	uie_grant_resume(&s->phases, &clk);
 	if (c.pidfd >= 0)
 		close(c.pidfd);
 	if (d == 0) /* the call is answered: queued fast-path refusals may be due */
@@ -222,6 +239,7 @@ static void free_sup(struct uie_sup *s)
 		free(s->nbuf[i]);
 		free(s->rbuf[i]);
 	}
+	free(s->phases.grants);
 	free(s);
 }
 
@@ -325,6 +343,10 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	s->o = o;
 	s->phases.on = o->timing;
 	s->phases.start_ns = uie_phase_begin(&s->phases);
+	if (o->timing && !(s->phases.grants = calloc(1, sizeof(*s->phases.grants)))) {
+		free(s);
+		return UIE_E_NOMEM;
+	}
 	s->conn.fd = -1;
 	s->followed = -1;
 	s->fan.fd = -1;

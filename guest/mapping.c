@@ -31,6 +31,7 @@
 
 #include "answer.h"
 #include "ask.h"
+#include "mapping.h"
 #include "maps.h"
 #include "pages.h"
 #include "reconcile.h"
@@ -125,6 +126,39 @@ static uint8_t execmod(const struct seccomp_notif *n, uint64_t lo, uint64_t hi, 
 	return copied ? UIE_COND_EXECMOD : 0;
 }
 
+bool uie_guest_grant_range(struct uie_sup *s, const struct uie_call *c, const struct uie_map *m,
+			   const struct uie_exec_range *x)
+{
+	const struct seccomp_notif *n = c->n;
+	struct uie_grant g = {
+		.event = UIE_EV_MPROTECT_EXEC, .pid = n->pid, .vaddr = x->lo, .length = x->length
+	};
+	bool ok;
+	int obj;
+
+	if (m->ino == 0 || m->special) {
+		g.role = UIE_ROLE_ANON;
+		g.what = "anonymous memory";
+		ok = uie_guest_grant(s, &g);
+		if (ok)
+			uie_guest_anon_allowed(&s->anon, c->tgid);
+		return ok;
+	}
+	if (uie_guest_map_open(n->pid, m, &obj) != UIE_OK) {
+		fprintf(stderr,
+			"uie: denied execute permission at %#llx (pid %d): cannot open the mapped file\n",
+			(unsigned long long)x->lo, (int)n->pid);
+		return false;
+	}
+	g.role = UIE_ROLE_DSO;
+	g.objfd = obj;
+	g.offset = m->off + (x->lo - m->start);
+	g.cond = execmod(n, x->lo, x->hi, x->writable);
+	ok = uie_guest_examine(&g) && uie_guest_grant(s, &g);
+	close(obj);
+	return ok;
+}
+
 void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r)
 {
 	const struct seccomp_notif *n = c->n;
@@ -150,45 +184,17 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 		const struct uie_map *m = &sp.piece[i];
 		uint64_t lo = m->start > sp.lo ? m->start : sp.lo;
 		uint64_t hi = m->end < sp.hi ? m->end : sp.hi;
-		bool ok;
-		int obj;
+		struct uie_exec_range x;
 
 		if (m->start > at) {
 			uie_guest_deny(r, ENOMEM); /* a hole: the kernel fails the call */
 			return;
 		}
 		at = hi;
-		if (m->ino == 0 || m->special) {
-			struct uie_grant g = { .event = UIE_EV_MPROTECT_EXEC,
-					       .role = UIE_ROLE_ANON,
-					       .pid = n->pid,
-					       .vaddr = lo,
-					       .length = hi - lo,
-					       .what = "anonymous memory" };
-
-			ok = uie_guest_grant(s, &g);
-			if (ok)
-				uie_guest_anon_allowed(&s->anon, c->tgid);
-		} else if (uie_guest_map_open(n->pid, m, &obj) != UIE_OK) {
-			fprintf(stderr,
-				"uie: denied mprotect at %#llx (pid %d): cannot open the mapped file\n",
-				(unsigned long long)lo, (int)n->pid);
-			ok = false;
-		} else {
-			struct uie_grant g = { .event = UIE_EV_MPROTECT_EXEC,
-					       .role = UIE_ROLE_DSO,
-					       .pid = n->pid,
-					       .objfd = obj,
-					       .vaddr = lo,
-					       .length = hi - lo,
-					       .offset = m->off + (lo - m->start),
-					       .cond = execmod(n, lo, hi,
-							       (n->data.args[2] & PROT_WRITE) != 0) };
-
-			ok = uie_guest_examine(&g) && uie_guest_grant(s, &g);
-			close(obj);
-		}
-		if (!ok)
+		x = (struct uie_exec_range){
+			.lo = lo, .hi = hi, .length = hi - lo, .writable = (n->data.args[2] & PROT_WRITE) != 0
+		};
+		if (!uie_guest_grant_range(s, c, m, &x))
 			return;
 	}
 	if (at < sp.hi) {

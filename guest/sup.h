@@ -66,9 +66,12 @@ struct uie_sup {
 	struct uie_freeze frz[UIE_SUP_NEST];
 };
 
-/* ---- exec.c / mapping.c: handlers; return the seccomp response ---- */
+/* ---- exec.c / mapping.c / remap.c: handlers; return the seccomp response ---- */
 void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
 void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
 void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
+void uie_guest_on_mremap(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
+/* Whether the mremap c->n grows or moves executable memory (or its mappings cannot be read). */
+bool uie_guest_mremap_racy(struct uie_sup *s, const struct uie_call *c);
 
 #endif

@@ -15,6 +15,7 @@ struct uie_call {
 	int pidfd;         /* of the calling thread (PIDFD_THREAD), else of its process */
 	bool thread_pidfd; /* pidfd names the thread itself */
 	pid_t tgid;        /* its process (grants only; else 0) */
+	bool settled;      /* no other thread of it runs: it has none, or they are stopped */
 };
 
 /*

@@ -15,8 +15,9 @@
  * the guest listens for reports and the tree may use SOCK_SEQPACKET.  When whole user
  * space is supervised (uie-init as PID 1) the `uie` tools run in the tree
  * too: for them the relay serves a second, SOCK_STREAM socket (framed as
- * on the port, section 11) that forwards only STATUS, EXPORT, INSTALL and
- * PUBKEY requests (the codec table's "tree" senders, docs/BRIDGE.md 3).
+ * on the port, section 11) that forwards only STATUS, EXPORT, INSTALL,
+ * PUBKEY, TPM_KEYS and ACTIVATE requests (the codec table's "tree"
+ * senders, docs/BRIDGE.md 3).
  * Everything a forger would want (MEASURE, MEASURE_VM, fast-path and
  * violation reports, CHECKPOINT, HINT, GEN) is refused there without
  * reaching the monitor, and the bridge socket refuses the relay's own

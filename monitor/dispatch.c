@@ -48,22 +48,24 @@ static const struct mon_entry mon_table[] = {
 	{ UIE_MSG_EXPORT_REQ, SERVE_STREAM, "export", uie_mon_export },                   /* export.c */
 	{ UIE_MSG_PUBKEY_REQ, SERVE_INLINE, "pubkey", uie_mon_pubkey },                   /* export.c */
 	{ UIE_MSG_CHECKPOINT_REQ, SERVE_INLINE, "checkpoint", uie_mon_checkpoint },       /* export.c */
+	{ UIE_MSG_TPM_KEYS_REQ, SERVE_INLINE, "tpm-keys", uie_mon_tpm_keys },             /* credential.c */
+	{ UIE_MSG_ACTIVATE_REQ, SERVE_INLINE, "activate", uie_mon_activate },             /* credential.c */
 };
 
-void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...)
+void uie_mon_say(FILE *diag, const char *fmt, ...)
 {
 	struct timespec ts;
 	va_list ap;
 
-	if (!m->diag)
+	if (!diag)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	fprintf(m->diag, "%lld.%03ld uie-monitord: ", (long long)ts.tv_sec, ts.tv_nsec / 1000000);
+	fprintf(diag, "%lld.%03ld uie-monitord: ", (long long)ts.tv_sec, ts.tv_nsec / 1000000);
 	va_start(ap, fmt);
-	vfprintf(m->diag, fmt, ap);
+	vfprintf(diag, fmt, ap);
 	va_end(ap);
-	fputc('\n', m->diag);
-	fflush(m->diag);
+	fputc('\n', diag);
+	fflush(diag);
 }
 
 static const struct mon_entry *lookup(uint16_t type)

@@ -25,6 +25,7 @@
 #include "opts.h"
 #include "sandbox.h"
 #include "server.h"
+#include "state.h"
 #include "uie/err.h"
 #include "vmserver.h"
 #include "vtpm.h"
@@ -47,6 +48,7 @@ struct opts {
 	struct uie_server_limits conn;
 	struct uie_mon_limits req;
 	unsigned workers;
+	bool timing;
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -116,6 +118,8 @@ static void usage(FILE *f)
 		"  --vm-socket PATH  VM mode: serve one guest over the stream socket its QEMU\n"
 		"                    virtio-serial chardev connects to (docs/BRIDGE.md section 11)\n"
 		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n"
+		"  --timing          when stopping, say where MEASURE requests spent their time\n"
+		"                    (medians: measure, decide, log, extend; docs/PERFORMANCE.md)\n"
 		"limits (docs/DESIGN.md, \"Fair service\"; 0 = none where marked *):\n"
 		"  --max-clients N              connections at once (default %u)\n"
 		"  --max-clients-per-process N  connections of one process (default %u)\n"
@@ -163,6 +167,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		UIE_OPT_STRING("vm-socket", 0, &o->vm_socket),
 		UIE_OPT_STRING("guest-ram", 0, &o->guest_ram),
 		UIE_OPT_STRING("syslog", 0, &o->syslog),
+		UIE_OPT_FLAG("timing", 0, UIE_OPTK_SET, &o->timing),
 		/* The limits (docs/DESIGN.md, "Fair service"). */
 		UIE_OPT_NUMBER("max-clients", 0, o->conn.max_clients, 1, UIE_SERVER_CLIENTS_CAP, NULL),
 		UIE_OPT_NUMBER("max-clients-per-process", 0, o->conn.max_per_process, 1,
@@ -296,33 +301,40 @@ static int setup_signals(void)
 	return UIE_OK;
 }
 
-/* Resolves the user and group to run as; root only. */
-static int identities(const struct opts *o, uid_t *uid, gid_t *gid, gid_t *sock_gid)
+/* Resolves the user and group to run as (root only); 0, or the exit status 1 after saying why. */
+static int identities(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gid, gid_t *sock_gid)
 {
+	const char *user = o->user ? o->user : DEFAULT_USER;
 	int r;
 
 	*sock_gid = 0;
 	if (o->group) {
 		struct group *g = getgrnam(o->group);
 
-		if (!g)
-			return UIE_E_NOTFOUND;
+		if (!g) {
+			fprintf(diag, "uie-monitord: --group %s: no such group\n", o->group);
+			return 1;
+		}
 		*sock_gid = g->gr_gid;
 	}
 	if (geteuid() != 0) {
 		*uid = geteuid();
 		*gid = getegid();
-		return o->user ? UIE_E_STATE : UIE_OK;
+		if (o->user)
+			fprintf(diag, "uie-monitord: --user %s: only root can switch users\n", o->user);
+		return o->user ? 1 : 0;
 	}
-	r = uie_sandbox_user(o->user ? o->user : DEFAULT_USER, !o->user, uid, gid);
-	return r;
+	if ((r = uie_sandbox_user(user, !o->user, uid, gid)) == UIE_OK)
+		return 0;
+	fprintf(diag, "uie-monitord: %s %s: %s\n", o->user ? "--user" : "user", user,
+		r == UIE_E_NOTFOUND ? "no such user" : uie_file_err_str(r));
+	return 1;
 }
 
 /* The process: not dumpable, no core, on its CPU, private files; who it will run as. */
 static int setup_process(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gid, gid_t *sock_gid)
 {
 	struct rlimit nocore = { 0, 0 };
-	int r;
 
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	setrlimit(RLIMIT_CORE, &nocore);
@@ -335,9 +347,7 @@ static int setup_process(const struct opts *o, FILE *diag, uid_t *uid, gid_t *gi
 			return fail(diag, "--cpu", UIE_E_SYS);
 	}
 	umask(077);
-	if ((r = identities(o, uid, gid, sock_gid)) != UIE_OK)
-		return fail(diag, "user or group", r);
-	return 0;
+	return identities(o, diag, uid, gid, sock_gid);
 }
 
 /* The trusted keys and the vTPM, warmed up: what quoting needs is loaded before the filter. */
@@ -374,6 +384,33 @@ static int setup_vm(const struct opts *o, FILE *diag, struct uie_vmram *ram, int
 	return 0;
 }
 
+/* The socket (or VM mode's port and guest RAM): 0, or the exit status 1 after saying why. */
+static int setup_serving(const struct opts *o, FILE *diag, gid_t gid, struct uie_vmram *ram, int *lfd)
+{
+	int r;
+
+	if (o->vm_socket)
+		return setup_vm(o, diag, ram, lfd);
+	if ((r = uie_server_listen(o->socket, gid, lfd)) == UIE_OK)
+		return 0;
+	fprintf(diag, "uie-monitord: --socket %s: %s\n", o->socket,
+		r != UIE_E_STATE      ? uie_file_err_str(r)
+		: errno == EADDRINUSE ? "a running monitor serves it"
+		: errno == EISDIR     ? "is a directory"
+		: errno == ENOTSOCK   ? "something other than a socket is there"
+		: errno == ENOTDIR
+			? "its directory is not a directory"
+			: "its directory is not ours alone (another owner, or writable by others)");
+	return 1;
+}
+
+/* A start that failed after the socket was made removes it again; returns status. */
+static int unlisten(const struct opts *o, int status)
+{
+	unlink(o->vm_socket ? o->vm_socket : o->socket);
+	return status;
+}
+
 /* A monitor that trusts no key can never install a policy: said where it is seen. */
 static void warn_no_keys(FILE *diag)
 {
@@ -386,6 +423,9 @@ static void warn_no_keys(FILE *diag)
 	if (diag != stderr)
 		fputs(msg, stderr);
 }
+
+/* --timing: the samples, in static storage (a fixed size, one monitor per process). */
+static struct uie_mon_timing timing;
 
 static int run(const struct opts *o, FILE *diag)
 {
@@ -405,25 +445,36 @@ static int run(const struct opts *o, FILE *diag)
 		return r;
 	if ((r = uie_host_platform_init(&hp)) != UIE_OK)
 		return fail(diag, "platform", r);
-	if ((r = setup_trust(o, diag, &hp, &tpm)) != 0)
+	/*
+	 * The state directory first, locked and checked: a monitor refused there (another one
+	 * runs over it, or it is damaged) creates no vTPM key, changes no clock file and leaves
+	 * no socket.
+	 */
+	if (mo.state_dir && uie_mon_state_claim(mo.state_dir, &hp.pl, mo.log_sync, diag, &mo.state) != UIE_OK)
+		return 1; /* said on diag */
+	if ((r = setup_trust(o, diag, &hp, &tpm)) != 0 ||
+	    (r = setup_serving(o, diag, sock_gid, &ram, &lfd)) != 0) {
+		uie_mon_state_free(mo.state);
 		return r;
+	}
 	if (!o->nkeys)
 		warn_no_keys(diag);
-	/* The socket first: a monitor that cannot serve leaves the state directory alone. */
-	if (o->vm_socket && (r = setup_vm(o, diag, &ram, &lfd)) != 0)
-		return r;
-	if (!o->vm_socket && (r = uie_server_listen(o->socket, sock_gid, &lfd)) != UIE_OK)
-		return fail(diag, o->socket, r);
-	if ((r = uie_denylog_open(&denylog, o->syslog)) != UIE_OK)
-		return fail(diag, "--syslog", r);
 	mo.limits = &o->req;
 	mo.ram = o->vm_socket ? &ram : NULL;
 	mo.denylog = &denylog;
 	mo.trust_keys = o->nkeys;
+	if ((r = uie_denylog_open(&denylog, o->syslog)) != UIE_OK) {
+		uie_mon_state_free(mo.state);
+		return unlisten(o, fail(diag, "--syslog", r));
+	}
 	if ((r = uie_monitor_init_opts(&m, &hp.pl, tpm, diag, &mo)) != UIE_OK)
-		return fail(diag, o->mon.state_dir ? "monitor state (see above)" : "monitor core", r);
+		return unlisten(o, fail(diag, mo.state_dir ? mo.state_dir : "monitor core", r));
 	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
-		return fail(diag, "connection limits", r);
+		return unlisten(o, fail(diag, "connection limits", r));
+	if (o->timing) {
+		m.timing = &timing;
+		m.log.timed = true;
+	}
 	/* The state files stay open: the dropped user appends through these descriptors. */
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
 		return fail(diag, "daemonize", r);
@@ -452,6 +503,7 @@ static int run(const struct opts *o, FILE *diag)
 	uie_mon_diag(&m, "stopping: %s (%llu denials sent to %s, %llu dropped)", uie_err_str(r),
 		     (unsigned long long)denylog.sent, o->syslog ? o->syslog : "no system log",
 		     (unsigned long long)denylog.dropped);
+	uie_mon_timing_print(&m);
 	uie_denylog_close(&denylog);
 	/*
 	 * The workers are not joined: they wait idle and end with the process.  A thread's

@@ -191,6 +191,19 @@ static int measure_decide(struct uie_monitor *m, struct uie_mon_client *client, 
 	return uie_mon_decide(m, client, req, ms, object_name(fd, name, sizeof(name)), out);
 }
 
+/* measure_decide of a request measured in the loop, timed (--timing) from clk's start. */
+static int timed_decide(struct uie_monitor *m, struct uie_mon_clock *clk, struct uie_mon_client *client,
+			const struct uie_req *req, int fd, const struct uie_measurement *ms,
+			struct uie_verdict *out)
+{
+	int r;
+
+	uie_mon_clock_measured(m, clk);
+	r = measure_decide(m, client, req, fd, ms, out);
+	uie_mon_clock_done(m, clk);
+	return r;
+}
+
 /*
  * The request's subject (first-seen mode, docs/FORMATS.md 3.7): the record
  * the guest names must be a program granted on this connection; its digest
@@ -239,8 +252,10 @@ int uie_mon_measure(struct uie_monitor *m, struct uie_mon_call *c)
 	struct uie_req req;
 	struct uie_verity v;
 	struct uie_job *job;
+	struct uie_mon_clock clk;
 	int r;
 
+	uie_mon_clock_start(m, &clk);
 	if ((r = req_from_msg(m, c, &req)) != UIE_OK)
 		return r;
 	/* In VM mode a guest's descriptor would be bytes the guest chose, not its memory. */
@@ -250,7 +265,7 @@ int uie_mon_measure(struct uie_monitor *m, struct uie_mon_call *c)
 		return r;
 	/* Anonymous memory comes with its process's program, or with nothing. */
 	if (req.role == UIE_ROLE_ANON && c->fd < 0)
-		return measure_decide(m, c->client, &req, c->fd, &ms, &c->a->u.measure_ans);
+		return timed_decide(m, &clk, c->client, &req, c->fd, &ms, &c->a->u.measure_ans);
 	if (!c->later || !m->workers)
 		ms = measure_fd(m, &req, c->fd);
 	else if (measure_lookup(m, &req, c->fd, &v, &ms)) {
@@ -258,11 +273,13 @@ int uie_mon_measure(struct uie_monitor *m, struct uie_mon_call *c)
 			job_init(m, job, &req, c->fd, &v); /* the job owns the descriptor from here */
 			job->request_id = c->q->request_id;
 			c->later->job = job;
+			if (m->timing)
+				m->timing->hashed++;
 			return UIE_OK;
 		}
 		ms = measure_fd(m, &req, c->fd); /* no memory for a job: here */
 	}
-	return measure_decide(m, c->client, &req, c->fd, &ms, &c->a->u.measure_ans);
+	return timed_decide(m, &clk, c->client, &req, c->fd, &ms, &c->a->u.measure_ans);
 }
 
 void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_mon_client *client, struct uie_job *job,

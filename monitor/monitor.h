@@ -17,6 +17,7 @@
 #include "genpage.h"
 #include "logstore.h"
 #include "measurement.h"
+#include "timing.h"
 #include "uie/core.h"
 #include "wire.h"
 
@@ -73,8 +74,9 @@ struct uie_monitor {
 	uint8_t boot_id[UIE_BOOT_ID_LEN]; /* random per run, told to clients */
 	/* VM mode: the guest's RAM (borrowed).  Objects are then named by frames, never by fd. */
 	const struct uie_vmram *ram;
-	struct uie_denylog *denylog; /* borrowed; NULL: denials go to the secure log only */
-	unsigned trust_keys;         /* policy-signing keys trusted; 0: bootstrap for good */
+	struct uie_denylog *denylog;   /* borrowed; NULL: denials go to the secure log only */
+	unsigned trust_keys;           /* policy-signing keys trusted; 0: bootstrap for good */
+	struct uie_mon_timing *timing; /* --timing (borrowed), NULL: off */
 };
 
 /*
@@ -89,10 +91,11 @@ enum uie_log_sync {
 
 /* Options of uie_monitor_init_opts; all zero: memory only, every grant logged. */
 struct uie_monitor_opts {
-	const char *state_dir;   /* write-ahead log and packages; restart restores the policy */
-	uint8_t log_sync;        /* enum uie_log_sync: when records reach the device */
-	bool first_seen;         /* log each (epoch, mode, event, role, digest, decision, reason) once */
-	uint32_t first_seen_max; /* keys remembered (0: default) */
+	const char *state_dir;       /* write-ahead log and packages; restart restores the policy */
+	struct uie_mon_state *state; /* state_dir already claimed (uie_mon_state_claim); owned from here */
+	uint8_t log_sync;            /* enum uie_log_sync: when records reach the device */
+	bool first_seen;             /* log each (epoch, mode, event, role, digest, decision, reason) once */
+	uint32_t first_seen_max;     /* keys remembered (0: default) */
 	const struct uie_mon_limits *limits; /* NULL: the defaults */
 	const struct uie_vmram *ram;         /* VM mode (borrowed); NULL: objects come as fds */
 	struct uie_denylog *denylog;         /* borrowed; NULL: none */
@@ -222,6 +225,9 @@ int uie_mon_fastpath(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_export(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_pubkey(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_checkpoint(struct uie_monitor *m, struct uie_mon_call *c);
+/* credential.c: the vTPM's EK and AK, and TPM2_ActivateCredential (docs/FORMATS.md 5.8). */
+int uie_mon_tpm_keys(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_activate(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_violation(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_violation_vm(struct uie_monitor *m, struct uie_mon_call *c);
 
@@ -234,7 +240,8 @@ int uie_mon_violation_vm(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_decide(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,
 		   const struct uie_measurement *ms, const char *object, struct uie_verdict *out);
 
-/* Diagnostics line (printf-style) to m->diag, if set. */
-void uie_mon_diag(const struct uie_monitor *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A diagnostics line (printf-style) to diag, if set; uie_mon_diag: to m->diag. */
+void uie_mon_say(FILE *diag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define uie_mon_diag(m, ...) uie_mon_say((m)->diag, __VA_ARGS__)
 
 #endif

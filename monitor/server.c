@@ -36,8 +36,10 @@ static int make_dir(const char *path, gid_t gid)
 		return chown(dir, (uid_t)-1, gid) == 0 && chmod(dir, 0750) == 0 ? UIE_OK : UIE_E_SYS;
 	if (errno != EEXIST || lstat(dir, &st) != 0)
 		return UIE_E_SYS;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		errno = S_ISDIR(st.st_mode) ? EPERM : ENOTDIR;
 		return UIE_E_STATE;
+	}
 	return UIE_OK;
 }
 
@@ -49,15 +51,19 @@ static int clear_stale(const struct sockaddr_un *sa)
 
 	if (lstat(sa->sun_path, &st) != 0)
 		return errno == ENOENT ? UIE_OK : UIE_E_SYS;
-	if (!S_ISSOCK(st.st_mode))
+	if (!S_ISSOCK(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : ENOTSOCK;
 		return UIE_E_STATE;
+	}
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return UIE_E_SYS;
 	r = connect(s, (const struct sockaddr *)sa, sizeof(*sa));
 	close(s);
-	if (r == 0)
+	if (r == 0) {
+		errno = EADDRINUSE;
 		return UIE_E_STATE;
+	}
 	return unlink(sa->sun_path) == 0 ? UIE_OK : UIE_E_SYS;
 }
 

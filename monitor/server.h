@@ -24,7 +24,9 @@ struct uie_server_limits {
  * Binds and listens on path (SOCK_SEQPACKET).  The parent directory is
  * created 0750 when missing, and refused (UIE_E_STATE) when it exists but
  * is not ours or is group- or world-writable; a stale socket is replaced,
- * a live monitor refused (UIE_E_STATE).  The socket gets mode 0660 and group gid.
+ * a live monitor refused (UIE_E_STATE; errno says which: EPERM or ENOTDIR
+ * for the directory, EADDRINUSE for a live monitor, EISDIR or ENOTSOCK for
+ * another file at path).  The socket gets mode 0660 and group gid.
  * Return: UIE_OK, UIE_E_INVAL, UIE_E_STATE, UIE_E_SYS.
  */
 int uie_server_listen(const char *path, gid_t gid, int *lfd);

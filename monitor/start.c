@@ -26,6 +26,7 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, 
 	int r;
 
 	memset(m, 0, sizeof(*m));
+	m->state = o ? o->state : NULL; /* owned from here: freed by uie_monitor_fini */
 	m->pl = pl;
 	m->tpm = tpm;
 	m->diag = diag;
@@ -41,8 +42,10 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, 
 		m->denylog = o->denylog;
 		m->trust_keys = o->trust_keys;
 	}
-	if (getrandom(m->boot_id, sizeof(m->boot_id), 0) != (ssize_t)sizeof(m->boot_id))
+	if (getrandom(m->boot_id, sizeof(m->boot_id), 0) != (ssize_t)sizeof(m->boot_id)) {
+		uie_monitor_fini(m);
 		return UIE_E_SYS;
+	}
 	/* Without the page the guests keep no fast path: only speed is lost. */
 	if ((r = uie_genpage_create(&m->gen, 0)) != UIE_OK)
 		uie_mon_diag(m, "no policy generation page: %s", uie_err_str(r));
@@ -57,8 +60,13 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, 
 		uie_monitor_fini(m);
 		return r;
 	}
-	if (o && o->state_dir) {
-		r = uie_mon_state_start(m, o->state_dir, o->log_sync);
+	if (!m->state && o && o->state_dir &&
+	    (r = uie_mon_state_claim(o->state_dir, pl, o->log_sync, diag, &m->state)) != UIE_OK) {
+		uie_monitor_fini(m);
+		return r;
+	}
+	if (m->state) {
+		r = uie_mon_state_start(m, m->state);
 	} else {
 		sink = uie_logstore_sink(&m->log);
 		r = uie_core_init(&m->core, pl, &sink, UIE_HASH_SHA256);

@@ -19,7 +19,7 @@
 #include "uie/package.h"
 
 /* What the newest previous run left. */
-struct prev_run {
+struct uie_mon_prev {
 	uint64_t boot; /* 0: none */
 	struct uie_logfile_info info;
 	uint8_t *log; /* the log file's bytes (info points in) */
@@ -35,35 +35,27 @@ static int path_of(char *out, size_t cap, const char *dir, const char *name, uin
 	return n > 0 && (size_t)n < cap ? UIE_OK : UIE_E_LIMIT;
 }
 
-/* The directory must be ours and writable by nobody else: its files decide the policy. */
-static int open_dir(struct uie_monitor *m, const char *dir)
+/*
+ * The directory must be ours and writable by nobody else: its files decide
+ * the policy.  It is made if missing, but none of its parents is.
+ */
+static int open_dir(FILE *diag, const char *dir)
 {
-	char parent[4096];
 	struct stat st;
-	char *slash;
 
-	/* One missing parent (the default's /var/lib/uie) is made too. */
-	if (strlen(dir) < sizeof(parent)) {
-		memcpy(parent, dir, strlen(dir) + 1);
-		slash = strrchr(parent, '/');
-		if (slash && slash != parent) {
-			*slash = '\0';
-			mkdir(parent, 0755);
-		}
-	}
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		uie_mon_diag(m, "state directory %s: %s", dir, strerror(errno));
+		uie_mon_say(diag, "state directory %s: cannot create it: %s", dir, strerror(errno));
 		return uie_err_from_errno(errno);
 	}
 	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
-		uie_mon_diag(m, "state directory %s: not a directory of ours writable only by us", dir);
+		uie_mon_say(diag, "state directory %s: not a directory of ours writable only by us", dir);
 		return UIE_E_STATE;
 	}
 	return UIE_OK;
 }
 
 /* One monitor per state directory: the lock is held until the monitor exits. */
-static int lock_dir(struct uie_monitor *m, struct uie_mon_state *st, const char *dir)
+static int lock_dir(FILE *diag, struct uie_mon_state *st, const char *dir)
 {
 	char path[4096];
 	int n = snprintf(path, sizeof(path), "%s/lock", dir), r;
@@ -71,12 +63,14 @@ static int lock_dir(struct uie_monitor *m, struct uie_mon_state *st, const char 
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return UIE_E_LIMIT;
 	st->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (st->lock_fd < 0)
+	if (st->lock_fd < 0) {
+		uie_mon_say(diag, "%s: %s", path, strerror(errno));
 		return uie_err_from_errno(errno);
+	}
 	if (flock(st->lock_fd, LOCK_EX | LOCK_NB) != 0) {
 		r = errno == EWOULDBLOCK ? UIE_E_STATE : uie_err_from_errno(errno);
-		uie_mon_diag(m, "state directory %s: %s", dir,
-			     r == UIE_E_STATE ? "in use by another monitor" : uie_err_str(r));
+		uie_mon_say(diag, "state directory %s: %s", dir,
+			    r == UIE_E_STATE ? "in use by another monitor" : strerror(errno));
 		return r;
 	}
 	return UIE_OK;
@@ -91,21 +85,24 @@ static bool run_file(const char *name, const char *prefix, uint64_t *n)
 }
 
 /* The newest run's number; removes files a start that did not finish left (*.tmp). */
-static int newest_run(struct uie_monitor *m, const char *dir, uint64_t *boot)
+static int newest_run(FILE *diag, const char *dir, uint64_t *boot)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	uint64_t n;
 
 	*boot = 0;
-	if (!d)
+	if (!d) {
+		uie_mon_say(diag, "state directory %s: %s", dir, strerror(errno));
 		return uie_err_from_errno(errno);
+	}
 	while ((e = readdir(d))) {
 		size_t l = strlen(e->d_name);
 
 		if (l > 4 && !strcmp(e->d_name + l - 4, ".tmp") &&
 		    (!strncmp(e->d_name, "log.", 4) || !strncmp(e->d_name, "packages.", 9))) {
-			uie_mon_diag(m, "removing %s/%s left by a start that did not finish", dir, e->d_name);
+			uie_mon_say(diag, "removing %s/%s left by a start that did not finish", dir,
+				    e->d_name);
 			unlinkat(dirfd(d), e->d_name, 0);
 		} else if (run_file(e->d_name, "log", &n) && n > *boot) {
 			*boot = n;
@@ -116,43 +113,43 @@ static int newest_run(struct uie_monitor *m, const char *dir, uint64_t *boot)
 }
 
 /* Reads and checks the newest run's log and the package it ended with. */
-static int load_prev(struct uie_monitor *m, const char *dir, struct prev_run *p)
+static int load_prev(const struct uie_platform *pl, FILE *diag, const char *dir, struct uie_mon_prev *p)
 {
 	char path[4096];
 	uint8_t *pk = NULL;
 	size_t len, off, plen;
 	int r;
 
-	if ((r = newest_run(m, dir, &p->boot)) != UIE_OK || p->boot == 0)
+	if ((r = newest_run(diag, dir, &p->boot)) != UIE_OK || p->boot == 0)
 		return r;
 	if ((r = path_of(path, sizeof(path), dir, "log", p->boot, "")) != UIE_OK)
 		return r;
 	if ((r = uie_file_read_alloc(path, SIZE_MAX / 2, &p->log, &len)) != UIE_OK) {
-		uie_mon_diag(m, "%s: cannot read: %s", path, uie_file_err_str(r));
+		uie_mon_say(diag, "%s: cannot read: %s", path, uie_file_err_str(r));
 		return r;
 	}
-	if ((r = uie_logfile_parse(m->pl, p->log, len, &p->info)) != UIE_OK) {
-		uie_mon_diag(m,
-			     "%s: damaged at byte %" PRIu64 " (record %" PRIu64 "): %s; refusing to "
-			     "start rather than drop records: keep the file as evidence and move it "
-			     "aside to start a new history",
-			     path, p->info.bad_offset, p->info.hdr.first_seq + p->info.nrecords,
-			     uie_err_str(r));
+	if ((r = uie_logfile_parse(pl, p->log, len, &p->info)) != UIE_OK) {
+		uie_mon_say(diag,
+			    "%s: damaged at byte %" PRIu64 " (record %" PRIu64 "): %s; refusing to "
+			    "start rather than drop records: keep the file as evidence and move it "
+			    "aside to start a new history",
+			    path, p->info.bad_offset, p->info.hdr.first_seq + p->info.nrecords,
+			    uie_err_str(r));
 		return r;
 	}
 	if (p->info.hdr.boot != p->boot) {
-		uie_mon_diag(m, "%s: its header says run %" PRIu64, path, p->info.hdr.boot);
+		uie_mon_say(diag, "%s: its header says run %" PRIu64, path, p->info.hdr.boot);
 		return UIE_E_FORMAT;
 	}
 	if (!p->info.have_policy)
 		return UIE_OK;
 	if ((r = path_of(path, sizeof(path), dir, "packages", p->boot, "")) != UIE_OK ||
 	    (r = uie_file_read_alloc(path, SIZE_MAX / 2, &pk, &len)) != UIE_OK ||
-	    (r = uie_pkgfile_find(m->pl, pk, len, p->info.policy_id, &off, &plen)) != UIE_OK) {
-		uie_mon_diag(m,
-			     "%s: the package of the policy in force (epoch %" PRIu64 ") is not "
-			     "there: %s; refusing to start in bootstrap",
-			     path, p->info.epoch, uie_err_str(r));
+	    (r = uie_pkgfile_find(pl, pk, len, p->info.policy_id, &off, &plen)) != UIE_OK) {
+		uie_mon_say(diag,
+			    "%s: the package of the policy in force (epoch %" PRIu64 ") is not "
+			    "there: %s; refusing to start in bootstrap",
+			    path, p->info.epoch, uie_err_str(r));
 		free(pk);
 		return r;
 	}
@@ -195,7 +192,7 @@ static int sync_dir(const char *dir)
 }
 
 /* Starts the core: RESTART linking the previous log, then its policy re-checked. */
-static int start_core(struct uie_monitor *m, struct prev_run *p)
+static int start_core(struct uie_monitor *m, struct uie_mon_prev *p)
 {
 	struct uie_log_sink sink = uie_logstore_sink(&m->log);
 	struct uie_core_prev prev = { .boot = p->boot };
@@ -223,27 +220,60 @@ static int start_core(struct uie_monitor *m, struct prev_run *p)
 	return UIE_OK;
 }
 
-int uie_mon_state_start(struct uie_monitor *m, const char *dir, uint8_t log_sync)
+void uie_mon_state_free(struct uie_mon_state *st)
 {
-	struct prev_run p = { 0 };
-	struct uie_logfile_hdr hdr = { 0 };
+	if (!st)
+		return;
+	uie_logfile_close(&st->log);
+	if (st->pkg_fd >= 0)
+		close(st->pkg_fd);
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
+	if (st->prev) {
+		free(st->prev->log);
+		free(st->prev->pkg);
+		free(st->prev);
+	}
+	free(st->dir);
+	free(st);
+}
+
+int uie_mon_state_claim(const char *dir, const struct uie_platform *pl, uint8_t log_sync, FILE *diag,
+			struct uie_mon_state **out)
+{
 	struct uie_mon_state *st;
-	char lpath[4096], ltmp[4096], ppath[4096], ptmp[4096];
 	int r;
 
-	if (!(st = calloc(1, sizeof(*st))) || !(st->dir = strdup(dir))) {
-		free(st);
+	*out = NULL;
+	if (!(st = calloc(1, sizeof(*st))))
 		return UIE_E_NOMEM;
-	}
 	st->pkg_fd = -1;
 	st->log_sync = log_sync;
 	st->lock_fd = -1;
 	st->log.fd = -1;
+	if (!(st->dir = strdup(dir)) || !(st->prev = calloc(1, sizeof(*st->prev)))) {
+		uie_mon_state_free(st);
+		return UIE_E_NOMEM;
+	}
+	if ((r = open_dir(diag, dir)) != UIE_OK || (r = lock_dir(diag, st, dir)) != UIE_OK ||
+	    (r = load_prev(pl, diag, dir, st->prev)) != UIE_OK) {
+		uie_mon_state_free(st);
+		return r;
+	}
+	*out = st;
+	return UIE_OK;
+}
+
+int uie_mon_state_start(struct uie_monitor *m, struct uie_mon_state *st)
+{
+	struct uie_mon_prev *p = st->prev;
+	struct uie_logfile_hdr hdr = { 0 };
+	const char *dir = st->dir;
+	char lpath[4096], ltmp[4096], ppath[4096], ptmp[4096];
+	int r;
+
 	m->state = st;
-	if ((r = open_dir(m, dir)) != UIE_OK || (r = lock_dir(m, st, dir)) != UIE_OK ||
-	    (r = load_prev(m, dir, &p)) != UIE_OK)
-		goto out;
-	st->boot = p.boot + 1;
+	st->boot = p->boot + 1;
 	m->boot = st->boot;
 	if ((r = path_of(lpath, sizeof(lpath), dir, "log", st->boot, "")) != UIE_OK ||
 	    (r = path_of(ltmp, sizeof(ltmp), dir, "log", st->boot, ".tmp")) != UIE_OK ||
@@ -253,12 +283,12 @@ int uie_mon_state_start(struct uie_monitor *m, const char *dir, uint8_t log_sync
 	hdr.flags = uie_logstore_is_first_seen(&m->log) ? UIE_LOGFILE_FIRST_SEEN : 0;
 	hdr.boot = st->boot;
 	memcpy(hdr.boot_id, m->boot_id, UIE_BOOT_ID_LEN);
-	if ((r = uie_logfile_create(ltmp, &hdr, log_sync == UIE_LOG_SYNC_ALWAYS, &st->log)) != UIE_OK) {
-		uie_mon_diag(m, "%s: %s", ltmp, uie_err_str(r));
+	if ((r = uie_logfile_create(ltmp, &hdr, st->log_sync == UIE_LOG_SYNC_ALWAYS, &st->log)) != UIE_OK) {
+		uie_mon_diag(m, "%s: %s", ltmp, uie_file_err_str(r));
 		goto out;
 	}
 	uie_logstore_set_file(&m->log, &st->log);
-	if ((r = start_core(m, &p)) != UIE_OK)
+	if ((r = start_core(m, p)) != UIE_OK)
 		goto out;
 	/* The packages file first: a log.N always has its packages.N. */
 	if ((r = uie_logfile_sync(&st->log)) != UIE_OK ||
@@ -266,16 +296,18 @@ int uie_mon_state_start(struct uie_monitor *m, const char *dir, uint8_t log_sync
 	    rename(ltmp, lpath) != 0 || (r = sync_dir(dir)) != UIE_OK) {
 		r = r != UIE_OK ? r : uie_err_from_errno(errno);
 		uie_mon_diag(m, "state directory %s: cannot commit run %" PRIu64 ": %s", dir, st->boot,
-			     uie_err_str(r));
+			     uie_file_err_str(r));
 		goto out;
 	}
-	if (p.boot)
+	if (p->boot)
 		uie_mon_diag(m, "run %" PRIu64 " continues run %" PRIu64 " (%" PRIu64 " records%s)", st->boot,
-			     p.boot, p.info.hdr.first_seq + p.info.nrecords,
+			     p->boot, p->info.hdr.first_seq + p->info.nrecords,
 			     m->core.have_policy ? ", its policy restored" : ", bootstrap");
 out:
-	free(p.log);
-	free(p.pkg);
+	free(p->log);
+	free(p->pkg);
+	free(p);
+	st->prev = NULL;
 	return r;
 }
 
@@ -310,17 +342,4 @@ int uie_mon_state_sync_policy(struct uie_mon_state *st)
 	if ((r = uie_logfile_sync(&st->log)) != UIE_OK)
 		st->err = r;
 	return r;
-}
-
-void uie_mon_state_free(struct uie_mon_state *st)
-{
-	if (!st)
-		return;
-	uie_logfile_close(&st->log);
-	if (st->pkg_fd >= 0)
-		close(st->pkg_fd);
-	if (st->lock_fd >= 0)
-		close(st->lock_fd);
-	free(st->dir);
-	free(st);
 }

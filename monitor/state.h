@@ -14,10 +14,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "logfile.h"
 
 struct uie_monitor;
+struct uie_mon_prev;
+struct uie_platform;
 
 struct uie_mon_state {
 	char *dir;
@@ -28,16 +31,29 @@ struct uie_mon_state {
 	uint64_t pkg_len; /* its length, all entries whole */
 	int err;          /* persisting an accepted package failed: a restart would refuse to start */
 	uint8_t log_sync; /* enum uie_log_sync */
+	struct uie_mon_prev *prev; /* what the newest previous run left, until the start */
 };
 
 /*
- * Opens (creating it 0700 if missing) the state directory and starts the
- * monitor's core over it: restart record and restored policy when a
- * previous run left a log.  Called by uie_monitor_init_opts in place of
- * uie_core_init.  Every refusal is explained on m->diag.
+ * Claims the state directory before the monitor creates anything else (its
+ * vTPM key, its socket): makes DIR if missing (0700; never a missing
+ * parent), checks that it is ours and writable by nobody else, takes its
+ * lock (one monitor per directory) and reads and checks what the newest
+ * previous run left.  Writes nothing else.  Every refusal is explained on
+ * diag.  Return: UIE_OK with *out to free (uie_mon_state_free), or the
+ * error that stopped it.
+ */
+int uie_mon_state_claim(const char *dir, const struct uie_platform *pl, uint8_t log_sync, FILE *diag,
+			struct uie_mon_state **out);
+
+/*
+ * Starts the monitor's core over the claimed st (owned by m from here on):
+ * restart record and restored policy when a previous run left a log.
+ * Called by uie_monitor_init_opts in place of uie_core_init.  Every
+ * refusal is explained on m->diag.
  * Return: UIE_OK, or the error that stopped the start.
  */
-int uie_mon_state_start(struct uie_monitor *m, const char *dir, uint8_t log_sync);
+int uie_mon_state_start(struct uie_monitor *m, struct uie_mon_state *st);
 
 /*
  * After a policy install: syncs the log unless every record already is

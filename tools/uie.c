@@ -21,20 +21,23 @@ static bool in_group(const struct uie_cmd *c, const char *word)
 	return !word || (!strncmp(c->name, word, n) && (c->name[n] == ' ' || c->name[n] == '\0'));
 }
 
-/* The commands (those whose first word is group, when not NULL); how many. */
+/* The commands (those whose first word is group, when not NULL) on f (NULL: none); how many. */
 static int list(FILE *f, const char *group)
 {
 	int n = 0;
 
 	for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); a++)
-		for (const struct uie_cmd *c = areas[a]; c->name; c++)
-			if (in_group(c, group)) {
-				if (!n++)
-					fprintf(f, "usage: uie %s%sCOMMAND [ARGS...]\n\ncommands:\n",
-						group ? group : "", group ? " " : "");
+		for (const struct uie_cmd *c = areas[a]; c->name; c++) {
+			if (!in_group(c, group))
+				continue;
+			if (f && !n)
+				fprintf(f, "usage: uie %s%sCOMMAND [ARGS...]\n\ncommands:\n",
+					group ? group : "", group ? " " : "");
+			if (f)
 				fprintf(f, "  %-20s %s\n", c->name, c->summary);
-			}
-	if (n)
+			n++;
+		}
+	if (n && f)
 		fprintf(f, "\n`uie COMMAND --help` for a command's options; man uie.\n");
 	return n;
 }
@@ -57,6 +60,12 @@ static int group_help(int argc, char **argv)
 
 	if (!help && argc > 3)
 		return -1;
+	if (!help && argc == 3 && !strcmp(argv[2], "--version")) {
+		if (!list(NULL, group))
+			return -1;
+		printf("uie %s\n", UIE_TOOL_VERSION);
+		return UIE_EXIT_OK;
+	}
 	if (!help && argc == 3 && !asked)
 		return -1;
 	if (!list(asked ? stdout : stderr, group)) {

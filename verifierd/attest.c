@@ -9,8 +9,10 @@
 
 /*
  * The answers that are not verdicts: evidence that does not prove the
- * machine answered our nonce, a restart that needs the whole new log, and
- * evidence older than what was verified.  Returns whether one was set.
+ * machine answered our nonce or is not what its quote signs (records that
+ * do not replay to the signed vPCR16, PM that disagrees with them), a
+ * restart that needs the whole new log, and evidence older than what was
+ * verified.  Returns whether one was set.
  */
 static bool refusal(const struct vd_machine *m, const struct uie_verify_report *v, struct vd_reply *rep)
 {
@@ -24,6 +26,14 @@ static bool refusal(const struct vd_machine *m, const struct uie_verify_report *
 	case UIE_V_PCR_SELECT:
 	case UIE_V_PCR_DIGEST:
 		vd_reply_error(rep, 400, "bad_evidence", "%s: %s", uie_verify_class_name(v->cls), v->reason);
+		return true;
+	case UIE_V_REPLAY:
+	case UIE_V_METADATA:
+		/* Not what the machine's quote signs: changed on the way, proving nothing about it. */
+		vd_reply_error(rep, 400, "bad_evidence",
+			       "%s: %s: not the evidence the machine's quote signs (changed in transit or "
+			       "on the machine); nothing stored",
+			       uie_verify_class_name(v->cls), v->reason);
 		return true;
 	case UIE_V_SIGNATURE:
 		vd_reply_error(rep, 403, "wrong_ak", "%s (another machine's evidence, or forged)", v->reason);

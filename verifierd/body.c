@@ -14,18 +14,7 @@
 #include "pubkey.h"
 #include "uie/err.h"
 #include "uie/package.h"
-
-bool vd_id_ok(const char *s)
-{
-	size_t n = 0;
-
-	for (; s[n]; n++)
-		if (n == VD_ID_MAX ||
-		    !((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
-		      (s[n] >= '0' && s[n] <= '9') || s[n] == '.' || s[n] == '_' || s[n] == '-'))
-			return false;
-	return n > 0;
-}
+#include "verify.h"
 
 __attribute__((format(printf, 3, 4))) static int why_is(char why[VD_WHY_LEN], int err, const char *fmt, ...)
 {
@@ -47,6 +36,8 @@ static int load_object(const char *body, size_t len, const char *const *allowed,
 	json_t *v, *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
 
 	*out = NULL;
+	if (!o && len == 0)
+		return why_is(why, UIE_E_FORMAT, "empty body: a JSON object is needed");
 	if (!o)
 		return why_is(why, UIE_E_FORMAT, "body is not JSON: %s at byte %d", jerr.text, jerr.position);
 	if (!json_is_object(o)) {
@@ -111,11 +102,25 @@ static int get_ak(json_t *o, uint8_t **der_out, size_t *der_len, char why[VD_WHY
 	return UIE_OK;
 }
 
+int vd_policy_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len,
+		    struct uie_verify_policy *out)
+{
+	struct uie_package pkg;
+	int r;
+
+	if ((r = uie_package_parse(pl, buf, len, &pkg)) != UIE_OK ||
+	    (r = uie_policy_load(pkg.table, pkg.table_len, &out->table)) != UIE_OK)
+		return r;
+	out->epoch = pkg.epoch;
+	memcpy(out->package_hash, pkg.package_hash, sizeof(out->package_hash));
+	return UIE_OK;
+}
+
 static int get_policy(const struct uie_platform *pl, json_t *v, size_t i, struct vd_enrol *e,
 		      char why[VD_WHY_LEN])
 {
 	struct vd_policy_pkg *p = &e->pol[e->npol];
-	struct uie_package pkg;
+	struct uie_verify_policy pol;
 	int r;
 
 	if (!json_is_string(v))
@@ -124,10 +129,10 @@ static int get_policy(const struct uie_platform *pl, json_t *v, size_t i, struct
 	    UIE_OK)
 		return r == UIE_E_NOMEM ? r : why_is(why, UIE_E_RANGE, "\"policies\"[%zu] is not base64", i);
 	e->npol++;
-	if ((r = uie_package_parse(pl, p->bytes, p->len, &pkg)) != UIE_OK)
+	if ((r = vd_policy_parse(pl, p->bytes, p->len, &pol)) != UIE_OK)
 		return why_is(why, UIE_E_RANGE, "\"policies\"[%zu] is not a policy package: %s", i,
 			      uie_err_str(r));
-	p->epoch = pkg.epoch;
+	p->epoch = pol.epoch;
 	for (size_t k = 0; k + 1 < e->npol; k++)
 		if (e->pol[k].epoch == p->epoch)
 			return why_is(why, UIE_E_RANGE, "two policy packages for epoch %llu",
@@ -151,6 +156,20 @@ static int get_policies(const struct uie_platform *pl, json_t *o, struct vd_enro
 	return UIE_OK;
 }
 
+/* The reference values as an attestation will read them: a line that does not parse is named. */
+static int check_reference(const char *text, size_t len, char why[VD_WHY_LEN])
+{
+	struct uie_refset ref;
+	size_t line = 0;
+	int r = uie_refset_parse(text, len, &ref, &line);
+
+	if (r == UIE_OK)
+		uie_refset_fini(&ref);
+	else if (r != UIE_E_NOMEM)
+		r = why_is(why, UIE_E_RANGE, "\"reference\" line %zu: %s", line, uie_err_str(r));
+	return r;
+}
+
 static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
 {
 	json_t *iv = json_object_get(o, "interval");
@@ -160,7 +179,7 @@ static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enro
 
 	if ((r = get_string(o, "id", true, &s, &n, why)) != UIE_OK)
 		return r;
-	if (!s || n != strlen(s) || !vd_id_ok(s))
+	if (!s || n != strlen(s) || !uie_machine_id_ok(s))
 		return why_is(why, UIE_E_RANGE, "\"id\" must be 1-%d characters of A-Z a-z 0-9 . _ -",
 			      VD_ID_MAX);
 	memcpy(e->id, s, n + 1);
@@ -175,6 +194,8 @@ static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enro
 	if (s && (n != strlen(s) || n > VD_REFERENCE_MAX))
 		return why_is(why, UIE_E_RANGE, "\"reference\" holds a NUL byte or is over %u bytes",
 			      VD_REFERENCE_MAX);
+	if (s && (r = check_reference(s, n, why)) != UIE_OK)
+		return r;
 	if (s && !(e->reference = strdup(s)))
 		return UIE_E_NOMEM;
 	return get_policies(pl, o, e, why);

@@ -11,16 +11,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine_id.h"
 #include "uie/platform.h"
 
-#define VD_ID_MAX 64
+#define VD_ID_MAX UIE_MACHINE_ID_MAX
 #define VD_NONCE_LEN 32
 #define VD_MAX_POLICIES 16
 #define VD_REFERENCE_MAX (4u << 20)
 #define VD_WHY_LEN 200
 
-/* Whether s is a machine id: 1..VD_ID_MAX characters of [A-Za-z0-9._-]. */
-bool vd_id_ok(const char *s);
+struct uie_verify_policy;
+
+/*
+ * A policy package as the verifier uses it: parsed, its table loaded
+ * (pointing into buf, which must outlive out).  Checked so at enrolment and
+ * again when an attestation loads it.  Return: UIE_OK or the parse's error.
+ */
+int vd_policy_parse(const struct uie_platform *pl, const uint8_t *buf, size_t len,
+		    struct uie_verify_policy *out);
 
 struct vd_policy_pkg {
 	uint8_t *bytes; /* the package, owned */
@@ -39,8 +47,10 @@ struct vd_enrol {
 };
 
 /*
- * {"id", "ak_pub", "interval", "reference"?, "policies"?}.  Packages are
- * parsed (uie_package_parse) for their epoch, one per epoch.
+ * {"id", "ak_pub", "interval", "reference"?, "policies"?}.  The reference
+ * values are parsed as an attestation will read them, and packages with
+ * vd_policy_parse for their epoch, one per epoch: what is enrolled can be
+ * verified with.
  * Return: UIE_OK; UIE_E_FORMAT (not that JSON object: bad_json) or
  * UIE_E_RANGE (a value out of range: bad_field), why filled; UIE_E_NOMEM.
  */

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "uie/err.h"
-#include "uie/package.h"
 
 enum {
 	COL_AK,
@@ -64,7 +63,6 @@ static int load_reference(const PGresult *res, struct vd_machine *m)
 static int load_policies(struct vd_conn *c, const char *id, struct vd_machine *m)
 {
 	struct vd_params p = { 0 };
-	struct uie_package pkg;
 	PGresult *res;
 	int r = UIE_OK;
 
@@ -80,11 +78,7 @@ static int load_policies(struct vd_conn *c, const char *id, struct vd_machine *m
 		if ((r = vd_db_bytea_alloc(res, i, 0, &m->pkg[i], &len)) != UIE_OK)
 			break;
 		m->npol++;
-		if ((r = uie_package_parse(&c->hp.pl, m->pkg[i], len, &pkg)) == UIE_OK &&
-		    (r = uie_policy_load(pkg.table, pkg.table_len, &m->pols[i].table)) == UIE_OK) {
-			m->pols[i].epoch = pkg.epoch;
-			memcpy(m->pols[i].package_hash, pkg.package_hash, sizeof(pkg.package_hash));
-		}
+		r = vd_policy_parse(&c->hp.pl, m->pkg[i], len, &m->pols[i]);
 	}
 	PQclear(res);
 	return r;

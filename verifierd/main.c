@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ static void usage(FILE *f)
 		   "         [--tls-cert PEM --tls-key PEM [--tls-client-ca PEM]] [--admin-token FILE]\n"
 		   "         [--name NAME] [--threads N] [--max-body BYTES] [--max-per-client N]\n"
 		   "         [--silent-after N] [--nonce-ttl S] [--max-nonces N] [--rate N/s|off]\n"
-		   "         [--burst N] [--idle-timeout S] [--keep-verdicts DAYS]\n");
+		   "         [--burst N] [--idle-timeout S] [--request-timeout S] [--keep-verdicts DAYS]\n");
 }
 
 /* --rate N/s (1..RATE_MAX) or off. */
@@ -111,27 +112,38 @@ static int parse(int argc, char **argv, struct opts *o)
 		UIE_OPT_CALL("rate", 0, rate_option, &o->rate),
 		UIE_OPT_NUMBER("burst", 0, o->burst, 1, RATE_MAX, NULL),
 		UIE_OPT_NUMBER("idle-timeout", 0, o->srv.idle_timeout, 1, 3600, NULL),
+		UIE_OPT_NUMBER("request-timeout", 0, o->srv.request_timeout, 1, 3600, NULL),
 		UIE_OPT_NUMBER("keep-verdicts", 0, o->keep_days, 1, 36500, NULL),
 		UIE_OPT_HELP,
+		UIE_OPT_VERSION,
 		UIE_OPT_END,
 	};
-	const struct uie_opts spec = { .prog = "uie-verifierd", .opt = t, .usage = usage };
+	const struct uie_opts spec = {
+		.prog = "uie-verifierd", .opt = t, .usage = usage, .version = UIE_VERSION
+	};
 	int rc;
 
-	*o = (struct opts){ .cfg = { .name = "verifierd",
-				     .silent_after = 3,
-				     .nonce_ttl = 60,
-				     .max_nonces = 8,
-				     .max_body = 8u << 20 },
-			    .srv = { .threads = 4, .per_client = 16, .idle_timeout = 30 },
-			    .rate = 50,
-			    .burst = 100 };
+	*o = (struct opts){
+		.cfg = { .name = "verifierd",
+			 .silent_after = 3,
+			 .nonce_ttl = 60,
+			 .max_nonces = 8,
+			 .max_body = 8u << 20 },
+		.srv = { .threads = 4, .per_client = 16, .idle_timeout = 30, .request_timeout = 60 },
+		.rate = 50,
+		.burst = 100
+	};
 	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
 		return rc;
-	if (!o->listen || !o->conninfo || !o->schema_dir || !o->cert != !o->key ||
-	    (o->client_ca && !o->cert) || listen_addr(o->listen, &o->srv) != UIE_OK)
+	if (!o->listen || !o->conninfo || !o->schema_dir)
 		return uie_opts_usage(&spec);
-	return UIE_OPTS_GO;
+	if (!o->cert != !o->key || (o->client_ca && !o->cert)) {
+		fprintf(stderr, "uie-verifierd: %s\n",
+			!o->cert != !o->key ? "--tls-cert and --tls-key go together"
+					    : "--tls-client-ca needs --tls-cert and --tls-key");
+		return UIE_OPTS_EXIT_USAGE;
+	}
+	return listen_addr(o->listen, &o->srv) == UIE_OK ? UIE_OPTS_GO : UIE_OPTS_EXIT_USAGE;
 }
 
 /* A PEM file as a NUL-terminated string in *text (NULL path: NULL). */
@@ -150,7 +162,8 @@ static int read_pem(const char *what, const char *path, const char **text)
 		free(b);
 	}
 	if (r != UIE_OK)
-		fprintf(stderr, "uie-verifierd: %s %s: %s\n", what, path, uie_err_str(r));
+		fprintf(stderr, "uie-verifierd: %s %s: %s\n", what, path,
+			r == UIE_E_FORMAT ? "holds a NUL byte" : uie_file_err_str(r));
 	return r;
 }
 
@@ -158,6 +171,7 @@ static int read_pem(const char *what, const char *path, const char **text)
 static int read_admin_token(const char *path, const char **token)
 {
 	const char *why = NULL;
+	struct stat st;
 	uint8_t *b;
 	size_t n;
 	int r;
@@ -165,13 +179,20 @@ static int read_admin_token(const char *path, const char **token)
 	*token = NULL;
 	if (!path)
 		return UIE_OK;
-	if ((r = uie_file_read_alloc(path, VD_ADMIN_TOKEN_MAX + 2, &b, &n)) == UIE_OK) {
-		r = vd_admin_token_parse_alloc(b, n, (char **)token, &why);
-		OPENSSL_cleanse(b, n);
-		free(b);
+	if ((r = uie_file_read_alloc(path, VD_ADMIN_TOKEN_MAX + 2, &b, &n)) != UIE_OK) {
+		fprintf(stderr, "uie-verifierd: --admin-token %s: %s\n", path, uie_file_err_str(r));
+		return r;
 	}
+	r = vd_admin_token_parse_alloc(b, n, (char **)token, &why);
+	OPENSSL_cleanse(b, n);
+	free(b);
 	if (r != UIE_OK)
 		fprintf(stderr, "uie-verifierd: --admin-token %s: %s\n", path, why ? why : uie_err_str(r));
+	else if (stat(path, &st) == 0 && (st.st_mode & 077))
+		fprintf(stderr,
+			"uie-verifierd: warning: --admin-token %s is readable or writable by others (mode "
+			"%03o): whoever reads it is the administrator\n",
+			path, (unsigned)(st.st_mode & 0777));
 	return r;
 }
 
@@ -204,8 +225,9 @@ static int serve(struct opts *o)
 	else if (o->rate && !(o->srv.rate = vd_rate_alloc(o->rate, o->burst)))
 		fprintf(stderr, "uie-verifierd: rate limit: %s\n", uie_err_str(r = UIE_E_NOMEM));
 	else if ((r = vd_server_start_alloc(&ctx, &o->srv, &srv, &port)) != UIE_OK)
-		fprintf(stderr, "uie-verifierd: cannot serve on %s (address in use, or TLS files)\n",
-			o->listen);
+		fprintf(stderr, "uie-verifierd: --listen %s: %s\n", o->listen,
+			r == UIE_E_SYS ? "the HTTP server did not start (the TLS certificate and key?)"
+				       : uie_file_err_str(r));
 	if (r == UIE_OK) {
 		printf("listening on %u\n", port);
 		fflush(stdout);

@@ -3,12 +3,15 @@
 #ifndef UIE_VERIFIERD_REPLY_H
 #define UIE_VERIFIERD_REPLY_H
 
+#include <stdbool.h>
+
 #include <jansson.h>
 
 struct vd_reply {
 	unsigned status;
 	json_t *json;         /* owned; NULL: no body */
 	unsigned retry_after; /* seconds: a Retry-After header when not 0 */
+	bool close;           /* Connection: close (a body left unread) */
 };
 
 /* Sets {"error": code, "reason": ...} with status. */

@@ -40,7 +40,7 @@ vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1]
 			goto not_found;
 		memcpy(id, rest, n);
 		id[n] = '\0';
-		if (!vd_id_ok(id))
+		if (!uie_machine_id_ok(id))
 			goto not_found;
 		with_id = true;
 		suffix = rest + n;

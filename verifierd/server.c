@@ -2,18 +2,23 @@
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
 
 #include "admin.h"
 #include "db.h"
+#include "deadline.h"
+#include "fileio.h"
 #include "hex.h"
 #include "ratelimit.h"
 #include "route.h"
@@ -27,6 +32,7 @@ struct vd_server {
 	struct vd_rate *rate;
 	bool client_ca;
 	const char *admin_token; /* or NULL: no administrator */
+	struct vd_deadlines *deadlines;
 };
 
 /* A request being read: its body so far. */
@@ -36,18 +42,38 @@ struct pending {
 	bool too_big;
 };
 
+/* A request ends: its body is freed, and the connection's next request has the whole deadline. */
 static void pending_free(void *cls, struct MHD_Connection *conn, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
+	const struct vd_server *s = cls;
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
+								     MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	struct pending *p = *con_cls;
 
-	(void)cls;
-	(void)conn;
 	(void)toe;
+	if (ci && ci->socket_context)
+		vd_deadline_renew(s->deadlines, ci->socket_context);
 	if (p)
 		free(p->body);
 	free(p);
 	*con_cls = NULL;
+}
+
+/* A connection's deadline, from its start to its end. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	const struct vd_server *s = cls;
+	const union MHD_ConnectionInfo *ci;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		*socket_context = ci ? vd_deadline_begin(s->deadlines, ci->connect_fd) : NULL;
+	} else if (*socket_context) {
+		vd_deadline_end(s->deadlines, *socket_context);
+		*socket_context = NULL;
+	}
 }
 
 static enum MHD_Result send_reply(struct MHD_Connection *conn, struct vd_reply *rep)
@@ -69,6 +95,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct vd_reply *
 	}
 	if (text)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	if (rep->close)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	if (rep->retry_after) {
 		char s[16];
 
@@ -218,21 +246,34 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		if (!within_rate(s, conn, &rep))
 			return send_reply(conn, &rep); /* before the body is read, nothing stored */
 		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-		if (cl && (uie_parse_u64(cl, &announced) != UIE_OK || announced > s->ctx->cfg->max_body)) {
-			/* Answered before the body is read; MHD closes the connection after it. */
-			p->too_big = true;
-			serve(s, conn, url, method, p, &rep);
-			return send_reply(conn, &rep);
-		}
-		return MHD_YES;
-	}
-	if (*upload_size) {
+		if (!cl || (uie_parse_u64(cl, &announced) == UIE_OK && announced <= s->ctx->cfg->max_body))
+			return MHD_YES;
+		p->too_big = true; /* answered before the body is read */
+	} else if (*upload_size) {
 		take(p, s->ctx->cfg->max_body, upload_data, *upload_size);
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	/* After a body too large (unread, or read and dropped) the connection is closed. */
+	rep.close = p->too_big;
 	serve(s, conn, url, method, p, &rep);
 	return send_reply(conn, &rep);
+}
+
+/* The listening socket on sa, bound here so that a failure is ours to name (errno kept). */
+static int listen_on(const struct sockaddr_in *sa)
+{
+	int one = 1, e, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+	    bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0 && listen(fd, SOMAXCONN) == 0)
+		return fd;
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
 }
 
 int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts *o, struct vd_server **out,
@@ -243,31 +284,47 @@ int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts 
 				  .sin_addr.s_addr = htonl(o->addr) };
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_EPOLL;
 	struct vd_server *s = calloc(1, sizeof(*s));
-	const union MHD_DaemonInfo *di;
+	socklen_t sl = sizeof(sa);
+	int lfd, e;
 
 	*out = NULL;
 	if (!s)
 		return UIE_E_NOMEM;
+	if ((lfd = listen_on(&sa)) < 0 || getsockname(lfd, (struct sockaddr *)&sa, &sl) != 0) {
+		e = errno;
+		if (lfd >= 0)
+			close(lfd);
+		free(s);
+		errno = e;
+		return uie_err_from_errno(e);
+	}
 	s->ctx = ctx;
 	s->rate = o->rate;
 	s->client_ca = o->client_ca != NULL;
 	s->admin_token = o->admin_token;
+	if (!(s->deadlines = vd_deadlines_start(o->request_timeout))) {
+		close(lfd);
+		free(s);
+		return UIE_E_NOMEM;
+	}
 	if (o->tls_cert)
 		flags |= MHD_USE_TLS;
 	/* The TLS options end the list early (MHD_OPTION_END) when not given. */
 	s->d = MHD_start_daemon(
-		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &sa, MHD_OPTION_THREAD_POOL_SIZE,
-		o->threads, MHD_OPTION_CONNECTION_LIMIT, CONNECTIONS_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		o->per_client, MHD_OPTION_CONNECTION_TIMEOUT, o->idle_timeout, MHD_OPTION_NOTIFY_COMPLETED,
-		pending_free, NULL, o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
+		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, lfd,
+		MHD_OPTION_THREAD_POOL_SIZE, o->threads, MHD_OPTION_CONNECTION_LIMIT, CONNECTIONS_MAX,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_client, MHD_OPTION_CONNECTION_TIMEOUT,
+		o->idle_timeout, MHD_OPTION_NOTIFY_COMPLETED, pending_free, s, MHD_OPTION_NOTIFY_CONNECTION,
+		on_connection, s, o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
 		MHD_OPTION_HTTPS_MEM_KEY, o->tls_key,
 		o->client_ca ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, o->client_ca, MHD_OPTION_END);
 	if (!s->d) {
+		close(lfd);
+		vd_deadlines_stop(s->deadlines);
 		free(s);
 		return UIE_E_SYS;
 	}
-	di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
-	*port = di ? di->port : o->port;
+	*port = ntohs(sa.sin_port);
 	*out = s;
 	return UIE_OK;
 }
@@ -277,5 +334,6 @@ void vd_server_free(struct vd_server *s)
 	if (!s)
 		return;
 	MHD_stop_daemon(s->d);
+	vd_deadlines_stop(s->deadlines);
 	free(s);
 }

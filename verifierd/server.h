@@ -15,10 +15,11 @@ struct vd_server_opts {
 	uint32_t addr; /* IPv4, host order */
 	uint16_t port; /* 0: any free port */
 	unsigned threads;
-	unsigned per_client;   /* connections per client address */
-	unsigned idle_timeout; /* seconds a connection may stay silent */
-	struct vd_rate *rate;  /* requests per client address (ratelimit.h), or NULL */
-	const char *tls_cert;  /* PEM text, or NULL for plain HTTP */
+	unsigned per_client;      /* connections per client address */
+	unsigned idle_timeout;    /* seconds a connection may stay silent */
+	unsigned request_timeout; /* seconds a request may take to arrive whole (deadline.h) */
+	struct vd_rate *rate;     /* requests per client address (ratelimit.h), or NULL */
+	const char *tls_cert;     /* PEM text, or NULL for plain HTTP */
 	const char *tls_key;
 	const char *client_ca;   /* PEM text: clients must present a certificate it signed */
 	const char *admin_token; /* administrative calls need it as a bearer token (admin.h); NULL: none */

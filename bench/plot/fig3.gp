@@ -11,8 +11,8 @@ do for [panel in "execve-warm execve-cold mprotect-anon mprotect-file-allowed mp
 	f = sprintf("%s/%s.dat", datadir, panel)
 	set title panel
 	set xlabel "executable content size"
-	plot for [i=1:5] f using (column(2*i)):xtic(1) title word(names, i) lc rgb word(colors, i), \
-	     for [i=1:5] f using 0:(column(2*i+1)) axes x1y2 with linespoints lw 2 pt 7 \
+	plot for [i=1:words(names)] f using (column(2*i)):xtic(1) title word(names, i) lc rgb word(colors, i), \
+	     for [i=1:words(names)] f using 0:(column(2*i+1)) axes x1y2 with linespoints lw 2 pt 7 \
 	     lc rgb word(colors, i) notitle
 }
 unset multiplot

@@ -13,8 +13,8 @@ do for [var in "allowed missing cold"] {
 	do for [size in "4k 64k 1m"] {
 		f = sprintf("%s/mmap-%s-%s.dat", datadir, var, size)
 		set title sprintf("%s DSOs, %s", size, var)
-		plot for [i=1:5] f using (column(2*i)):xtic(1) title word(names, i) lc rgb word(colors, i), \
-		     for [i=1:5] f using 0:(column(2*i+1)) axes x1y2 with linespoints lw 2 pt 7 \
+		plot for [i=1:words(names)] f using (column(2*i)):xtic(1) title word(names, i) lc rgb word(colors, i), \
+		     for [i=1:words(names)] f using 0:(column(2*i+1)) axes x1y2 with linespoints lw 2 pt 7 \
 		     lc rgb word(colors, i) notitle
 	}
 }

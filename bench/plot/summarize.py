@@ -10,11 +10,18 @@ import math
 import os
 import platform
 import statistics
+import sys
 
-CONFIGS = ["native", "measure", "enforce", "enforce-fp", "fapolicyd"]
-NAMES = {"native": "Native", "measure": "Measure", "enforce": "Enforce",
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for grants below
+import grants  # noqa: E402  (bench/plot/grants.py)
+
+CONFIGS = ["native", "floor", "measure", "enforce", "enforce-fp", "fapolicyd"]
+NAMES = {"native": "Native", "floor": "floor", "measure": "Measure", "enforce": "Enforce",
          "enforce-fp": "Enforce FP", "fapolicyd": "fapolicyd"}
 OURS = ["measure", "enforce", "enforce-fp"]
+# Beside every row: Enforce against these (ratio of medians); floor is a notifier that
+# answers at once (bench/runtime/floor_notifier), so Enforce / floor is our own share.
+PEERS = ["floor", "fapolicyd"]
 SIZES = ["4k", "16k", "64k", "256k", "1m"]
 DSO_SIZES = ["4k", "64k", "1m"]
 COUNTS = ["1", "2", "4", "8", "16"]
@@ -85,8 +92,8 @@ def load_throughput(path):
     return {k: Stat(v, 0, len(v)) for k, v in acc.items()}, raw
 
 
-def ratio(stats, key, config, field="mean"):
-    base = stats.get(key + ("native",))
+def ratio(stats, key, config, field="mean", base_config="native"):
+    base = stats.get(key + (base_config,))
     s = stats.get(key + (config,))
     if not base or not s or getattr(base, field) == 0:
         return None
@@ -144,9 +151,15 @@ def lat_row(stats, key, label, configs, paper=None):
             continue
         row.append(f"{fmt(ratio(stats, key, c))} / {fmt(ratio(stats, key, c, 'median'))} "
                    f"({s.mean:.1f})")
+    row += [fmt(ratio(stats, key, "enforce", "median", b)) for b in PEERS if b in configs]
     if paper is not None:
         row.append(paper)
     return row
+
+
+def peer_head(configs):
+    """The headers of lat_row's columns against the peers."""
+    return [f"Enforce / {NAMES[b]}" for b in PEERS if b in configs]
 
 
 def goals(stats, tput):
@@ -287,7 +300,7 @@ def generated(stats, tput, evidence, args):
     p += ["### execve (fork+execve+wait of a static executable)", "",
           "Paper's column: Measure / Enforce / Enforce FP slowdowns; the paper measures on "
           "every execve, so it compares with our cold rows.", "",
-          md_table(head + ["paper M / E / FP"], rows), ""]
+          md_table(head + peer_head(configs) + ["paper M / E / FP"], rows), ""]
     for var in ("allowed", "missing", "cold"):
         rows = []
         for s in DSO_SIZES:
@@ -298,7 +311,7 @@ def generated(stats, tput, evidence, args):
                  "missing": "missing from the policy",
                  "cold": "allowed, measured again on every load (cold; the paper's case)"}[var]
         p += ["### mmap(PROT_EXEC): dlopen of N shared objects, " + title, "",
-              md_table(head + ["paper (1 and 16 DSOs, all sizes)"], rows), ""]
+              md_table(head + peer_head(configs) + ["paper (1 and 16 DSOs, all sizes)"], rows), ""]
     rows = []
     for var, label in (("file-allowed", "file-backed, allowed"),
                        ("file-missing", "file-backed, missing"), ("anon", "anonymous (denied)")):
@@ -306,7 +319,7 @@ def generated(stats, tput, evidence, args):
             rows.append(lat_row(stats, ("mprotect", var, s), f"{label}, {s.upper()}", configs,
                                 "FP 1.32-2.15" if var == "file-missing" and s == "4k" else ""))
     p += ["### mprotect NX->X (timed: the mprotect call alone)", "",
-          md_table(head + ["paper (all sizes)"], rows), ""]
+          md_table(head + peer_head(configs) + ["paper (all sizes)"], rows), ""]
     rows = [lat_row(stats, ("redis", "startup", "-"), "startup to first PONG", configs)]
     for t in ("GET", "SET"):
         base = tput.get((t, "native"))
@@ -315,13 +328,18 @@ def generated(stats, tput, evidence, args):
             s = tput.get((t, c))
             row.append(f"{fmt(ratio(tput, (t,), c), 3)} / {fmt(ratio(tput, (t,), c, 'median'), 3)} "
                        f"({s.mean:.0f})" if s else "n/a")
+        row += [fmt(ratio(tput, (t,), "enforce", "median", b), 3) for b in PEERS if b in configs]
         rows.append(row)
     p += ["### Redis (Debian's redis-server)", "",
-          md_table(["", "Native mean (median)"] + [NAMES[c] for c in configs[1:]], rows), ""]
+          "Throughput rows: ratios of requests per second (higher is faster).", "",
+          md_table(["", "Native mean (median)"] + [NAMES[c] for c in configs[1:]] + peer_head(configs),
+                   rows), ""]
     if evidence:
         p += ["### Evidence: export and verification (mean of the runs in evidence.csv)", "",
               md_table(["records", "evidence bytes", "export s", "verify s", "verifier's verdict"],
                        evidence), ""]
+    p += grants.markdown(args.samples, "execve-4k", "execve of the 4 KB static program (warm)")
+    p += grants.markdown(args.samples, "dlopen-16", "dlopen of 16 allowed 4 KB objects (warm)")
     prof = os.path.join(args.out, "profile.txt")
     if os.path.exists(prof):
         with open(prof) as f:

@@ -9,10 +9,17 @@ import datetime
 import os
 import platform
 import statistics
+import sys
 
-CONFIGS = ["native", "enforce", "enforce-static", "fapolicyd"]
-NAMES = {"native": "Native", "enforce": "Enforce", "enforce-static": "Enforce (static uie)",
-         "fapolicyd": "fapolicyd"}
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for grants below
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plot"))
+import grants  # noqa: E402  (bench/plot/grants.py)
+
+CONFIGS = ["native", "floor", "enforce", "enforce-static", "fapolicyd"]
+NAMES = {"native": "Native", "floor": "floor", "enforce": "Enforce",
+         "enforce-static": "Enforce (static uie)", "fapolicyd": "fapolicyd"}
+# The peers our configurations are compared with, beside Native.
+PEERS = ["floor", "fapolicyd"]
 WORKLOADS = ["exec-loop", "python", "gcc", "make", "startup"]
 TITLES = {"exec-loop": "shell exec loop", "python": "python3 imports", "gcc": "gcc compile+link",
           "make": "make -j2 (lib/core, lib/bridge)", "startup": "/bin/true (start-up)"}
@@ -65,6 +72,7 @@ def main():
     ap.add_argument("--reps", type=int, required=True)
     ap.add_argument("--mode", required=True)
     ap.add_argument("--allow-list", type=int, required=True)
+    ap.add_argument("--exec-loop", type=int, required=True, help="executions per exec-loop run")
     a = ap.parse_args()
     data, daemon = load(a.samples)
     unexpected = []
@@ -143,17 +151,20 @@ def main():
                 cells.append("n/a")
         lines.append("| %s | %s |" % (TITLES[wl], " | ".join(cells)))
     lines.append("")
-    lines.append("Ratios of medians (goal: Enforce / fapolicyd <= 1 for every real workload; "
-                 "`uie run` start-up, Enforce minus Native on /bin/true, under 3 ms):")
+    lines.append("Ratios of medians (goals: Enforce / fapolicyd <= 1 for every real workload, "
+                 "Enforce / floor <= 1.05 for the exec loop; `uie run` start-up, Enforce minus "
+                 "Native on /bin/true, under 3 ms). floor is bench/runtime/floor_notifier, a "
+                 "notifier that answers every notification of the same kind of filter at once: "
+                 "Enforce / floor is our own share, whatever the kernel's notification costs:")
     lines.append("")
     ours = [c for c in configs if c.startswith("enforce")]
-    head = ["workload"] + ["%s / Native" % NAMES[c] for c in ours + ["fapolicyd"] if c in configs]
-    head += ["%s / fapolicyd" % NAMES[c] for c in ours if "fapolicyd" in configs]
+    peers = [c for c in PEERS if c in configs]
+    pairs = [(c, "native") for c in ours + peers] + [(c, b) for b in peers for c in ours]
+    head = ["workload"] + ["%s / %s" % (NAMES[c], NAMES[b]) for c, b in pairs]
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|---|" + "---|" * (len(head) - 1))
     for wl in WORKLOADS:
-        row = [TITLES[wl]] + [ratio(wl, c, "native") for c in ours + ["fapolicyd"] if c in configs]
-        row += [ratio(wl, c, "fapolicyd") for c in ours if "fapolicyd" in configs]
+        row = [TITLES[wl]] + [ratio(wl, c, b) for c, b in pairs]
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
     lines.append("CPU time per run in ms: the workload's process tree (user + system, median; "
@@ -162,18 +173,19 @@ def main():
                  "other process on the machine during the run). Less disturbed by outside load than "
                  "wall time:")
     lines.append("")
+    cpu_pairs = [(c, b) for b in ["native"] + peers for c in ours]
     lines.append("| workload | " + " | ".join(NAMES[c] for c in configs) + " | " +
-                 " | ".join("%s / fapolicyd" % NAMES[c] for c in ours if "fapolicyd" in configs) + " |")
-    lines.append("|---|" + "---|" * (len(configs) + len([c for c in ours if "fapolicyd" in configs])))
+                 " | ".join("%s / %s" % (NAMES[c], NAMES[b]) for c, b in cpu_pairs) + " |")
+    lines.append("|---|" + "---|" * (len(configs) + len(cpu_pairs)))
     for wl in WORKLOADS:
         cells = ["%.1f (%.1f)" % (cpu[(wl, c)], dcpu.get((wl, c), 0.0)) if (wl, c) in cpu else "n/a"
                  for c in configs]
-        cells += [ratio(wl, c, "fapolicyd", cpu) for c in ours if "fapolicyd" in configs]
+        cells += [ratio(wl, c, b, cpu) for c, b in cpu_pairs]
         lines.append("| %s | %s |" % (TITLES[wl], " | ".join(cells)))
     lines.append("")
-    for c in ours:
+    for c in ours + (["floor"] if "floor" in configs else []):
         if ("startup", c) in med and ("startup", "native") in med:
-            lines.append("`uie run` start-up (%s): %.2f ms (median of `uie run -- /bin/true` %.2f ms "
+            lines.append("Start-up (%s): %.2f ms (median of /bin/true under it, %.2f ms, "
                          "minus median of `/bin/true` %.2f ms)." %
                          (NAMES[c], med[("startup", c)] - med[("startup", "native")],
                           med[("startup", c)], med[("startup", "native")]))
@@ -185,6 +197,15 @@ def main():
                          "%d runs, ms): " % (NAMES[c], len(phases)) +
                          ", ".join("%s %.2f" % (k, statistics.median(r[k] for r in phases) / 1000)
                                    for k in phases[0]) + ".")
+    def per_exec(c, base):  # us per execution of the loop above base
+        return (med[("exec-loop", c)] - med[("exec-loop", base)]) * 1e3 / a.exec_loop
+
+    for c in ours:
+        if all(("exec-loop", x) in med for x in (c, "floor", "native")):
+            lines += ["", "Per exec of the loop: %s above floor %.0f us; %s above Native %.0f us, "
+                      "floor above Native %.0f us." % (NAMES[c], per_exec(c, "floor"), NAMES[c],
+                                                       per_exec(c, "native"), per_exec("floor", "native"))]
+    lines += [""] + grants.markdown(a.samples, "exec-loop", "shell exec loop")
     try:
         with open(os.path.join(a.samples, "refusals.txt")) as f:
             refused = [l.split(None, 2) for l in f if l.strip()]

@@ -15,11 +15,13 @@ uie_available() {
 # our child; returns once it answers a status request.
 uie_monitor_start() {
 	local d=$1 key=$work/uie/key
+	local -a timing=()
+	[[ $d == *-timing ]] && timing=(--timing)
 	# --cpu 0: interceptors follow the monitor to its CPU, so a request does not
 	# wake an idle vCPU (docs/PERFORMANCE.md, "Where the time goes").
 	"$monitord" --foreground --cpu 0 --socket "$d/sock" --vtpm "builtin:$d/vtpm/ak.pem" \
 		--state-dir "$d/state" \
-		--trust-key "$key.pub" --log-file "$d/monitor.log" &
+		--trust-key "$key.pub" --log-file "$d/monitor.log" "${timing[@]}" &
 	mon_pid[$d]=$!
 	for _ in $(seq 200); do
 		"$uie" status --socket "$d/sock" > /dev/null 2>&1 && return 0
@@ -63,9 +65,27 @@ uie_setup() {
 	uie_monitor_start "$d"
 	case $c in
 	measure*) uie_provision "$d" measure 0 "$@" ;;
-	enforce) uie_provision "$d" enforce 0 "$@" ;;
+	enforce|enforce-timing) uie_provision "$d" enforce 0 "$@" ;;
 	enforce-fp) uie_provision "$d" enforce 1 "$@" ;;
 	esac
+}
+
+# uie_grant_timing OUT CMD...: runs CMD once under `uie run --timing`, with
+# a monitor of its own in Enforce (allow list trusted[]) started with
+# --timing and stopped afterwards; OUT gets the interceptor's medians per
+# notification ("uie: grants: ..." lines) and the monitor's per request
+# ("monitor: ..."), for bench/plot/grants.py.
+uie_grant_timing() {
+	local out=$1 d
+	shift
+	d=$(uie_dir enforce-timing)
+	uie_setup enforce-timing "${trusted[@]}" || return 1
+	"$uie" run --socket "$d/sock" --timing -- "$@" 2>&1 > /dev/null | grep '^uie: grants: ' > "$out"
+	kill -TERM "${mon_pid[$d]}"
+	wait "${mon_pid[$d]}" 2> /dev/null || true
+	unset "mon_pid[$d]"
+	sed -n 's/^.*uie-monitord: timing: /monitor: /p' "$d/monitor.log" >> "$out"
+	[[ -s $out ]]
 }
 
 # uie_check CONFIG: the monitor of CONFIG is still serving in the right mode.

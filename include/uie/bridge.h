@@ -47,6 +47,10 @@ enum uie_bridge_msg {
 	UIE_MSG_VIOLATION_ANS = 23,
 	UIE_MSG_VIOLATION_VM_REQ = 24, /* VM mode: VIOLATION_REQ with the file named by its frames */
 	UIE_MSG_VIOLATION_VM_ANS = 25,
+	UIE_MSG_TPM_KEYS_REQ = 26, /* -> the vTPM's EK and AK public areas (TPM2B_PUBLIC) */
+	UIE_MSG_TPM_KEYS_ANS = 27,
+	UIE_MSG_ACTIVATE_REQ = 28, /* credential blob and secret -> TPM2_ActivateCredential's answer */
+	UIE_MSG_ACTIVATE_ANS = 29,
 	UIE_MSG__MAX
 };
 
@@ -168,5 +172,21 @@ int uie_bridge_violation_vm(int fd, uint32_t pid, uint8_t kind, uint64_t object_
 
 /* Attestation public key as DER SubjectPublicKeyInfo; *der owned by the caller. */
 int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len);
+
+/*
+ * The monitor's vTPM's endorsement key and attestation key, each a
+ * marshalled TPM2B_PUBLIC (docs/FORMATS.md 5.8); *ek and *ak owned by the
+ * caller.
+ */
+int uie_bridge_tpm_keys_alloc(int fd, uint8_t **ek, size_t *ek_len, uint8_t **ak, size_t *ak_len);
+
+/*
+ * TPM2_ActivateCredential by the monitor's vTPM: blob a marshalled
+ * TPM2B_ID_OBJECT, secret a marshalled TPM2B_ENCRYPTED_SECRET.  cred
+ * (64 bytes) gets *cred_len bytes.  The vTPM's refusal is the error
+ * (UIE_E_KEY: another EK; UIE_E_SIGNATURE: another AK).
+ */
+int uie_bridge_activate(int fd, const uint8_t *blob, size_t blob_len, const uint8_t *secret,
+			size_t secret_len, uint8_t *cred, size_t *cred_len);
 
 #endif

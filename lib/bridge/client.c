@@ -375,6 +375,49 @@ int uie_bridge_pubkey_alloc(int fd, uint8_t **der, size_t *len)
 	return UIE_OK;
 }
 
+int uie_bridge_tpm_keys_alloc(int fd, uint8_t **ek, size_t *ek_len, uint8_t **ak, size_t *ak_len)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_TPM_KEYS_REQ }, a;
+	const struct uie_msg_tpm_keys_ans *k = &a.u.tpm_keys_ans;
+	int r, afd;
+
+	*ek = *ak = NULL;
+	*ek_len = *ak_len = 0;
+	if ((r = call_ok(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	if (!(*ek = malloc(k->ek_len)) || !(*ak = malloc(k->ak_len))) {
+		free(*ek);
+		*ek = NULL;
+		return UIE_E_NOMEM;
+	}
+	memcpy(*ek, k->ek, k->ek_len);
+	*ek_len = k->ek_len;
+	memcpy(*ak, k->ak, k->ak_len);
+	*ak_len = k->ak_len;
+	return UIE_OK;
+}
+
+int uie_bridge_activate(int fd, const uint8_t *blob, size_t blob_len, const uint8_t *secret,
+			size_t secret_len, uint8_t *cred, size_t *cred_len)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_ACTIVATE_REQ }, a;
+	int r, afd;
+
+	*cred_len = 0;
+	if (blob_len == 0 || blob_len > UIE_BRIDGE_CRED_BLOB_MAX || secret_len == 0 ||
+	    secret_len > UIE_BRIDGE_CRED_SECRET_MAX)
+		return UIE_E_LIMIT;
+	q.u.activate_req.blob_len = (uint16_t)blob_len;
+	q.u.activate_req.secret_len = (uint16_t)secret_len;
+	memcpy(q.u.activate_req.blob, blob, blob_len);
+	memcpy(q.u.activate_req.secret, secret, secret_len);
+	if ((r = call_ok(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	memcpy(cred, a.u.activate_ans.cred, a.u.activate_ans.len);
+	*cred_len = a.u.activate_ans.len;
+	return UIE_OK;
+}
+
 /* A sealed memfd of n little-endian u64 (none when n is 0: *mfd -1). */
 static int u64_memfd(const char *name, const uint64_t *v, size_t n, int *mfd)
 {

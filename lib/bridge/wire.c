@@ -233,17 +233,21 @@ static int export_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
 	return uie_rbuf_err(r);
 }
 
+/* n bytes of a field of cap, at least 1, and zero after them. */
+static bool padded_ok(const uint8_t *p, size_t n, size_t cap)
+{
+	if (n < 1 || n > cap)
+		return false;
+	for (size_t i = n; i < cap; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
 /* A nonce of 1..64 bytes, zero-padded. */
 static bool export_req_ok(const struct uie_wire_msg *m)
 {
-	const struct uie_msg_export_req *q = &m->u.export_req;
-
-	if (q->nonce_len < 1 || q->nonce_len > UIE_NONCE_MAX)
-		return false;
-	for (size_t i = q->nonce_len; i < UIE_NONCE_MAX; i++)
-		if (q->nonce[i])
-			return false;
-	return true;
+	return padded_ok(m->u.export_req.nonce, m->u.export_req.nonce_len, UIE_NONCE_MAX);
 }
 
 /* EXPORT_ANS, HINT_ANS and GEN_ANS: the payload is in the memfd. */
@@ -365,7 +369,7 @@ static void pubkey_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
 	uie_wbuf_bytes(w, m->u.pubkey_ans.der, m->u.pubkey_ans.len);
 }
 
-/* The only variable-length body: its length field must name exactly the bytes left. */
+/* A variable-length body: its length field must name exactly the bytes left. */
 static int pubkey_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
 {
 	int e;
@@ -461,6 +465,91 @@ static int violation_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
 	return uie_rbuf_u64(r, &m->u.violation_ans_seq);
 }
 
+/* TPM_KEYS_ANS: u16 ek_len, u16 ak_len, then the two public areas; the lengths name exactly the rest. */
+static void tpm_keys_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	const struct uie_msg_tpm_keys_ans *k = &m->u.tpm_keys_ans;
+
+	uie_wbuf_u16(w, k->ek_len);
+	uie_wbuf_u16(w, k->ak_len);
+	uie_wbuf_bytes(w, k->ek, k->ek_len);
+	uie_wbuf_bytes(w, k->ak, k->ak_len);
+}
+
+static int tpm_keys_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	struct uie_msg_tpm_keys_ans *k = &m->u.tpm_keys_ans;
+
+	(void)uie_rbuf_u16(r, &k->ek_len);
+	(void)uie_rbuf_u16(r, &k->ak_len);
+	if (uie_rbuf_err(r) != UIE_OK)
+		return uie_rbuf_err(r);
+	if (k->ek_len > UIE_BRIDGE_TPM_PUBLIC_MAX || k->ak_len > UIE_BRIDGE_TPM_PUBLIC_MAX ||
+	    (size_t)k->ek_len + k->ak_len != uie_rbuf_left(r))
+		return UIE_E_FORMAT;
+	(void)uie_rbuf_bytes(r, k->ek, k->ek_len);
+	return uie_rbuf_bytes(r, k->ak, k->ak_len);
+}
+
+static bool tpm_keys_ans_ok(const struct uie_wire_msg *m)
+{
+	const struct uie_msg_tpm_keys_ans *k = &m->u.tpm_keys_ans;
+
+	return k->ek_len >= 1 && k->ek_len <= UIE_BRIDGE_TPM_PUBLIC_MAX && k->ak_len >= 1 &&
+	       k->ak_len <= UIE_BRIDGE_TPM_PUBLIC_MAX;
+}
+
+static void activate_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	const struct uie_msg_activate_req *q = &m->u.activate_req;
+
+	uie_wbuf_u16(w, q->blob_len);
+	uie_wbuf_u16(w, q->secret_len);
+	uie_wbuf_zero(w, 4);
+	uie_wbuf_bytes(w, q->blob, UIE_BRIDGE_CRED_BLOB_MAX);
+	uie_wbuf_bytes(w, q->secret, UIE_BRIDGE_CRED_SECRET_MAX);
+}
+
+static int activate_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	struct uie_msg_activate_req *q = &m->u.activate_req;
+
+	(void)uie_rbuf_u16(r, &q->blob_len);
+	(void)uie_rbuf_u16(r, &q->secret_len);
+	(void)uie_rbuf_zero(r, 4);
+	(void)uie_rbuf_bytes(r, q->blob, UIE_BRIDGE_CRED_BLOB_MAX);
+	(void)uie_rbuf_bytes(r, q->secret, UIE_BRIDGE_CRED_SECRET_MAX);
+	return uie_rbuf_err(r);
+}
+
+static bool activate_req_ok(const struct uie_wire_msg *m)
+{
+	const struct uie_msg_activate_req *q = &m->u.activate_req;
+
+	return padded_ok(q->blob, q->blob_len, UIE_BRIDGE_CRED_BLOB_MAX) &&
+	       padded_ok(q->secret, q->secret_len, UIE_BRIDGE_CRED_SECRET_MAX);
+}
+
+static void activate_ans_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_u8(w, m->u.activate_ans.len);
+	uie_wbuf_zero(w, 3);
+	uie_wbuf_bytes(w, m->u.activate_ans.cred, UIE_BRIDGE_CRED_MAX);
+}
+
+static int activate_ans_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_u8(r, &m->u.activate_ans.len);
+	(void)uie_rbuf_zero(r, 3);
+	(void)uie_rbuf_bytes(r, m->u.activate_ans.cred, UIE_BRIDGE_CRED_MAX);
+	return uie_rbuf_err(r);
+}
+
+static bool activate_ans_ok(const struct uie_wire_msg *m)
+{
+	return padded_ok(m->u.activate_ans.cred, m->u.activate_ans.len, UIE_BRIDGE_CRED_MAX);
+}
+
 /* ERROR_ANS exists only as an error (status != 0). */
 static bool never_ok(const struct uie_wire_msg *m)
 {
@@ -525,6 +614,15 @@ static const struct msg_row msg_rows[UIE_MSG__MAX] = {
 	[UIE_MSG_VIOLATION_VM_REQ] = { true, 16, FD_IF_OBJECT, UIE_FROM_RELAY, UIE_IN_VM,
 				       violation_vm_req_put, violation_vm_req_get, violation_vm_req_ok },
 	[UIE_MSG_VIOLATION_VM_ANS] = { true, 16, FD_NEVER, 0, 0, violation_ans_put, violation_ans_get, NULL },
+	[UIE_MSG_TPM_KEYS_REQ] = { true, 0, FD_NEVER, UIE_FROM_TOOL | UIE_FROM_TREE,
+				   UIE_IN_PROCESS | UIE_IN_VM, NULL, NULL, NULL },
+	[UIE_MSG_TPM_KEYS_ANS] = { true, -1, FD_NEVER, 0, 0, tpm_keys_ans_put, tpm_keys_ans_get,
+				   tpm_keys_ans_ok },
+	[UIE_MSG_ACTIVATE_REQ] = { true, 784, FD_NEVER, UIE_FROM_TOOL | UIE_FROM_TREE,
+				   UIE_IN_PROCESS | UIE_IN_VM, activate_req_put, activate_req_get,
+				   activate_req_ok },
+	[UIE_MSG_ACTIVATE_ANS] = { true, 72, FD_NEVER, 0, 0, activate_ans_put, activate_ans_get,
+				   activate_ans_ok },
 };
 
 /* The row of type, or NULL when the type is unknown. */

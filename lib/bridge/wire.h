@@ -99,6 +99,26 @@ struct uie_msg_pubkey_ans {
 	uint8_t der[UIE_BRIDGE_PUBKEY_MAX];
 };
 
+/* TPM_KEYS_ANS: two marshalled TPM2B_PUBLIC. */
+#define UIE_BRIDGE_TPM_PUBLIC_MAX 1024
+struct uie_msg_tpm_keys_ans {
+	uint16_t ek_len, ak_len;
+	uint8_t ek[UIE_BRIDGE_TPM_PUBLIC_MAX], ak[UIE_BRIDGE_TPM_PUBLIC_MAX];
+};
+
+/* ACTIVATE_REQ: a TPM2B_ID_OBJECT and a TPM2B_ENCRYPTED_SECRET, each zero-padded to its field. */
+#define UIE_BRIDGE_CRED_BLOB_MAX 256
+#define UIE_BRIDGE_CRED_SECRET_MAX 520
+#define UIE_BRIDGE_CRED_MAX 64
+struct uie_msg_activate_req {
+	uint16_t blob_len, secret_len;
+	uint8_t blob[UIE_BRIDGE_CRED_BLOB_MAX], secret[UIE_BRIDGE_CRED_SECRET_MAX];
+};
+struct uie_msg_activate_ans {
+	uint8_t len;
+	uint8_t cred[UIE_BRIDGE_CRED_MAX];
+};
+
 struct uie_wire_msg {
 	uint16_t type; /* enum uie_bridge_msg */
 	uint32_t request_id;
@@ -120,6 +140,9 @@ struct uie_wire_msg {
 		struct uie_msg_violation_req violation_req;
 		struct uie_msg_violation_vm_req violation_vm_req;
 		uint64_t violation_ans_seq; /* VIOLATION_ANS and VIOLATION_VM_ANS */
+		struct uie_msg_tpm_keys_ans tpm_keys_ans;
+		struct uie_msg_activate_req activate_req;
+		struct uie_msg_activate_ans activate_ans;
 	} u;
 };
 

@@ -157,7 +157,25 @@ int uie_fd_write_all(int fd, const void *buf, size_t len)
 	return UIE_OK;
 }
 
-int uie_file_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
+/* All of buf into the existing non-regular file path (a FIFO, a device), never replacing it. */
+static int write_through(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), r, e;
+
+	if (fd < 0)
+		return file_error(-1, errno, UIE_E_IO);
+	r = uie_fd_write_all(fd, buf, len);
+	e = errno;
+	if (close(fd) != 0 && r == UIE_OK) {
+		e = errno;
+		r = uie_err_from_errno(e);
+	}
+	errno = r == UIE_OK ? 0 : e;
+	return r;
+}
+
+/* Replaces the regular file (or nothing) at path through a temporary file beside it. */
+static int replace(const char *path, const void *buf, size_t len, mode_t mode)
 {
 	char *tmp;
 	int fd, e = 0;
@@ -184,4 +202,31 @@ int uie_file_write_atomic(const char *path, const void *buf, size_t len, mode_t 
 	free(tmp);
 	errno = e;
 	return e ? uie_err_from_errno(e) : UIE_OK;
+}
+
+int uie_file_write_atomic(const char *path, const void *buf, size_t len, mode_t mode)
+{
+	struct stat st;
+	char *real = NULL;
+	int r;
+
+	/* A symlink is followed: the file it names is replaced, the link stays. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!(real = realpath(path, NULL)))
+			return file_error(-1, errno, UIE_E_IO);
+		path = real;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		r = write_through(path, buf, len);
+	else
+		r = replace(path, buf, len, mode);
+	free(real);
+	return r;
+}
+
+int uie_file_write_output(const char *path, const void *buf, size_t len, mode_t mode)
+{
+	if (!strcmp(path, "-"))
+		return uie_fd_write_all(STDOUT_FILENO, buf, len);
+	return uie_file_write_atomic(path, buf, len, mode);
 }

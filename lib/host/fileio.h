@@ -40,9 +40,15 @@ int uie_fd_write_all(int fd, const void *buf, size_t len);
 /*
  * Replaces path by len bytes: a temporary file next to it with the given
  * mode, written, fsync'ed, then renamed over path.  On error path is
- * unchanged and the temporary file is removed.  The error of the failing
+ * unchanged and the temporary file is removed.  A symlink is followed (the
+ * file it names is replaced, the link stays; a dangling one is ENOENT), and
+ * an existing file that is neither regular nor a directory (a FIFO, a
+ * device) is written through, never replaced.  The error of the failing
  * call (uie_err_from_errno) or UIE_E_NOMEM.
  */
 int uie_file_write_atomic(const char *path, const void *buf, size_t len, mode_t mode);
+
+/* An output a user named (-o FILE): "-" is standard output, else uie_file_write_atomic. */
+int uie_file_write_output(const char *path, const void *buf, size_t len, mode_t mode);
 
 #endif

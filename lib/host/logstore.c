@@ -8,6 +8,7 @@
 
 #include "logfile.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 #include "vtpm.h"
 
 /*
@@ -268,6 +269,7 @@ int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN], const 
 	struct uie_logstore *ls = ctx;
 	uint8_t check[UIE_PCR_LEN];
 	uint8_t pcr[UIE_PCR_LEN] = { 0 };
+	uint64_t t0, t1;
 	int r;
 
 	bool pending = ls->fs && ls->fs->pending;
@@ -286,12 +288,18 @@ int uie_logstore_append(void *ctx, const uint8_t rec[UIE_LOG_RECORD_LEN], const 
 	    (r = uie_pcr_extend(ls->pl, pcr, lrh)) != UIE_OK)
 		return r;
 	/* Write-ahead: on the device before the vTPM or anyone else sees it. */
+	t0 = ls->timed ? uie_now_ns() : 0;
 	if (ls->file && (ls->file_err = uie_logfile_append(ls->file, rec)) != UIE_OK)
 		return ls->file_err;
+	t1 = ls->timed ? uie_now_ns() : 0;
 	if (ls->tpm && (r = uie_vtpm_extend(ls->tpm, lrh)) != UIE_OK) {
 		ls->broken = true;
 		ls->tpm_err = r;
 		return r;
+	}
+	if (ls->timed) {
+		ls->file_ns += t1 - t0;
+		ls->tpm_ns += uie_now_ns() - t1;
 	}
 	memcpy(ls->recs + (size_t)(ls->n - ls->base) * UIE_LOG_RECORD_LEN, rec, UIE_LOG_RECORD_LEN);
 	memcpy(ls->pcrs + (size_t)(ls->n - ls->base) * UIE_PCR_LEN, pcr, UIE_PCR_LEN);

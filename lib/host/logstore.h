@@ -36,6 +36,8 @@ struct uie_logstore {
 	int tpm_err;                   /* the error that broke it */
 	int file_err;                  /* the last append's file error (UIE_OK once one succeeds) */
 	uint64_t repeats;              /* grants answered from the first-seen table */
+	bool timed;                    /* add up the time of appends (uie-monitord --timing) */
+	uint64_t file_ns, tpm_ns;      /* time spent writing the file and extending the vTPM */
 };
 
 /*

@@ -9,10 +9,8 @@
 #include <tss2/tss2_mu.h>
 
 #include "uie/err.h"
+#include "tpm_public.h"
 #include "uie/types.h"
-
-/* TPMA_OBJECT: fixedTPM | fixedParent | sensitiveDataOrigin | userWithAuth | restricted | sign */
-#define AK_ATTRIBUTES 0x00050072u
 
 int uie_tpm_get16(struct uie_rbuf *b, uint16_t *v)
 {
@@ -288,23 +286,11 @@ fail:
 void uie_tpm_ecc_public_put(struct uie_wbuf *w, const uint8_t x[32], const uint8_t y[32])
 {
 	uint8_t tmp[sizeof(TPMT_PUBLIC)];
-	TPMT_PUBLIC pub = {
-		.type = TPM2_ALG_ECC,
-		.nameAlg = TPM2_ALG_SHA256,
-		.objectAttributes = AK_ATTRIBUTES,
-		.parameters.eccDetail = {
-			.symmetric.algorithm = TPM2_ALG_NULL,
-			.scheme = { .scheme = TPM2_ALG_ECDSA, .details.ecdsa.hashAlg = TPM2_ALG_SHA256 },
-			.curveID = TPM2_ECC_NIST_P256,
-			.kdf.scheme = TPM2_ALG_NULL,
-		},
-		.unique.ecc = { .x.size = 32, .y.size = 32 },
-	};
+	TPMT_PUBLIC pub;
 	size_t off = 0;
 	TSS2_RC rc;
 
-	memcpy(pub.unique.ecc.x.buffer, x, 32);
-	memcpy(pub.unique.ecc.y.buffer, y, 32);
+	uie_tpm_ak_template(&pub, x, y);
 	rc = Tss2_MU_TPMT_PUBLIC_Marshal(&pub, tmp, sizeof(tmp), &off);
 	put_marshalled(w, rc, tmp, off);
 }

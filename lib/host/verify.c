@@ -223,7 +223,8 @@ int uie_verify_ae(const struct uie_platform *pl, const struct uie_verify_input *
 		  struct uie_verify_report *rep)
 {
 	struct uie_verify_checkpoint cp;
-	struct uie_tpm_quote q = { 0 }; /* the parse clears it too, out of the analyzer's sight */
+	struct uie_verify_report cont = { 0 }; /* check_continuity's finding */
+	struct uie_tpm_quote q = { 0 };        /* the parse clears it too, out of the analyzer's sight */
 	struct uie_ae ae;
 	int r, cls;
 
@@ -239,10 +240,23 @@ int uie_verify_ae(const struct uie_platform *pl, const struct uie_verify_input *
 	rep->mode = ae.pm.mode;
 	rep->epoch = ae.pm.epoch;
 	memcpy(rep->vpcr, ae.vpcr, UIE_PCR_LEN);
-	if ((cls = check_quote(in, &ae, &q, rep)) != UIE_V_OK ||
-	    (cls = check_continuity(in, &ae, &q, &cp, rep)) != UIE_V_OK ||
-	    (cls = uie_verify_log_walk(pl, in, &ae, &cp, rep)) != UIE_V_OK ||
-	    (cls = check_clock(in, &q, rep)) != UIE_V_OK)
+	if ((cls = check_quote(in, &ae, &q, rep)) != UIE_V_OK)
+		return cls;
+	/*
+	 * Whether the records are the machine's (they replay to its signed vPCR16) is settled
+	 * before what they say about continuity: a record changed in transit is a replay
+	 * failure, never a break in the machine's history.
+	 */
+	cont.cls = check_continuity(in, &ae, &q, &cp, &cont);
+	if ((cls = uie_verify_log_walk(pl, in, &ae, &cp, rep)) == UIE_V_REPLAY || cls == UIE_V_INTERNAL)
+		return cls;
+	if (cont.cls != UIE_V_OK) {
+		rep->has_seq = cont.has_seq;
+		rep->seq = cont.seq;
+		memcpy(rep->reason, cont.reason, sizeof(rep->reason));
+		return rep->cls = cont.cls;
+	}
+	if (cls != UIE_V_OK || (cls = check_clock(in, &q, rep)) != UIE_V_OK)
 		return cls;
 	/* The walk checked PM against the log, so it can be remembered. */
 	rep->next.valid = true;

@@ -115,6 +115,8 @@ struct uie_verify_report {
 	uint64_t remote_fs_records, remote_fs_first, mutable_records, mutable_first;
 	/* REPEAT_COUNT records; those naming a record before this evidence. */
 	uint64_t repeat_records, repeat_unresolved;
+	/* Bit i (i < 64): a record of the evidence is of in->pols[i]'s epoch (it was used). */
+	uint64_t pols_seen;
 	/* SUBJECT records; those naming an EXECVE record before this evidence. */
 	uint64_t subject_records, subject_unresolved;
 	/* Record 0 was MONITOR_RESTART: the end of the previous run's log it names. */

@@ -47,6 +47,14 @@ static const struct uie_verify_policy *find_policy(const struct uie_verify_input
 	return NULL;
 }
 
+/* Notes which given policies are of epoch (a record's). */
+static void saw_epoch(const struct uie_verify_input *in, uint64_t epoch, struct uie_verify_report *rep)
+{
+	for (size_t i = 0; i < in->npols && i < 64; i++)
+		if (in->pols[i].epoch == epoch)
+			rep->pols_seen |= 1ull << i;
+}
+
 static bool is_exec(uint16_t ev)
 {
 	return ev == UIE_LOG_EXECVE || ev == UIE_LOG_MMAP_EXEC || ev == UIE_LOG_MPROTECT_EXEC;
@@ -482,7 +490,7 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 			const struct uie_ae *ae, const struct uie_verify_checkpoint *cp,
 			struct uie_verify_report *rep)
 {
-	struct finding meta = { 0 }, ref = { 0 }, pol = { 0 }, viol = { 0 };
+	struct finding cont = { 0 }, meta = { 0 }, ref = { 0 }, pol = { 0 }, viol = { 0 };
 	struct uie_log_record r, last = { 0 };
 	uint8_t install_id[32], pcr[UIE_PCR_LEN], lrh[UIE_PCR_LEN];
 	bool have_install = false;
@@ -493,29 +501,34 @@ int uie_verify_log_walk(const struct uie_platform *pl, const struct uie_verify_i
 		const uint8_t *p = ae->records + i * UIE_LOG_RECORD_LEN;
 
 		if (checkpoint_fails(cp, ae->first_seq + i, pcr))
-			return fail_seq(rep, UIE_V_CONTINUITY, ae->first_seq + i,
-					"the records before this one differ from those verified before");
+			note(&cont, ae->first_seq + i,
+			     "the records before this one differ from those verified before");
 		if (uie_log_decode(p, UIE_LOG_RECORD_LEN, &r) != UIE_OK || r.seq != ae->first_seq + i ||
 		    uie_log_lrh(pl, p, lrh) != UIE_OK || memcmp(lrh, r.lrh, UIE_PCR_LEN) != 0 ||
 		    uie_pcr_extend(pl, pcr, lrh) != UIE_OK)
 			return diagnose_record(pl, ae, rep);
+		if (!i || r.epoch != last.epoch)
+			saw_epoch(in, r.epoch, rep);
 		check_start(&r, i ? &last : NULL, rep, &meta);
 		audit(in, ae, &r, i ? &last : NULL, rep, &ref, &pol, &viol, &meta, install_id, &have_install);
 		last = r;
 	}
 	if (checkpoint_fails(cp, ae->first_seq + ae->nrecords, pcr))
-		return fail_seq(rep, UIE_V_CONTINUITY, ae->first_seq + ae->nrecords,
-				"the records differ from those verified before");
+		note(&cont, ae->first_seq + ae->nrecords, "the records differ from those verified before");
+	/* Records that do not replay to the signed vPCR16 are not the machine's: nothing else counts. */
 	if (memcmp(pcr, ae->vpcr, UIE_PCR_LEN) != 0)
 		return diagnose_end(pl, ae, rep);
 	check_metadata(in, ae, ae->nrecords ? &last : NULL, have_install ? install_id : NULL, &meta);
 	struct {
 		struct finding *f;
 		int cls;
-	} order[] = { { &meta, UIE_V_METADATA },
+	} order[] = { /* what the machine's signed records say first; PM, which it does not sign, last */
+		      { &cont, UIE_V_CONTINUITY },
 		      { &viol, UIE_V_VIOLATION },
 		      { &ref, UIE_V_REFERENCE },
-		      { &pol, UIE_V_POLICY } };
+		      { &pol, UIE_V_POLICY },
+		      { &meta, UIE_V_METADATA }
+	};
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		if (order[k].f->hit)
 			return fail_seq(rep, order[k].cls, order[k].f->seq, order[k].f->what);

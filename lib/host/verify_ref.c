@@ -77,15 +77,20 @@ static int push(struct uie_refset *s, const struct uie_digest *d)
 	return UIE_OK;
 }
 
-/* The JSON manifest: *line is the 1-based entry at fault (0: the document). */
+/*
+ * The JSON manifest: *line is the 1-based entry at fault, or the line
+ * where the document stops being JSON (0: JSON, but not a manifest).
+ */
 static int parse_json(const char *text, size_t len, struct uie_refset *out, size_t *line)
 {
 	json_error_t jerr;
 	json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr), *ents;
 	int r = UIE_OK;
 
-	if (!o)
+	if (!o) {
+		*line = (size_t)(jerr.line > 0 ? jerr.line : 0);
 		return UIE_E_FORMAT;
+	}
 	ents = json_object_get(o, "entries");
 	if (!json_is_string(json_object_get(o, "manifest")) || !json_is_array(ents))
 		r = UIE_E_FORMAT;

@@ -2,6 +2,7 @@
 /* vTPM facade: picks a backend from its spec and forwards every call. */
 #include "vtpm_impl.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <openssl/x509.h>
 
 #include "hex.h"
+#include "tpm_public.h"
 #include "uie/err.h"
 
 /* A host or port of a swtpm: spec must not smuggle other TCTI options. */
@@ -119,6 +121,38 @@ int uie_vtpm_pubkey_alloc(struct uie_vtpm *t, uint8_t **der, size_t *len)
 	if (!t)
 		return UIE_E_INVAL;
 	return t->ops->pubkey_alloc(t, der, len);
+}
+
+static int public_alloc(struct uie_vtpm *t, bool ek, uint8_t **pub, size_t *len)
+{
+	if (!pub || !len)
+		return UIE_E_INVAL;
+	*pub = NULL;
+	*len = 0;
+	if (!t)
+		return UIE_E_INVAL;
+	return uie_tpm_public_alloc(ek ? t->ops->ek_public(t) : t->ops->ak_public(t), pub, len);
+}
+
+int uie_vtpm_ek_public_alloc(struct uie_vtpm *t, uint8_t **pub, size_t *len)
+{
+	return public_alloc(t, true, pub, len);
+}
+
+int uie_vtpm_ak_public_alloc(struct uie_vtpm *t, uint8_t **pub, size_t *len)
+{
+	return public_alloc(t, false, pub, len);
+}
+
+int uie_vtpm_activate_credential(struct uie_vtpm *t, const uint8_t *blob, size_t blob_len,
+				 const uint8_t *secret, size_t secret_len, uint8_t *cred, size_t *cred_len)
+{
+	if (!cred_len)
+		return UIE_E_INVAL;
+	*cred_len = 0;
+	if (!t || !blob || !secret || !cred)
+		return UIE_E_INVAL;
+	return t->ops->activate(t, blob, blob_len, secret, secret_len, cred, cred_len);
 }
 
 int uie_vtpm_ecc_spki_alloc(const uint8_t x[32], const uint8_t y[32], uint8_t **der, size_t *len)

@@ -46,4 +46,27 @@ int uie_vtpm_quote_alloc(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_
 /* Attestation public key as DER SubjectPublicKeyInfo, owned by the caller. */
 int uie_vtpm_pubkey_alloc(struct uie_vtpm *t, uint8_t **der, size_t *len);
 
+/*
+ * The endorsement key's and the attestation key's public areas, each a
+ * marshalled TPM2B_PUBLIC owned by the caller.  The EK is the TCG EK
+ * Credential Profile's template L-1 (RSA 2048; lib/host/tpm_public.h):
+ * the tpm2-tss backends create it with TPM2_CreatePrimary in the
+ * endorsement hierarchy at open, the built-in one keeps its key in
+ * KEYFILE.ek (PEM, created 0600 if missing).
+ */
+int uie_vtpm_ek_public_alloc(struct uie_vtpm *t, uint8_t **pub, size_t *len);
+int uie_vtpm_ak_public_alloc(struct uie_vtpm *t, uint8_t **pub, size_t *len);
+
+/*
+ * TPM2_ActivateCredential with the AK as the object and the EK as the key
+ * that opens the secret (lib/host/credential.h): blob is a marshalled
+ * TPM2B_ID_OBJECT, secret a marshalled TPM2B_ENCRYPTED_SECRET.  On success
+ * cred (UIE_CRED_MAX bytes) holds *cred_len bytes of the credential.
+ * Refusals as in credential.h (UIE_E_KEY: another EK; UIE_E_SIGNATURE:
+ * another AK; UIE_E_FORMAT ...: malformed); UIE_E_TPM for anything else
+ * the TPM says.
+ */
+int uie_vtpm_activate_credential(struct uie_vtpm *t, const uint8_t *blob, size_t blob_len,
+				 const uint8_t *secret, size_t secret_len, uint8_t *cred, size_t *cred_len);
+
 #endif

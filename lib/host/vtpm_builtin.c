@@ -10,10 +10,14 @@
  * write only, which the monitor's seccomp sandbox allows; that update is
  * not synced, and need not be: after a crash resetCount grows, and
  * verifiers compare clocks only within one resetCount.
+ * The endorsement key (RSA 2048, the public area of the TCG EK profile's
+ * template L-1) is in KEYFILE.ek, created 0600 at the first open, and
+ * ActivateCredential is credential.c's software TPM side with it.
  */
 #include "vtpm_impl.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +30,13 @@
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/rsa.h>
 #include <openssl/sha.h>
 #include <openssl/x509.h>
 
+#include "credential.h"
 #include "tpm_marshal.h"
+#include "tpm_public.h"
 #include "uie/buf.h"
 #include "uie/err.h"
 #include "uie/sys.h"
@@ -41,6 +48,8 @@
 struct builtin {
 	struct uie_vtpm base;
 	EVP_PKEY *ak;
+	EVP_PKEY *ek; /* RSA 2048, in KEYFILE.ek */
+	TPMT_PUBLIC ak_pub, ek_pub;
 	uint8_t x[32], y[32];
 	uint8_t name[34];
 	uint8_t pcr16[UIE_PCR_LEN];
@@ -51,7 +60,21 @@ struct builtin {
 	uint32_t reset_count, restart_count;
 };
 
-static int load_or_create_key(const char *path, EVP_PKEY **out)
+/* The AK: ECDSA P-256; the EK: RSA 2048 with exponent 65537 (template L-1). */
+static bool key_fits(EVP_PKEY *pk, bool rsa)
+{
+	BIGNUM *e = NULL;
+	bool ok;
+
+	if (!rsa)
+		return EVP_PKEY_get_base_id(pk) == EVP_PKEY_EC && EVP_PKEY_get_bits(pk) == 256;
+	ok = EVP_PKEY_get_base_id(pk) == EVP_PKEY_RSA && EVP_PKEY_get_bits(pk) == 2048 &&
+	     EVP_PKEY_get_bn_param(pk, OSSL_PKEY_PARAM_RSA_E, &e) == 1 && BN_is_word(e, 65537);
+	BN_free(e);
+	return ok;
+}
+
+static int load_or_create_key(const char *path, bool rsa, EVP_PKEY **out)
 {
 	FILE *f;
 	int fd;
@@ -60,7 +83,7 @@ static int load_or_create_key(const char *path, EVP_PKEY **out)
 	if ((f = fopen(path, "rb"))) {
 		*out = PEM_read_PrivateKey(f, NULL, NULL, NULL);
 		fclose(f);
-		if (!*out || EVP_PKEY_get_base_id(*out) != EVP_PKEY_EC || EVP_PKEY_get_bits(*out) != 256) {
+		if (!*out || !key_fits(*out, rsa)) {
 			EVP_PKEY_free(*out);
 			*out = NULL;
 			return UIE_E_KEY;
@@ -69,7 +92,7 @@ static int load_or_create_key(const char *path, EVP_PKEY **out)
 	}
 	if (errno != ENOENT)
 		return UIE_E_IO;
-	if (!(*out = EVP_EC_gen("P-256")))
+	if (!(*out = rsa ? EVP_RSA_gen(2048) : EVP_EC_gen("P-256")))
 		return UIE_E_CRYPTO;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || !(f = fdopen(fd, "wb"))) {
@@ -103,6 +126,22 @@ static int key_point(EVP_PKEY *pk, uint8_t x[32], uint8_t y[32])
 		return UIE_E_KEY;
 	memcpy(x, pt + 1, 32);
 	memcpy(y, pt + 33, 32);
+	return UIE_OK;
+}
+
+/* The EK's public area: template L-1 with the key's modulus. */
+static int ek_public(EVP_PKEY *pk, TPMT_PUBLIC *pub)
+{
+	uint8_t n[UIE_TPM_EK_RSA_BYTES];
+	BIGNUM *bn = NULL;
+	int ok;
+
+	ok = EVP_PKEY_get_bn_param(pk, OSSL_PKEY_PARAM_RSA_N, &bn) == 1 &&
+	     BN_bn2binpad(bn, n, sizeof(n)) == sizeof(n);
+	BN_free(bn);
+	if (!ok)
+		return UIE_E_KEY;
+	uie_tpm_ek_template(pub, n);
 	return UIE_OK;
 }
 
@@ -287,11 +326,31 @@ static int bi_pubkey(struct uie_vtpm *t, uint8_t **der, size_t *len)
 	return uie_vtpm_ecc_spki_alloc(b->x, b->y, der, len);
 }
 
+static const TPMT_PUBLIC *bi_ek_public(struct uie_vtpm *t)
+{
+	return &((struct builtin *)t)->ek_pub;
+}
+
+static const TPMT_PUBLIC *bi_ak_public(struct uie_vtpm *t)
+{
+	return &((struct builtin *)t)->ak_pub;
+}
+
+static int bi_activate(struct uie_vtpm *t, const uint8_t *blob, size_t blob_len, const uint8_t *secret,
+		       size_t secret_len, uint8_t cred[UIE_CRED_MAX], size_t *cred_len)
+{
+	struct builtin *b = (struct builtin *)t;
+
+	return uie_credential_activate(b->ek, &b->ek_pub, b->name, sizeof(b->name), blob, blob_len, secret,
+				       secret_len, cred, cred_len);
+}
+
 static void bi_free(struct uie_vtpm *t)
 {
 	struct builtin *b = (struct builtin *)t;
 
 	EVP_PKEY_free(b->ak);
+	EVP_PKEY_free(b->ek);
 	if (b->clock_fd >= 0)
 		close(b->clock_fd);
 	free(b->clock_path);
@@ -303,29 +362,48 @@ static const struct uie_vtpm_ops builtin_ops = {
 	.read_pcr16 = bi_read,
 	.quote_alloc = bi_quote,
 	.pubkey_alloc = bi_pubkey,
+	.ek_public = bi_ek_public,
+	.ak_public = bi_ak_public,
+	.activate = bi_activate,
 	.free = bi_free,
 };
+
+/* keyfile followed by suffix, malloc'ed. */
+static char *suffixed(const char *keyfile, const char *suffix)
+{
+	size_t n = strlen(keyfile), m = strlen(suffix);
+	char *p = malloc(n + m + 1);
+
+	if (p)
+		snprintf(p, n + m + 1, "%s%s", keyfile, suffix);
+	return p;
+}
 
 int uie_vtpm_builtin_open(const char *keyfile, struct uie_vtpm **out)
 {
 	struct builtin *b;
-	size_t n = strlen(keyfile);
+	char *ek_path = NULL;
 	int r;
 
 	*out = NULL;
-	if (!(b = calloc(1, sizeof(*b))) || !(b->clock_path = malloc(n + sizeof(".clock")))) {
+	if (!(b = calloc(1, sizeof(*b))) || !(b->clock_path = suffixed(keyfile, ".clock")) ||
+	    !(ek_path = suffixed(keyfile, ".ek"))) {
+		if (b)
+			free(b->clock_path);
 		free(b);
 		return UIE_E_NOMEM;
 	}
 	b->base.ops = &builtin_ops;
 	b->clock_fd = -1;
-	memcpy(b->clock_path, keyfile, n);
-	memcpy(b->clock_path + n, ".clock", sizeof(".clock"));
-	if ((r = load_or_create_key(keyfile, &b->ak)) != UIE_OK ||
-	    (r = key_point(b->ak, b->x, b->y)) != UIE_OK ||
-	    (r = uie_tpm_ecc_name(b->x, b->y, b->name)) != UIE_OK ||
+	if ((r = load_or_create_key(keyfile, false, &b->ak)) == UIE_OK &&
+	    (r = key_point(b->ak, b->x, b->y)) == UIE_OK &&
+	    (r = uie_tpm_ecc_name(b->x, b->y, b->name)) == UIE_OK)
+		r = load_or_create_key(ek_path, true, &b->ek);
+	free(ek_path);
+	if (r != UIE_OK || (r = ek_public(b->ek, &b->ek_pub)) != UIE_OK ||
 	    (r = clock_load(b->clock_path, &b->clock_base, &b->reset_count)) != UIE_OK)
 		goto fail;
+	uie_tpm_ak_template(&b->ak_pub, b->x, b->y);
 	if (b->reset_count == UINT32_MAX) {
 		r = UIE_E_LIMIT;
 		goto fail;

@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <tss2/tss2_tpm2_types.h>
+
+#include "credential.h"
 #include "vtpm.h"
 
 struct uie_vtpm_ops {
@@ -14,6 +17,12 @@ struct uie_vtpm_ops {
 	int (*quote_alloc)(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len, uint8_t **attest,
 			   size_t *attest_len, uint8_t **sig, size_t *sig_len);
 	int (*pubkey_alloc)(struct uie_vtpm *t, uint8_t **der, size_t *len);
+	/* Public areas of the EK and of the AK, kept by the backend from open to free. */
+	const TPMT_PUBLIC *(*ek_public)(struct uie_vtpm *t);
+	const TPMT_PUBLIC *(*ak_public)(struct uie_vtpm *t);
+	/* TPM2_ActivateCredential (blob and secret are whole marshalled TPM2Bs). */
+	int (*activate)(struct uie_vtpm *t, const uint8_t *blob, size_t blob_len, const uint8_t *secret,
+			size_t secret_len, uint8_t cred[UIE_CRED_MAX], size_t *cred_len);
 	void (*free)(struct uie_vtpm *t);
 };
 

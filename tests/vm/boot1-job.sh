@@ -4,9 +4,16 @@
 # interceptor; then what a hostile root does outside supervision.  The
 # guest's /tmp/out goes back to the host over the uie.out port.
 # Environment: UIE, INIT, PROBE (binaries), K (the host's key directory,
-# which must not exist here), V (this directory), N1 (the verifier's nonce).
+# which must not exist here), V (this directory), N1 (the verifier's nonce),
+# PROGS (the build's tests/progs).
 . "$V/checks.sh"
 mkdir -p /tmp/out
+# The mremap attack (issue 25) works on this kernel, unsupervised.  (Under
+# bootstrap the growth would be allowed and its range digest recorded, which
+# `uie verify --reference` then rejects as unknown code that ran.)
+cp "$PROGS/libuiegood.so" /tmp/grow.so && "$PROGS/growexec" plant /tmp/grow.so
+"$PROGS/growexec" grow /tmp/grow.so >/dev/null 2>&1
+check_rc "growexec grow gains natively on the guest's kernel" 10 $?
 check "uie-init runs the init supervised and ends cleanly" \
 	unshare --pid --fork --mount-proc "$INIT" --uie "$UIE" -- /bin/sh "$V/boot1-init.sh"
 # No channel to the monitor: uie-init must not start the init at all.

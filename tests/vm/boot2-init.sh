@@ -2,7 +2,8 @@
 # VM mode, boot 2: the supervised init.  Installs the host's policy through
 # the guest, runs an approved and a modified program, exports the evidence;
 # then the attacks on approved code (issue 18, as tests/e2e/runtime/seal.sh
-# in process mode): execmod refused, a write to a mapped approved file kills
+# in process mode): execmod refused, mremap growth over unmeasured bytes
+# refused (issue 25), a write to a mapped approved file kills
 # its victim and is logged, the evidence after them exported too (both in a
 # tar on uie.out); then kills the interceptor to show that no exec is left.
 # Environment: UIE, V, W (the host's shared directory with policy.pkg),
@@ -29,6 +30,17 @@ for m in copy wx wxprot race; do
 	case $rc:$out in
 	0:*REFUSED*) echo "vm-check ok: execmod $m refused" ;;
 	*) echo "vm-check FAIL: execmod $m refused (exit $rc: $out)" ;;
+	esac
+done
+# mremap growth of an approved code segment over a page no digest covers (issue 25, as
+# tests/e2e/runtime/mremap.sh in process mode).
+cp "$lib" /tmp/grow.so && "$PROGS/growexec" plant /tmp/grow.so
+for m in grow move fixed dontunmap race; do
+	out=$("$PROGS/growexec" $m /tmp/grow.so 3 2>&1)
+	rc=$?
+	case $rc:$out in
+	0:*REFUSED*) echo "vm-check ok: growexec $m refused" ;;
+	*) echo "vm-check FAIL: growexec $m refused (exit $rc: $out)" ;;
 	esac
 done
 # Whole-boot mode (uie-init --allow-mounts): the BPF LSM guard refuses new code written

@@ -14,8 +14,10 @@
 #include "attest_cmds.h"
 #include "b64.h"
 #include "cmd.h"
+#include "conn.h"
 #include "hex.h"
 #include "http.h"
+#include "machine_id.h"
 #include "opts.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -47,9 +49,12 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 		UIE_OPT_STRING("cert", 0, &o->http.cert),
 		UIE_OPT_STRING("key", 0, &o->http.key),
 		UIE_OPT_HELP,
+		UIE_OPT_VERSION,
 		UIE_OPT_END,
 	};
-	const struct uie_opts spec = { .prog = "uie attest", .opt = t, .usage = usage };
+	const struct uie_opts spec = {
+		.prog = "uie attest", .opt = t, .usage = usage, .version = UIE_TOOL_VERSION
+	};
 	int rc;
 
 	memset(o, 0, sizeof(*o));
@@ -58,6 +63,11 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 		return rc;
 	if (!o->http.base || !o->machine || !o->http.cert != !o->http.key)
 		return uie_opts_usage(&spec);
+	if (!uie_machine_id_ok(o->machine)) {
+		fprintf(stderr, "uie attest: --machine '%s': an id is 1-%d characters of A-Z a-z 0-9 . _ -\n",
+			o->machine, UIE_MACHINE_ID_MAX);
+		return UIE_OPTS_EXIT_USAGE;
+	}
 	return UIE_OPTS_GO;
 }
 
@@ -181,10 +191,8 @@ static int round_once(struct uie_http *h, const struct attest_opts *o)
 	bool rejected = false;
 	int fd, r;
 
-	if ((r = uie_bridge_connect(o->socket, &fd)) != UIE_OK) {
-		fprintf(stderr, "uie attest: monitor at %s: %s\n", o->socket, uie_err_str(r));
+	if (uie_tool_connect("uie attest", o->socket, &fd) != UIE_OK)
 		return UIE_EXIT_FAIL;
-	}
 	r = exchange(h, o, fd, false, &status, &reply);
 	if (r == UIE_OK && status == 409 && is_error(reply, "full_log_needed")) {
 		json_decref(reply);

@@ -75,9 +75,27 @@ static int write_cel(const char *path, const uint8_t *ae, size_t len)
 	if ((r = uie_ae_parse(ae, len, &a)) != UIE_OK ||
 	    (r = uie_cel_json_alloc(a.records, a.first_seq, a.nrecords, &json)) != UIE_OK)
 		return r;
-	r = evio_write(path, json, strlen(json));
+	r = uie_file_write_output(path, json, strlen(json), 0644);
 	free(json);
 	return r;
+}
+
+/* Why the monitor has no records from since: past its last one, or dropped at a checkpoint. */
+static void say_range(int fd, const char *sock, uint64_t since)
+{
+	struct uie_status st;
+
+	if (uie_bridge_status(fd, &st) == UIE_OK && since > st.nrecords)
+		fprintf(stderr,
+			"uie evidence export: --since %llu: the monitor at %s has only %llu records\n",
+			(unsigned long long)since, sock, (unsigned long long)st.nrecords);
+	else
+		fprintf(stderr,
+			"uie evidence export: --since %llu: the monitor at %s no longer holds those records: "
+			"a "
+			"checkpoint (uie evidence checkpoint) dropped them from its memory; they stay in its "
+			"log file\n",
+			(unsigned long long)since, sock);
 }
 
 int uie_cmd_evidence_export(int argc, char **argv)
@@ -102,7 +120,12 @@ int uie_cmd_evidence_export(int argc, char **argv)
 	if (uie_tool_connect("uie evidence export", o.socket, &fd) != UIE_OK)
 		return UIE_EXIT_FAIL;
 	rc = UIE_EXIT_FAIL;
-	if ((r = uie_bridge_export_alloc(fd, o.nonce.bytes, o.nonce.len, o.since, &ae, &ae_len)) != UIE_OK) {
+	if ((r = uie_bridge_export_alloc(fd, o.nonce.bytes, o.nonce.len, o.since, &ae, &ae_len)) ==
+	    UIE_E_RANGE) {
+		say_range(fd, o.socket, o.since);
+		goto out;
+	}
+	if (r != UIE_OK) {
 		uie_tool_peer_err("uie evidence export", o.socket, r);
 		goto out;
 	}
@@ -114,7 +137,7 @@ int uie_cmd_evidence_export(int argc, char **argv)
 		fprintf(stderr, "uie evidence export: %s: %s\n", o.pubkey, uie_file_err_str(r));
 		goto out;
 	}
-	if ((r = evio_write(o.out, ae, ae_len)) != UIE_OK) {
+	if ((r = uie_file_write_output(o.out, ae, ae_len, 0644)) != UIE_OK) {
 		fprintf(stderr, "uie evidence export: %s: %s\n", o.out, uie_file_err_str(r));
 		goto out;
 	}

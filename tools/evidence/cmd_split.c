@@ -33,7 +33,7 @@ static int put(const char *dir, const char *name, const void *p, size_t n)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
 		return UIE_E_LIMIT;
-	return evio_write(path, p, n);
+	return uie_file_write_output(path, p, n, 0644);
 }
 
 int uie_cmd_evidence_split(int argc, char **argv)

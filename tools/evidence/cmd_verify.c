@@ -122,11 +122,15 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 		if ((r = evio_read_alloc(o->ref, &text, &len)) == UIE_OK)
 			r = uie_refset_parse((const char *)text, len, &in->ref, &line);
 		free(text);
-		if (r != UIE_OK) {
+		if (r != UIE_OK && line)
 			fprintf(stderr, "uie verify: reference manifest %s:%zu: %s\n", o->ref, line,
-				uie_err_str(r));
+				uie_file_err_str(r));
+		else if (r != UIE_OK)
+			fprintf(stderr, "uie verify: reference manifest %s: %s\n", o->ref,
+				r == UIE_E_FORMAT ? "JSON without \"manifest\" and \"entries\""
+						  : uie_file_err_str(r));
+		if (r != UIE_OK)
 			return r;
-		}
 	}
 	for (size_t i = 0; i < o->npol; i++) {
 		if ((r = load_policy(pl, o->pol[i], &in->pkg[i], &in->pols[i])) != UIE_OK) {
@@ -334,6 +338,14 @@ int uie_cmd_verify(int argc, char **argv)
 		.prev = o.state ? &in.prev : NULL,
 	};
 	rc = uie_verify_ae(&hp.pl, &vin, &rep);
+	/* A package for an epoch the log never reached checked nothing: said, not silently ignored. */
+	for (size_t i = 0; rc == UIE_V_OK && i < o.npol; i++)
+		if (!(rep.pols_seen & (1ull << i)))
+			fprintf(stderr,
+				"uie verify: warning: policy package %s is for epoch %llu, which no record "
+				"of "
+				"the evidence is of: it checked nothing\n",
+				o.pol[i], (unsigned long long)in.pols[i].epoch);
 	if (rc == UIE_V_OK && o.state && (r = uie_verify_state_save(o.state, &rep.next)) != UIE_OK) {
 		fprintf(stderr, "uie verify: saving state %s: %s\n", o.state, uie_file_err_str(r));
 		rc = UIE_EXIT_FAIL;

@@ -7,5 +7,8 @@ int uie_cmd_evidence_export(int argc, char **argv);
 int uie_cmd_verify(int argc, char **argv);
 int uie_cmd_evidence_checkpoint(int argc, char **argv);
 int uie_cmd_evidence_split(int argc, char **argv);
+int uie_cmd_ek_show(int argc, char **argv);
+int uie_cmd_credential_make(int argc, char **argv);
+int uie_cmd_credential_activate(int argc, char **argv);
 
 #endif

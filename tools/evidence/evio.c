@@ -22,13 +22,6 @@ int evio_read_alloc(const char *path, uint8_t **buf, size_t *len)
 	return uie_file_read_alloc(path, EVIO_MAX_FILE, buf, len);
 }
 
-int evio_write(const char *path, const void *p, size_t n)
-{
-	if (!strcmp(path, "-"))
-		return uie_fd_write_all(1, p, n);
-	return uie_file_write_atomic(path, p, n, 0644);
-}
-
 /* The nonce from arg (hex, or the file it names): UIE_OK, or UIE_E_FORMAT after saying why. */
 static int nonce_option(struct evio_nonce *o, bool from_file, const char *arg)
 {
@@ -114,7 +107,7 @@ int evio_write_pubkey_pem(const char *path, const uint8_t *der, size_t len)
 
 	if (pk && (bio = BIO_new(BIO_s_mem())) && PEM_write_bio_PUBKEY(bio, pk) == 1 &&
 	    (n = BIO_get_mem_data(bio, &pem)) > 0)
-		r = evio_write(path, pem, (size_t)n);
+		r = uie_file_write_output(path, pem, (size_t)n, 0644);
 	BIO_free(bio);
 	EVP_PKEY_free(pk);
 	return r;

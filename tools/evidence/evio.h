@@ -12,8 +12,6 @@
 
 /* Whole regular file (or stdin for "-"), malloc'ed; UIE_E_IO / UIE_E_LIMIT / UIE_E_NOMEM. */
 int evio_read_alloc(const char *path, uint8_t **buf, size_t *len);
-/* Writes atomically (temporary file + rename), or to stdout for "-". */
-int evio_write(const char *path, const void *p, size_t n);
 
 /* The nonce of --nonce or --nonce-file: 1 to UIE_NONCE_MAX bytes, given once. */
 struct evio_nonce {

@@ -48,7 +48,7 @@ int uie_cmd_policy_compile(int argc, char **argv)
 {
 	const char *mode_arg = NULL, *def_arg = NULL, *out = NULL;
 	struct uie_policy_sources src = { 0 };
-	bool immutable = false;
+	bool immutable = false, manifest;
 	const struct uie_opt t[] = {
 		UIE_OPT_STRING("mode", 'm', &mode_arg),
 		UIE_OPT_STRING("default", 'd', &def_arg),
@@ -107,7 +107,8 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		text = (uint8_t *)mt;
 		len = ml;
 	}
-	if (uie_lang_is_manifest((const char *)text, len))
+	manifest = uie_lang_is_manifest((const char *)text, len);
+	if (manifest)
 		r = uie_lang_parse_manifest((const char *)text, len,
 					    mode >= 0 ? (uint8_t)mode : UIE_MODE_ENFORCE,
 					    def >= 0 ? (uint8_t)def : UIE_DENY, &pol, &err);
@@ -126,11 +127,16 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		pol.mode = (uint8_t)mode;
 	if (def >= 0)
 		pol.default_action = (uint8_t)def;
+	if (manifest && pol.nrules == 0 && pol.default_action == UIE_DENY)
+		fprintf(stderr,
+			"uie policy compile: warning: %s lists no objects: the table denies every "
+			"execution\n",
+			argv[optind]);
 	pol.src.flags |= src.flags;
 	pol.src.trusted_fs |= src.trusted_fs;
 	r = uie_lang_compile_alloc(&pol, &table, &tlen);
 	if (r == UIE_OK) {
-		r = uie_file_write_atomic(out, table, tlen, 0644);
+		r = uie_file_write_output(out, table, tlen, 0644);
 		free(table);
 	}
 	if (r != UIE_OK)

@@ -3,6 +3,7 @@
  * `uie policy install PACKAGE [--socket PATH]`: the guest side only
  * forwards; the monitor decides (docs/BRIDGE.md).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cmd.h"
 #include "conn.h"
 #include "fileio.h"
+#include "host_platform.h"
 #include "opts.h"
 #include "policy_cmds.h"
 
@@ -48,6 +50,41 @@ static int read_package(const char *path, uint8_t **pkg, size_t *len)
 	return UIE_OK;
 }
 
+/* Why the monitor found the package's epoch wrong: equal, a rollback, or above the ceiling. */
+static void say_epoch(const char *sock, const char *path, const uint8_t *pkg, size_t len)
+{
+	static const char pre[] = "uie policy install: rejected by the monitor";
+	struct uie_host_platform hp;
+	struct uie_status st;
+	struct uie_package p;
+	bool have_st = false;
+	int fd, r = uie_host_platform_init(&hp);
+
+	if (r == UIE_OK) {
+		r = uie_package_parse(&hp.pl, pkg, len, &p);
+		uie_host_platform_fini(&hp);
+	}
+	if (r == UIE_OK && p.epoch <= UIE_EPOCH_MAX && uie_bridge_connect(sock, &fd) == UIE_OK) {
+		have_st = uie_bridge_status(fd, &st) == UIE_OK;
+		close(fd);
+	}
+	if (r != UIE_OK)
+		fprintf(stderr, "%s: %s: %s\n", pre, path, uie_err_str(UIE_E_EPOCH));
+	else if (p.epoch > UIE_EPOCH_MAX)
+		fprintf(stderr, "%s: %s: epoch %llu is above the highest a package may have (%llu)\n", pre,
+			path, (unsigned long long)p.epoch, (unsigned long long)UIE_EPOCH_MAX);
+	else if (!have_st)
+		fprintf(stderr, "%s: %s: epoch %llu is not above the epoch in force\n", pre, path,
+			(unsigned long long)p.epoch);
+	else if (p.epoch == st.epoch)
+		fprintf(stderr,
+			"%s: %s: epoch %llu is the epoch in force already: an update needs a greater one\n",
+			pre, path, (unsigned long long)p.epoch);
+	else
+		fprintf(stderr, "%s: %s: epoch %llu is below the epoch in force %llu (a rollback)\n", pre,
+			path, (unsigned long long)p.epoch, (unsigned long long)st.epoch);
+}
+
 int uie_cmd_policy_install(int argc, char **argv)
 {
 	const char *sock = UIE_BRIDGE_DEFAULT_PATH;
@@ -70,15 +107,15 @@ int uie_cmd_policy_install(int argc, char **argv)
 	}
 	r = uie_bridge_install(fd, pkg, len, &merr);
 	close(fd);
-	free(pkg);
-	if (r != UIE_OK) {
+	if (r != UIE_OK)
 		uie_tool_peer_err("uie policy install", sock, r);
-		return UIE_EXIT_FAIL;
-	}
-	if (merr != UIE_OK) {
+	else if (merr == UIE_E_EPOCH)
+		say_epoch(sock, argv[i], pkg, len);
+	else if (merr != UIE_OK)
 		fprintf(stderr, "uie policy install: rejected by the monitor: %s\n", uie_err_str(merr));
+	free(pkg);
+	if (r != UIE_OK || merr != UIE_OK)
 		return UIE_EXIT_FAIL;
-	}
 	printf("installed %s\n", argv[i]);
 	return UIE_EXIT_OK;
 }

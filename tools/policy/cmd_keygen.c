@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `uie key gen [--force] -o PRIV.pem --pub PUB.pem`: a policy-signing key
- * pair (ECDSA P-256).  An existing file is replaced only with --force: a
- * private key overwritten by mistake cannot sign for its policies again.
+ * pair (ECDSA P-256), both files or neither.  An existing file is replaced
+ * only with --force: a private key overwritten by mistake cannot sign for
+ * its policies again.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -44,17 +47,58 @@ static int pem_alloc(EVP_PKEY *pk, int priv, char **out, size_t *len)
 	return *out ? UIE_OK : UIE_E_CRYPTO;
 }
 
-/* Whether path may be written: it does not exist, or force; else says why. */
-static bool may_write(const char *path, bool force)
+/*
+ * Whether path may be written: it is standard output ("-"), or its directory
+ * exists and it does not (or force); else says why.  *fresh: nothing was there.
+ */
+static bool may_write(const char *path, bool force, bool *fresh)
 {
 	struct stat st;
-	int found = force ? -1 : lstat(path, &st);
+	char *dir;
+	int found = lstat(path, &st), e = found < 0 ? errno : 0;
 
-	if (found == 0)
+	*fresh = e == ENOENT;
+	if (!strcmp(path, "-"))
+		return true;
+	if (!(dir = strdup(path)))
+		e = ENOMEM;
+	else if (*fresh) /* its directory must exist: nothing is created on the way */
+		e = stat(dirname(dir), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	else if (found == 0 && !force)
+		e = EEXIST;
+	free(dir);
+	if (e == EEXIST)
 		fprintf(stderr, "uie key gen: %s: already exists (--force replaces it)\n", path);
-	else if (found < 0 && !force && errno != ENOENT)
-		fprintf(stderr, "uie key gen: %s: %s\n", path, strerror(errno));
-	return force || (found < 0 && errno == ENOENT);
+	else if (e)
+		fprintf(stderr, "uie key gen: %s: %s\n", path, strerror(e));
+	return e == 0;
+}
+
+/* Whether the files at a and b are one (both exist), or one name in one directory. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *da = strdup(a), *db = strdup(b);
+	bool same;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		same = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	else
+		same = da && db && !strcmp(basename(da), basename(db)) && stat(dirname(da), &sa) == 0 &&
+		       stat(dirname(db), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	free(da);
+	free(db);
+	return same;
+}
+
+/* Whether a and b name one file (or both standard output); says so. */
+static bool same_output(const char *a, const char *b)
+{
+	bool same = !strcmp(a, b) || same_file(a, b);
+
+	if (same)
+		fprintf(stderr, "uie key gen: -o and --pub both name %s: the keys need two files\n", a);
+	return same;
 }
 
 static void usage(FILE *f)
@@ -65,7 +109,7 @@ static void usage(FILE *f)
 int uie_cmd_key_gen(int argc, char **argv)
 {
 	const char *priv = NULL, *pub = NULL;
-	bool force = false;
+	bool force = false, fresh, pub_fresh;
 	const struct uie_opt t[] = {
 		UIE_OPT_STRING("output", 'o', &priv),
 		UIE_OPT_STRING("pub", 'p', &pub),
@@ -74,6 +118,7 @@ int uie_cmd_key_gen(int argc, char **argv)
 	};
 	const struct uie_opts spec = { .prog = "uie key gen", .opt = t, .usage = usage };
 	EVP_PKEY *pk;
+	FILE *out;
 	char *pem = NULL;
 	uint8_t id[32];
 	size_t len;
@@ -83,14 +128,14 @@ int uie_cmd_key_gen(int argc, char **argv)
 		return r;
 	if (!priv || !pub)
 		return uie_opts_usage(&spec);
-	if (!may_write(priv, force) || !may_write(pub, force))
+	if (same_output(priv, pub) || !may_write(priv, force, &fresh) || !may_write(pub, force, &pub_fresh))
 		return UIE_EXIT_FAIL;
 	if (!(pk = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256"))) {
 		fprintf(stderr, "uie key gen: key generation failed\n");
 		return UIE_EXIT_FAIL;
 	}
 	if ((r = pem_alloc(pk, 1, &pem, &len)) == UIE_OK &&
-	    (r = uie_file_write_atomic(priv, pem, len, 0600)) != UIE_OK)
+	    (r = uie_file_write_output(priv, pem, len, 0600)) != UIE_OK)
 		fprintf(stderr, "uie key gen: %s: %s\n", priv, uie_file_err_str(r));
 	if (pem) {
 		OPENSSL_cleanse(pem, len);
@@ -98,8 +143,12 @@ int uie_cmd_key_gen(int argc, char **argv)
 		pem = NULL;
 	}
 	if (r == UIE_OK && (r = pem_alloc(pk, 0, &pem, &len)) == UIE_OK &&
-	    (r = uie_file_write_atomic(pub, pem, len, 0644)) != UIE_OK)
+	    (r = uie_file_write_output(pub, pem, len, 0644)) != UIE_OK) {
 		fprintf(stderr, "uie key gen: %s: %s\n", pub, uie_file_err_str(r));
+		/* Both keys or neither: a private key without its public one is removed. */
+		if (fresh && strcmp(priv, "-") != 0)
+			unlink(priv);
+	}
 	free(pem);
 	if (r == UIE_OK)
 		r = uie_pubkey_id(pk, id);
@@ -108,9 +157,11 @@ int uie_cmd_key_gen(int argc, char **argv)
 		fprintf(stderr, "uie key gen: %s\n", uie_err_str(r));
 	if (r != UIE_OK)
 		return UIE_EXIT_FAIL;
-	printf("key id ");
+	/* The key id goes to standard error when a key goes to standard output. */
+	out = strcmp(priv, "-") != 0 && strcmp(pub, "-") != 0 ? stdout : stderr;
+	fprintf(out, "key id ");
 	for (int i = 0; i < 32; i++)
-		printf("%02x", id[i]);
-	printf("\n");
+		fprintf(out, "%02x", id[i]);
+	fprintf(out, "\n");
 	return UIE_EXIT_OK;
 }

@@ -260,7 +260,7 @@ static int write_manifest(const struct scan *s, const char *out)
 	int r = s->json ? json_alloc(s, &buf, &len) : text_alloc(s, &buf, &len);
 
 	if (r == UIE_OK) {
-		r = out ? uie_file_write_atomic(out, buf, len, 0644) : uie_fd_write_all(1, buf, len);
+		r = uie_file_write_output(out ? out : "-", buf, len, 0644);
 		if (r != UIE_OK)
 			fprintf(stderr, "uie ref scan: %s: %s\n", out ? out : "standard output",
 				uie_file_err_str(r));

@@ -124,7 +124,7 @@ int uie_cmd_policy_sign(int argc, char **argv)
 				"action=DENY (a miss proves nothing otherwise)\n");
 	else if (r != UIE_OK)
 		fprintf(stderr, "uie policy sign: %s: %s\n", argv[optind], uie_err_str(r));
-	else if ((r = uie_file_write_atomic(out, pkg, plen, 0644)) != UIE_OK)
+	else if ((r = uie_file_write_output(out, pkg, plen, 0644)) != UIE_OK)
 		fprintf(stderr, "uie policy sign: %s: %s\n", out, uie_file_err_str(r));
 	EVP_PKEY_free(pk);
 	free(table);

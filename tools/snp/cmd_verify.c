@@ -300,7 +300,7 @@ static int bind_ek(const struct args *a, struct input *in, struct uie_snp_verdic
 	if ((v->err = uie_snp_vtpm_ek(&v->report, a->nonce_bytes, in->tsm.manifest, in->tsm.manifest_len,
 				      in->tsm.single, ek, ek_len, &v->why)) != UIE_OK)
 		return v->err;
-	if (a->ek_out && (r = uie_file_write_atomic(a->ek_out, *ek, *ek_len, 0644)) != UIE_OK) {
+	if (a->ek_out && (r = uie_file_write_output(a->ek_out, *ek, *ek_len, 0644)) != UIE_OK) {
 		fprintf(stderr, PROG ": %s: %s\n", a->ek_out, uie_file_err_str(r));
 		return r;
 	}

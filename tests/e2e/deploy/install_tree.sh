@@ -100,8 +100,8 @@ else
 fi
 
 # --- manual pages ----------------------------------------------------------
-commands=$("$uie" --help | awk '/^commands:/ { on = 1; next }
-	on && /^  [a-z]/ { w = $1; if ($2 ~ /^[a-z]+$/ && index($0, "  " $1 " " $2 "  ")) w = w "-" $2; print w }')
+. "$(dirname "$0")/commands.sh"
+commands=$(uie_commands "$uie")
 for page in man1/uie.1 man8/uie-monitord.8 $(for c in $commands; do echo "man1/uie-$c.1"; done); do
 	[ -s "$man/$page" ] || fail "manual page $page not installed"
 	if command -v man > /dev/null; then

@@ -12,8 +12,8 @@ uie=$1 monitord=$2 mandir=$3 vmrelay=${4:-} init=${5:-}
 fails=0
 bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-commands=$("$uie" --help | awk '/^commands:/ { on = 1; next }
-	on && /^  [a-z]/ { w = $1; if ($2 ~ /^[a-z][a-z-]*$/ && index($0, "  " $1 " " $2 "  ")) w = w "-" $2; print w }')
+. "$(dirname "$0")/commands.sh"
+commands=$(uie_commands "$uie")
 [ "$(echo "$commands" | wc -l)" -ge 10 ] || bad "could not read the command list of uie --help"
 
 # options_in PAGE HELP-COMMAND...: each --option the help text shows must be in PAGE.

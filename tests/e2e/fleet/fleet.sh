@@ -4,7 +4,7 @@
 # temporary directory, two uie-verifierd processes on it, and
 #  - test_fleet: the API driven with genuine evidence of in-process machines
 #    (enrolment, nonces across verifiers, incremental posts, concurrent posts,
-#    restarts, tampered/skipped/reordered/replayed records, every bad input);
+#    restarts, tampered/skipped/reordered/replayed records refused, every bad input);
 #  - retention (--keep-verdicts) and options refused;
 #  - uie attest against a real uie-monitord, across a monitor restart, and
 #    served while another address floods a rate-limited verifier;
@@ -26,6 +26,7 @@ e2e_keep_going
 pg_start fsync=off || { echo "FAIL: PostgreSQL did not start"; exit 1; }
 TOKEN=$(openssl rand -base64 32)
 echo "$TOKEN" >"$T/admin.token"
+chmod 600 "$T/admin.token"
 ADMIN=(-H "Authorization: Bearer $TOKEN")
 vd_start a "$VD" "$SCHEMA" --max-body 1048576 --admin-token "$T/admin.token" ||
 	{ echo "FAIL: verifier a did not start"; exit 1; }
@@ -42,16 +43,16 @@ grep -h . "$T/vd-a.log" "$T/vd-b.log" && fail "a verifier logged errors (above):
 note "retention: --keep-verdicts prunes old verdicts, never a machine's first bad one"
 verdicts_of() { pg_sql "SELECT count(*) FROM verdicts WHERE machine_id = '$1'"; }
 restart_n=$(verdicts_of m-restart)
-[ "$(verdicts_of m-basic)" -ge 1 ] && [ "$(verdicts_of m-tamper)" -ge 2 ] || fail "test_fleet left fewer verdicts than expected"
-pg_sql "UPDATE verdicts SET at = at - interval '2 days' WHERE machine_id IN ('m-basic', 'm-tamper')" >/dev/null ||
+[ "$(verdicts_of m-basic)" -ge 1 ] && [ "$(verdicts_of m-gap)" -ge 2 ] || fail "test_fleet left fewer verdicts than expected"
+pg_sql "UPDATE verdicts SET at = at - interval '2 days' WHERE machine_id IN ('m-basic', 'm-gap')" >/dev/null ||
 	fail "ageing verdicts"
 vd_start keep "$VD" "$SCHEMA" --keep-verdicts 1 || fail "verifier with --keep-verdicts did not start"
 grep -q '^pruned [0-9]* verdicts older than 1 days$' "$T/vd-keep.out" || fail "no pruning reported: $(cat "$T/vd-keep.out")"
 [ "$(verdicts_of m-basic)" = 0 ] || fail "m-basic keeps $(verdicts_of m-basic) verdicts older than 1 day"
-[ "$(verdicts_of m-tamper)" = 1 ] || fail "m-tamper keeps $(verdicts_of m-tamper) verdicts, want its first bad one"
+[ "$(verdicts_of m-gap)" = 1 ] || fail "m-gap keeps $(verdicts_of m-gap) verdicts, want its first bad one"
 [ "$(verdicts_of m-restart)" = "$restart_n" ] || fail "recent verdicts were pruned"
-curl -s "http://127.0.0.1:$VD_PORT/v1/machines/m-tamper" | grep -q '"first_bad":{"verdict":' ||
-	fail "m-tamper lost its first bad verdict"
+curl -s "http://127.0.0.1:$VD_PORT/v1/machines/m-gap" | grep -q '"first_bad":{"verdict":' ||
+	fail "m-gap lost its first bad verdict"
 
 note "options out of range are refused before anything starts"
 for opt in "--keep-verdicts 0" "--keep-verdicts x" "--rate 5" "--rate 0/s" "--rate 5/m" "--rate 2000000/s" \

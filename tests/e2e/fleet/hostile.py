@@ -13,6 +13,12 @@
 #       N connections that send part of a request and stop, one that sends a
 #       whole header and half its body; one more is refused (the per-address
 #       limit); all are closed by the verifier within IDLE + 3 seconds.
+#   hostile.py chunked PORT PATH MIB
+#       POSTs a chunked body of MIB MiB: a JSON 413 too_large, then the
+#       verifier closes the connection.
+#   hostile.py trickle PORT DEADLINE
+#       Sends one header line a second: the verifier closes the connection
+#       within DEADLINE + 5 seconds (a whole-request deadline, not only idle).
 import http.client
 import json
 import socket
@@ -102,11 +108,66 @@ def loris(port, n, idle):
     print("held %d, refused the next, all closed after %.1f s" % (n, time.monotonic() - start))
 
 
+def chunked(port, path, mib):
+    """A chunked body of that many MiB: a 413 as JSON, then the connection is closed."""
+    s = connect(port)
+    s.sendall(("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+               "Transfer-Encoding: chunked\r\n\r\n" % path).encode())
+    piece = b"%x\r\n%s\r\n" % (65536, b" " * 65536)
+    sent = 0
+    try:
+        for _ in range(mib * 16):
+            s.sendall(piece)
+            sent += 65536
+        s.sendall(b"0\r\n\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    reply, closed, deadline = b"", False, time.monotonic() + 5
+    try:
+        while time.monotonic() < deadline:
+            s.settimeout(max(0.01, deadline - time.monotonic()))
+            got = s.recv(4096)
+            if not got:
+                closed = True
+                break
+            reply += got
+    except ConnectionResetError:
+        closed = True
+    except socket.timeout:
+        pass
+    if not reply.startswith(b"HTTP/1.1 413") or b'"error":"too_large"' not in reply:
+        fail("chunked %d MiB: no JSON 413: %r" % (mib, reply[:300]))
+    if not closed:
+        fail("chunked %d MiB: the connection stays open after the 413" % mib)
+    print("413 after %d KiB sent, connection closed" % (sent >> 10))
+
+
+def trickle(port, deadline):
+    """One header line a second: the connection is closed by the whole-request deadline."""
+    s = connect(port)
+    s.sendall(b"GET /v1/machines HTTP/1.1\r\n")
+    start = time.monotonic()
+    try:
+        while time.monotonic() - start < deadline + 5:
+            s.sendall(b"X-Slow: 1\r\n")
+            if closed_by_peer(s, 1):
+                print("closed after %.1f s" % (time.monotonic() - start))
+                return
+    except (BrokenPipeError, ConnectionResetError):
+        print("closed after %.1f s" % (time.monotonic() - start))
+        return
+    fail("a client sending a header line a second is still connected after %d s" % (deadline + 5))
+
+
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "flood":
         flood(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
     elif len(sys.argv) == 5 and sys.argv[1] == "loris":
         loris(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+    elif len(sys.argv) == 5 and sys.argv[1] == "chunked":
+        chunked(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "trickle":
+        trickle(int(sys.argv[2]), int(sys.argv[3]))
     else:
         print("usage: hostile.py flood PORT PATH SECONDS | loris PORT N IDLE")
         sys.exit(2)

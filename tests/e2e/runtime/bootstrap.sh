@@ -5,7 +5,7 @@
 # without a second thread, which may be spawning processes), exit statuses
 # passed through, -vv shows each grant.
 . "$(dirname "$0")/lib.sh"
-start_runtime_monitor
+start_runtime_monitor --timing
 
 for fan in "" --no-fanotify; do
 	run_uie $fan -- /bin/sh -c 'ls / >/dev/null && echo hello | cat; exit 7'
@@ -43,4 +43,9 @@ run_uie -- /bin/sh -c 'kill -TERM $$'
 expect_rc 143 "exit status of a killed program"
 run_uie -- /nonexistent/program
 expect_rc 127 "missing program"
+# --timing: where MEASURE requests spent their time, said when the monitor stops
+stop_monitor || fail "monitor exit status $?"
+grep -q "timing: measure requests n=[1-9][0-9]* hashed-by-workers=[0-9]* (medians, us): measure=[0-9.]* \
+decide=[0-9.]* log=[0-9.]* extend=[0-9.]* total=[0-9.]*$" "$T/monitord.log" ||
+	fail "no timing line from uie-monitord --timing: $(tail -2 "$T/monitord.log")"
 echo PASS

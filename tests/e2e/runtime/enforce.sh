@@ -113,6 +113,9 @@ phases='fanotify=[0-9]* probe=[0-9]* spawn=[0-9]* connect=[0-9]* ask=[0-9]*/[1-9
 run_uie --timing -- /bin/true
 expect_rc 0 "--timing"
 expect_err "^uie: timing: $phases" "--timing: every phase, and the program's grants asked"
+steps='identify=[0-9.]* seal=[0-9.]* monitor=[0-9.]* answer=[0-9.]* total=[0-9.]* us$'
+expect_err "^uie: grants: execve n=1 asks=2 local=0 $steps" "--timing: the exec's steps, program and interpreter asked"
+expect_err "^uie: grants: mmap n=[1-9][0-9]* asks=[1-9][0-9]* local=0 $steps" "--timing: the libraries' grants"
 run_uie --timing --no-fanotify -- /bin/true
 expect_err "^uie: timing: fanotify=0 " "--timing without the exec watch: no fanotify time"
 run_uie -- /bin/true

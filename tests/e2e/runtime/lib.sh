@@ -55,6 +55,15 @@ install_policy() {
 	"$UIE" policy install "$T/pkg" --socket "$SOCK" >/dev/null || fail "policy install"
 }
 
+# native WHAT CMD...: the attack must gain (exit 10) without `uie run`.
+native() {
+	local what=$1 rc
+	shift
+	"$@" >"$T/native.out" 2>&1
+	rc=$?
+	[ "$rc" = 10 ] || fail "$what natively: exit $rc, want 10 (the attack does not work on this kernel: $(cat "$T/native.out"))"
+}
+
 # wait_file FILE: up to 30 s.
 wait_file() { for _ in $(seq 600); do [ -e "$1" ] && return 0; sleep 0.05; done; return 1; }
 

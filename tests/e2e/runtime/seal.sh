@@ -11,15 +11,6 @@
 P=$PROGS
 LIB=$P/libuiegood.so
 
-# native WHAT CMD...: the attack must gain (exit 10) without `uie run`.
-native() {
-	local what=$1 rc
-	shift
-	"$@" >"$T/native.out" 2>&1
-	rc=$?
-	[ "$rc" = 10 ] || fail "$what natively: exit $rc, want 10 (the attack does not work on this kernel: $(cat "$T/native.out"))"
-}
-
 # lease_of FILE: the /proc/locks line of a lease on FILE's inode, if any.
 lease_of() { grep -E "LEASE .* [0-9a-f]+:[0-9a-f]+:$(stat -c %i "$1") " /proc/locks; }
 

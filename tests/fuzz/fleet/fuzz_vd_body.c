@@ -44,7 +44,7 @@ static void check_enrol(const struct uie_platform *pl, const char *body, size_t 
 
 	if (vd_enrol_parse_alloc(pl, body, len, &e, why) != UIE_OK)
 		return;
-	if (!vd_id_ok(e.id) || e.interval < 1 || e.interval > 86400 || !e.ak_der || !e.ak_len ||
+	if (!uie_machine_id_ok(e.id) || e.interval < 1 || e.interval > 86400 || !e.ak_der || !e.ak_len ||
 	    e.npol > VD_MAX_POLICIES)
 		abort();
 	for (size_t i = 0; i < e.npol; i++)

@@ -107,20 +107,32 @@ static char *ec_pem_json(void)
 	return esc;
 }
 
+#define REF_LINE                   \
+	"role=MAIN digest=sha256:" \
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef path=/usr/bin/true"
+
 static void test_enrol(void **state)
 {
 	char *body, *esc = ec_pem_json();
 	struct vd_enrol e;
 
 	(void)state;
-	assert_true(asprintf(&body, "{\"id\":\"vm-1\",\"ak_pub\":\"%s\",\"interval\":60,\"reference\":\"x\"}",
-			     esc) > 0);
+	assert_true(asprintf(&body,
+			     "{\"id\":\"vm-1\",\"ak_pub\":\"%s\",\"interval\":60,\"reference\":\"%s\"}", esc,
+			     REF_LINE) > 0);
 	assert_int_equal(enrol(body, &e), UIE_OK);
 	assert_string_equal(e.id, "vm-1");
 	assert_int_equal(e.interval, 60);
-	assert_string_equal(e.reference, "x");
+	assert_string_equal(e.reference, REF_LINE);
 	assert_true(e.ak_len > 60);
 	vd_enrol_free(&e);
+	free(body);
+	/* A reference that an attestation could not read: refused at enrolment, naming the line. */
+	assert_true(asprintf(&body,
+			     "{\"id\":\"vm-1\",\"ak_pub\":\"%s\",\"interval\":60,\"reference\":\"%s\\nx\"}",
+			     esc, REF_LINE) > 0);
+	assert_int_equal(enrol(body, &e), UIE_E_RANGE);
+	assert_null(e.reference);
 	free(body);
 	/* Format: not the object the API defines. */
 	assert_int_equal(enrol("{", &e), UIE_E_FORMAT);
@@ -203,13 +215,13 @@ static void test_attest(void **state)
 static void test_ids(void **state)
 {
 	(void)state;
-	assert_true(vd_id_ok("vm-0001.example_a"));
-	assert_false(vd_id_ok(""));
-	assert_false(vd_id_ok("a/b"));
-	assert_false(vd_id_ok("a b"));
-	assert_false(vd_id_ok("é"));
-	assert_true(vd_id_ok("0123456789012345678901234567890123456789012345678901234567890123"));
-	assert_false(vd_id_ok("01234567890123456789012345678901234567890123456789012345678901234"));
+	assert_true(uie_machine_id_ok("vm-0001.example_a"));
+	assert_false(uie_machine_id_ok(""));
+	assert_false(uie_machine_id_ok("a/b"));
+	assert_false(uie_machine_id_ok("a b"));
+	assert_false(uie_machine_id_ok("é"));
+	assert_true(uie_machine_id_ok("0123456789012345678901234567890123456789012345678901234567890123"));
+	assert_false(uie_machine_id_ok("01234567890123456789012345678901234567890123456789012345678901234"));
 }
 
 int main(void)

@@ -85,6 +85,22 @@ static struct uie_wire_msg example(uint16_t type)
 		m.u.pubkey_ans.len = 91;
 		memset(m.u.pubkey_ans.der, 0x30, 91);
 		break;
+	case UIE_MSG_TPM_KEYS_ANS:
+		m.u.tpm_keys_ans.ek_len = 316;
+		memset(m.u.tpm_keys_ans.ek, 0x01, 316);
+		m.u.tpm_keys_ans.ak_len = 90;
+		memset(m.u.tpm_keys_ans.ak, 0x02, 90);
+		break;
+	case UIE_MSG_ACTIVATE_REQ:
+		m.u.activate_req.blob_len = 70;
+		memset(m.u.activate_req.blob, 0x03, 70);
+		m.u.activate_req.secret_len = 258;
+		memset(m.u.activate_req.secret, 0x04, 258);
+		break;
+	case UIE_MSG_ACTIVATE_ANS:
+		m.u.activate_ans.len = 32;
+		memset(m.u.activate_ans.cred, 0x05, 32);
+		break;
 	default: break;
 	}
 	return m;
@@ -448,6 +464,58 @@ static void test_hostile(void **state)
 	assert_int_equal(uie_bridge_decode(big, 0, &m), UIE_E_TRUNCATED);
 }
 
+/* Encodes example(type) and decodes it with byte off set to val (the message's own offsets). */
+static int mutate_example(uint16_t type, size_t off, uint8_t val)
+{
+	struct uie_wire_msg m = example(type);
+	uint8_t b[UIE_BRIDGE_MAX_MSG];
+	size_t n;
+
+	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_OK);
+	assert_true(off < n);
+	b[off] = val;
+	return uie_bridge_decode(b, n, &m);
+}
+
+/* TPM_KEYS_ANS, ACTIVATE_REQ and ACTIVATE_ANS (docs/BRIDGE.md section 3): lengths and padding. */
+static void test_credential_msgs(void **state)
+{
+	struct uie_wire_msg m = example(UIE_MSG_ACTIVATE_REQ);
+	uint8_t b[UIE_BRIDGE_MAX_MSG];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_OK);
+	assert_int_equal(n, 16 + 784);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+	/* blob_len @16 (u16 LE), secret_len @18, reserved @20, blob @24, secret @280 */
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 16, 0), UIE_E_FORMAT); /* empty blob */
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 17, 1), UIE_E_FORMAT); /* blob_len 326 > 256 */
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 19, 3), UIE_E_FORMAT); /* secret_len > 520 */
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 21, 1), UIE_E_FORMAT); /* reserved */
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 24 + 70, 1),
+			 UIE_E_FORMAT); /* byte past the blob */
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 280 + 258, 1),
+			 UIE_E_FORMAT); /* past the secret */
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 24 + 69, 9), UIE_OK);
+	/* ACTIVATE_ANS: status @16, len @20 (1..64), reserved @21, cred @24 */
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_ANS, 20, 0), UIE_E_FORMAT);
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_ANS, 20, 65), UIE_E_FORMAT);
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_ANS, 22, 1), UIE_E_FORMAT);
+	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_ANS, 24 + 32, 1), UIE_E_FORMAT);
+	/* TPM_KEYS_ANS: ek_len @20, ak_len @22 must name exactly the bytes after them */
+	assert_int_equal(mutate_example(UIE_MSG_TPM_KEYS_ANS, 20, 0x3d), UIE_E_FORMAT);
+	assert_int_equal(mutate_example(UIE_MSG_TPM_KEYS_ANS, 22, 91), UIE_E_FORMAT);
+	assert_int_equal(mutate_example(UIE_MSG_TPM_KEYS_ANS, 22, 0), UIE_E_FORMAT);
+	m = example(UIE_MSG_TPM_KEYS_ANS);
+	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_OK);
+	assert_int_equal(n, 16 + 8 + 316 + 90);
+	assert_int_equal(uie_bridge_decode(b, n - 1, &m), UIE_E_TRUNCATED);
+	assert_int_equal(uie_bridge_decode(b, n, &m), UIE_OK);
+	assert_int_equal(m.u.tpm_keys_ans.ek[315], 0x01);
+	assert_int_equal(m.u.tpm_keys_ans.ak[0], 0x02);
+}
+
 static void test_encode_refuses_bad_fields(void **state)
 {
 	struct uie_wire_msg m = example(UIE_MSG_MEASURE_REQ);
@@ -477,14 +545,16 @@ static void test_encode_refuses_bad_fields(void **state)
  * Who may send what, and where (BRIDGE.md section 3): a program of a
  * supervised tree may ask only STATUS, EXPORT, INSTALL and PUBKEY (the
  * relay's control socket forwarded exactly these before the table had
- * the column); frame lists come from the relay alone, in VM mode alone.
+ * the column), and TPM_KEYS and ACTIVATE (the credential challenge, which
+ * changes no evidence); frame lists come from the relay alone, in VM mode
+ * alone.
  */
 static void test_senders_and_modes(void **state)
 {
 	(void)state;
 	for (uint16_t t = 0; t < UIE_MSG__MAX + 2; t++) {
 		bool tree = t == UIE_MSG_STATUS_REQ || t == UIE_MSG_EXPORT_REQ || t == UIE_MSG_INSTALL_REQ ||
-			    t == UIE_MSG_PUBKEY_REQ;
+			    t == UIE_MSG_PUBKEY_REQ || t == UIE_MSG_TPM_KEYS_REQ || t == UIE_MSG_ACTIVATE_REQ;
 		bool relay = t == UIE_MSG_MEASURE_VM_REQ || t == UIE_MSG_VIOLATION_VM_REQ;
 
 		assert_int_equal(uie_bridge_may_send(t, UIE_FROM_TREE), tree);
@@ -556,6 +626,7 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_vectors),
 			cmocka_unit_test(test_fastpath_entry),
 			cmocka_unit_test(test_hostile),
+			cmocka_unit_test(test_credential_msgs),
 			cmocka_unit_test(test_encode_refuses_bad_fields),
 			cmocka_unit_test(test_fd_rules),
 			cmocka_unit_test(test_senders_and_modes),

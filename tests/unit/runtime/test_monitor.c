@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "credential.h"
 #include "evidence.h"
 #include "fdpass.h"
 #include "mon_fixture.h"
@@ -742,6 +743,65 @@ static void test_export_and_pubkey(void **state)
 	assert_int_equal(a.u.pubkey_ans.der[0], 0x30);
 }
 
+static struct uie_wire_msg activate(struct fixture *f, const uint8_t *blob, size_t bl, const uint8_t *secret,
+				    size_t sl)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_ACTIVATE_REQ };
+
+	q.u.activate_req.blob_len = (uint16_t)bl;
+	q.u.activate_req.secret_len = (uint16_t)sl;
+	memcpy(q.u.activate_req.blob, blob, bl);
+	memcpy(q.u.activate_req.secret, secret, sl);
+	return call(f, &q, -1, NULL);
+}
+
+/*
+ * The verifier's challenge through the monitor: its vTPM's EK and AK
+ * (TPM_KEYS), a credential made for them comes back (ACTIVATE); one made
+ * for another TPM's AK is refused with that reason; nothing is logged.
+ */
+static void test_tpm_keys_and_activate(void **state)
+{
+	struct fixture *f = *state;
+	struct uie_wire_msg q = { .type = UIE_MSG_TPM_KEYS_REQ }, a;
+	static const uint8_t cred[20] = "verifier-credential!";
+	uint64_t total = uie_logstore_count(&f->mf.m.log);
+	struct uie_vtpm *other;
+	struct uie_msg_tpm_keys_ans keys;
+	uint8_t *blob, *secret, *oak;
+	size_t bl, sl, oal;
+	char spec[128];
+
+	a = call(f, &q, -1, NULL);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(a.u.tpm_keys_ans.ek_len, 316);
+	keys = a.u.tpm_keys_ans;
+	assert_int_equal(uie_credential_make(keys.ek, keys.ek_len, keys.ak, keys.ak_len, cred, sizeof(cred),
+					     &blob, &bl, &secret, &sl, NULL),
+			 UIE_OK);
+	a = activate(f, blob, bl, secret, sl);
+	assert_int_equal(a.status, UIE_OK);
+	assert_int_equal(a.u.activate_ans.len, sizeof(cred));
+	assert_memory_equal(a.u.activate_ans.cred, cred, sizeof(cred));
+	free(blob);
+	free(secret);
+
+	/* For the AK of another vTPM, sealed to this one's EK. */
+	snprintf(spec, sizeof(spec), "builtin:%s/other.pem", f->mf.dir);
+	assert_int_equal(uie_vtpm_open(spec, &other), UIE_OK);
+	assert_int_equal(uie_vtpm_ak_public_alloc(other, &oak, &oal), UIE_OK);
+	assert_int_equal(uie_credential_make(keys.ek, keys.ek_len, oak, oal, cred, sizeof(cred), &blob, &bl,
+					     &secret, &sl, NULL),
+			 UIE_OK);
+	a = activate(f, blob, bl, secret, sl);
+	assert_int_equal(a.status, UIE_E_SIGNATURE);
+	assert_int_equal(uie_logstore_count(&f->mf.m.log), total);
+	free(blob);
+	free(secret);
+	free(oak);
+	uie_vtpm_free(other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -758,6 +818,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_status_hint_gen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_and_pubkey, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_streamed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tpm_keys_and_activate, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "deadline.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <time.h>
+
+/* Slots: the server's connection limit and some connections being refused. */
+#define SLOTS 1280
+
+struct vd_deadline {
+	int fd;   /* -1: slot free */
+	bool cut; /* shut down: past its deadline */
+	time_t due;
+};
+
+struct vd_deadlines {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;
+	bool stop;
+	unsigned seconds;
+	struct vd_deadline slot[SLOTS];
+};
+
+static time_t now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* Once a second: connections past their deadline are shut down, once. */
+static void *watch(void *arg)
+{
+	struct vd_deadlines *d = arg;
+	struct timespec until;
+
+	pthread_mutex_lock(&d->lock);
+	while (!d->stop) {
+		time_t t = now();
+
+		for (size_t i = 0; i < SLOTS; i++)
+			if (d->slot[i].fd >= 0 && !d->slot[i].cut && d->slot[i].due <= t) {
+				shutdown(d->slot[i].fd, SHUT_RDWR);
+				d->slot[i].cut = true;
+			}
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec++;
+		pthread_cond_timedwait(&d->wake, &d->lock, &until);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+struct vd_deadlines *vd_deadlines_start(unsigned seconds)
+{
+	struct vd_deadlines *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	for (size_t i = 0; i < SLOTS; i++)
+		d->slot[i].fd = -1;
+	d->seconds = seconds;
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->wake, NULL);
+	if (pthread_create(&d->thread, NULL, watch, d) != 0) {
+		pthread_cond_destroy(&d->wake);
+		pthread_mutex_destroy(&d->lock);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void vd_deadlines_stop(struct vd_deadlines *d)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	d->stop = true;
+	pthread_cond_signal(&d->wake);
+	pthread_mutex_unlock(&d->lock);
+	pthread_join(d->thread, NULL);
+	pthread_cond_destroy(&d->wake);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+}
+
+struct vd_deadline *vd_deadline_begin(struct vd_deadlines *d, int fd)
+{
+	struct vd_deadline *c = NULL;
+
+	pthread_mutex_lock(&d->lock);
+	for (size_t i = 0; i < SLOTS && !c; i++)
+		if (d->slot[i].fd < 0) {
+			c = &d->slot[i];
+			c->fd = fd;
+			c->cut = false;
+			c->due = now() + (time_t)d->seconds;
+		}
+	pthread_mutex_unlock(&d->lock);
+	return c;
+}
+
+void vd_deadline_renew(struct vd_deadlines *d, struct vd_deadline *c)
+{
+	pthread_mutex_lock(&d->lock);
+	c->due = now() + (time_t)d->seconds;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void vd_deadline_end(struct vd_deadlines *d, struct vd_deadline *c)
+{
+	pthread_mutex_lock(&d->lock);
+	c->fd = -1;
+	pthread_mutex_unlock(&d->lock);
+}
