@@ -106,11 +106,10 @@ static const char *name_of(const struct uie_grant *g, char *buf, size_t cap)
 	return uie_guest_describe(g->what, g->role == UIE_ROLE_ANON ? -1 : g->objfd, buf, cap);
 }
 
-bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
+/* The request for g, its file's source and its seal: what the monitor will be asked. */
+static void prepare(struct uie_sup *s, struct uie_grant *g)
 {
 	bool object = g->role != UIE_ROLE_ANON;
-	int r, progfd = -1;
-	uint64_t begun;
 
 	uie_grant_step(&s->phases, UIE_GS_IDENTIFY);
 	g->req = (struct uie_req){ .event = g->event,
@@ -135,6 +134,15 @@ bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 			 UIE_SEAL_NONE)
 			g->req.cond |= UIE_COND_UNSEALED;
 	}
+}
+
+/* The fast path's answer or the monitor's verdict in g->v; false (g->why) when there is none. */
+static bool consult(struct uie_sup *s, struct uie_grant *g)
+{
+	bool object = g->role != UIE_ROLE_ANON;
+	int r, progfd = -1;
+	uint64_t begun;
+
 	uie_guest_connect(s);
 	if (s->conn.fd < 0) {
 		if (s->conn.other_boot)
@@ -144,18 +152,8 @@ bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 				 strerror(s->conn.err));
 		return false;
 	}
-	if (uie_guest_fastpath_refusal(s, &g->req, object ? g->objfd : -1)) {
-		/* The monitor logs every one; stderr names only the first few of a batch. */
-		if (s->fp_reports.shown >= UIE_FP_SHOWN) {
-			s->fp_reports.hidden++;
-			g->quiet = true;
-			return false;
-		}
-		s->fp_reports.shown++;
-		snprintf(g->why, sizeof(g->why), "fast path: not in the policy (hint of epoch %llu)",
-			 (unsigned long long)uie_fastpath_epoch(&s->conn.fp));
+	if (uie_guest_fastpath_refusal(s, &g->req, object ? g->objfd : -1, g->why, sizeof(g->why), &g->quiet))
 		return false;
-	}
 	if (!object)
 		progfd = program_of(&s->subjects, g->pid, g->event);
 	g->req.subject_seq = uie_guest_subject_of(&s->subjects, g->pid);
@@ -174,9 +172,15 @@ bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 			 r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
 		return false;
 	}
-	/* Only refusals are worth remembering: an allowed digest is a hint hit anyway. */
-	if (s->conn.fp_ok && object && g->v.policy_decision != UIE_ALLOW)
-		uie_fastpath_learn(&s->conn.fp, &g->req, &g->v.digest);
+	uie_guest_fastpath_learn(s, &g->req, object, &g->v);
+	return true;
+}
+
+/* Whether the verdict in g->v lets the grant happen; false with g->why (or quiet) when not. */
+static bool interpret(struct uie_sup *s, struct uie_grant *g)
+{
+	bool object = g->role != UIE_ROLE_ANON;
+
 	if (g->v.decision != UIE_ALLOW) {
 		if (!object && g->v.reason == UIE_R_ANON_EXEC && g->event != UIE_EV_EXECVE &&
 		    !s->o->verbose) {
@@ -196,6 +200,12 @@ bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 		return false;
 	}
 	return true;
+}
+
+bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
+{
+	prepare(s, g);
+	return consult(s, g) && interpret(s, g);
 }
 
 void uie_guest_commit(struct uie_sup *s, const struct uie_grant *g)

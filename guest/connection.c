@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "connection.h"
+#include "reports.h"
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -21,8 +22,7 @@ void uie_guest_disconnect(struct uie_sup *s)
 	if (s->conn.fd >= 0)
 		close(s->conn.fd);
 	s->conn.fd = -1;
-	uie_fastpath_close(&s->conn.fp);
-	s->conn.fp_ok = false;
+	uie_guest_fastpath_close(s);
 	uie_guest_subjects_forget(&s->subjects); /* granted on that connection only */
 }
 
@@ -56,7 +56,6 @@ static bool same_run(struct uie_sup *s)
 void uie_guest_connect(struct uie_sup *s)
 {
 	uint64_t begun;
-	int r;
 
 	if (s->conn.fd >= 0 || s->conn.other_boot)
 		return;
@@ -76,17 +75,6 @@ void uie_guest_connect(struct uie_sup *s)
 		uie_guest_disconnect(s);
 		return;
 	}
-	if (!s->o->fast_path) {
-		uie_phase_end(&s->phases, UIE_PHASE_CONNECT, begun);
-		return;
-	}
-	r = uie_fastpath_fetch(&s->conn.fp, s->conn.fd);
+	uie_guest_fastpath_open(s);
 	uie_phase_end(&s->phases, UIE_PHASE_CONNECT, begun);
-	s->conn.fp_ok = r == UIE_OK;
-	if (s->o->verbose && !s->conn.fp_ok)
-		fprintf(stderr, "uie: no fast path: the monitor publishes no generation page (%s)\n",
-			uie_err_str(r));
-	else if (s->o->verbose)
-		fprintf(stderr, "uie: fast path on (%s)\n",
-			uie_fastpath_epoch(&s->conn.fp) ? "hint of the policy in force" : "no hint yet");
 }

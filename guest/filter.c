@@ -53,10 +53,8 @@
 #include "census.h"
 #include "confine.h"
 #include "uie/err.h"
+#include "uie/seccomp.h"
 
-#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
-#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
-#endif
 #define X32_SYSCALL_BIT 0x40000000u
 #define SOCK_TYPE_BITS 0xfu /* the kernel's SOCK_TYPE_MASK */
 

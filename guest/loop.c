@@ -35,13 +35,8 @@
 #include "sup.h"
 #include "tmem.h"
 #include "uie/err.h"
+#include "uie/seccomp.h"
 
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
 #define LEFT_POLL_MS 5
 
 #ifndef PIDFD_THREAD

@@ -38,8 +38,8 @@
 #include "sup.h"
 #include "tmem.h"
 #include "uie/err.h"
+#include "uie/measure.h"
 
-#define PAGE 4096u
 #define MAX_PIECES 16
 
 void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r)
@@ -166,7 +166,7 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 	struct span sp = { .lo = addr };
 	uint64_t at = addr;
 
-	if (addr % PAGE || len > UINT64_MAX - addr - PAGE) {
+	if (addr % UIE_MEASURE_PAGE || len > UINT64_MAX - addr - UIE_MEASURE_PAGE) {
 		uie_guest_deny(r, EINVAL);
 		return;
 	}
@@ -174,7 +174,7 @@ void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct s
 		uie_guest_cont(r); /* grants nothing; the kernel returns 0 */
 		return;
 	}
-	sp.hi = addr + ((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
+	sp.hi = addr + ((len + UIE_MEASURE_PAGE - 1) & ~(uint64_t)(UIE_MEASURE_PAGE - 1));
 	if (uie_guest_maps_range(n->pid, sp.lo, sp.hi, s->kern.procmap_query, collect, &sp) != UIE_OK) {
 		fprintf(stderr, "uie: denied mprotect at %#llx (pid %d): cannot read its mappings\n",
 			(unsigned long long)addr, (int)n->pid);

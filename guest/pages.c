@@ -19,8 +19,8 @@
 
 #include "pages.h"
 #include "uie/err.h"
+#include "uie/measure.h"
 
-#define PAGE 4096u
 #define BATCH 512u /* pagemap entries per read */
 #define PM_PRESENT (1ull << 63)
 #define PM_SWAPPED (1ull << 62)
@@ -37,8 +37,8 @@ int uie_guest_pages_copied(pid_t pid, uint64_t lo, uint64_t hi, bool *copied)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return UIE_E_SYS;
-	for (uint64_t at = lo / PAGE; at < hi / PAGE && !*copied;) {
-		uint64_t want = hi / PAGE - at < BATCH ? hi / PAGE - at : BATCH;
+	for (uint64_t at = lo / UIE_MEASURE_PAGE; at < hi / UIE_MEASURE_PAGE && !*copied;) {
+		uint64_t want = hi / UIE_MEASURE_PAGE - at < BATCH ? hi / UIE_MEASURE_PAGE - at : BATCH;
 		ssize_t n = pread(fd, e, want * 8, (off_t)(at * 8));
 
 		if (n <= 0 || n % 8) {

@@ -27,8 +27,8 @@
 #include "mapping.h"
 #include "sup.h"
 #include "uie/err.h"
+#include "uie/measure.h"
 
-#define PAGE 4096u
 #define MAX_EXEC 16
 
 /* The old range [lo, hi), at least a page; what the call asks for. */
@@ -59,9 +59,9 @@ static int collect(void *ctx, const struct uie_map *m)
 
 static bool page_up(uint64_t v, uint64_t *out)
 {
-	if (v > UINT64_MAX - (PAGE - 1))
+	if (v > UINT64_MAX - (UIE_MEASURE_PAGE - 1))
 		return false;
-	*out = (v + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+	*out = (v + UIE_MEASURE_PAGE - 1) & ~(uint64_t)(UIE_MEASURE_PAGE - 1);
 	return true;
 }
 
@@ -72,10 +72,10 @@ static int read_old(struct uie_sup *s, const struct uie_call *c, struct old_rang
 	uint64_t old = n->data.args[0], span;
 
 	*o = (struct old_range){ .lo = old, .covered = old };
-	if (old % PAGE || !page_up(n->data.args[1], &o->old_size) ||
+	if (old % UIE_MEASURE_PAGE || !page_up(n->data.args[1], &o->old_size) ||
 	    !page_up(n->data.args[2], &o->new_size) || o->new_size == 0)
 		return UIE_E_INVAL;
-	span = o->old_size ? o->old_size : PAGE; /* size 0: the mapping at old is duplicated */
+	span = o->old_size ? o->old_size : UIE_MEASURE_PAGE; /* size 0: the mapping at old is duplicated */
 	if (span > UINT64_MAX - old)
 		return UIE_E_INVAL;
 	o->hi = old + span;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The fast path's refusals (fastpath.c decides) and their report queue:
- * sent to the monitor for its log only after the refused calls were
- * answered, in batches (reports.h, UIE_FP_*).
+ * The interceptor's one owner of the fast path (fastpath.c holds the hint
+ * and decides): opened with each connection, the one check before a
+ * monitor request, the one call after its verdict, and the queue of the
+ * refusals it made, sent to the monitor for its log only after the refused
+ * calls were answered, in batches (reports.h, UIE_FP_*).
  */
 #include <stdio.h>
 
@@ -19,19 +21,34 @@
  * queue, a stale hint that cannot be refetched, or any doubt: false, and
  * the monitor decides.
  */
-bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, int objfd)
+void uie_guest_fastpath_open(struct uie_sup *s)
+{
+	int r;
+
+	if (!s->o->fast_path)
+		return;
+	r = uie_fastpath_fetch(&s->conn.fp, s->conn.fd);
+	s->conn.fp_ok = r == UIE_OK;
+	if (s->o->verbose && !s->conn.fp_ok)
+		fprintf(stderr, "uie: no fast path: the monitor publishes no generation page (%s)\n",
+			uie_err_str(r));
+	else if (s->o->verbose)
+		fprintf(stderr, "uie: fast path on (%s)\n",
+			uie_fastpath_epoch(&s->conn.fp) ? "hint of the policy in force" : "no hint yet");
+}
+
+void uie_guest_fastpath_close(struct uie_sup *s)
+{
+	uie_fastpath_close(&s->conn.fp);
+	s->conn.fp_ok = false;
+}
+
+/* Queues a refusal of req by the hint (digest d) for the monitor's log. */
+static void queue(struct uie_sup *s, const struct uie_req *req, const struct uie_digest *d)
 {
 	struct uie_fp_reports *q = &s->fp_reports;
 	struct uie_fastpath_report *rep;
-	struct uie_digest d;
 
-	if (!s->conn.fp_ok || objfd < 0 || q->n >= UIE_FP_REPORTS_MAX)
-		return false;
-	if (req->event != UIE_EV_EXECVE && req->event != UIE_EV_MMAP_EXEC &&
-	    req->event != UIE_EV_MPROTECT_EXEC)
-		return false;
-	if (!uie_fastpath_refresh(&s->conn.fp, s->conn.fd) || !uie_fastpath_check_known(&s->conn.fp, req, &d))
-		return false;
 	/* A batch holds the refusals of one hint: the monitor logs them under its epoch. */
 	if (q->n && uie_fastpath_epoch(&s->conn.fp) != q->epoch)
 		uie_guest_fastpath_flush(s);
@@ -41,8 +58,40 @@ bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, in
 	}
 	rep = &q->q[q->n++];
 	rep->req = *req;
-	rep->digest = d;
+	rep->digest = *d;
+}
+
+bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, int objfd, char *why,
+				size_t cap, bool *quiet)
+{
+	struct uie_fp_reports *q = &s->fp_reports;
+	struct uie_digest d;
+
+	if (!s->conn.fp_ok || objfd < 0 || q->n >= UIE_FP_REPORTS_MAX)
+		return false;
+	if (req->event != UIE_EV_EXECVE && req->event != UIE_EV_MMAP_EXEC &&
+	    req->event != UIE_EV_MPROTECT_EXEC)
+		return false;
+	if (!uie_fastpath_refresh(&s->conn.fp, s->conn.fd) || !uie_fastpath_check_known(&s->conn.fp, req, &d))
+		return false;
+	queue(s, req, &d);
+	/* The monitor logs every one; stderr names only the first few of a batch. */
+	*quiet = q->shown >= UIE_FP_SHOWN;
+	if (*quiet)
+		q->hidden++;
+	else
+		q->shown++;
+	snprintf(why, cap, "fast path: not in the policy (hint of epoch %llu)",
+		 (unsigned long long)uie_fastpath_epoch(&s->conn.fp));
 	return true;
+}
+
+void uie_guest_fastpath_learn(struct uie_sup *s, const struct uie_req *req, bool object,
+			      const struct uie_verdict *v)
+{
+	/* Only refusals are worth remembering: an allowed digest is a hint hit anyway. */
+	if (s->conn.fp_ok && object && v->policy_decision != UIE_ALLOW)
+		uie_fastpath_learn(&s->conn.fp, req, &v->digest);
 }
 
 void uie_guest_fastpath_flush(struct uie_sup *s)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Fast-path refusals and their report queue (reports.c): sent to the
- * monitor for its log only after the refused calls were answered.
+ * The interceptor's fast path (reports.c, its one owner): opened and
+ * closed with the connection, one check before asking the monitor, one
+ * call after its verdict, and the queue of the refusals it made, sent to
+ * the monitor for its log only after the refused calls were answered.
  */
 #ifndef UIE_GUEST_REPORTS_H
 #define UIE_GUEST_REPORTS_H
@@ -29,16 +31,26 @@ struct uie_fp_reports {
 	uint64_t oldest_ms;     /* CLOCK_MONOTONIC ms when q[0] was queued */
 	uint64_t epoch;         /* epoch of the hint the queued refusals were made with */
 	unsigned n;             /* of q[] */
-	unsigned shown, hidden; /* this batch's refusals named on stderr (ask.c), and not */
+	unsigned shown, hidden; /* this batch's refusals named on stderr, and not */
 	struct uie_fastpath_report q[UIE_FP_REPORTS_MAX];
 };
 
 struct uie_sup;
+/* Fetches the generation page and hint on a new connection (when the fast path is on). */
+void uie_guest_fastpath_open(struct uie_sup *s);
+/* Drops them with the connection. */
+void uie_guest_fastpath_close(struct uie_sup *s);
 /*
  * True when the monitor's current hint proves that it would refuse req;
- * the refusal is then queued for the report, digest included.
+ * the refusal is then queued for the report, digest included, and why
+ * (cap bytes) says so, or *quiet is set past the first UIE_FP_SHOWN of a
+ * batch.
  */
-bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, int objfd);
+bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, int objfd, char *why,
+				size_t cap, bool *quiet);
+/* After the monitor's verdict v on req: a refused digest is remembered for the hint. */
+void uie_guest_fastpath_learn(struct uie_sup *s, const struct uie_req *req, bool object,
+			      const struct uie_verdict *v);
 /*
  * Sends the monitor the fast-path refusals queued so far (for the log);
  * called only after the refused calls have been answered, so that the

@@ -21,8 +21,7 @@
 
 #include "tmem.h"
 #include "uie/err.h"
-
-#define PAGE 4096u
+#include "uie/measure.h"
 
 /* PIDFD_GET_INFO (linux/pidfd.h of Linux 6.13; first version of the struct, 64 bytes). */
 struct uie_pidfd_info {
@@ -42,7 +41,7 @@ int uie_guest_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap)
 	buf[0] = '\0';
 	while (got < cap) {
 		/* Never cross a page in one read: the next page may be unmapped. */
-		size_t chunk = PAGE - (size_t)((addr + got) % PAGE);
+		size_t chunk = UIE_MEASURE_PAGE - (size_t)((addr + got) % UIE_MEASURE_PAGE);
 		struct iovec l, r;
 		ssize_t n;
 		char *nul;

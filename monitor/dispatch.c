@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The monitor's door: the table of every message a guest or tool can send,
- * and the one path each takes (uie_monitor_serve): decode, look up, check
+ * and the one path each takes (uie_mon_serve): decode, look up, check
  * the descriptor rule, run the handler, encode the answer.  Like OpenSSH's
  * mon_table, anything not in the table is refused.  The table says how
  * each message is served: answered at once, or (by the process-mode
  * server, which passes a uie_mon_later) a MEASURE handed to a measurement
  * worker or an EXPORT streamed in pieces; those are answered later by
- * uie_monitor_measure_finish and uie_monitor_export_step, without being
+ * uie_mon_measure_finish and uie_mon_export_step, without being
  * decoded again.
  */
 #include <stdarg.h>
@@ -76,7 +76,7 @@ static const struct mon_entry *lookup(uint16_t type)
 	return NULL;
 }
 
-void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans, size_t *anslen)
+void uie_mon_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans, size_t *anslen)
 {
 	a->type = q->type + 1;
 	a->request_id = q->request_id;
@@ -85,8 +85,8 @@ void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, ui
 	uie_bridge_error_answer(q, a->status != UIE_OK ? a->status : UIE_E_INVAL, ans, anslen);
 }
 
-void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err, uint8_t *ans,
-			size_t *anslen)
+void uie_mon_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err, uint8_t *ans,
+		    size_t *anslen)
 {
 	struct uie_wire_msg q;
 
@@ -128,8 +128,8 @@ int uie_mon_quota_take(const struct uie_monitor *m, struct uie_mon_client *c, ui
 	return UIE_OK;
 }
 
-void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct uie_mon_later *later,
-		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd)
+void uie_mon_serve(struct uie_monitor *m, struct uie_mon_client *c, struct uie_mon_later *later,
+		   const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd)
 {
 	const struct mon_entry *h = NULL;
 	struct uie_wire_msg q, a;
@@ -149,7 +149,7 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 	if (fd >= 0 && r != UIE_OK)
 		close(fd);
 	if (r != UIE_OK) {
-		uie_monitor_refuse(m, msg, len, r, ans, anslen);
+		uie_mon_refuse(m, msg, len, r, ans, anslen);
 		return;
 	}
 	if (later && h->how != SERVE_INLINE)
@@ -171,8 +171,8 @@ void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct u
 	uie_bridge_error_answer(&q, a.status != UIE_OK ? a.status : UIE_E_INVAL, ans, anslen);
 }
 
-void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
-			size_t *anslen, int *ansfd)
+void uie_mon_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
+		    size_t *anslen, int *ansfd)
 {
-	uie_monitor_serve(m, NULL, NULL, msg, len, fd, ans, anslen, ansfd);
+	uie_mon_serve(m, NULL, NULL, msg, len, fd, ans, anslen, ansfd);
 }

@@ -140,7 +140,7 @@ static int export_end(struct uie_export_job *x, struct uie_wire_msg *a, int *afd
 /*
  * EXPORT, written whole here (later NULL) or, when later is given, streamed:
  * the snapshot is taken now and later->export writes it out in pieces
- * (uie_monitor_export_step) while the loop goes on serving others.
+ * (uie_mon_export_step) while the loop goes on serving others.
  */
 int uie_mon_export(struct uie_monitor *m, struct uie_mon_call *c)
 {
@@ -164,8 +164,8 @@ int uie_mon_export(struct uie_monitor *m, struct uie_mon_call *c)
 	return r;
 }
 
-bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max, uint8_t *ans,
-			     size_t *anslen, int *ansfd)
+bool uie_mon_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max, uint8_t *ans,
+			 size_t *anslen, int *ansfd)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ, .request_id = x->request_id };
 	struct uie_wire_msg a = { 0 };
@@ -179,7 +179,7 @@ bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, ui
 		a.status = export_end(x, &a, ansfd);
 	if (a.status != UIE_OK)
 		uie_mon_diag(m, "export: %s", uie_err_str(a.status));
-	uie_monitor_answer(&q, &a, ans, anslen);
+	uie_mon_answer(&q, &a, ans, anslen);
 	return true;
 }
 

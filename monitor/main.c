@@ -38,7 +38,7 @@
 
 struct opts {
 	const char *socket, *vtpm, *user, *group, *log_file, *syslog;
-	struct uie_monitor_opts mon;
+	struct uie_mon_opts mon;
 	const char *vm_socket, *guest_ram; /* VM mode: both, or neither */
 	const char *keys[MAX_TRUST_KEYS];
 	unsigned nkeys;
@@ -436,7 +436,7 @@ static int run(const struct opts *o, FILE *diag)
 	struct uie_denylog denylog;
 	struct uie_vtpm *tpm = NULL;
 	struct uie_vmram ram = { .fd = -1 };
-	struct uie_monitor_opts mo = o->mon;
+	struct uie_mon_opts mo = o->mon;
 	uid_t uid = 0;
 	gid_t gid = 0, sock_gid = 0;
 	int lfd = -1, r;
@@ -467,7 +467,7 @@ static int run(const struct opts *o, FILE *diag)
 		uie_mon_state_free(mo.state);
 		return unlisten(o, fail(diag, "--syslog", r));
 	}
-	if ((r = uie_monitor_init_opts(&m, &hp.pl, tpm, diag, &mo)) != UIE_OK)
+	if ((r = uie_mon_init_opts(&m, &hp.pl, tpm, diag, &mo)) != UIE_OK)
 		return unlisten(o, fail(diag, mo.state_dir ? mo.state_dir : "monitor core", r));
 	if ((r = uie_server_limits_apply(&conn, &m)) != UIE_OK)
 		return unlisten(o, fail(diag, "connection limits", r));
@@ -512,7 +512,7 @@ static int run(const struct opts *o, FILE *diag)
 	m.workers = NULL;
 	close(lfd);
 	uie_vmram_close(&ram);
-	uie_monitor_fini(&m);
+	uie_mon_fini(&m);
 	uie_vtpm_free(tpm);
 	uie_host_platform_fini(&hp);
 	return r == UIE_OK ? 0 : 1;

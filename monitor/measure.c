@@ -244,7 +244,7 @@ static int quota_measure(struct uie_monitor *m, struct uie_mon_client *client, c
  * MEASURE, served inline (c->later NULL) or, when later is given and the
  * object must be hashed (a cache miss), handed to a measurement worker:
  * later->job then owns the descriptor and no answer is written yet; the
- * worker's result is decided and answered by uie_monitor_measure_finish.
+ * worker's result is decided and answered by uie_mon_measure_finish.
  */
 int uie_mon_measure(struct uie_monitor *m, struct uie_mon_call *c)
 {
@@ -282,15 +282,15 @@ int uie_mon_measure(struct uie_monitor *m, struct uie_mon_call *c)
 	return timed_decide(m, &clk, c->client, &req, c->fd, &ms, &c->a->u.measure_ans);
 }
 
-void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_mon_client *client, struct uie_job *job,
-				uint8_t *ans, size_t *anslen)
+void uie_mon_measure_finish(struct uie_monitor *m, struct uie_mon_client *client, struct uie_job *job,
+			    uint8_t *ans, size_t *anslen)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = job->request_id };
 	struct uie_wire_msg a = { 0 };
 	struct uie_measurement ms = measure_finish(m, job);
 
 	a.status = measure_decide(m, client, &job->req, job->fd, &ms, &a.u.measure_ans);
-	uie_monitor_answer(&q, &a, ans, anslen);
+	uie_mon_answer(&q, &a, ans, anslen);
 }
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * State of uie-monitord and its request handling, independent of sockets:
- * uie_monitor_serve, the one door, turns one received message (and
+ * uie_mon_serve, the one door, turns one received message (and
  * descriptor) into one answer (or a job answered later), so the unit tests
  * drive exactly what the daemon runs.
  */
@@ -89,8 +89,8 @@ enum uie_log_sync {
 	UIE_LOG_SYNC_NONE = 2,   /* never (tests, benchmarks on throwaway directories) */
 };
 
-/* Options of uie_monitor_init_opts; all zero: memory only, every grant logged. */
-struct uie_monitor_opts {
+/* Options of uie_mon_init_opts; all zero: memory only, every grant logged. */
+struct uie_mon_opts {
 	const char *state_dir;       /* write-ahead log and packages; restart restores the policy */
 	struct uie_mon_state *state; /* state_dir already claimed (uie_mon_state_claim); owned from here */
 	uint8_t log_sync;            /* enum uie_log_sync: when records reach the device */
@@ -106,15 +106,15 @@ struct uie_monitor_opts {
  * Starts the core in bootstrap (logging MONITOR_START through the store,
  * which extends tpm).  Return: UIE_OK, UIE_E_NOMEM, or the core's error.
  */
-int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm, FILE *diag);
+int uie_mon_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm, FILE *diag);
 
 /*
- * uie_monitor_init with options (o may be NULL).  With a state directory
+ * uie_mon_init with options (o may be NULL).  With a state directory
  * the start may restore a policy or refuse to start (a damaged log, a
  * policy whose package is gone or fails its checks), explained on diag.
  */
-int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
-			  FILE *diag, const struct uie_monitor_opts *o);
+int uie_mon_init_opts(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm, FILE *diag,
+		      const struct uie_mon_opts *o);
 
 /*
  * Health for STATUS: UIE_OK, the log store's error (a broken vTPM, the
@@ -126,13 +126,13 @@ int uie_mon_health(struct uie_monitor *m);
 
 /* Publishes the installed package's Bloom hint (or none) to guests. */
 void uie_mon_publish_hint(struct uie_monitor *m);
-void uie_monitor_fini(struct uie_monitor *m);
+void uie_mon_fini(struct uie_monitor *m);
 
 /*
  * What the door left to answer later (process mode): a MEASURE whose
  * object must be hashed, handed to a measurement worker (job, owning the
- * request's descriptor; uie_workers_submit, then uie_monitor_measure_finish
- * answers it), or an export written in pieces (export; uie_monitor_export_step
+ * request's descriptor; uie_workers_submit, then uie_mon_measure_finish
+ * answers it), or an export written in pieces (export; uie_mon_export_step
  * answers it).  Both NULL: the answer was written at once.
  */
 struct uie_mon_later {
@@ -149,24 +149,24 @@ struct uie_mon_later {
  * lets it be answered later (then *later says how).  Anything malformed gets
  * an error answer and changes no state.
  */
-void uie_monitor_serve(struct uie_monitor *m, struct uie_mon_client *c, struct uie_mon_later *later,
-		       const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd);
+void uie_mon_serve(struct uie_monitor *m, struct uie_mon_client *c, struct uie_mon_later *later,
+		   const uint8_t *msg, size_t len, int fd, uint8_t *ans, size_t *anslen, int *ansfd);
 
-/* uie_monitor_serve for no client, everything answered at once (VM mode, tests). */
-void uie_monitor_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
-			size_t *anslen, int *ansfd);
+/* uie_mon_serve for no client, everything answered at once (VM mode, tests). */
+void uie_mon_handle(struct uie_monitor *m, const uint8_t *msg, size_t len, int fd, uint8_t *ans,
+		    size_t *anslen, int *ansfd);
 
 /* Decides, logs and answers a worker's finished MEASURE job (the caller frees it). */
-void uie_monitor_measure_finish(struct uie_monitor *m, struct uie_mon_client *client, struct uie_job *job,
-				uint8_t *ans, size_t *anslen);
+void uie_mon_measure_finish(struct uie_monitor *m, struct uie_mon_client *client, struct uie_job *job,
+			    uint8_t *ans, size_t *anslen);
 
 /*
  * Writes up to max more records of an export and, once all are written (or
  * on an error), puts the answer in ans and its memfd in *ansfd and returns
  * true (the caller then frees the job).
  */
-bool uie_monitor_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max, uint8_t *ans,
-			     size_t *anslen, int *ansfd);
+bool uie_mon_export_step(struct uie_monitor *m, struct uie_export_job *x, uint64_t max, uint8_t *ans,
+			 size_t *anslen, int *ansfd);
 void uie_export_job_free(struct uie_export_job *x);
 
 /*
@@ -174,7 +174,7 @@ void uie_export_job_free(struct uie_export_job *x);
  * here): a itself when a->status is UIE_OK and it encodes, else the error
  * answer.
  */
-void uie_monitor_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans, size_t *anslen);
+void uie_mon_answer(const struct uie_wire_msg *q, struct uie_wire_msg *a, uint8_t *ans, size_t *anslen);
 
 /* A fresh client: a full bucket. */
 void uie_mon_client_init(const struct uie_monitor *m, struct uie_mon_client *c);
@@ -192,8 +192,8 @@ int uie_mon_quota_take(const struct uie_monitor *m, struct uie_mon_client *clien
  * received whole (oversized, too many descriptors): addressed to its
  * request id when its header is readable, as ERROR_ANS otherwise.
  */
-void uie_monitor_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err, uint8_t *ans,
-			size_t *anslen);
+void uie_mon_refuse(const struct uie_monitor *m, const uint8_t *msg, size_t len, int err, uint8_t *ans,
+		    size_t *anslen);
 
 /*
  * One request being served, as the door hands it to its handler: whom it

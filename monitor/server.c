@@ -203,9 +203,9 @@ static bool serve_one(struct uie_monitor *m, struct client *cl)
 	if (r == UIE_E_PEER || r == UIE_E_SYS)
 		return false;
 	if (r == UIE_OK)
-		uie_monitor_serve(m, &cl->quota, &later, msg, len, fd, ans, &anslen, &ansfd);
+		uie_mon_serve(m, &cl->quota, &later, msg, len, fd, ans, &anslen, &ansfd);
 	else
-		uie_monitor_refuse(m, msg, len, r, ans, &anslen);
+		uie_mon_refuse(m, msg, len, r, ans, &anslen);
 	if (later.job) {
 		later.job->conn = cl->id;
 		cl->busy = true;
@@ -237,8 +237,8 @@ static void finish_jobs(struct uie_monitor *m, struct client *clients, unsigned 
 		for (i = 0; i < n && clients[i].id != job->conn; i++)
 			;
 		/* Decided and logged even for a client that left: the grant was asked for. */
-		uie_monitor_measure_finish(m, i < n && clients[i].fd >= 0 ? &clients[i].quota : NULL, job,
-					   ans, &anslen);
+		uie_mon_measure_finish(m, i < n && clients[i].fd >= 0 ? &clients[i].quota : NULL, job, ans,
+				       &anslen);
 		if (i < n && clients[i].fd >= 0) {
 			clients[i].busy = false;
 			if (uie_bridge_send(clients[i].fd, ans, anslen, -1) != UIE_OK)
@@ -257,7 +257,7 @@ static void step_exports(struct uie_monitor *m, struct client *clients, unsigned
 		int ansfd = -1;
 
 		if (clients[i].fd < 0 || !clients[i].export ||
-		    !uie_monitor_export_step(m, clients[i].export, EXPORT_CHUNK, ans, &anslen, &ansfd))
+		    !uie_mon_export_step(m, clients[i].export, EXPORT_CHUNK, ans, &anslen, &ansfd))
 			continue;
 		uie_export_job_free(clients[i].export);
 		clients[i].export = NULL;

@@ -14,19 +14,19 @@
 #include "uie/err.h"
 #include "vtpm.h"
 
-int uie_monitor_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm, FILE *diag)
+int uie_mon_init(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm, FILE *diag)
 {
-	return uie_monitor_init_opts(m, pl, tpm, diag, NULL);
+	return uie_mon_init_opts(m, pl, tpm, diag, NULL);
 }
 
-int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm,
-			  FILE *diag, const struct uie_monitor_opts *o)
+int uie_mon_init_opts(struct uie_monitor *m, const struct uie_platform *pl, struct uie_vtpm *tpm, FILE *diag,
+		      const struct uie_mon_opts *o)
 {
 	struct uie_log_sink sink;
 	int r;
 
 	memset(m, 0, sizeof(*m));
-	m->state = o ? o->state : NULL; /* owned from here: freed by uie_monitor_fini */
+	m->state = o ? o->state : NULL; /* owned from here: freed by uie_mon_fini */
 	m->pl = pl;
 	m->tpm = tpm;
 	m->diag = diag;
@@ -43,7 +43,7 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, 
 		m->trust_keys = o->trust_keys;
 	}
 	if (getrandom(m->boot_id, sizeof(m->boot_id), 0) != (ssize_t)sizeof(m->boot_id)) {
-		uie_monitor_fini(m);
+		uie_mon_fini(m);
 		return UIE_E_SYS;
 	}
 	/* Without the page the guests keep no fast path: only speed is lost. */
@@ -51,18 +51,18 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, 
 		uie_mon_diag(m, "no policy generation page: %s", uie_err_str(r));
 	m->cache = malloc(sizeof(*m->cache));
 	if (!m->cache) {
-		uie_monitor_fini(m);
+		uie_mon_fini(m);
 		return UIE_E_NOMEM;
 	}
 	uie_cache_init(m->cache);
 	uie_logstore_init(&m->log, pl, tpm, 0);
 	if (o && o->first_seen && (r = uie_logstore_first_seen(&m->log, o->first_seen_max)) != UIE_OK) {
-		uie_monitor_fini(m);
+		uie_mon_fini(m);
 		return r;
 	}
 	if (!m->state && o && o->state_dir &&
 	    (r = uie_mon_state_claim(o->state_dir, pl, o->log_sync, diag, &m->state)) != UIE_OK) {
-		uie_monitor_fini(m);
+		uie_mon_fini(m);
 		return r;
 	}
 	if (m->state) {
@@ -72,7 +72,7 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, 
 		r = uie_core_init(&m->core, pl, &sink, UIE_HASH_SHA256);
 	}
 	if (r != UIE_OK) {
-		uie_monitor_fini(m);
+		uie_mon_fini(m);
 		return r;
 	}
 	if (m->core.have_policy) {
@@ -82,7 +82,7 @@ int uie_monitor_init_opts(struct uie_monitor *m, const struct uie_platform *pl, 
 	return UIE_OK;
 }
 
-void uie_monitor_fini(struct uie_monitor *m)
+void uie_mon_fini(struct uie_monitor *m)
 {
 	if (m->hint_fd >= 0)
 		close(m->hint_fd);

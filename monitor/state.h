@@ -49,7 +49,7 @@ int uie_mon_state_claim(const char *dir, const struct uie_platform *pl, uint8_t 
 /*
  * Starts the monitor's core over the claimed st (owned by m from here on):
  * restart record and restored policy when a previous run left a log.
- * Called by uie_monitor_init_opts in place of uie_core_init.  Every
+ * Called by uie_mon_init_opts in place of uie_core_init.  Every
  * refusal is explained on m->diag.
  * Return: UIE_OK, or the error that stopped the start.
  */

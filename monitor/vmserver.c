@@ -57,14 +57,14 @@ int uie_vmserver_serve_one(struct uie_monitor *m, struct uie_mon_client *guest, 
 			uie_mon_diag(m, "guest channel: bad frame (%s), connection closed", uie_err_str(r));
 		return UIE_E_PEER;
 	}
-	uie_monitor_serve(m, guest, NULL, msg, len, fd, ans, &anslen, &ansfd);
+	uie_mon_serve(m, guest, NULL, msg, len, fd, ans, &anslen, &ansfd);
 	r = uie_stream_send(c, ans, anslen, ansfd);
 	if (ansfd >= 0)
 		close(ansfd);
 	if (r != UIE_OK) {
 		/* An answer too large for a frame (an AE past the cap) is refused, the stream stays. */
 		if (r == UIE_E_LIMIT) {
-			uie_monitor_refuse(m, msg, len, r, ans, &anslen);
+			uie_mon_refuse(m, msg, len, r, ans, &anslen);
 			r = uie_stream_send(c, ans, anslen, -1);
 		}
 	}

@@ -14,11 +14,9 @@
  * restart that needs the whole new log, and evidence older than what was
  * verified.  Returns whether one was set.
  */
-static bool refusal(const struct vd_machine *m, const struct uie_verify_report *v, struct vd_reply *rep)
+static bool refusal(const struct vd_machine *m, const struct uie_verify_report *v, bool same_boot,
+		    struct vd_reply *rep)
 {
-	bool same_boot = m->st.valid && v->reset_count == m->st.reset_count &&
-			 v->restart_count == m->st.restart_count;
-
 	switch (v->cls) {
 	case UIE_V_OK: return false;
 	case UIE_V_PARSE:
@@ -158,9 +156,13 @@ static json_t *verdict_json(uint64_t verdict, const struct uie_verify_report *v,
 			 "restarted", v->restarted);
 }
 
-/* Verifies under the row lock and stores the verdict; the transaction is open. */
-static void verify_locked(const struct vd_ctx *ctx, struct vd_conn *c, const char *id,
-			  const struct vd_attest *a, const struct vd_machine *m, struct vd_reply *rep)
+/*
+ * Verifies under the row lock and stores the verdict and state in the open
+ * transaction: returns the verdict to answer once it is committed, or NULL
+ * with the refusal or error in rep (nothing to commit).
+ */
+static json_t *verify_locked(const struct vd_ctx *ctx, struct vd_conn *c, const char *id,
+			     const struct vd_attest *a, const struct vd_machine *m, struct vd_reply *rep)
 {
 	struct uie_verify_input in = {
 		.ae = a->ae,
@@ -179,35 +181,32 @@ static void verify_locked(const struct vd_ctx *ctx, struct vd_conn *c, const cha
 	uint64_t verdict, next_seq = m->st.next_seq, new_records = 0;
 
 	uie_verify_ae(&c->hp.pl, &in, &v);
-	if (refusal(m, &v, rep))
-		return;
+	same_boot = m->st.valid && v.reset_count == m->st.reset_count &&
+		    v.restart_count == m->st.restart_count;
+	if (refusal(m, &v, same_boot, rep))
+		return NULL;
 	if (v.cls == UIE_V_OK) {
-		same_boot = m->st.valid && v.reset_count == m->st.reset_count &&
-			    v.restart_count == m->st.restart_count;
 		next_seq = v.next.next_seq;
 		new_records = same_boot ? next_seq - m->st.next_seq : next_seq;
 	}
 	if (store_verdict(ctx, c, id, &v, new_records, next_seq, &verdict) != UIE_OK ||
-	    (v.cls == UIE_V_OK ? store_state(c, id, &v.next) : store_failure(c, id, verdict)) != UIE_OK ||
-	    vd_db_exec(c, "committing a verdict", "COMMIT", NULL) != UIE_OK) {
+	    (v.cls == UIE_V_OK ? store_state(c, id, &v.next) : store_failure(c, id, verdict)) != UIE_OK) {
 		vd_reply_db(rep, "storing the verdict");
-		return;
+		return NULL;
 	}
-	vd_reply_json(rep, 200, verdict_json(verdict, &v, new_records, next_seq));
+	return verdict_json(verdict, &v, new_records, next_seq);
 }
 
-void vd_attest_post(const struct vd_ctx *ctx, struct vd_conn *c, const char *id, const struct vd_attest *a,
-		    struct vd_reply *rep)
+/* Under the open transaction: the machine locked, its nonce used, the evidence verified. */
+static json_t *post_locked(const struct vd_ctx *ctx, struct vd_conn *c, const char *id,
+			   const struct vd_attest *a, struct vd_reply *rep)
 {
 	struct vd_machine m;
+	json_t *verdict = NULL;
 	bool found = false;
 	int r;
 
-	if (vd_db_exec(c, "starting a post", "BEGIN", NULL) != UIE_OK) {
-		vd_reply_db(rep, "starting the transaction");
-		return;
-	}
-	if ((r = vd_machine_load_alloc(c, id, true, true, &m)) != UIE_OK) {
+	if ((r = vd_machine_lock_alloc(c, id, &m)) != UIE_OK) {
 		if (r == UIE_E_NOTFOUND)
 			vd_reply_unknown(rep, id);
 		else if (r == UIE_E_IO)
@@ -215,7 +214,7 @@ void vd_attest_post(const struct vd_ctx *ctx, struct vd_conn *c, const char *id,
 		else
 			vd_reply_error(rep, 500, "internal", "machine \"%s\": stored inputs: %s", id,
 				       uie_err_str(r));
-		return;
+		return NULL;
 	}
 	if (use_nonce(c, id, a, &found) != UIE_OK)
 		vd_reply_db(rep, "using the nonce");
@@ -223,6 +222,34 @@ void vd_attest_post(const struct vd_ctx *ctx, struct vd_conn *c, const char *id,
 		vd_reply_error(rep, 409, "bad_nonce", "nonce was not issued for \"%s\", was used, or expired",
 			       id);
 	else
-		verify_locked(ctx, c, id, a, &m, rep);
+		verdict = verify_locked(ctx, c, id, a, &m, rep);
 	vd_machine_free(&m);
+	return verdict;
+}
+
+/*
+ * A post is one transaction, begun and ended here: committed when a
+ * verdict was stored, rolled back on every other way out (a refusal, an
+ * unknown nonce, a database error), so that a refused post leaves the
+ * machine's state and its nonce as they were (VERIFIER.md 3.3).
+ */
+void vd_attest_post(const struct vd_ctx *ctx, struct vd_conn *c, const char *id, const struct vd_attest *a,
+		    struct vd_reply *rep)
+{
+	json_t *verdict;
+
+	if (vd_db_exec(c, "starting a post", "BEGIN", NULL) != UIE_OK) {
+		vd_reply_db(rep, "starting the transaction");
+		return;
+	}
+	verdict = post_locked(ctx, c, id, a, rep);
+	if (verdict && vd_db_exec(c, "committing a verdict", "COMMIT", NULL) == UIE_OK) {
+		vd_reply_json(rep, 200, verdict);
+		return;
+	}
+	if (verdict) {
+		json_decref(verdict);
+		vd_reply_db(rep, "committing the verdict");
+	}
+	vd_db_exec(c, "ending a refused post", "ROLLBACK", NULL);
 }

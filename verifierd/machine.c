@@ -6,27 +6,36 @@
 
 #include "uie/err.h"
 
+/*
+ * The columns a post reads, in SELECT order: the enum and the query come
+ * from this one list, so no position is counted by hand.  The policy
+ * count follows them (COL_NPOL).
+ */
+#define MACHINE_COLUMNS(X)              \
+	X(COL_AK, "ak_der")             \
+	X(COL_REF, "reference")         \
+	X(COL_INTERVAL, "interval_s")   \
+	X(COL_VALID, "valid")           \
+	X(COL_CLOCK, "clock")           \
+	X(COL_RESET, "reset_count")     \
+	X(COL_RESTART, "restart_count") \
+	X(COL_NEXT, "next_seq")         \
+	X(COL_PCR, "pcr")               \
+	X(COL_EPOCH, "epoch")           \
+	X(COL_MODE, "mode")             \
+	X(COL_POLICY_ID, "policy_id")   \
+	X(COL_STATUS, "status")
+#define COLUMN_ENUM(e, name) e,
+#define COLUMN_NAME(e, name) name ", "
+
 enum {
-	COL_AK,
-	COL_REF,
-	COL_INTERVAL,
-	COL_VALID,
-	COL_CLOCK,
-	COL_RESET,
-	COL_RESTART,
-	COL_NEXT,
-	COL_PCR,
-	COL_EPOCH,
-	COL_MODE,
-	COL_POLICY_ID,
-	COL_STATUS,
-	COL_NPOL,
+	MACHINE_COLUMNS(COLUMN_ENUM) COL_NPOL
 };
 
-#define SELECT_MACHINE                                                                                \
-	"SELECT ak_der, reference, interval_s, valid, clock, reset_count, restart_count, next_seq, "  \
-	"pcr, epoch, mode, policy_id, status, (SELECT count(*) FROM policies WHERE machine_id = $1) " \
-	"FROM machines WHERE id = $1"
+/* A machine's row, locked until the caller's transaction ends. */
+#define SELECT_MACHINE_FOR_UPDATE                                                                       \
+	"SELECT " MACHINE_COLUMNS(COLUMN_NAME) "(SELECT count(*) FROM policies WHERE machine_id = $1) " \
+					       "FROM machines WHERE id = $1 FOR UPDATE"
 
 static int state_from_row(const PGresult *res, struct vd_machine *m)
 {
@@ -84,7 +93,7 @@ static int load_policies(struct vd_conn *c, const char *id, struct vd_machine *m
 	return r;
 }
 
-int vd_machine_load_alloc(struct vd_conn *c, const char *id, bool lock, bool inputs, struct vd_machine *m)
+int vd_machine_lock_alloc(struct vd_conn *c, const char *id, struct vd_machine *m)
 {
 	struct vd_params p = { 0 };
 	PGresult *res;
@@ -92,14 +101,13 @@ int vd_machine_load_alloc(struct vd_conn *c, const char *id, bool lock, bool inp
 
 	memset(m, 0, sizeof(*m));
 	vd_param_text(&p, id);
-	if (!(res = vd_db_query(c, "loading a machine", lock ? SELECT_MACHINE " FOR UPDATE" : SELECT_MACHINE,
-				&p)))
+	if (!(res = vd_db_query(c, "loading a machine", SELECT_MACHINE_FOR_UPDATE, &p)))
 		return UIE_E_IO;
 	if (PQntuples(res) != 1) {
 		PQclear(res);
 		return UIE_E_NOTFOUND;
 	}
-	if ((r = state_from_row(res, m)) == UIE_OK && inputs && (r = load_reference(res, m)) == UIE_OK &&
+	if ((r = state_from_row(res, m)) == UIE_OK && (r = load_reference(res, m)) == UIE_OK &&
 	    vd_db_u64(res, 0, COL_NPOL)) /* most machines: no query for policies */
 		r = load_policies(c, id, m);
 	PQclear(res);

@@ -16,7 +16,7 @@ struct vd_machine {
 	uint32_t interval;
 	struct uie_verify_state st;
 	bool failed;
-	/* With inputs: the reference values and policies to verify with. */
+	/* The reference values and policies to verify with. */
 	bool has_ref;
 	struct uie_refset ref;
 	uint8_t *pkg[VD_MAX_POLICIES]; /* owned; pols[i].table points into pkg[i] */
@@ -25,12 +25,12 @@ struct vd_machine {
 };
 
 /*
- * Machine id; with lock, its row stays locked (FOR UPDATE) until the
- * caller's transaction ends; with inputs, its reference values and
- * policies are loaded too.  Return: UIE_OK, UIE_E_NOTFOUND, UIE_E_IO (the
- * database), UIE_E_FORMAT (a stored value that does not parse), UIE_E_NOMEM.
+ * Machine id with its reference values and policies, for a post: its row
+ * stays locked (FOR UPDATE) until the caller's transaction ends.  Return:
+ * UIE_OK, UIE_E_NOTFOUND, UIE_E_IO (the database), UIE_E_FORMAT (a stored
+ * value that does not parse), UIE_E_NOMEM.
  */
-int vd_machine_load_alloc(struct vd_conn *c, const char *id, bool lock, bool inputs, struct vd_machine *m);
+int vd_machine_lock_alloc(struct vd_conn *c, const char *id, struct vd_machine *m);
 void vd_machine_free(struct vd_machine *m);
 
 #endif

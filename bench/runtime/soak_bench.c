@@ -52,7 +52,7 @@ static double now_s(void)
 }
 
 /*
- * One MEASURE request of client c through the door (uie_monitor_serve), for the
+ * One MEASURE request of client c through the door (uie_mon_serve), for the
  * program of record subj (0: none); exits on anything but ALLOW.
  */
 static uint64_t grant(struct uie_monitor *m, struct uie_mon_client *c, uint16_t event, uint8_t role,
@@ -68,7 +68,7 @@ static uint64_t grant(struct uie_monitor *m, struct uie_mon_client *c, uint16_t 
 	};
 	if (fd < 0 || uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK)
 		exit(1);
-	uie_monitor_serve(m, c, NULL, msg, len, fd, ans, &alen, &afd);
+	uie_mon_serve(m, c, NULL, msg, len, fd, ans, &alen, &afd);
 	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.status != UIE_OK ||
 	    a.u.measure_ans.decision != UIE_ALLOW) {
 		fprintf(stderr, "soak_bench: grant refused: %s\n", uie_err_str(a.status));
@@ -77,7 +77,7 @@ static uint64_t grant(struct uie_monitor *m, struct uie_mon_client *c, uint16_t 
 	return a.u.measure_ans.seq;
 }
 
-/* An EXPORT of the records from since through uie_monitor_handle; exits on an error. */
+/* An EXPORT of the records from since through uie_mon_handle; exits on an error. */
 static void export(struct uie_monitor *m, uint64_t since)
 {
 	struct uie_wire_msg q = { .type = UIE_MSG_EXPORT_REQ, .request_id = 1 }, a;
@@ -88,7 +88,7 @@ static void export(struct uie_monitor *m, uint64_t since)
 	q.u.export_req = (struct uie_msg_export_req){ .since_seq = since, .nonce_len = 1 };
 	if (uie_bridge_encode(&q, msg, sizeof(msg), &len) != UIE_OK)
 		exit(1);
-	uie_monitor_handle(m, msg, len, -1, ans, &alen, &afd);
+	uie_mon_handle(m, msg, len, -1, ans, &alen, &afd);
 	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.status != UIE_OK) {
 		fprintf(stderr, "soak_bench: export refused: %s\n", uie_err_str(a.status));
 		exit(1);
@@ -110,7 +110,7 @@ static int open_or_die(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct uie_monitor_opts o = { .first_seen = true, .log_sync = UIE_LOG_SYNC_POLICY };
+	struct uie_mon_opts o = { .first_seen = true, .log_sync = UIE_LOG_SYNC_POLICY };
 	char dir[] = "/tmp/uie-soak-XXXXXX", spec[128], state[128], cmd[160];
 	struct uie_host_platform hp;
 	struct uie_vtpm *tpm;
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 	fds[1] = open_or_die("/lib64/ld-linux-x86-64.so.2");
 	fds[2] = open_or_die("/lib/x86_64-linux-gnu/libc.so.6");
 	if (uie_host_platform_init(&hp) != UIE_OK || uie_vtpm_open(spec, &tpm) != UIE_OK ||
-	    uie_monitor_init_opts(&m, &hp.pl, tpm, NULL, &o) != UIE_OK) {
+	    uie_mon_init_opts(&m, &hp.pl, tpm, NULL, &o) != UIE_OK) {
 		fprintf(stderr, "soak_bench: monitor setup failed\n");
 		return 1;
 	}
@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 			       (now_s() - t0) * 1e9 / (double)done);
 	}
 	uie_mon_client_fini(&c);
-	uie_monitor_fini(&m);
+	uie_mon_fini(&m);
 	uie_vtpm_free(tpm);
 	uie_host_platform_fini(&hp);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

@@ -15,9 +15,9 @@
 #include "uie/platform.h"
 #include "uie/types.h"
 
-#define UIE_ELF_MAX_PHNUM 256 /* more program headers than this: UIE_E_LIMIT */
-#define UIE_ELF_MAX_EXEC 16   /* more executable PT_LOADs than this: UIE_E_LIMIT */
-#define UIE_MEASURE_PAGE 4096 /* granularity at which segments become executable */
+#define UIE_ELF_MAX_PHNUM 256  /* more program headers than this: UIE_E_LIMIT */
+#define UIE_ELF_MAX_EXEC 16    /* more executable PT_LOADs than this: UIE_E_LIMIT */
+#define UIE_MEASURE_PAGE 4096u /* the page: what mappings and segments become executable by */
 
 struct uie_exec_seg {
 	uint64_t p_offset, p_vaddr, p_filesz, p_memsz;

@@ -119,9 +119,9 @@ int uie_cmd_key_gen(int argc, char **argv)
 	const struct uie_opts spec = { .prog = "uie key gen", .opt = t, .usage = usage };
 	EVP_PKEY *pk;
 	FILE *out;
-	char *pem = NULL;
+	char *pub_pem = NULL, *priv_pem = NULL;
 	uint8_t id[32];
-	size_t len;
+	size_t pub_len = 0, priv_len = 0;
 	int r;
 
 	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
@@ -134,22 +134,32 @@ int uie_cmd_key_gen(int argc, char **argv)
 		fprintf(stderr, "uie key gen: key generation failed\n");
 		return UIE_EXIT_FAIL;
 	}
-	if ((r = pem_alloc(pk, 1, &pem, &len)) == UIE_OK &&
-	    (r = uie_file_write_output(priv, pem, len, 0600)) != UIE_OK)
-		fprintf(stderr, "uie key gen: %s: %s\n", priv, uie_file_err_str(r));
-	if (pem) {
-		OPENSSL_cleanse(pem, len);
-		free(pem);
-		pem = NULL;
+	/*
+	 * Both encoded before anything is written; the public key written first:
+	 * when the private key then cannot be written, the one already there
+	 * (--force) is kept, and its public key can be derived from it again; the
+	 * other order could lose a private key for good.
+	 */
+	if ((r = pem_alloc(pk, 0, &pub_pem, &pub_len)) == UIE_OK &&
+	    (r = pem_alloc(pk, 1, &priv_pem, &priv_len)) == UIE_OK) {
+		if ((r = uie_file_write_output(pub, pub_pem, pub_len, 0644)) != UIE_OK) {
+			fprintf(stderr, "uie key gen: %s: %s\n", pub, uie_file_err_str(r));
+		} else if ((r = uie_file_write_output(priv, priv_pem, priv_len, 0600)) != UIE_OK) {
+			fprintf(stderr, "uie key gen: %s: %s\n", priv, uie_file_err_str(r));
+			/* Both keys or neither: a public key without its private one is removed. */
+			if (pub_fresh && strcmp(pub, "-") != 0)
+				unlink(pub);
+			else if (strcmp(pub, "-") != 0)
+				fprintf(stderr,
+					"uie key gen: %s now holds a public key whose private key was not "
+					"written; the private key in %s is unchanged\n",
+					pub, priv);
+		}
 	}
-	if (r == UIE_OK && (r = pem_alloc(pk, 0, &pem, &len)) == UIE_OK &&
-	    (r = uie_file_write_output(pub, pem, len, 0644)) != UIE_OK) {
-		fprintf(stderr, "uie key gen: %s: %s\n", pub, uie_file_err_str(r));
-		/* Both keys or neither: a private key without its public one is removed. */
-		if (fresh && strcmp(priv, "-") != 0)
-			unlink(priv);
-	}
-	free(pem);
+	if (priv_pem)
+		OPENSSL_cleanse(priv_pem, priv_len);
+	free(priv_pem);
+	free(pub_pem);
 	if (r == UIE_OK)
 		r = uie_pubkey_id(pk, id);
 	EVP_PKEY_free(pk);

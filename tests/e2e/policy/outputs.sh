@@ -66,6 +66,15 @@ grep -q "/nonexist-uie/x.pub: No such file or directory" "$T/err" || { cat "$T/e
 mkdir "$T/kd2" "$T/kd2/pub"
 "$UIE" key gen --force -o "$T/kd2/k" --pub "$T/kd2/pub" >/dev/null 2>"$T/err" && fail "key gen --pub DIR succeeded"
 [ -e "$T/kd2/k" ] && fail "key gen left a private key without its public key"
+# --force over a key pair whose new public key cannot be written (/dev/full, written through):
+# the private key already there is kept (it was replaced before the public key was written).
+"$UIE" key gen -o "$T/kd2/old.pem" --pub "$T/kd2/old.pub" >/dev/null 2>&1 || fail "key gen (old pair)"
+old_sum=$(sha256sum < "$T/kd2/old.pem")
+ln -s /dev/full "$T/kd2/full.pub"
+"$UIE" key gen --force -o "$T/kd2/old.pem" --pub "$T/kd2/full.pub" >/dev/null 2>"$T/err" &&
+	fail "key gen --force with a public key that cannot be written succeeded"
+grep -q "full.pub: No space left on device" "$T/err" || { cat "$T/err" >&2; fail "the failing public key not named"; }
+[ "$(sha256sum < "$T/kd2/old.pem")" = "$old_sum" ] || fail "key gen --force lost the private key already there"
 "$UIE" key gen -o - --pub "$T/kd2/k.pub" > "$T/stdout.key" 2>"$T/err" || fail "key gen -o -"
 grep -q "BEGIN PRIVATE KEY" "$T/stdout.key" && ! grep -q "key id" "$T/stdout.key" ||
 	fail "key gen -o - wrote no key, or mixed the key id into it"

@@ -9,7 +9,7 @@
 
 void fuzz_monitor_start(struct uie_host_platform *hp, struct uie_monitor *m)
 {
-	if (uie_host_platform_init(hp) != UIE_OK || uie_monitor_init(m, &hp->pl, NULL, NULL) != UIE_OK)
+	if (uie_host_platform_init(hp) != UIE_OK || uie_mon_init(m, &hp->pl, NULL, NULL) != UIE_OK)
 		abort();
 	m->log.max = 1u << 16; /* anonymous requests are logged */
 }
@@ -21,7 +21,7 @@ void fuzz_monitor_serve(struct uie_monitor *m, const uint8_t *msg, size_t len, i
 	size_t alen;
 	int afd;
 
-	uie_monitor_handle(m, msg, len, fd, ans, &alen, &afd);
+	uie_mon_handle(m, msg, len, fd, ans, &alen, &afd);
 	if (afd >= 0)
 		close(afd);
 	if (uie_bridge_decode(ans, alen, &a) != UIE_OK || a.type % 2 != 1)

@@ -29,12 +29,12 @@ void mon_fixture_open(struct mon_fixture *mf, const char *tmpl)
 void mon_fixture_start(struct mon_fixture *mf, const char *tmpl)
 {
 	mon_fixture_open(mf, tmpl);
-	assert_int_equal(uie_monitor_init(&mf->m, &mf->hp.pl, mf->tpm, NULL), UIE_OK);
+	assert_int_equal(uie_mon_init(&mf->m, &mf->hp.pl, mf->tpm, NULL), UIE_OK);
 }
 
 void mon_fixture_stop(struct mon_fixture *mf)
 {
-	uie_monitor_fini(&mf->m);
+	uie_mon_fini(&mf->m);
 	uie_vtpm_free(mf->tpm);
 	uie_host_platform_fini(&mf->hp);
 	tc_rmtree(mf->dir);
@@ -49,7 +49,7 @@ struct uie_wire_msg mon_fixture_call(struct uie_monitor *m, struct uie_wire_msg 
 
 	q->request_id = 77;
 	assert_int_equal(uie_bridge_encode(q, msg, sizeof(msg), &len), UIE_OK);
-	uie_monitor_handle(m, msg, len, fd, ans, &alen, &afd);
+	uie_mon_handle(m, msg, len, fd, ans, &alen, &afd);
 	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
 	assert_int_equal(a.request_id, 77);
 	assert_int_equal(a.type, q->type + 1);

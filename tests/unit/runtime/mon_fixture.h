@@ -2,7 +2,7 @@
 /*
  * The fixture the monitor's unit tests share: a monitor started in-process
  * on the host platform and a builtin vTPM whose key lives in a fresh
- * temporary directory, and a call through uie_monitor_handle as the daemon
+ * temporary directory, and a call through uie_mon_handle as the daemon
  * makes it.  Every function fails the running test on error.
  */
 #ifndef UIE_TEST_MON_FIXTURE_H

@@ -88,15 +88,15 @@ static void serve_monitor(int s)
 	size_t len, alen;
 	int fd, afd;
 
-	if (uie_host_platform_init(&hp) != UIE_OK || uie_monitor_init(&m, &hp.pl, NULL, NULL) != UIE_OK)
+	if (uie_host_platform_init(&hp) != UIE_OK || uie_mon_init(&m, &hp.pl, NULL, NULL) != UIE_OK)
 		_exit(1);
 	while (uie_bridge_recv(s, buf, &len, &fd, -1) == UIE_OK) {
-		uie_monitor_handle(&m, buf, len, fd, ans, &alen, &afd);
+		uie_mon_handle(&m, buf, len, fd, ans, &alen, &afd);
 		uie_bridge_send(s, ans, alen, afd);
 		if (afd >= 0)
 			close(afd);
 	}
-	uie_monitor_fini(&m);
+	uie_mon_fini(&m);
 	uie_host_platform_fini(&hp);
 }
 

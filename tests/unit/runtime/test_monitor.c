@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The monitor's request handling, driven through uie_monitor_handle as the
+ * The monitor's request handling, driven through uie_mon_handle as the
  * daemon drives it: the measurement cache (hashes counted through the
  * platform), hostile messages (error answer, no state change, descriptors
  * closed), objects that cannot be measured, and evidence export.
@@ -66,7 +66,7 @@ static int setup(void **state)
 	f->counting = f->mf.hp.pl;
 	f->counting.ctx = f;
 	f->counting.hash = (struct uie_hash_ops){ counting_begin, counting_update, counting_end };
-	assert_int_equal(uie_monitor_init(&f->mf.m, &f->counting, f->mf.tpm, NULL), UIE_OK);
+	assert_int_equal(uie_mon_init(&f->mf.m, &f->counting, f->mf.tpm, NULL), UIE_OK);
 	*state = f;
 	return 0;
 }
@@ -442,7 +442,7 @@ static int raw(struct fixture *f, const uint8_t *msg, size_t len, int fd, uint16
 	size_t alen;
 	int afd;
 
-	uie_monitor_handle(&f->mf.m, msg, len, fd, ans, &alen, &afd);
+	uie_mon_handle(&f->mf.m, msg, len, fd, ans, &alen, &afd);
 	assert_int_equal(afd, -1);
 	assert_int_equal(uie_bridge_decode(ans, alen, &a), UIE_OK);
 	assert_int_equal(alen, UIE_BRIDGE_ERROR_ANS_LEN);
@@ -510,7 +510,7 @@ static void test_hostile_messages(void **state)
 	assert_int_equal(raw(f, b, len, open("/dev/null", O_RDONLY | O_CLOEXEC), &type), UIE_E_FORMAT);
 
 	/* a message the socket layer found oversized */
-	uie_monitor_refuse(&f->mf.m, good, len, UIE_E_LIMIT, b, &len);
+	uie_mon_refuse(&f->mf.m, good, len, UIE_E_LIMIT, b, &len);
 	{
 		struct uie_wire_msg a;
 
@@ -674,14 +674,14 @@ static void test_export_streamed(void **state)
 
 	q.u.export_req.nonce_len = 20;
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
-	uie_monitor_serve(&f->mf.m, NULL, &later, msg, len, -1, ans, &alen, &afd);
+	uie_mon_serve(&f->mf.m, NULL, &later, msg, len, -1, ans, &alen, &afd);
 	assert_non_null(later.export);
 	assert_null(later.job);
 	assert_int_equal(afd, -1);
 	fd = open_copy(f, "late", "/bin/true", path);
 	measure(f, UIE_EV_MMAP_EXEC, UIE_ROLE_DSO, fd, 0, 4096); /* logged meanwhile */
 	assert_int_equal(uie_logstore_count(&f->mf.m.log), total + 1);
-	while (!uie_monitor_export_step(&f->mf.m, later.export, 1, ans, &alen, &afd))
+	while (!uie_mon_export_step(&f->mf.m, later.export, 1, ans, &alen, &afd))
 		steps++;
 	assert_int_equal(steps + 1, total ? total : 1); /* one record per step, the last answers */
 	uie_export_job_free(later.export);
@@ -698,7 +698,7 @@ static void test_export_streamed(void **state)
 
 	q = (struct uie_wire_msg){ .type = UIE_MSG_STATUS_REQ, .request_id = 6 };
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
-	uie_monitor_serve(&f->mf.m, NULL, &later, msg, len, -1, ans, &alen, &afd);
+	uie_mon_serve(&f->mf.m, NULL, &later, msg, len, -1, ans, &alen, &afd);
 	assert_null(later.export);
 	assert_null(later.job);
 	assert_int_equal(decode_ans(ans, alen).u.status_ans.nrecords, total + 1);

@@ -36,7 +36,7 @@ static int setup(void **state)
 
 	assert_non_null(f);
 	assert_int_equal(uie_host_platform_init(&f->hp), UIE_OK);
-	assert_int_equal(uie_monitor_init(&f->m, &f->hp.pl, NULL, NULL), UIE_OK);
+	assert_int_equal(uie_mon_init(&f->m, &f->hp.pl, NULL, NULL), UIE_OK);
 	/* A non-ELF file of 64 KiB: measured as a range. */
 	strcpy(f->path, "/tmp/uie-guard-test-XXXXXX");
 	fd = mkstemp(f->path);
@@ -56,7 +56,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	uie_monitor_fini(&f->m);
+	uie_mon_fini(&f->m);
 	uie_host_platform_fini(&f->hp);
 	unlink(f->path);
 	free(f);
@@ -91,14 +91,14 @@ static struct uie_wire_msg decode(const uint8_t *ans, size_t alen)
 	return a;
 }
 
-/* Measures through the door (uie_monitor_serve) on behalf of client c, answered at once. */
+/* Measures through the door (uie_mon_serve) on behalf of client c, answered at once. */
 static struct uie_wire_msg measure_for(struct fixture *f, struct uie_mon_client *c)
 {
 	uint8_t msg[UIE_BRIDGE_MAX_MSG], ans[UIE_BRIDGE_MAX_MSG];
 	size_t len = encode_measure(msg, 5), alen;
 	int afd;
 
-	uie_monitor_serve(&f->m, c, NULL, msg, len, open_obj(f), ans, &alen, &afd);
+	uie_mon_serve(&f->m, c, NULL, msg, len, open_obj(f), ans, &alen, &afd);
 	assert_int_equal(afd, -1);
 	return decode(ans, alen);
 }
@@ -170,14 +170,14 @@ static void test_workers(void **state)
 	assert_int_equal(uie_workers_start(&w, 2), UIE_OK);
 	f->m.workers = &w;
 	/* A miss goes to a worker: no answer yet, no record yet. */
-	uie_monitor_serve(&f->m, NULL, &later, msg, len, open_obj(f), ans, &alen, &afd);
+	uie_mon_serve(&f->m, NULL, &later, msg, len, open_obj(f), ans, &alen, &afd);
 	assert_non_null(later.job);
 	assert_null(later.export);
 	assert_int_equal(f->m.core.next_seq, 1);
 	uie_workers_submit(&w, later.job);
 	job = collect(&w);
 	assert_null(job->next);
-	uie_monitor_measure_finish(&f->m, NULL, job, ans, &alen);
+	uie_mon_measure_finish(&f->m, NULL, job, ans, &alen);
 	uie_job_free(job);
 	a = decode(ans, alen);
 	assert_int_equal(a.type, UIE_MSG_MEASURE_ANS);
@@ -186,7 +186,7 @@ static void test_workers(void **state)
 	assert_int_equal(a.u.measure_ans.scope, UIE_SCOPE_RANGE);
 	assert_int_equal(a.u.measure_ans.seq, 1);
 	/* Now cached: answered at once, with the same digest the loop computes. */
-	uie_monitor_serve(&f->m, NULL, &later, msg, len, open_obj(f), ans, &alen, &afd);
+	uie_mon_serve(&f->m, NULL, &later, msg, len, open_obj(f), ans, &alen, &afd);
 	assert_null(later.job);
 	sync = decode(ans, alen);
 	assert_memory_equal(&sync.u.measure_ans.digest, &a.u.measure_ans.digest,
@@ -202,7 +202,7 @@ static void test_workers(void **state)
 		struct uie_wire_msg q = { .type = UIE_MSG_STATUS_REQ, .request_id = 3 };
 
 		assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
-		uie_monitor_serve(&f->m, NULL, &later, msg, len, -1, ans, &alen, &afd);
+		uie_mon_serve(&f->m, NULL, &later, msg, len, -1, ans, &alen, &afd);
 		assert_null(later.job);
 		assert_null(later.export);
 		assert_int_equal(decode(ans, alen).type, UIE_MSG_STATUS_ANS);
@@ -222,13 +222,13 @@ static void test_violation(void **state)
 
 	q.u.violation_req = (struct uie_msg_violation_req){ .pid = 4343, .kind = UIE_VIOLATION_WRITE };
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
-	uie_monitor_handle(&f->m, msg, len, open_obj(f), ans, &alen, &afd);
+	uie_mon_handle(&f->m, msg, len, open_obj(f), ans, &alen, &afd);
 	a = decode(ans, alen);
 	assert_int_equal(a.status, UIE_OK);
 	assert_int_equal(a.u.violation_ans_seq, seq);
 	assert_int_equal(f->m.core.next_seq, seq + 1);
 	/* Without its descriptor it is malformed, and logs nothing. */
-	uie_monitor_handle(&f->m, msg, len, -1, ans, &alen, &afd);
+	uie_mon_handle(&f->m, msg, len, -1, ans, &alen, &afd);
 	assert_int_equal(decode(ans, alen).status, UIE_E_FORMAT);
 	assert_int_equal(f->m.core.next_seq, seq + 1);
 }
@@ -247,7 +247,7 @@ static struct uie_wire_msg ask_for(struct fixture *f, struct uie_mon_client *c, 
 		.event = ev, .role = role, .pid = 42, .length = len, .subject_seq = subj
 	};
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &mlen), UIE_OK);
-	uie_monitor_serve(&f->m, c, NULL, msg, mlen, fd, ans, &alen, &afd);
+	uie_mon_serve(&f->m, c, NULL, msg, mlen, fd, ans, &alen, &afd);
 	return decode(ans, alen);
 }
 
@@ -260,15 +260,15 @@ static struct uie_wire_msg ask_for(struct fixture *f, struct uie_mon_client *c, 
 static void test_subjects(void **state)
 {
 	struct fixture *f = *state;
-	struct uie_monitor_opts o = { .first_seen = true };
+	struct uie_mon_opts o = { .first_seen = true };
 	struct uie_mon_client c, other;
 	struct uie_wire_msg a;
 	uint64_t p1, p2, g1, n;
 	const uint8_t *recs;
 	struct uie_log_record r;
 
-	uie_monitor_fini(&f->m);
-	assert_int_equal(uie_monitor_init_opts(&f->m, &f->hp.pl, NULL, NULL, &o), UIE_OK);
+	uie_mon_fini(&f->m);
+	assert_int_equal(uie_mon_init_opts(&f->m, &f->hp.pl, NULL, NULL, &o), UIE_OK);
 	uie_mon_client_init(&f->m, &c);
 	uie_mon_client_init(&f->m, &other);
 	p1 = ask_for(f, &c, UIE_EV_EXECVE, UIE_ROLE_MAIN, "/proc/self/exe", 0, 0).u.measure_ans.seq;

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Seccomp constants newer than the kernel headers we build with (Debian
+ * 12's are Linux 6.1): the values are the kernel's ABI, so a binary built
+ * here uses them on a newer kernel and probes for them at run time (an
+ * older kernel refuses them with EINVAL).
+ */
+#ifndef UIE_SECCOMP_H
+#define UIE_SECCOMP_H
+
+#include <linux/seccomp.h>
+
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5) /* Linux 5.19 */
+#endif
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64) /* Linux 6.6 */
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0) /* Linux 6.6 */
+#endif
+
+#endif
