@@ -17,6 +17,11 @@
  * kernel's PID 1, which must not exit; in a PID namespace it ends the
  * namespace instead).
  *
+ * With --allow-mounts the tree has no Landlock domain; uie-init then loads
+ * the whole-boot guard (guest/lsm/guard.h, a BPF LSM program) before the
+ * tree's first exec, and starts nothing if it cannot (fail closed) unless
+ * told --no-lsm.
+ *
  * If the interceptor dies, the processes it supervised live on but every
  * exec, executable mmap and mprotect they try fails (the seccomp listener
  * is gone): fail closed.  uie-init does not restart it.
@@ -38,6 +43,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "hex.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -166,13 +172,17 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: uie-init [--port DEV] [--control PATH] [--uie PATH]\n"
-		"                [--poweroff] [--allow-mounts] [-v] -- INIT [ARGS...]\n"
+		"                [--poweroff] [--allow-mounts [--allow-userns | --no-lsm]] [-v]\n"
+		"                -- INIT [ARGS...]\n"
 		"       uie-init --help | --version\n"
 		"  --port DEV     virtio-serial port to the monitor (default %s)\n"
 		"  --control PATH control-only socket for `uie` tools in the tree (default %s)\n"
 		"  --uie PATH     the uie command (default: uie from PATH)\n"
 		"  --poweroff     power off when the supervised tree is gone (the kernel's PID 1)\n"
-		"  --allow-mounts the tree may mount (systemd as INIT): uie run --allow-mounts\n",
+		"  --allow-mounts the tree may mount (systemd as INIT): uie run --allow-mounts,\n"
+		"                 guarded by a BPF LSM program instead of Landlock\n"
+		"  --allow-userns the tree may create user namespaces (with --allow-mounts)\n"
+		"  --no-lsm       start the tree without that guard (with --allow-mounts)\n",
 		UIE_VMRELAY_DEFAULT_PORT, UIE_VMRELAY_DEFAULT_CONTROL);
 }
 
@@ -186,6 +196,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "control", required_argument, NULL, 'c' },
 		{ "allow-mounts", no_argument, NULL, 'M' },
+		{ "allow-userns", no_argument, NULL, 'U' },
+		{ "no-lsm", no_argument, NULL, 'L' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
@@ -195,7 +207,9 @@ int main(int argc, char **argv)
 				      .port_fd = -1,
 				      .client_fd = -1 };
 	const char *uie = "uie";
-	bool poweroff = false, sup_done = false, allow_mounts = false;
+	bool poweroff = false, sup_done = false, allow_mounts = false, allow_userns = false, lsm = true;
+	struct uie_guard *guard = NULL;
+	const char *step;
 	int c, status = 0, rc = 1, pair[2];
 	char fdarg[16];
 	pid_t relay, sup;
@@ -207,6 +221,8 @@ int main(int argc, char **argv)
 		case 'u': uie = optarg; break;
 		case 'P': poweroff = true; break;
 		case 'M': allow_mounts = true; break;
+		case 'U': allow_userns = true; break;
+		case 'L': lsm = false; break;
 		case 'v': o.verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("uie-init %s\n", UIE_VERSION); return 0;
@@ -221,6 +237,18 @@ int main(int argc, char **argv)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); /* orphans come to us, as to PID 1 */
 	guest_setup();
 	signal(SIGPIPE, SIG_IGN);
+	/* Without a Landlock domain, the guard stands in for it, or nothing starts. */
+	if (allow_mounts && lsm) {
+		if (uie_guard_start(allow_userns, &guard, &step) != UIE_OK) {
+			fprintf(stderr,
+				"uie-init: the whole-boot guard (BPF LSM) could not be %s: %s; "
+				"not starting init (--no-lsm starts it unguarded)\n",
+				step, strerror(errno));
+			goto out;
+		}
+		/* The tree's root must not take our descriptors (pidfd_getfd needs ptrace access). */
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	}
 	/* Ours until we end (the relay uses the same open file): no other opener while we live. */
 	if ((c = uie_bridge_connect(o.port, &o.port_fd)) != UIE_OK) {
 		say("cannot open the port to the monitor; not starting init", uie_err_str(c));
@@ -251,6 +279,10 @@ int main(int argc, char **argv)
 
 		if (!av || fcntl(pair[1], F_SETFD, 0) != 0)
 			_exit(127);
+		if (guard && uie_guard_join(guard) != UIE_OK) {
+			say("marking the tree for the whole-boot guard", strerror(errno));
+			_exit(127);
+		}
 		snprintf(fdarg, sizeof(fdarg), "%d", pair[1]);
 		av[k++] = (char *)"uie";
 		av[k++] = (char *)"run";

@@ -43,6 +43,19 @@ for m in grow move fixed dontunmap race; do
 	*) echo "vm-check FAIL: growexec $m refused (exit $rc: $out)" ;;
 	esac
 done
+# Whole-boot mode (uie-init --allow-mounts): the BPF LSM guard refuses new code written
+# over approved code through /proc/self/mem, and a new user namespace (both succeed
+# natively; vm/init's switch_root leaves no chroot, which would refuse the latter itself).
+out=$("$PROGS/procmem" direct 2>&1)
+case $?:$out in
+0:*"REFUSED open(/proc/self/mem, O_RDWR): EPERM"*) echo "vm-check ok: /proc/self/mem write open refused (whole boot)" ;;
+*) echo "vm-check FAIL: /proc/self/mem write open refused (whole boot) ($out)" ;;
+esac
+out=$("$PROGS/userns" 2>&1)
+case $?:$out in
+0:*"REFUSED unshare(CLONE_NEWUSER): EPERM"*) echo "vm-check ok: user namespace refused (whole boot)" ;;
+*) echo "vm-check FAIL: user namespace refused (whole boot) ($out)" ;;
+esac
 # A write to an approved file mapped executable: the victim dies, the write is logged.
 for m in shared writerun; do
 	cp "$lib" /tmp/$m.so
