@@ -14,6 +14,13 @@ mkdir -p /tmp/out
 cp "$PROGS/libuiegood.so" /tmp/grow.so && "$PROGS/growexec" plant /tmp/grow.so
 "$PROGS/growexec" grow /tmp/grow.so >/dev/null 2>&1
 check_rc "growexec grow gains natively on the guest's kernel" 10 $?
+# The identity attack (issue 25): as root, PR_SET_MM_MAP with an exe_fd makes this program
+# tests/progs/jit (its /proc/self/exe), then it runs anonymous code.
+out=$("$PROGS/identity" "$PROGS/jit" map 2>&1)
+case $?:$out in
+10:*"IDENTITY $(readlink -f "$PROGS/jit")"*) echo "vm-check ok: identity attack gains natively on the guest's kernel" ;;
+*) echo "vm-check FAIL: identity attack gains natively on the guest's kernel ($out)" ;;
+esac
 check "uie-init runs the init supervised and ends cleanly" \
 	unshare --pid --fork --mount-proc "$INIT" --uie "$UIE" -- /bin/sh "$V/boot1-init.sh"
 # No channel to the monitor: uie-init must not start the init at all.

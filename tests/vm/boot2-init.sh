@@ -51,6 +51,14 @@ case $?:$out in
 0:*"REFUSED open(/proc/self/mem, O_RDWR): EPERM"*) echo "vm-check ok: /proc/self/mem write open refused (whole boot)" ;;
 *) echo "vm-check FAIL: /proc/self/mem write open refused (whole boot) ($out)" ;;
 esac
+# The identity attack in the whole boot: PR_SET_MM_MAP is refused in the filter, so the
+# program stays itself, and tests/progs/jit's JIT rule does not cover its anonymous code.
+out=$("$PROGS/identity" "$PROGS/jit" map 2>&1)
+case $?:$out in
+0:*"REFUSED PR_SET_MM_MAP: EPERM"*"REFUSED anonymous mprotect(PROT_EXEC): EACCES"*)
+	echo "vm-check ok: identity attack refused (whole boot)" ;;
+*) echo "vm-check FAIL: identity attack refused (whole boot) ($out)" ;;
+esac
 out=$("$PROGS/userns" 2>&1)
 case $?:$out in
 0:*"REFUSED unshare(CLONE_NEWUSER): EPERM"*) echo "vm-check ok: user namespace refused (whole boot)" ;;
