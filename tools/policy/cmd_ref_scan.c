@@ -184,6 +184,8 @@ static void fold(struct scan *s)
 {
 	size_t k = 0;
 
+	if (s->n == 0)
+		return; /* nothing found (an empty directory): qsort takes no null array */
 	qsort(s->e, s->n, sizeof(*s->e), by_entry);
 	for (size_t i = 0; i < s->n; i++) {
 		if (k && !strcmp(s->e[k - 1].path, s->e[i].path) && !strcmp(s->e[k - 1].role, s->e[i].role) &&
