@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/core_names.h>
 #include <openssl/rand.h>
 
 #include "snp_tsm.h"
 #include "tpm_public.h"
 #include "uie/err.h"
+#include "vtpm_impl.h"
 
 __attribute__((format(printf, 3, 4))) static int fail(struct uie_enrol_verdict *v, int err, const char *fmt,
 						      ...)
@@ -65,8 +65,9 @@ static int report_step(const struct uie_enrol_evidence *ev, const struct uie_enr
 	if (r == UIE_OK)
 		return UIE_OK;
 	msg = v->snp.why.msg;
-	return fail(v, r, "%s%s%s", strncmp(msg, "report: ", 8) != 0 ? "report: " : "",
-		    v->snp.simulated ? "SIMULATED root, " : "", msg);
+	if (strncmp(msg, "report: ", 8) == 0)
+		msg += 8;
+	return fail(v, r, "report: %s%s", v->snp.simulated ? "SIMULATED root, " : "", msg);
 }
 
 /* The EK the report binds for this nonce, equal to the posted one. */
@@ -96,42 +97,6 @@ static int binding_step(const struct uie_enrol_evidence *ev, const uint8_t nonce
 	return UIE_OK;
 }
 
-/* An ECC P-256 public area as DER SubjectPublicKeyInfo. */
-static int p256_der_alloc(const TPMT_PUBLIC *pub, uint8_t **der, size_t *len)
-{
-	const TPMS_ECC_POINT *pt = &pub->unique.ecc;
-	uint8_t point[65];
-	char group[] = "prime256v1";
-	OSSL_PARAM params[3];
-	EVP_PKEY_CTX *ctx = NULL;
-	EVP_PKEY *pk = NULL;
-	unsigned char *p = NULL;
-	int n = 0;
-
-	if (pub->type != TPM2_ALG_ECC || pub->parameters.eccDetail.curveID != TPM2_ECC_NIST_P256 ||
-	    pt->x.size != 32 || pt->y.size != 32)
-		return UIE_E_ALG;
-	point[0] = 0x04;
-	memcpy(point + 1, pt->x.buffer, 32);
-	memcpy(point + 33, pt->y.buffer, 32);
-	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, group, 0);
-	params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, point, sizeof(point));
-	params[2] = OSSL_PARAM_construct_end();
-	if ((ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL)) && EVP_PKEY_fromdata_init(ctx) == 1 &&
-	    EVP_PKEY_fromdata(ctx, &pk, EVP_PKEY_PUBLIC_KEY, params) == 1)
-		n = i2d_PUBKEY(pk, &p);
-	EVP_PKEY_free(pk);
-	EVP_PKEY_CTX_free(ctx);
-	if (n <= 0)
-		return UIE_E_KEY; /* not a point of the curve */
-	*der = malloc((size_t)n);
-	if (*der)
-		memcpy(*der, p, (size_t)n);
-	OPENSSL_free(p);
-	*len = (size_t)n;
-	return *der ? UIE_OK : UIE_E_NOMEM;
-}
-
 static int ak_step(const struct uie_enrol_evidence *ev, struct uie_enrol_verdict *v)
 {
 	const char *why = "";
@@ -142,8 +107,12 @@ static int ak_step(const struct uie_enrol_evidence *ev, struct uie_enrol_verdict
 		return fail(v, r, "AK: not one marshalled TPM2B_PUBLIC");
 	if ((r = uie_tpm_ak_check(&pub, &why)) != UIE_OK)
 		return fail(v, r, "%s", why);
-	if ((r = p256_der_alloc(&pub, &v->ak_der, &v->ak_len)) != UIE_OK)
-		return fail(v, r, "AK: %s", r == UIE_E_NOMEM ? "out of memory" : "not an ECC P-256 key");
+	if (pub.type != TPM2_ALG_ECC || pub.parameters.eccDetail.curveID != TPM2_ECC_NIST_P256 ||
+	    pub.unique.ecc.x.size != 32 || pub.unique.ecc.y.size != 32)
+		return fail(v, UIE_E_ALG, "AK: not an ECC P-256 key (what quotes are verified with)");
+	if ((r = uie_vtpm_ecc_spki_alloc(pub.unique.ecc.x.buffer, pub.unique.ecc.y.buffer, &v->ak_der,
+					 &v->ak_len)) != UIE_OK)
+		return fail(v, r, "AK: %s", r == UIE_E_NOMEM ? "out of memory" : "not a point of P-256");
 	return UIE_OK;
 }
 
