@@ -289,6 +289,27 @@ static void input_free(struct input *in)
 	free(in->report);
 }
 
+/*
+ * --ek-out: the EK as a TPM2B_PUBLIC, the form `uie ek show --ek-out` writes
+ * and `uie credential make --ek` reads (the manifest holds its TPMT_PUBLIC).
+ */
+static int write_tpm2b(const char *path, const uint8_t *tpmt, size_t n)
+{
+	uint8_t *p;
+	int r;
+
+	if (n > UINT16_MAX)
+		return UIE_E_LIMIT;
+	if (!(p = malloc(n + 2)))
+		return UIE_E_NOMEM;
+	p[0] = (uint8_t)(n >> 8);
+	p[1] = (uint8_t)n;
+	memcpy(p + 2, tpmt, n);
+	r = uie_file_write_output(path, p, n + 2, 0644);
+	free(p);
+	return r;
+}
+
 /* The vTPM's EK the report binds, after it verified; into --ek-out when asked. */
 static int bind_ek(const struct args *a, struct input *in, struct uie_snp_verdict *v, const uint8_t **ek,
 		   size_t *ek_len)
@@ -300,11 +321,11 @@ static int bind_ek(const struct args *a, struct input *in, struct uie_snp_verdic
 	if ((v->err = uie_snp_vtpm_ek(&v->report, a->nonce_bytes, in->tsm.manifest, in->tsm.manifest_len,
 				      in->tsm.single, ek, ek_len, &v->why)) != UIE_OK)
 		return v->err;
-	if (a->ek_out && (r = uie_file_write_output(a->ek_out, *ek, *ek_len, 0644)) != UIE_OK) {
+	if (!a->ek_out)
+		return UIE_OK;
+	if ((r = write_tpm2b(a->ek_out, *ek, *ek_len)) != UIE_OK)
 		fprintf(stderr, PROG ": %s: %s\n", a->ek_out, uie_file_err_str(r));
-		return r;
-	}
-	return UIE_OK;
+	return r;
 }
 
 static int run(struct args *a, const char *name)
