@@ -198,7 +198,7 @@ int uie_bridge_activate(int fd, const uint8_t *blob, size_t blob_len, const uint
  * The SEV-SNP attestation the monitor answers for the 64-byte nonce, as an
  * SVSM with a vTPM would (docs/BRIDGE.md, SNP_REPORT_REQ): *bundle (owned
  * by the caller) holds the report, the services manifest and the
- * certificate table in the layout of docs/FORMATS.md 7.7
+ * certificate table in the layout of docs/FORMATS.md 7.8
  * (uie_snp_tsm_unpack reads it).  UIE_E_NOTFOUND when the monitor has
  * no SEV-SNP report to give (started without --snp-sim).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * configfs-tsm's three files in one buffer, as the monitor's SNP_REPORT
- * answer carries them through the bridge (docs/FORMATS.md 7.7): the
+ * answer carries them through the bridge (docs/FORMATS.md 7.8): the
  * magic "USNP", version 1, flags, the three lengths, then the bytes.
  */
 #include <stdlib.h>

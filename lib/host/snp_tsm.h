@@ -69,7 +69,7 @@ void uie_snp_tsm_free(struct uie_snp_tsm *t);
 int uie_snp_tsm_write(const char *dir, const struct uie_snp_tsm *t);
 
 /*
- * t as one buffer (*out, malloc'ed), the layout of docs/FORMATS.md 7.7 in
+ * t as one buffer (*out, malloc'ed), the layout of docs/FORMATS.md 7.8 in
  * which the monitor's SNP_REPORT answer carries it.  UIE_E_LIMIT when a
  * part exceeds its bound.
  */

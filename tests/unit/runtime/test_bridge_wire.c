@@ -581,8 +581,8 @@ static void test_senders_and_modes(void **state)
 	(void)state;
 	for (uint16_t t = 0; t < UIE_MSG__MAX + 2; t++) {
 		bool tree = t == UIE_MSG_STATUS_REQ || t == UIE_MSG_EXPORT_REQ || t == UIE_MSG_INSTALL_REQ ||
-			    t == UIE_MSG_PUBKEY_REQ || t == UIE_MSG_TPM_KEYS_REQ || t == UIE_MSG_ACTIVATE_REQ ||
-			    t == UIE_MSG_SNP_REPORT_REQ;
+			    t == UIE_MSG_PUBKEY_REQ || t == UIE_MSG_TPM_KEYS_REQ ||
+			    t == UIE_MSG_ACTIVATE_REQ || t == UIE_MSG_SNP_REPORT_REQ;
 		bool relay = t == UIE_MSG_MEASURE_VM_REQ || t == UIE_MSG_VIOLATION_VM_REQ;
 
 		assert_int_equal(uie_bridge_may_send(t, UIE_FROM_TREE), tree);
@@ -656,7 +656,7 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_hostile),
 			cmocka_unit_test(test_credential_msgs),
 			cmocka_unit_test(test_snp_report_msgs),
-		cmocka_unit_test(test_snp_report_msgs),
+			cmocka_unit_test(test_snp_report_msgs),
 			cmocka_unit_test(test_encode_refuses_bad_fields),
 			cmocka_unit_test(test_fd_rules),
 			cmocka_unit_test(test_senders_and_modes),
