@@ -14,15 +14,7 @@ set -u
 VD=$(realpath "$1") TEST_ENROL=$(realpath "$2") SCHEMA=$(realpath "$3") UIE=$(realpath "$4") MONITORD=$(realpath "$5")
 . "$(dirname "$0")/../common.sh"
 . "$(dirname "$0")/pg.sh"
-fleet_need_pg
-e2e_setup uie-enrol
-trap 'fleet_cleanup; e2e_cleanup' EXIT
-e2e_keep_going
-
-pg_start fsync=off || { echo "FAIL: PostgreSQL did not start"; exit 1; }
-TOKEN=$(openssl rand -base64 32)
-echo "$TOKEN" >"$T/admin.token"
-chmod 600 "$T/admin.token"
+fleet_begin uie-enrol
 vd_start a "$VD" "$SCHEMA" --admin-token "$T/admin.token" || { echo "FAIL: verifier a did not start"; exit 1; }
 A=http://127.0.0.1:$VD_PORT
 vd_start b "$VD" "$SCHEMA" --nonce-ttl 3 || { echo "FAIL: verifier b did not start"; exit 1; }

@@ -31,6 +31,7 @@
 #include "fleetsim.h"
 #include "hex.h"
 #include "snp_sim.h"
+#include "tpem.h"
 #include "uie/err.h"
 #include "vtpm.h"
 
@@ -48,21 +49,6 @@ static struct uie_http *client(const char *base, const char *bearer)
 
 	assert_int_equal(uie_http_open_alloc(&o, &h), UIE_OK);
 	return h;
-}
-
-static char *pem_alloc(X509 *c)
-{
-	BIO *b = BIO_new(BIO_s_mem());
-	char *p, *out;
-	long n;
-
-	assert_non_null(b);
-	assert_int_equal(PEM_write_bio_X509(b, c), 1);
-	n = BIO_get_mem_data(b, &p);
-	out = strndup(p, (size_t)n);
-	BIO_free(b);
-	assert_non_null(out);
-	return out;
 }
 
 /* The error of a reply: status, code, and the reason's start; frees *replyp (read after status was). */
@@ -94,7 +80,7 @@ static long put_fleet(struct uie_http *h, const char *name, json_t *body, json_t
 /* The fleet "sim": the simulated root, VMPL 0, the one measurement. */
 static json_t *sim_fleet(const char *measurement)
 {
-	char *ark = pem_alloc(sim.ark), *ask = pem_alloc(sim.ask);
+	char *ark = tpem_cert(sim.ark), *ask = tpem_cert(sim.ask);
 	json_t *j = json_pack("{s:s, s:s, s:b, s:i, s:s, s:s, s:[s]}", "ark", ark, "ask", ask, "simulated", 1,
 			      "vmpl", 0, "min_abi", "1.51", "min_tcb", "0000000000000000", "measurements",
 			      measurement);
@@ -238,37 +224,68 @@ static void not_enrolled(struct uie_http *h, const char *id)
 	expect(get_status(h, id, &reply), &reply, 404, "unknown_machine", NULL);
 }
 
+/* A machine m enrolling at h, maybe beside another machine, and what its SVSM answered. */
+struct scene {
+	struct uie_http *h;
+	struct fsim_machine m, other;
+	bool has_other;
+	uint8_t nonce[NONCE_LEN];
+	struct uie_snp_tsm tsm;
+};
+
+/*
+ * m (id) with an enrolment nonce from base, and the SVSM's answer for it
+ * over m's EK, or over other's when other_ek (other_id names it).
+ */
+static void scene_begin(struct scene *s, const char *base, const char *id, const char *other_id,
+			bool other_ek)
+{
+	memset(s, 0, sizeof(*s));
+	s->h = client(base, NULL);
+	assert_int_equal(fsim_init(&s->m, id), UIE_OK);
+	if ((s->has_other = other_id != NULL))
+		assert_int_equal(fsim_init(&s->other, other_id), UIE_OK);
+	enrol_nonce(s->h, id, s->nonce);
+	svsm(other_ek ? s->other.tpm : s->m.tpm, s->nonce, &s->tsm);
+}
+
+static void scene_end(struct scene *s)
+{
+	uie_snp_tsm_free(&s->tsm);
+	if (s->has_other)
+		fsim_fini(&s->other);
+	fsim_fini(&s->m);
+	uie_http_free(s->h);
+}
+
 /* Nonce from A, evidence to B, the secret activated in m's vTPM to A; then m attests with its AK. */
 static void test_happy_path_across_verifiers(void **state)
 {
-	struct uie_http *a = client(url_a, NULL), *b = client(url_b, NULL);
-	uint8_t nonce[NONCE_LEN], secret[UIE_CRED_MAX], wrong[UIE_CRED_MAX];
-	struct fsim_machine m;
-	struct uie_snp_tsm tsm;
+	struct uie_http *b = client(url_b, NULL);
+	uint8_t secret[UIE_CRED_MAX], wrong[UIE_CRED_MAX];
 	json_t *reply = NULL, *att;
+	struct scene sc;
 	size_t len = 0;
 	long status;
 
 	(void)state;
-	assert_int_equal(fsim_init(&m, "e-good"), UIE_OK);
-	enrol_nonce(a, m.id, nonce);
-	svsm(m.tpm, nonce, &tsm);
-	status = post_evidence(b, m.id, "sim", nonce, &tsm, m.tpm, m.tpm, &reply);
+	scene_begin(&sc, url_a, "e-good", NULL, false);
+	status = post_evidence(b, sc.m.id, "sim", sc.nonce, &sc.tsm, sc.m.tpm, sc.m.tpm, &reply);
 	if (status != 201)
 		fail_msg("evidence: %ld %s", status, json_dumps(reply, 0));
 	assert_true(json_is_true(json_object_get(reply, "simulated")));
 	assert_string_equal(json_string_value(json_object_get(reply, "report")), "ok (simulated root)");
-	assert_int_equal(activate_in(m.tpm, reply, secret, &len), UIE_OK);
+	assert_int_equal(activate_in(sc.m.tpm, reply, secret, &len), UIE_OK);
 	assert_int_equal(len, 32);
 	json_decref(reply);
-	not_enrolled(a, m.id); /* not before the secret comes back */
+	not_enrolled(sc.h, sc.m.id); /* not before the secret comes back */
 	/* A wrong secret is refused and changes nothing: the right one still enrols. */
 	memcpy(wrong, secret, len);
 	wrong[7] ^= 1;
-	status = post_secret(a, m.id, nonce, wrong, len, &reply);
+	status = post_secret(sc.h, sc.m.id, sc.nonce, wrong, len, &reply);
 	expect(status, &reply, 403, "attestation", "credential: ");
-	not_enrolled(b, m.id);
-	status = post_secret(a, m.id, nonce, secret, len, &reply);
+	not_enrolled(b, sc.m.id);
+	status = post_secret(sc.h, sc.m.id, sc.nonce, secret, len, &reply);
 	if (status != 201)
 		fail_msg("activate: %ld %s", status, json_dumps(reply, 0));
 	att = json_object_get(reply, "attestation");
@@ -278,117 +295,88 @@ static void test_happy_path_across_verifiers(void **state)
 	assert_string_equal(json_string_value(json_object_get(reply, "status")), "enrolled");
 	json_decref(reply);
 	/* The answered enrolment is gone: the same secret again enrols nothing. */
-	expect(post_secret(b, m.id, nonce, secret, len, &reply), &reply, 409, "bad_nonce", "credential: ");
+	expect(post_secret(b, sc.m.id, sc.nonce, secret, len, &reply), &reply, 409, "bad_nonce",
+	       "credential: ");
 	/* The existing push path, verified with the activated AK, at either verifier. */
-	assert_int_equal(fsim_round(b, &m, &status, &reply), UIE_OK);
+	assert_int_equal(fsim_round(b, &sc.m, &status, &reply), UIE_OK);
 	if (status != 200 || !json_is_true(json_object_get(reply, "accepted")))
 		fail_msg("round: %ld %s", status, json_dumps(reply, 0));
 	json_decref(reply);
-	assert_int_equal(get_status(a, m.id, &reply), 200);
+	assert_int_equal(get_status(sc.h, sc.m.id, &reply), 200);
 	assert_string_equal(json_string_value(json_object_get(reply, "status")), "trusted");
 	json_decref(reply);
 	/* Enrolled: no second enrolment of that id. */
 	assert_int_equal(
-		uie_http_json(a, "POST", "/v1/machines/e-good/enrolment/nonce", NULL, &status, &reply),
+		uie_http_json(sc.h, "POST", "/v1/machines/e-good/enrolment/nonce", NULL, &status, &reply),
 		UIE_OK);
 	expect(status, &reply, 409, "exists", NULL);
-	uie_snp_tsm_free(&tsm);
-	fsim_fini(&m);
-	uie_http_free(a);
+	scene_end(&sc);
 	uie_http_free(b);
 }
 
 /* A report the SVSM made for another nonce: refused at the binding. */
 static void test_report_for_another_nonce(void **state)
 {
-	struct uie_http *a = client(url_a, NULL);
-	uint8_t nonce[NONCE_LEN], other[NONCE_LEN];
-	struct fsim_machine m;
-	struct uie_snp_tsm tsm;
+	uint8_t other[NONCE_LEN];
 	json_t *reply = NULL;
+	struct scene sc;
 
 	(void)state;
-	assert_int_equal(fsim_init(&m, "e-nonce"), UIE_OK);
-	enrol_nonce(a, m.id, nonce);
-	enrol_nonce(a, m.id, other); /* issued too, but not the one posted */
-	svsm(m.tpm, other, &tsm);
-	expect(post_evidence(a, m.id, "sim", nonce, &tsm, m.tpm, m.tpm, &reply), &reply, 403, "attestation",
-	       "binding: REPORT_DATA");
-	uie_snp_tsm_free(&tsm);
-	/* An unissued nonce is refused before anything is judged. */
+	scene_begin(&sc, url_a, "e-nonce", NULL, false);
+	enrol_nonce(sc.h, sc.m.id, other); /* issued too, but the report is for the first */
+	expect(post_evidence(sc.h, sc.m.id, "sim", other, &sc.tsm, sc.m.tpm, sc.m.tpm, &reply), &reply, 403,
+	       "attestation", "binding: REPORT_DATA");
+	/* A nonce never issued is refused before anything is judged. */
 	RAND_bytes(other, sizeof(other));
-	svsm(m.tpm, other, &tsm);
-	expect(post_evidence(a, m.id, "sim", other, &tsm, m.tpm, m.tpm, &reply), &reply, 409, "bad_nonce",
-	       "binding: ");
-	not_enrolled(a, m.id);
-	uie_snp_tsm_free(&tsm);
-	fsim_fini(&m);
-	uie_http_free(a);
+	expect(post_evidence(sc.h, sc.m.id, "sim", other, &sc.tsm, sc.m.tpm, sc.m.tpm, &reply), &reply, 409,
+	       "bad_nonce", "binding: ");
+	not_enrolled(sc.h, sc.m.id);
+	scene_end(&sc);
 }
 
 /* The report binds another vTPM's EK than the one posted. */
 static void test_manifest_names_another_ek(void **state)
 {
-	struct uie_http *a = client(url_a, NULL);
-	struct fsim_machine m, other;
-	uint8_t nonce[NONCE_LEN];
-	struct uie_snp_tsm tsm;
 	json_t *reply = NULL;
+	struct scene sc;
 
 	(void)state;
-	assert_int_equal(fsim_init(&m, "e-ek"), UIE_OK);
-	assert_int_equal(fsim_init(&other, "e-ek-other"), UIE_OK);
-	enrol_nonce(a, m.id, nonce);
-	svsm(other.tpm, nonce, &tsm);
-	expect(post_evidence(a, m.id, "sim", nonce, &tsm, m.tpm, m.tpm, &reply), &reply, 403, "attestation",
-	       "manifest: EK differs");
-	not_enrolled(a, m.id);
-	uie_snp_tsm_free(&tsm);
-	fsim_fini(&other);
-	fsim_fini(&m);
-	uie_http_free(a);
+	scene_begin(&sc, url_a, "e-ek", "e-ek-other", true);
+	expect(post_evidence(sc.h, sc.m.id, "sim", sc.nonce, &sc.tsm, sc.m.tpm, sc.m.tpm, &reply), &reply,
+	       403, "attestation", "manifest: EK differs");
+	not_enrolled(sc.h, sc.m.id);
+	scene_end(&sc);
 }
 
 /* The EK of m's vTPM with the AK of another: neither TPM can answer the credential. */
 static void test_ak_from_another_tpm(void **state)
 {
-	struct uie_http *a = client(url_a, NULL);
-	uint8_t nonce[NONCE_LEN], secret[UIE_CRED_MAX], guess[32];
-	struct fsim_machine m, other;
-	struct uie_snp_tsm tsm;
+	uint8_t secret[UIE_CRED_MAX], guess[32];
 	json_t *reply = NULL, *cred;
+	struct scene sc;
 	size_t len = 0;
-	long status;
 
 	(void)state;
-	assert_int_equal(fsim_init(&m, "e-ak"), UIE_OK);
-	assert_int_equal(fsim_init(&other, "e-ak-other"), UIE_OK);
-	enrol_nonce(a, m.id, nonce);
-	svsm(m.tpm, nonce, &tsm);
-	status = post_evidence(a, m.id, "sim", nonce, &tsm, m.tpm, other.tpm, &cred);
-	assert_int_equal(status, 201);
-	assert_int_equal(activate_in(m.tpm, cred, secret, &len), UIE_E_SIGNATURE); /* not its AK's name */
-	assert_int_equal(activate_in(other.tpm, cred, secret, &len), UIE_E_KEY);   /* not its EK */
+	scene_begin(&sc, url_a, "e-ak", "e-ak-other", false);
+	assert_int_equal(
+		post_evidence(sc.h, sc.m.id, "sim", sc.nonce, &sc.tsm, sc.m.tpm, sc.other.tpm, &cred), 201);
+	assert_int_equal(activate_in(sc.m.tpm, cred, secret, &len), UIE_E_SIGNATURE); /* not its AK's name */
+	assert_int_equal(activate_in(sc.other.tpm, cred, secret, &len), UIE_E_KEY);   /* not its EK */
 	json_decref(cred);
 	RAND_bytes(guess, sizeof(guess));
-	expect(post_secret(a, m.id, nonce, guess, sizeof(guess), &reply), &reply, 403, "attestation",
+	expect(post_secret(sc.h, sc.m.id, sc.nonce, guess, sizeof(guess), &reply), &reply, 403, "attestation",
 	       "credential: ");
-	not_enrolled(a, m.id);
-	uie_snp_tsm_free(&tsm);
-	fsim_fini(&other);
-	fsim_fini(&m);
-	uie_http_free(a);
+	not_enrolled(sc.h, sc.m.id);
+	scene_end(&sc);
 }
 
 /* Fleets that do not trust this report: AMD's roots only, another measurement, none. */
 static void test_fleet_refuses(void **state)
 {
-	struct uie_http *adm = client(url_a, token_a), *a = client(url_a, NULL);
+	struct uie_http *adm = client(url_a, token_a);
 	char other[2 * UIE_SNP_MEASUREMENT_LEN + 1];
-	uint8_t nonce[NONCE_LEN];
-	struct fsim_machine m;
-	struct uie_snp_tsm tsm;
 	json_t *reply = NULL;
+	struct scene sc;
 
 	(void)state;
 	memset(other, 'a', sizeof(other) - 1);
@@ -402,49 +390,43 @@ static void test_fleet_refuses(void **state)
 	assert_int_equal(put_fleet(adm, "none", json_pack("{s:i, s:[]}", "vmpl", 0, "measurements"), &reply),
 			 201);
 	json_decref(reply);
-	assert_int_equal(fsim_init(&m, "e-fleet"), UIE_OK);
-	enrol_nonce(a, m.id, nonce);
-	svsm(m.tpm, nonce, &tsm);
-	expect(post_evidence(a, m.id, "amd", nonce, &tsm, m.tpm, m.tpm, &reply), &reply, 403, "attestation",
-	       "report: ");
-	expect(post_evidence(a, m.id, "other", nonce, &tsm, m.tpm, m.tpm, &reply), &reply, 403, "attestation",
-	       "report: SIMULATED root, MEASUREMENT");
-	expect(post_evidence(a, m.id, "none", nonce, &tsm, m.tpm, m.tpm, &reply), &reply, 403, "attestation",
-	       "report: fleet \"none\" accepts no launch measurement");
-	expect(post_evidence(a, m.id, "nosuch", nonce, &tsm, m.tpm, m.tpm, &reply), &reply, 404,
-	       "unknown_fleet", NULL);
+	scene_begin(&sc, url_a, "e-fleet", NULL, false);
+#define REFUSED(fleet, status, code, reason)                                                               \
+	expect(post_evidence(sc.h, sc.m.id, fleet, sc.nonce, &sc.tsm, sc.m.tpm, sc.m.tpm, &reply), &reply, \
+	       status, code, reason)
+	REFUSED("amd", 403, "attestation", "report: ");
+	REFUSED("other", 403, "attestation", "report: SIMULATED root, MEASUREMENT");
+	REFUSED("none", 403, "attestation", "report: fleet \"none\" accepts no launch measurement");
+	REFUSED("nosuch", 404, "unknown_fleet", NULL);
+#undef REFUSED
 	/* The fleet is what decides: the same evidence under "sim" holds. */
-	assert_int_equal(post_evidence(a, m.id, "sim", nonce, &tsm, m.tpm, m.tpm, &reply), 201);
+	assert_int_equal(post_evidence(sc.h, sc.m.id, "sim", sc.nonce, &sc.tsm, sc.m.tpm, sc.m.tpm, &reply),
+			 201);
 	json_decref(reply);
-	uie_snp_tsm_free(&tsm);
-	fsim_fini(&m);
-	uie_http_free(a);
+	scene_end(&sc);
 	uie_http_free(adm);
 }
 
 /* B's pending enrolments live 3 s (--nonce-ttl 3): an answer after that is refused at A. */
 static void test_expired_pending_enrolment(void **state)
 {
-	struct uie_http *a = client(url_a, NULL), *b = client(url_b, NULL);
-	uint8_t nonce[NONCE_LEN], secret[UIE_CRED_MAX];
-	struct fsim_machine m;
-	struct uie_snp_tsm tsm;
+	struct uie_http *b = client(url_b, NULL);
+	uint8_t secret[UIE_CRED_MAX];
 	json_t *reply = NULL;
+	struct scene sc;
 	size_t len = 0;
 
 	(void)state;
-	assert_int_equal(fsim_init(&m, "e-late"), UIE_OK);
-	enrol_nonce(a, m.id, nonce);
-	svsm(m.tpm, nonce, &tsm);
-	assert_int_equal(post_evidence(b, m.id, "sim", nonce, &tsm, m.tpm, m.tpm, &reply), 201);
-	assert_int_equal(activate_in(m.tpm, reply, secret, &len), UIE_OK);
+	scene_begin(&sc, url_a, "e-late", NULL, false);
+	assert_int_equal(post_evidence(b, sc.m.id, "sim", sc.nonce, &sc.tsm, sc.m.tpm, sc.m.tpm, &reply),
+			 201);
+	assert_int_equal(activate_in(sc.m.tpm, reply, secret, &len), UIE_OK);
 	json_decref(reply);
 	sleep(4);
-	expect(post_secret(a, m.id, nonce, secret, len, &reply), &reply, 409, "bad_nonce", "credential: ");
-	not_enrolled(a, m.id);
-	uie_snp_tsm_free(&tsm);
-	fsim_fini(&m);
-	uie_http_free(a);
+	expect(post_secret(sc.h, sc.m.id, sc.nonce, secret, len, &reply), &reply, 409, "bad_nonce",
+	       "credential: ");
+	not_enrolled(sc.h, sc.m.id);
+	scene_end(&sc);
 	uie_http_free(b);
 }
 
@@ -452,7 +434,7 @@ static void test_expired_pending_enrolment(void **state)
 static void test_fleet_inputs(void **state)
 {
 	struct uie_http *adm = client(url_a, token_a), *anon = client(url_a, NULL), *b = client(url_b, NULL);
-	char *ark = pem_alloc(sim.ark), *ask = pem_alloc(sim.ask);
+	char *ark = tpem_cert(sim.ark), *ask = tpem_cert(sim.ask);
 	json_t *reply = NULL;
 	struct {
 		json_t *body;

@@ -21,20 +21,8 @@
 #include "host_platform.h"
 #include "snp_cert.h"
 #include "snp_sim.h"
+#include "tpem.h"
 #include "uie/err.h"
-
-static char *pem_alloc(X509 *c)
-{
-	BIO *b = BIO_new(BIO_s_mem());
-	char *p, *out;
-	long n;
-
-	assert_int_equal(PEM_write_bio_X509(b, c), 1);
-	n = BIO_get_mem_data(b, &p);
-	out = strndup(p, (size_t)n);
-	BIO_free(b);
-	return out;
-}
 
 /* body (a json_t, stolen) as text through the fleet parser. */
 static int fleet(json_t *body, struct vd_fleet *f)
@@ -81,8 +69,8 @@ static void test_fleet_accepted(void **state)
 	vd_fleet_free(&f);
 	/* AMD's own roots given explicitly, and a simulated root said to be one. */
 	assert_int_equal(uie_snp_roots_builtin(UIE_SNP_GENOA, &amd), UIE_OK);
-	ark = pem_alloc(amd.ark);
-	ask = pem_alloc(amd.ask);
+	ark = tpem_cert(amd.ark);
+	ask = tpem_cert(amd.ask);
 	assert_int_equal(
 		fleet(json_pack("{s:s, s:s, s:i, s:[]}", "ark", ark, "ask", ask, "vmpl", 0, "measurements"),
 		      &f),
@@ -102,8 +90,8 @@ static void test_fleet_accepted(void **state)
 	free(ask);
 	uie_snp_roots_free(&amd);
 	assert_int_equal(uie_snp_sim_roots(UIE_SNP_MILAN, &sim), UIE_OK);
-	ark = pem_alloc(sim.ark);
-	ask = pem_alloc(sim.ask);
+	ark = tpem_cert(sim.ark);
+	ask = tpem_cert(sim.ask);
 	assert_int_equal(fleet(json_pack("{s:s, s:s, s:b, s:i, s:s}", "ark", ark, "ask", ask, "simulated", 1,
 					 "vmpl", 0, "measurements", "any"),
 			       &f),
