@@ -12,7 +12,6 @@
 #include "snp_tsm.h"
 #include "tpm_public.h"
 #include "uie/err.h"
-#include "vtpm_impl.h"
 
 __attribute__((format(printf, 3, 4))) static int fail(struct uie_enrol_verdict *v, int err, const char *fmt,
 						      ...)
@@ -107,12 +106,11 @@ static int ak_step(const struct uie_enrol_evidence *ev, struct uie_enrol_verdict
 		return fail(v, r, "AK: not one marshalled TPM2B_PUBLIC");
 	if ((r = uie_tpm_ak_check(&pub, &why)) != UIE_OK)
 		return fail(v, r, "%s", why);
-	if (pub.type != TPM2_ALG_ECC || pub.parameters.eccDetail.curveID != TPM2_ECC_NIST_P256 ||
-	    pub.unique.ecc.x.size != 32 || pub.unique.ecc.y.size != 32)
-		return fail(v, UIE_E_ALG, "AK: not an ECC P-256 key (what quotes are verified with)");
-	if ((r = uie_vtpm_ecc_spki_alloc(pub.unique.ecc.x.buffer, pub.unique.ecc.y.buffer, &v->ak_der,
-					 &v->ak_len)) != UIE_OK)
-		return fail(v, r, "AK: %s", r == UIE_E_NOMEM ? "out of memory" : "not a point of P-256");
+	if ((r = uie_tpm_ak_spki_alloc(&pub, &v->ak_der, &v->ak_len)) != UIE_OK)
+		return fail(v, r, "AK: %s",
+			    r == UIE_E_ALG   ? "not an ECC P-256 key (what quotes are verified with)"
+			    : r == UIE_E_KEY ? "not a point of P-256"
+					     : "OpenSSL failed on its key");
 	return UIE_OK;
 }
 
@@ -130,7 +128,7 @@ int uie_enrol_check_evidence(const struct uie_enrol_evidence *ev, const uint8_t 
 
 void uie_enrol_verdict_free(struct uie_enrol_verdict *v)
 {
-	free(v->ak_der);
+	OPENSSL_free(v->ak_der);
 	v->ak_der = NULL;
 	v->ak_len = 0;
 }

@@ -58,7 +58,7 @@ struct uie_enrol_verdict {
 	int err;
 	struct uie_snp_verdict snp; /* the report's (decoded when snp.decoded) */
 	char why[320];
-	uint8_t *ak_der; /* on success: the AK as DER SubjectPublicKeyInfo, malloc'ed, owned */
+	uint8_t *ak_der; /* on success: the AK as DER SubjectPublicKeyInfo, owned (from OpenSSL) */
 	size_t ak_len;
 };
 

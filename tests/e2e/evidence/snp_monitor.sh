@@ -7,9 +7,12 @@
 # checks it against the simulated root given explicitly (and says so) and
 # hands out the EK the report binds, the credential challenge goes to that
 # EK for the AK the monitor names, and `uie verify` then accepts evidence
-# signed by the activated AK.  Refused, each at its step: the report for
-# another nonce, the report under AMD's built-in roots, a credential made
-# for another TPM's EK, and a request to a monitor without --snp-sim.
+# signed by the activated AK, also in one `uie verify` from the same inputs
+# (report, certificates, manifest, challenge, answer).  Refused, each at its
+# step: the report for another nonce, under AMD's built-in roots, another
+# launch measurement; a credential made for another TPM's EK; in uie
+# verify a challenge sealed to another EK, an AK from another TPM and a
+# wrong answer; a request to a monitor without --snp-sim.
 #   snp_monitor.sh UIE UIE_MONITORD
 set -u
 UIE=$1
@@ -53,13 +56,34 @@ attest() {
 	"$UIE" evidence export --socket "$SOCK" --nonce 0011223344556677 -o "$T/$n.ae" --pubkey-out "$T/$n.pem" ||
 		fail "$n: export"
 	"$UIE" credential make --ek "$T/$n.ek" --ak "$T/$n.ak" --ak-pub "$T/$n.pem" --secret-out "$T/$n.secret" \
-		-o "$T/$n.cred" || fail "$n: credential make"
+		--challenge "$T/$n.chal" -o "$T/$n.cred" || fail "$n: credential make"
 	"$UIE" credential activate --socket "$SOCK" -o "$T/$n.got" "$T/$n.cred" || fail "$n: activate"
 	cmp -s "$T/$n.secret" "$T/$n.got" || fail "$n: the vTPM returned another secret"
-	# Evidence signed by the activated AK verifies.
-	"$UIE" verify --ak-pub "$T/$n.pem" --nonce 0011223344556677 "$T/$n.ae" >"$T/$n.v" 2>&1 ||
-		fail "$n: uie verify: $(cat "$T/$n.v")"
+	grep -q "$(od -An -tx1 -v "$T/$n.secret" | tr -d ' \n')" "$T/$n.chal" && fail "$n: the challenge file holds the secret"
+	# uie verify takes the same inputs, and no key by hand: evidence signed by the activated AK verifies.
+	"$UIE" verify "$T/$n.ae" --nonce 0011223344556677 --snp "$T/$n.tsm" --snp-nonce "$nonce" "${ROOTS[@]}" \
+		--vmpl 0 --measurement "$MEAS" --ak "$T/$n.ak" --challenge "$T/$n.chal" --activated "$T/$n.got" \
+		>"$T/$n.v" 2>&1 || fail "$n: uie verify with the attested AK: $(cat "$T/$n.v")"
+	grep -q "ACCEPTED" "$T/$n.v" && grep -q "AK: *attested: SEV-SNP report under a SIMULATED root, launch measurement $MEAS" \
+		"$T/$n.v" || fail "$n: uie verify said $(cat "$T/$n.v")"
+	# ... and refuses, with exit 23 naming the link: a report for another nonce, another answer.
+	verify_refused "$n: another nonce" "REPORT_DATA is not SHA-512" "$T/$n.ae" "$T/$n.tsm" "$other" \
+		"$T/$n.ak" "$T/$n.chal" "$T/$n.got"
+	head -c 32 /dev/urandom >"$T/$n.wrong"
+	verify_refused "$n: another answer" "not the challenge's secret" "$T/$n.ae" "$T/$n.tsm" "$nonce" \
+		"$T/$n.ak" "$T/$n.chal" "$T/$n.wrong"
+	NONCE_OF[$n]=$nonce
 }
+
+# verify_refused WHAT WORDS AE TSM NONCE AK CHALLENGE ACTIVATED: uie verify exits 23 saying WORDS.
+verify_refused() {
+	local what=$1 words=$2 rc
+	"$UIE" verify "$3" --nonce 0011223344556677 --snp "$4" --snp-nonce "$5" "${ROOTS[@]}" --ak "$6" \
+		--challenge "$7" --activated "$8" >"$T/err" 2>&1
+	rc=$?
+	[ $rc = 23 ] && grep -q "$words" "$T/err" || fail "$what: exit $rc: $(cat "$T/err")"
+}
+declare -A NONCE_OF
 
 start_monitor "$MONITORD" "$SOCK" "builtin:$T/keys/ak.pem" --snp-sim "$T/chain" --snp-measurement "$MEAS" ||
 	fail "built-in monitor not ready"
@@ -77,6 +101,11 @@ attest swtpm
 "$UIE" credential make --ek "$T/builtin.ek" --ak "$T/swtpm.ak" --secret-out "$T/s" -o "$T/c" || fail "make"
 if "$UIE" credential activate --socket "$SOCK" "$T/c" 2>"$T/err"; then fail "another TPM's credential opened"; fi
 grep -q "does not open with this TPM's EK" "$T/err" || fail "another EK: $(cat "$T/err")"
+# uie verify: a challenge sealed to another EK than the report's, and an AK from another TPM.
+verify_refused "challenge to another EK" "sealed to another EK" "$T/swtpm.ae" "$T/swtpm.tsm" \
+	"${NONCE_OF[swtpm]}" "$T/swtpm.ak" "$T/builtin.chal" "$T/swtpm.got"
+verify_refused "AK from another TPM" "made for another AK" "$T/swtpm.ae" "$T/swtpm.tsm" \
+	"${NONCE_OF[swtpm]}" "$T/builtin.ak" "$T/swtpm.chal" "$T/swtpm.got"
 stop_monitor || fail "swtpm monitor exit status $? (killed by its filter?)"
 stop_swtpm
 
