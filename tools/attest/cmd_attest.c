@@ -196,7 +196,7 @@ static int round_once(struct uie_http *h, struct attest_opts *o)
 
 	if (uie_tool_connect("uie attest", o->socket, &fd) != UIE_OK)
 		return UIE_EXIT_FAIL;
-	if (o->enrol && (r = attest_enrol(h, o, fd)) != UIE_OK) {
+	if (o->enrol && attest_enrol(h, o, fd) != UIE_OK) {
 		close(fd);
 		return UIE_EXIT_FAIL;
 	}
