@@ -18,6 +18,9 @@
 #include "fleet.h"
 #include "uie/err.h"
 
+_Static_assert(VD_ENROL_NONCE_LEN == UIE_SNP_NONCE_LEN, "the enrolment nonce is the SVSM's");
+_Static_assert(VD_SECRET_LEN == UIE_ENROL_SECRET_LEN, "the secret posted back is the one sealed");
+
 /* The enrolment nonce is this machine's, issued and unanswered: its row locked. */
 static int issued(struct vd_conn *c, const char *id, const struct vd_enrol_ev *v, bool *ok)
 {
