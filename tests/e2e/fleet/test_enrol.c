@@ -93,22 +93,11 @@ static json_t *sim_fleet(const char *measurement)
 /* What an SVSM whose vTPM is ek_tpm answers for nonce, as configfs-tsm gives it. */
 static void svsm(struct uie_vtpm *ek_tpm, const uint8_t nonce[NONCE_LEN], struct uie_snp_tsm *out)
 {
-	struct uie_snp_cert_ext e;
 	struct uie_snp_report r;
 	uint8_t *ek = NULL;
 	size_t ek_len = 0;
 
-	memset(&r, 0, sizeof(r));
-	assert_int_equal(uie_snp_cert_ext_parse(sim.vcek, &e, NULL), UIE_OK);
-	r.version = 3;
-	r.sig_algo = UIE_SNP_SIG_ALGO_ECDSA_P384_SHA384;
-	r.policy = 0x30000;
-	r.cpuid_fam_id = 0x19;
-	memcpy(r.chip_id, e.hwid, sizeof(r.chip_id));
-	r.reported_tcb = r.current_tcb = r.committed_tcb = r.launch_tcb = uie_snp_tcb_encode(&e.tcb, false);
-	r.current_major = r.committed_major = 1;
-	r.current_minor = r.committed_minor = 55;
-	memcpy(r.measurement, meas, sizeof(meas));
+	assert_int_equal(uie_snp_sim_template(&sim, meas, &r), UIE_OK);
 	assert_int_equal(uie_vtpm_ek_public_alloc(ek_tpm, &ek, &ek_len), UIE_OK);
 	/* The manifest holds the TPMT_PUBLIC: the TPM2B_PUBLIC without its size. */
 	assert_int_equal(uie_snp_sim_attest(&sim, &r, nonce, ek + 2, ek_len - 2, false, out), UIE_OK);
