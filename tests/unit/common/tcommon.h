@@ -40,4 +40,16 @@ void tc_rmtree(const char *dir);
  */
 int tc_memfd(const char *name, const void *p, size_t n, unsigned seals);
 
+/*
+ * A test program's main: runs the CMUnitTest entries given (cmocka_unit_test
+ * and the like) as one group with group_setup and group_teardown (either may
+ * be NULL).  Use at file scope, without a semicolon.
+ */
+#define TC_MAIN(group_setup, group_teardown, ...)                                  \
+	int main(void)                                                             \
+	{                                                                          \
+		const struct CMUnitTest tests[] = { __VA_ARGS__ };                 \
+		return cmocka_run_group_tests(tests, group_setup, group_teardown); \
+	}
+
 #endif

@@ -25,6 +25,7 @@
 #include "hex.h"
 #include "tpm_public.h"
 #include "uie/err.h"
+#include "tcommon.h"
 
 /* The vTPM under test (swtpm or built-in) and a second, unrelated built-in one. */
 struct fx {
@@ -482,27 +483,19 @@ static void test_builtin_bad_ek_file(void **state)
 	ev_rmdir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_round_trip, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ak, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ek, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_flipped, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_ek_stays, setup_builtin, teardown),
-		cmocka_unit_test(test_builtin_bad_ek_file),
-		cmocka_unit_test(test_vectors),
-		cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_round_trip, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ak, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ek, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_flipped, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_ek_stays, setup_swtpm, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_round_trip, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ak, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ek, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_flipped, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_ek_stays, setup_builtin, teardown),
+	cmocka_unit_test(test_builtin_bad_ek_file), cmocka_unit_test(test_vectors),
+	cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_round_trip, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ak, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ek, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_flipped, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_ek_stays, setup_swtpm, teardown))

@@ -17,6 +17,7 @@
 #include "ev_helpers.h"
 #include "uie/err.h"
 #include "vtpm_impl.h"
+#include "tcommon.h"
 
 static const uint8_t nonce[16] = "nonce-0123456789";
 
@@ -846,38 +847,30 @@ static void test_refset(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_accept, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_deleted, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_modified, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reordered, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_forged, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_appended, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_truncated, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stale_nonce, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_other_key, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_digest, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_allow_policy_denies, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_anon_allowed_without_rule, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_anon_default, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fastpath, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_repeat_counts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subjects, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subject_wrong_program, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subject_not_execve, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subject_misplaced, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subject_malformed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_incremental, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_state_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
-		cmocka_unit_test(test_refset),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_accept, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_deleted, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_modified, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_reordered, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_forged, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_appended, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_truncated, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_stale_nonce, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_other_key, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_unknown_digest, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_allow_policy_denies, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_anon_allowed_without_rule, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_anon_default, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_fastpath, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_repeat_counts, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_subjects, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_subject_wrong_program, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_subject_not_execve, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_subject_misplaced, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_subject_malformed, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_incremental, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_state_file, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_restart, setup, teardown), cmocka_unit_test(test_refset))

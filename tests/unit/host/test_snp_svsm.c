@@ -415,18 +415,8 @@ static void test_vlek(void **state)
 	assert_int_equal(uie_snp_sim_vcek(&s->sim, s->tmpl.chip_id, s->tmpl.reported_tcb, false), UIE_OK);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_guid_and_manifest_vector),
-		cmocka_unit_test(test_manifest_refusals),
-		cmocka_unit_test(test_cert_table),
-		cmocka_unit_test(test_simulated_svsm_answer),
-		cmocka_unit_test(test_simulated_answer_never_amd),
-		cmocka_unit_test(test_manifest_key_not_ek),
-		cmocka_unit_test(test_turin_fmc),
-		cmocka_unit_test(test_vlek),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_MAIN(setup, teardown, cmocka_unit_test(test_guid_and_manifest_vector),
+	cmocka_unit_test(test_manifest_refusals), cmocka_unit_test(test_cert_table),
+	cmocka_unit_test(test_simulated_svsm_answer), cmocka_unit_test(test_simulated_answer_never_amd),
+	cmocka_unit_test(test_manifest_key_not_ek), cmocka_unit_test(test_turin_fmc),
+	cmocka_unit_test(test_vlek))

@@ -25,6 +25,7 @@
 #include "uie/err.h"
 
 #include "debtar.h"
+#include "tcommon.h"
 
 #define BLOCK 512
 
@@ -243,12 +244,4 @@ static void test_corrupt(void **state)
 	refused(&s, s.n, UIE_E_FORMAT, "checksum");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_members),
-		cmocka_unit_test(test_corrupt),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_members), cmocka_unit_test(test_corrupt))

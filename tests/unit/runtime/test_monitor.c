@@ -27,6 +27,7 @@
 #include "mon_fixture.h"
 #include "uie/err.h"
 #include "vtpm.h"
+#include "tcommon.h"
 
 struct fixture {
 	struct mon_fixture mf;        /* first: the counting platform's ctx is the fixture */
@@ -802,24 +803,16 @@ static void test_tpm_keys_and_activate(void **state)
 	uie_vtpm_free(other);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_elf_hashed_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_change_forces_remeasure, setup, teardown),
-		cmocka_unit_test(test_cache_bounded),
-		cmocka_unit_test(test_cache_verity),
-		cmocka_unit_test_setup_teardown(test_unmeasurable_objects, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hostile_messages, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_install_bad_packages, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sealed_memfd, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fastpath_reports, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_status_hint_gen, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_and_pubkey, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_streamed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tpm_keys_and_activate, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_elf_hashed_once, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_change_forces_remeasure, setup, teardown),
+	cmocka_unit_test(test_cache_bounded), cmocka_unit_test(test_cache_verity),
+	cmocka_unit_test_setup_teardown(test_unmeasurable_objects, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_hostile_messages, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_install_bad_packages, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_sealed_memfd, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_fastpath_reports, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_status_hint_gen, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_export_and_pubkey, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_export_streamed, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_tpm_keys_and_activate, setup, teardown))
