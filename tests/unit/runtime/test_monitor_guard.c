@@ -306,8 +306,4 @@ static void test_subjects(void **state)
 	uie_mon_client_fini(&other);
 }
 
-TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_object_size, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_workers, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_subjects, setup, teardown))
+TC_MAIN_EACH(setup, teardown, test_quota, test_object_size, test_workers, test_violation, test_subjects)

@@ -648,14 +648,7 @@ static void test_violation_vm(void **state)
 	assert_int_equal(violation_vm(f, 0, NULL, 0).status, UIE_E_STATE);
 }
 
-TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_digest_equals_process_mode, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_frames_outside_ram_refused, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_changed_content_measured_again, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_mode_rules, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_refusal_in_system_log, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_vmserver_frames, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_vmserver_quota, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_mprotect_exec_frames, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_mprotect_exec_past_end, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_mprotect_exec_refused, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_violation_vm, setup, teardown))
+TC_MAIN_EACH(setup, teardown, test_digest_equals_process_mode, test_frames_outside_ram_refused,
+	     test_changed_content_measured_again, test_mode_rules, test_refusal_in_system_log,
+	     test_vmserver_frames, test_vmserver_quota, test_mprotect_exec_frames,
+	     test_mprotect_exec_past_end, test_mprotect_exec_refused, test_violation_vm)
