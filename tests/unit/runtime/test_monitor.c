@@ -290,13 +290,7 @@ static void test_unmeasurable_objects(void **state)
 	assert_int_equal(v.policy_decision, UIE_DENY);
 	assert_int_equal(v.reason, UIE_R_ANON_EXEC);
 	/* a memfd is fileless */
-	mfd = memfd_create("payload", MFD_CLOEXEC);
-	assert_true(mfd >= 0);
-	assert_int_equal(write(mfd,
-			       "\x7f"
-			       "ELF",
-			       4),
-			 4);
+	mfd = tc_memfd("payload", "\177ELF", 4, 0);
 	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, mfd, 0, 0);
 	assert_int_equal(v.reason, UIE_R_FILELESS);
 	assert_int_equal(v.policy_decision, UIE_DENY);
@@ -532,8 +526,7 @@ static void test_install_bad_packages(void **state)
 	int fd;
 
 	/* unsealed memfd: refused before the package is looked at */
-	fd = memfd_create("pkg", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	assert_int_equal(write(fd, junk, sizeof(junk)), (ssize_t)sizeof(junk));
+	fd = tc_memfd("pkg", junk, sizeof(junk), 0);
 	q.u.install_req_len = sizeof(junk);
 	q.request_id = 1;
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
@@ -606,9 +599,7 @@ static struct uie_wire_msg report(struct fixture *f, uint32_t count, const uint8
 	if (sealed) {
 		assert_int_equal(uie_memfd_create_sealed("reports", entries, len, &fd), UIE_OK);
 	} else {
-		fd = memfd_create("reports", MFD_CLOEXEC);
-		assert_true(fd >= 0);
-		assert_int_equal(write(fd, entries, len), (ssize_t)len);
+		fd = tc_memfd("reports", entries, len, 0);
 	}
 	return call(f, &q, fd, NULL);
 }
