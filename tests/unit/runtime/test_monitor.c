@@ -794,16 +794,7 @@ static void test_tpm_keys_and_activate(void **state)
 	uie_vtpm_free(other);
 }
 
-TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_elf_hashed_once, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_change_forces_remeasure, setup, teardown),
-	cmocka_unit_test(test_cache_bounded), cmocka_unit_test(test_cache_verity),
-	cmocka_unit_test_setup_teardown(test_unmeasurable_objects, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_hostile_messages, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_install_bad_packages, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_sealed_memfd, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_fastpath_reports, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_status_hint_gen, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_export_and_pubkey, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_export_streamed, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_tpm_keys_and_activate, setup, teardown))
+TC_MAIN_EACH(setup, teardown, test_elf_hashed_once, test_change_forces_remeasure, test_cache_bounded,
+	     test_cache_verity, test_unmeasurable_objects, test_hostile_messages, test_install_bad_packages,
+	     test_anon_with_program, test_sealed_memfd, test_fastpath_reports, test_status_hint_gen,
+	     test_export_and_pubkey, test_export_streamed, test_tpm_keys_and_activate)
