@@ -7,7 +7,8 @@
 # its victim and is logged, the evidence after them exported too (both in a
 # tar on uie.out); then kills the interceptor to show that no exec is left.
 # Environment: UIE, V, W (the host's shared directory with policy.pkg),
-# PROGS (the build's tests/progs), N2, N3 (nonces).
+# PROGS (the build's tests/progs), N2, N3 (nonces); W also holds the verifier's credentials
+# (cred: made to the EK boot 1's attestation vouched for; cred.other: for another TPM's AK).
 . "$V/checks.sh"
 ctl=/run/uie/control.sock
 read -r comm </proc/1/comm
@@ -72,7 +73,15 @@ for m in shared writerun; do
 done
 check "evidence after the attacks exported through the guest" \
 	"$UIE" evidence export --socket $ctl --nonce "$N3" -o /tmp/seal.ae
-check "evidence sent to the host" tar -cf /dev/virtio-ports/uie.out -C /tmp run.ae seal.ae
+# The verifier's credential, made to the EK boot 1's attestation vouched for (issue 26).
+check "the guest's vTPM answers the credential made to its attested EK" \
+	"$UIE" credential activate --socket $ctl -o /tmp/cred.got "$W/cred"
+out=$("$UIE" credential activate --socket $ctl -o /tmp/cred.other "$W/cred.other" 2>&1)
+case $?:$out in
+1:*"for this AK's name"*) echo "vm-check ok: a credential for another TPM's AK is refused by the guest's vTPM" ;;
+*) echo "vm-check FAIL: a credential for another TPM's AK is refused by the guest's vTPM ($out)" ;;
+esac
+check "evidence sent to the host" tar -cf /dev/virtio-ports/uie.out -C /tmp run.ae seal.ae cred.got
 echo 0 >/dev/virtio-ports/uie.status # what vm/run reports: the checks are on the console
 # Guest root kills the interceptor (our parent; we, its direct child, die with
 # it).  A process left behind (this subshell, no exec needed to wait) then
