@@ -794,17 +794,11 @@ static void put_file_req(struct uie_wbuf *w, const struct uie_req *r)
 	uie_wbuf_u64(w, r->vaddr);
 	uie_wbuf_u64(w, r->length);
 	uie_wbuf_u64(w, r->file_offset);
-	uie_wbuf_u64(w, r->id.dev);
-	uie_wbuf_u64(w, r->id.ino);
-	uie_wbuf_u64(w, r->id.size);
-	uie_wbuf_u64(w, (uint64_t)r->id.mtime_ns);
-	uie_wbuf_u64(w, (uint64_t)r->id.ctime_ns);
+	uie_wbuf_file_id(w, &r->id);
 }
 
 static void get_file_req(struct uie_rbuf *r, struct uie_req *q)
 {
-	uint64_t mt = 0, ct = 0;
-
 	(void)uie_rbuf_u16(r, &q->event);
 	(void)uie_rbuf_u8(r, &q->role);
 	(void)uie_rbuf_zero(r, 1);
@@ -812,13 +806,7 @@ static void get_file_req(struct uie_rbuf *r, struct uie_req *q)
 	(void)uie_rbuf_u64(r, &q->vaddr);
 	(void)uie_rbuf_u64(r, &q->length);
 	(void)uie_rbuf_u64(r, &q->file_offset);
-	(void)uie_rbuf_u64(r, &q->id.dev);
-	(void)uie_rbuf_u64(r, &q->id.ino);
-	(void)uie_rbuf_u64(r, &q->id.size);
-	(void)uie_rbuf_u64(r, &mt);
-	(void)uie_rbuf_u64(r, &ct);
-	q->id.mtime_ns = (int64_t)mt;
-	q->id.ctime_ns = (int64_t)ct;
+	(void)uie_rbuf_file_id(r, &q->id);
 }
 
 static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)

@@ -156,7 +156,7 @@ int uie_cmd_snp_verify(int argc, char **argv)
 		fprintf(stderr, PROG ": --nonce: want the 128 hex digits of the 64-byte nonce\n");
 		return UIE_OPTS_EXIT_USAGE;
 	}
-	if ((r = snp_check_finish(&a.c)) != UIE_OPTS_GO)
+	if (snp_check_finish(&a.c) != UIE_OPTS_GO)
 		return uie_opts_usage(&spec);
 	return run(&a, a.configfs ? a.configfs : argv[optind]);
 }

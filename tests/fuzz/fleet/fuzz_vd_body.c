@@ -14,7 +14,7 @@
 
 #include "b64.h"
 #include "body.h"
-#include "host_platform.h"
+#include "fuzz_platform.h"
 #include "uie/err.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -127,23 +127,17 @@ static void check_activate(const char *body, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct uie_host_platform hp;
-	static int ready;
+	struct uie_host_platform *hp = fuzz_platform();
 
-	if (!ready) {
-		if (uie_host_platform_init(&hp) != UIE_OK)
-			abort();
-		ready = 1;
-	}
 	check_b64(data, size);
 	if (size < 1)
 		return 0;
 	switch (data[0] % 6) {
-	case 0: check_enrol(&hp.pl, (const char *)data + 1, size - 1); break;
+	case 0: check_enrol(&hp->pl, (const char *)data + 1, size - 1); break;
 	case 1: check_attest((const char *)data + 1, size - 1); break;
 	case 2: check_rekey((const char *)data + 1, size - 1); break;
 	case 3: check_fleet((const char *)data + 1, size - 1); break;
-	case 4: check_enrol_ev(&hp.pl, (const char *)data + 1, size - 1); break;
+	case 4: check_enrol_ev(&hp->pl, (const char *)data + 1, size - 1); break;
 	default: check_activate((const char *)data + 1, size - 1);
 	}
 	return 0;

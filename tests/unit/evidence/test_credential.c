@@ -26,6 +26,7 @@
 #include "hex.h"
 #include "tpm_public.h"
 #include "uie/err.h"
+#include "tcommon.h"
 
 /* The vTPM under test (swtpm or built-in) and a second, unrelated built-in one. */
 struct fx {
@@ -183,30 +184,28 @@ static void test_round_trip(void **state)
 	free_pubs(&p);
 }
 
-/* Made for the AK of another TPM: the blob's HMAC is over that AK's name. */
-static void test_other_ak(void **state)
+/* A credential made with the EK (other_ek) or else the AK of the other TPM is refused with want. */
+static void other_refused(struct fx *f, bool other_ek, int want)
 {
-	struct fx *f = *state;
 	struct pubs p, o;
 
 	get_pubs(f->t, &p);
 	get_pubs(f->other, &o);
-	assert_int_equal(challenge(f->t, &p, &o), UIE_E_SIGNATURE);
+	assert_int_equal(other_ek ? challenge(f->t, &o, &p) : challenge(f->t, &p, &o), want);
 	free_pubs(&p);
 	free_pubs(&o);
+}
+
+/* Made for the AK of another TPM: the blob's HMAC is over that AK's name. */
+static void test_other_ak(void **state)
+{
+	other_refused(*state, false, UIE_E_SIGNATURE);
 }
 
 /* Sealed to the EK of another TPM, for this TPM's AK. */
 static void test_other_ek(void **state)
 {
-	struct fx *f = *state;
-	struct pubs p, o;
-
-	get_pubs(f->t, &p);
-	get_pubs(f->other, &o);
-	assert_int_equal(challenge(f->t, &o, &p), UIE_E_KEY);
-	free_pubs(&p);
-	free_pubs(&o);
+	other_refused(*state, true, UIE_E_KEY);
 }
 
 /* Every single-bit flip (one per byte) of the blob and of the secret is refused. */
@@ -539,28 +538,20 @@ static void test_builtin_bad_ek_file(void **state)
 	ev_rmdir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_round_trip, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ak, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ek, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_flipped, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_ek_stays, setup_builtin, teardown),
-		cmocka_unit_test(test_builtin_bad_ek_file),
-		cmocka_unit_test(test_challenge),
-		cmocka_unit_test(test_vectors),
-		cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_round_trip, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ak, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ek, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_flipped, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_ek_stays, setup_swtpm, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_round_trip, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ak, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ek, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_flipped, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_ek_stays, setup_builtin, teardown),
+	cmocka_unit_test(test_builtin_bad_ek_file), cmocka_unit_test(test_challenge),
+	cmocka_unit_test(test_vectors),
+	cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_round_trip, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ak, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ek, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_flipped, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_ek_stays, setup_swtpm, teardown))

@@ -405,6 +405,20 @@ static void test_manifest_key_not_ek(void **state)
 	uie_snp_tsm_free(&out);
 }
 
+/* rep as sim attests it, through the configfs-tsm files in s->dir, judged under sim's roots. */
+static void attest_judge(struct svsm *s, struct uie_snp_sim *sim, const struct uie_snp_report *rep,
+			 struct uie_snp_verdict *v)
+{
+	struct uie_snp_tsm out;
+
+	assert_int_equal(uie_snp_sim_attest(sim, rep, s->nonce, s->ek, s->ek_len, false, &out), UIE_OK);
+	assert_int_equal(uie_snp_tsm_write(s->dir, &out), UIE_OK);
+	uie_snp_tsm_free(&out);
+	assert_int_equal(uie_snp_tsm_read(s->dir, &out, NULL), UIE_OK);
+	judge(&out, sim->ask, sim->ark, true, v);
+	uie_snp_tsm_free(&out);
+}
+
 /* Turin's TCB layout (an FMC byte first): the fmcSPL extension is required and compared. */
 static void test_turin_fmc(void **state)
 {
@@ -412,7 +426,6 @@ static void test_turin_fmc(void **state)
 	struct uie_snp_tcb t = { .fmc = 1, .bootloader = 2, .tee = 3, .snp = 4, .ucode = 5 }, back;
 	struct uie_snp_report rep = s->tmpl;
 	struct uie_snp_sim turin;
-	struct uie_snp_tsm out;
 	struct uie_snp_verdict v;
 
 	rep.cpuid_fam_id = 0x1a;
@@ -423,24 +436,14 @@ static void test_turin_fmc(void **state)
 	assert_int_equal(back.snp, 4);
 	assert_int_equal(uie_snp_sim_roots(UIE_SNP_TURIN, &turin), UIE_OK);
 	assert_int_equal(uie_snp_sim_vcek(&turin, rep.chip_id, rep.reported_tcb, true), UIE_OK);
-	assert_int_equal(uie_snp_sim_attest(&turin, &rep, s->nonce, s->ek, s->ek_len, false, &out), UIE_OK);
-	assert_int_equal(uie_snp_tsm_write(s->dir, &out), UIE_OK);
-	uie_snp_tsm_free(&out);
-	assert_int_equal(uie_snp_tsm_read(s->dir, &out, NULL), UIE_OK);
-	judge(&out, turin.ask, turin.ark, true, &v);
+	attest_judge(s, &turin, &rep, &v);
 	assert_int_equal(v.err, UIE_OK);
-	uie_snp_tsm_free(&out);
 	/* the same chip under a VCEK for FMC 2 */
 	t.fmc = 2;
 	assert_int_equal(uie_snp_sim_vcek(&turin, rep.chip_id, uie_snp_tcb_encode(&t, true), true), UIE_OK);
-	assert_int_equal(uie_snp_sim_attest(&turin, &rep, s->nonce, s->ek, s->ek_len, false, &out), UIE_OK);
-	assert_int_equal(uie_snp_tsm_write(s->dir, &out), UIE_OK);
-	uie_snp_tsm_free(&out);
-	assert_int_equal(uie_snp_tsm_read(s->dir, &out, NULL), UIE_OK);
-	judge(&out, turin.ask, turin.ark, true, &v);
+	attest_judge(s, &turin, &rep, &v);
 	assert_int_equal(v.err, UIE_E_BINDING);
 	assert_non_null(strstr(v.why.msg, "fmcSPL 2 differs from REPORTED_TCB.FMC 1"));
-	uie_snp_tsm_free(&out);
 	uie_snp_sim_free(&turin);
 }
 
@@ -475,19 +478,8 @@ static void test_vlek(void **state)
 	assert_int_equal(uie_snp_sim_vcek(&s->sim, s->tmpl.chip_id, s->tmpl.reported_tcb, false), UIE_OK);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_guid_and_manifest_vector),
-		cmocka_unit_test(test_manifest_refusals),
-		cmocka_unit_test(test_cert_table),
-		cmocka_unit_test(test_simulated_svsm_answer),
-		cmocka_unit_test(test_simulated_answer_never_amd),
-		cmocka_unit_test(test_bundle),
-		cmocka_unit_test(test_manifest_key_not_ek),
-		cmocka_unit_test(test_turin_fmc),
-		cmocka_unit_test(test_vlek),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_MAIN(setup, teardown, cmocka_unit_test(test_guid_and_manifest_vector),
+	cmocka_unit_test(test_manifest_refusals), cmocka_unit_test(test_cert_table),
+	cmocka_unit_test(test_simulated_svsm_answer), cmocka_unit_test(test_simulated_answer_never_amd),
+	cmocka_unit_test(test_bundle), cmocka_unit_test(test_manifest_key_not_ek),
+	cmocka_unit_test(test_turin_fmc), cmocka_unit_test(test_vlek))

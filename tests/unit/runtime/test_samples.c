@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "uie/samples.h"
+#include "tcommon.h"
 
 static void test_empty(void **state)
 {
@@ -59,14 +60,5 @@ static void test_last_ones_count(void **state)
 	assert_int_equal(s.n, UIE_SAMPLES_CAP + UIE_SAMPLES_CAP / 2 + 1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_odd_even_unordered),
-		cmocka_unit_test(test_clamped),
-		cmocka_unit_test(test_last_ones_count),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_empty), cmocka_unit_test(test_odd_even_unordered),
+	cmocka_unit_test(test_clamped), cmocka_unit_test(test_last_ones_count))
