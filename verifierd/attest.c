@@ -142,18 +142,18 @@ static int store_failure(struct vd_conn *c, const char *id, uint64_t verdict)
 }
 
 static json_t *verdict_json(uint64_t verdict, const struct uie_verify_report *v, uint64_t new_records,
-			    uint64_t next_seq)
+			    uint64_t next_seq, bool simulated)
 {
 	char pcr[2 * UIE_PCR_LEN + 1];
 
 	uie_hex_encode(pcr, v->cls == UIE_V_OK ? v->next.pcr : v->vpcr, UIE_PCR_LEN);
-	return json_pack("{s:I, s:b, s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:s, s:b}", "verdict",
+	return json_pack("{s:I, s:b, s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:s, s:b, s:b}", "verdict",
 			 (json_int_t)verdict, "accepted", v->cls == UIE_V_OK, "result",
 			 uie_verify_class_name(v->cls), "reason", v->reason, "bad_record",
 			 v->has_seq ? json_integer((json_int_t)v->seq) : json_null(), "first_seq",
 			 (json_int_t)v->first_seq, "nrecords", (json_int_t)v->nrecords, "new_records",
 			 (json_int_t)new_records, "next_seq", (json_int_t)next_seq, "vpcr16", pcr,
-			 "restarted", v->restarted);
+			 "restarted", v->restarted, "simulated", simulated);
 }
 
 /*
@@ -194,7 +194,7 @@ static json_t *verify_locked(const struct vd_ctx *ctx, struct vd_conn *c, const 
 		vd_reply_db(rep, "storing the verdict");
 		return NULL;
 	}
-	return verdict_json(verdict, &v, new_records, next_seq);
+	return verdict_json(verdict, &v, new_records, next_seq, m->simulated);
 }
 
 /* Under the open transaction: the machine locked, its nonce used, the evidence verified. */

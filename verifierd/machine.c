@@ -24,7 +24,8 @@
 	X(COL_EPOCH, "epoch")           \
 	X(COL_MODE, "mode")             \
 	X(COL_POLICY_ID, "policy_id")   \
-	X(COL_STATUS, "status")
+	X(COL_STATUS, "status")         \
+	X(COL_SIMULATED, "coalesce(attested_simulated, false)")
 #define COLUMN_ENUM(e, name) e,
 #define COLUMN_NAME(e, name) name ", "
 
@@ -55,6 +56,7 @@ static int state_from_row(const PGresult *res, struct vd_machine *m)
 	st->epoch = vd_db_u64(res, 0, COL_EPOCH);
 	st->mode = (uint8_t)vd_db_u64(res, 0, COL_MODE);
 	m->failed = strcmp(PQgetvalue(res, 0, COL_STATUS), "failed") == 0;
+	m->simulated = PQgetvalue(res, 0, COL_SIMULATED)[0] == 't';
 	return UIE_OK;
 }
 

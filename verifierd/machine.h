@@ -16,6 +16,7 @@ struct vd_machine {
 	uint32_t interval;
 	struct uie_verify_state st;
 	bool failed;
+	bool simulated; /* its AK was enrolled by attestation under a simulated root (3.8) */
 	/* The reference values and policies to verify with. */
 	bool has_ref;
 	struct uie_refset ref;

@@ -290,6 +290,7 @@ static void test_happy_path_across_verifiers(void **state)
 	assert_int_equal(fsim_round(b, &sc.m, &status, &reply), UIE_OK);
 	if (status != 200 || !json_is_true(json_object_get(reply, "accepted")))
 		fail_msg("round: %ld %s", status, json_dumps(reply, 0));
+	assert_true(json_is_true(json_object_get(reply, "simulated"))); /* its AK's trust is simulated */
 	json_decref(reply);
 	assert_int_equal(get_status(sc.h, sc.m.id, &reply), 200);
 	assert_string_equal(json_string_value(json_object_get(reply, "status")), "trusted");

@@ -197,6 +197,7 @@ static void test_enrol_and_nonce_across_verifiers(void **state)
 	assert_true(json_is_true(json_object_get(v, "accepted")));
 	assert_int_equal(jint(v, "next_seq"), m.log.n);
 	assert_int_equal(jint(v, "new_records"), m.log.n);
+	assert_true(json_is_false(json_object_get(v, "simulated"))); /* an AK given by hand */
 	json_decref(v);
 	/* The same nonce again, at A: used. */
 	assert_int_equal(fsim_post(a, m.id, nonce, ae, len, &status, &v), UIE_OK);
