@@ -16,6 +16,7 @@ struct attest_opts {
 	const char *socket, *machine;
 	struct uie_http_opts http;
 	uint64_t interval;
+	bool keep_records; /* --keep-records: no checkpoint after an accepted round */
 	/* --enrol: enrolment by attestation first (docs/VERIFIER.md 3.8) */
 	bool enrol;
 	const char *fleet, *configfs, *reference;

@@ -29,7 +29,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: uie attest --verifier URL --machine ID [--socket PATH] [--interval S]\n"
-		   "                  [--cacert PEM] [--cert PEM --key PEM]\n"
+		   "                  [--cacert PEM] [--cert PEM --key PEM] [--keep-records]\n"
 		   "                  [--enrol --fleet NAME [--configfs DIR] [--reference FILE] [--policy "
 		   "PKG]...]\n"
 		   "exit codes: 0 accepted, 1 error, 2 usage, 3 rejected\n");
@@ -45,6 +45,7 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 		UIE_OPT_STRING("cacert", 0, &o->http.cacert),
 		UIE_OPT_STRING("cert", 0, &o->http.cert),
 		UIE_OPT_STRING("key", 0, &o->http.key),
+		UIE_OPT_FLAG("keep-records", 0, UIE_OPTK_SET, &o->keep_records),
 		UIE_OPT_FLAG("enrol", 0, UIE_OPTK_SET, &o->enrol),
 		UIE_OPT_STRING("fleet", 0, &o->fleet),
 		UIE_OPT_STRING("configfs", 0, &o->configfs),
@@ -211,7 +212,7 @@ static int round_once(struct uie_http *h, struct attest_opts *o)
 		putchar('\n');
 		fflush(stdout);
 		rejected = !json_is_true(json_object_get(reply, "accepted"));
-		if (!rejected)
+		if (!rejected && !o->keep_records)
 			r = checkpoint(fd, reply);
 	}
 	json_decref(reply);
