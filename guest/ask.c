@@ -136,44 +136,88 @@ static void prepare(struct uie_sup *s, struct uie_grant *g)
 	}
 }
 
-/* The fast path's answer or the monitor's verdict in g->v; false (g->why) when there is none. */
-static bool consult(struct uie_sup *s, struct uie_grant *g)
+/* Why a grant cannot be asked: no connection (g->why). */
+static bool connected(struct uie_sup *s, struct uie_grant *g)
 {
-	bool object = g->role != UIE_ROLE_ANON;
-	int r, progfd = -1;
-	uint64_t begun;
-
 	uie_guest_connect(s);
-	if (s->conn.fd < 0) {
-		if (s->conn.other_boot)
-			snprintf(g->why, sizeof(g->why), "the monitor restarted since this tree started");
-		else
-			snprintf(g->why, sizeof(g->why), "monitor unreachable at %s: %s", s->o->socket_path,
-				 strerror(s->conn.err));
-		return false;
-	}
-	if (uie_guest_fastpath_refusal(s, &g->req, object ? g->objfd : -1, g->why, sizeof(g->why), &g->quiet))
-		return false;
-	if (!object)
-		progfd = program_of(&s->subjects, g->pid, g->event);
-	g->req.subject_seq = uie_guest_subject_of(&s->subjects, g->pid);
-	uie_grant_step(&s->phases, UIE_GS_SEAL);
-	begun = uie_phase_begin(&s->phases);
-	r = uie_bridge_measure(s->conn.fd, &g->req, object ? g->objfd : progfd, &g->v);
-	uie_phase_end(&s->phases, UIE_PHASE_ASK, begun);
-	uie_grant_step(&s->phases, UIE_GS_MONITOR);
-	if (progfd >= 0)
-		close(progfd);
+	if (s->conn.fd >= 0)
+		return true;
+	if (s->conn.other_boot)
+		snprintf(g->why, sizeof(g->why), "the monitor restarted since this tree started");
+	else
+		snprintf(g->why, sizeof(g->why), "monitor unreachable at %s: %s", s->o->socket_path,
+			 strerror(s->conn.err));
+	return false;
+}
+
+/* g->why for a request the bridge failed on (r); an unusable connection is closed. */
+static void bridge_failed(struct uie_sup *s, struct uie_grant *g, int r)
+{
 	if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)
 		uie_guest_disconnect(s); /* unusable; the next request reconnects */
-	if (r != UIE_OK) {
-		snprintf(g->why, sizeof(g->why), "monitor %s at %s (%s)",
-			 r == UIE_E_PEER ? "unreachable" : "error", s->o->socket_path,
-			 r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
-		return false;
+	snprintf(g->why, sizeof(g->why), "monitor %s at %s (%s)", r == UIE_E_PEER ? "unreachable" : "error",
+		 s->o->socket_path, r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
+}
+
+/*
+ * The fast path's answers or the monitor's verdicts for g[0..n) in their
+ * v, all requests sent before the first answer is read (one wake-up of the
+ * monitor for the lot; it answers a connection's requests in order).  All
+ * grants are for one thread of one notification, so its subject is looked
+ * up once.  Returns how many leading grants have a verdict; the next one
+ * (if any) has its why.  A fast-path refusal stops the sending there: what
+ * follows it is not asked, as when they were asked one by one.
+ */
+static unsigned consult(struct uie_sup *s, struct uie_grant *g, unsigned n)
+{
+	uint32_t id[UIE_ASK_MAX];
+	uint64_t begun, subject = 0;
+	unsigned sent = 0, got = 0;
+
+	if (n == 0 || n > UIE_ASK_MAX || !connected(s, &g[0]))
+		return 0;
+	for (; sent < n; sent++) {
+		struct uie_grant *x = &g[sent];
+		bool object = x->role != UIE_ROLE_ANON;
+		int progfd, r;
+
+		if (uie_guest_fastpath_refusal(s, &x->req, object ? x->objfd : -1, x->why, sizeof(x->why),
+					       &x->quiet))
+			break;
+		progfd = object ? -1 : program_of(&s->subjects, x->pid, x->event);
+		if (sent == 0) {
+			subject = uie_guest_subject_of(&s->subjects, x->pid);
+			uie_grant_step(&s->phases, UIE_GS_SEAL);
+		}
+		x->req.subject_seq = subject;
+		r = uie_bridge_measure_send(s->conn.fd, &x->req, object ? x->objfd : progfd, &id[sent]);
+		if (progfd >= 0)
+			close(progfd);
+		if (r != UIE_OK) {
+			bridge_failed(s, x, r);
+			break;
+		}
 	}
-	uie_guest_fastpath_learn(s, &g->req, object, &g->v);
-	return true;
+	begun = uie_phase_begin(&s->phases);
+	for (; got < sent; got++) {
+		int r;
+
+		if (s->conn.fd < 0) { /* a later request broke the connection */
+			snprintf(g[got].why, sizeof(g[got].why),
+				 "monitor unreachable at %s (connection lost)", s->o->socket_path);
+			break;
+		}
+		r = uie_bridge_measure_recv(s->conn.fd, id[got], &g[got].v);
+		uie_grant_step(&s->phases, UIE_GS_MONITOR); /* one ask per answer; the first waits */
+		if (r != UIE_OK) {
+			bridge_failed(s, &g[got], r);
+			break;
+		}
+		uie_guest_fastpath_learn(s, &g[got].req, g[got].role != UIE_ROLE_ANON, &g[got].v);
+	}
+	if (sent > 0)
+		uie_phase_end(&s->phases, UIE_PHASE_ASK, begun);
+	return got;
 }
 
 /* Whether the verdict in g->v lets the grant happen; false with g->why (or quiet) when not. */
@@ -202,10 +246,21 @@ static bool interpret(struct uie_sup *s, struct uie_grant *g)
 	return true;
 }
 
+unsigned uie_guest_ask_all(struct uie_sup *s, struct uie_grant *g, unsigned n)
+{
+	unsigned k, ok = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		prepare(s, &g[i]);
+	k = consult(s, g, n);
+	while (ok < k && interpret(s, &g[ok]))
+		ok++;
+	return ok;
+}
+
 bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 {
-	prepare(s, g);
-	return consult(s, g) && interpret(s, g);
+	return uie_guest_ask_all(s, g, 1) == 1;
 }
 
 void uie_guest_commit(struct uie_sup *s, const struct uie_grant *g)

@@ -46,6 +46,15 @@ struct uie_sup;
  * calls uie_guest_commit or uie_guest_refuse.
  */
 bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g);
+/*
+ * uie_guest_ask for g[0..n) (n <= UIE_ASK_MAX) in one exchange with the
+ * monitor: every request is sent before the first verdict is read.  Returns
+ * how many leading grants may happen; g[result], when < n, has why (or
+ * quiet).  The caller commits those and refuses the rest (each may hold a
+ * fresh seal).
+ */
+#define UIE_ASK_MAX 5 /* an execve: the program and its interpreters (the kernel allows 5 levels) */
+unsigned uie_guest_ask_all(struct uie_sup *s, struct uie_grant *g, unsigned n);
 /* Step 2, after an ALLOW that is applied: remembers the grant (granted set, subject, write watch). */
 void uie_guest_commit(struct uie_sup *s, const struct uie_grant *g);
 /* Step 2, for a grant that does not happen: says why on stderr (unless quiet), drops its seal. */

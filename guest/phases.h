@@ -54,7 +54,7 @@ enum uie_grant_step {
 struct uie_grant_clock {
 	uint64_t start, mark;       /* receipt, end of the last step */
 	uint64_t ns[UIE_GS__MAX];   /* per step */
-	unsigned asks;              /* monitor round trips */
+	unsigned asks;              /* monitor requests (an execve sends its chain in one exchange) */
 	struct uie_grant_clock *up; /* the notification this one is answered within, or NULL */
 };
 

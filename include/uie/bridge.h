@@ -89,6 +89,13 @@ int uie_bridge_connect(const char *path, int *fd);
  * (including a dead monitor) returns an error and leaves out->decision == UIE_DENY.
  */
 int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out);
+/*
+ * uie_bridge_measure in two halves, so that several requests can be in
+ * flight on one connection (the monitor answers a connection's requests in
+ * the order they were sent): send, then read the answer to request_id.
+ */
+int uie_bridge_measure_send(int fd, const struct uie_req *req, int objfd, uint32_t *request_id);
+int uie_bridge_measure_recv(int fd, uint32_t request_id, struct uie_verdict *out);
 
 /* Installs a package; *monitor_err receives the monitor's verdict code. */
 int uie_bridge_install(int fd, const uint8_t *pkg, size_t len, int *monitor_err);

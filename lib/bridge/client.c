@@ -98,13 +98,28 @@ static bool is_stream(int sock)
 	return type != SOCK_SEQPACKET;
 }
 
+/* Sends req (with sendfd unless -1) under a fresh request id (req->request_id). */
+static int call_send(int sock, struct uie_wire_msg *req, int sendfd)
+{
+	uint8_t buf[UIE_BRIDGE_MAX_MSG];
+	size_t len;
+	int r;
+
+	req->request_id = atomic_fetch_add(&next_request_id, 1);
+	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK)
+		return r;
+	return is_stream(sock) ? uie_stream_send(sock, buf, len, sendfd)
+			       : uie_bridge_send(sock, buf, len, sendfd);
+}
+
 /*
- * Sends req (with sendfd unless -1) and waits for its answer.  Answers to
- * earlier requests that timed out are skipped.  On UIE_OK the answer is in
- * *ans (its status may still be an error) and its descriptor, if any, in
- * *ansfd (owned by the caller), already checked against the fd rule.
+ * Waits for the answer to req, sent by call_send.  Answers to earlier
+ * requests (one that timed out, or one sent before req and read by nobody)
+ * are skipped.  On UIE_OK the answer is in *ans (its status may still be an
+ * error) and its descriptor, if any, in *ansfd (owned by the caller),
+ * already checked against the fd rule.
  */
-static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans, int *ansfd)
+static int call_recv(int sock, const struct uie_wire_msg *req, struct uie_wire_msg *ans, int *ansfd)
 {
 	uint8_t buf[UIE_BRIDGE_MAX_MSG];
 	int64_t deadline = (int64_t)uie_now_ms() + UIE_BRIDGE_TIMEOUT_MS;
@@ -115,11 +130,6 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 	*ansfd = -1;
 	memset(ans, 0, sizeof(*ans));
 	errno = 0; /* EPROTO below tells a broken answer from a closed connection */
-	req->request_id = atomic_fetch_add(&next_request_id, 1);
-	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK ||
-	    (r = stream ? uie_stream_send(sock, buf, len, sendfd)
-			: uie_bridge_send(sock, buf, len, sendfd)) != UIE_OK)
-		return r;
 	for (;;) {
 		int64_t left = deadline - (int64_t)uie_now_ms();
 
@@ -151,6 +161,19 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 	}
 }
 
+/* Sends req and waits for its answer (call_recv). */
+static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans, int *ansfd)
+{
+	int r = call_send(sock, req, sendfd);
+
+	if (r != UIE_OK) {
+		*ansfd = -1;
+		memset(ans, 0, sizeof(*ans));
+		return r;
+	}
+	return call_recv(sock, req, ans, ansfd);
+}
+
 /* call, with an error answer's status as the result (an error answer carries no descriptor). */
 static int call_ok(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans, int *ansfd)
 {
@@ -159,13 +182,12 @@ static int call_ok(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wi
 	return r != UIE_OK ? r : ans->status;
 }
 
-int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out)
+int uie_bridge_measure_send(int fd, const struct uie_req *req, int objfd, uint32_t *request_id)
 {
-	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
-	int r, afd;
+	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ };
+	int r;
 
-	memset(out, 0, sizeof(*out));
-	out->decision = UIE_DENY;
+	*request_id = 0;
 	if (!req || (req->role != UIE_ROLE_ANON && objfd < 0))
 		return UIE_E_INVAL;
 	q.u.measure_req = (struct uie_msg_measure_req){
@@ -179,10 +201,38 @@ int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_
 		.file_offset = req->file_offset,
 		.subject_seq = req->subject_seq,
 	};
-	if ((r = call_ok(fd, &q, objfd, &a, &afd)) != UIE_OK)
+	if ((r = call_send(fd, &q, objfd)) == UIE_OK)
+		*request_id = q.request_id;
+	return r;
+}
+
+int uie_bridge_measure_recv(int fd, uint32_t request_id, struct uie_verdict *out)
+{
+	const struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = request_id };
+	struct uie_wire_msg a;
+	int r, afd;
+
+	memset(out, 0, sizeof(*out));
+	out->decision = UIE_DENY;
+	if ((r = call_recv(fd, &q, &a, &afd)) != UIE_OK)
 		return r;
+	if (a.status != UIE_OK)
+		return a.status;
 	*out = a.u.measure_ans;
 	return UIE_OK;
+}
+
+int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out)
+{
+	uint32_t id;
+	int r = uie_bridge_measure_send(fd, req, objfd, &id);
+
+	if (r != UIE_OK) {
+		memset(out, 0, sizeof(*out));
+		out->decision = UIE_DENY;
+		return r;
+	}
+	return uie_bridge_measure_recv(fd, id, out);
 }
 
 int uie_bridge_install(int fd, const uint8_t *pkg, size_t len, int *monitor_err)
