@@ -27,7 +27,9 @@ struct uie_grant {
 	uint16_t event; /* UIE_EV_* */
 	uint8_t role;   /* UIE_ROLE_*; ANON: anonymous or fileless memory, no object */
 	uint8_t cond;   /* UIE_COND_* (files only) */
-	/* Set by uie_guest_ask. */
+	/* Set by uie_guest_examine or uie_guest_ask. */
+	struct stat exe; /* the caller's main program (/proc/PID/exe), when exe_known > 0 */
+	int exe_known;   /* 0: not looked at yet; -1: could not be */
 	bool fresh_seal; /* the file's seal was taken for this grant: dropped on refusal */
 	bool quiet;      /* a refusal that is counted, not named on stderr */
 	int seal;        /* UIE_SEAL_* */

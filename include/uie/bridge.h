@@ -90,12 +90,16 @@ int uie_bridge_connect(const char *path, int *fd);
  */
 int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out);
 /*
- * uie_bridge_measure in two halves, so that several requests can be in
- * flight on one connection (the monitor answers a connection's requests in
- * the order they were sent): send, then read the answer to request_id.
+ * uie_bridge_measure for req[0..n) (objfd[i] each; n <= UIE_BRIDGE_MEASURE_MAX)
+ * on one connection: every request is sent before the first answer is read
+ * (the monitor answers a connection's requests in the order they came).
+ * out[i] for i < *answered is the monitor's verdict; the result is UIE_OK
+ * when all n were answered, else the error of request *answered (its out
+ * and the later ones say DENY).
  */
-int uie_bridge_measure_send(int fd, const struct uie_req *req, int objfd, uint32_t *request_id);
-int uie_bridge_measure_recv(int fd, uint32_t request_id, struct uie_verdict *out);
+#define UIE_BRIDGE_MEASURE_MAX 8
+int uie_bridge_measure_all(int fd, const struct uie_req *const *req, const int *objfd, unsigned n,
+			   struct uie_verdict *out, unsigned *answered);
 
 /* Installs a package; *monitor_err receives the monitor's verdict code. */
 int uie_bridge_install(int fd, const uint8_t *pkg, size_t len, int *monitor_err);
