@@ -147,7 +147,10 @@ static int walk_chain(struct uie_exec_chain *ch, const struct uie_call *c, bool 
  * every object is allowed; the ones allowed ahead of a refusal are not
  * committed either (they will not run).  A refused program's interpreter
  * is therefore asked about too (one record more than when the interpreter
- * was only looked for after the program's ALLOW), never less.
+ * was only looked for after the program's ALLOW), never less.  An allowed
+ * file's identity goes to ids as it was before the request: if the file
+ * changes after it, the exec watch no longer matches it and asks the
+ * monitor again (fan.c).
  */
 static bool ask_chain(struct uie_sup *s, struct uie_exec_chain *ch, struct uie_exec_ids *ids)
 {

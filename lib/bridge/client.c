@@ -108,8 +108,7 @@ static int call_send(int sock, bool stream, struct uie_wire_msg *req, int sendfd
 	req->request_id = atomic_fetch_add(&next_request_id, 1);
 	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK)
 		return r;
-	return is_stream(sock) ? uie_stream_send(sock, buf, len, sendfd)
-			       : uie_bridge_send(sock, buf, len, sendfd);
+	return stream ? uie_stream_send(sock, buf, len, sendfd) : uie_bridge_send(sock, buf, len, sendfd);
 }
 
 /*
