@@ -50,6 +50,7 @@ static const struct mon_entry mon_table[] = {
 	{ UIE_MSG_CHECKPOINT_REQ, SERVE_INLINE, "checkpoint", uie_mon_checkpoint },       /* export.c */
 	{ UIE_MSG_TPM_KEYS_REQ, SERVE_INLINE, "tpm-keys", uie_mon_tpm_keys },             /* credential.c */
 	{ UIE_MSG_ACTIVATE_REQ, SERVE_INLINE, "activate", uie_mon_activate },             /* credential.c */
+	{ UIE_MSG_SNP_REPORT_REQ, SERVE_INLINE, "snp-report", uie_mon_snp_report },       /* snp.c */
 };
 
 void uie_mon_say(FILE *diag, const char *fmt, ...)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "hex.h"
 #include "vmram.h"
 #include "host_platform.h"
 #include "monitor.h"
@@ -27,6 +28,7 @@
 #include "server.h"
 #include "state.h"
 #include "uie/err.h"
+#include "snp.h"
 #include "vmserver.h"
 #include "vtpm.h"
 #include "workers.h"
@@ -49,6 +51,8 @@ struct opts {
 	struct uie_mon_limits req;
 	unsigned workers;
 	bool timing;
+	const char *snp_sim, *snp_measurement; /* --snp-sim DIR: answer SNP_REPORT with its chain */
+	uint8_t snp_meas[UIE_SNP_MEASUREMENT_LEN];
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -120,6 +124,10 @@ static void usage(FILE *f)
 		"  --guest-ram FILE  VM mode: the guest's shared RAM file (memory-backend-file)\n"
 		"  --timing          when stopping, say where MEASURE requests spent their time\n"
 		"                    (medians: measure, decide, log, extend; docs/PERFORMANCE.md)\n"
+		"  --snp-sim DIR     stand for an SVSM: answer attestation requests with SEV-SNP\n"
+		"                    reports signed by the SIMULATED chain in DIR (uie snp sim-chain;\n"
+		"                    docs/ATTESTATION.md)\n"
+		"  --snp-measurement HEX96  the launch MEASUREMENT those reports carry (default zero)\n"
 		"limits (docs/DESIGN.md, \"Fair service\"; 0 = none where marked *):\n"
 		"  --max-clients N              connections at once (default %u)\n"
 		"  --max-clients-per-process N  connections of one process (default %u)\n"
@@ -168,6 +176,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		UIE_OPT_STRING("guest-ram", 0, &o->guest_ram),
 		UIE_OPT_STRING("syslog", 0, &o->syslog),
 		UIE_OPT_FLAG("timing", 0, UIE_OPTK_SET, &o->timing),
+		UIE_OPT_STRING("snp-sim", 0, &o->snp_sim),
+		UIE_OPT_STRING("snp-measurement", 0, &o->snp_measurement),
 		/* The limits (docs/DESIGN.md, "Fair service"). */
 		UIE_OPT_NUMBER("max-clients", 0, o->conn.max_clients, 1, UIE_SERVER_CLIENTS_CAP, NULL),
 		UIE_OPT_NUMBER("max-clients-per-process", 0, o->conn.max_per_process, 1,
@@ -198,6 +208,12 @@ static int parse(int argc, char **argv, struct opts *o)
 		return rc;
 	if (!o->vm_socket != !o->guest_ram) {
 		fprintf(stderr, "uie-monitord: --vm-socket and --guest-ram go together\n");
+		return UIE_OPTS_EXIT_USAGE;
+	}
+	if (o->snp_measurement &&
+	    (!o->snp_sim || uie_hex_decode(o->snp_measurement, strlen(o->snp_measurement), o->snp_meas,
+					   sizeof(o->snp_meas)) != UIE_OK)) {
+		fprintf(stderr, "uie-monitord: --snp-measurement: 96 hex digits, with --snp-sim\n");
 		return UIE_OPTS_EXIT_USAGE;
 	}
 	/* "none" turns these off. */
@@ -427,6 +443,21 @@ static void warn_no_keys(FILE *diag)
 /* --timing: the samples, in static storage (a fixed size, one monitor per process). */
 static struct uie_mon_timing timing;
 
+/* --snp-sim: the simulated chain, loaded before anything is created (one monitor per process). */
+static struct uie_mon_snp snp;
+
+static int setup_snp(const struct opts *o, FILE *diag)
+{
+	struct uie_snp_why why;
+
+	if (!o->snp_sim)
+		return 0;
+	if (uie_mon_snp_load(o->snp_sim, o->snp_measurement ? o->snp_meas : NULL, &snp, &why) == UIE_OK)
+		return 0;
+	fprintf(diag, "uie-monitord: --snp-sim %s\n", why.msg);
+	return 1;
+}
+
 static int run(const struct opts *o, FILE *diag)
 {
 	struct uie_host_platform hp;
@@ -441,7 +472,7 @@ static int run(const struct opts *o, FILE *diag)
 	gid_t gid = 0, sock_gid = 0;
 	int lfd = -1, r;
 
-	if ((r = setup_process(o, diag, &uid, &gid, &sock_gid)) != 0)
+	if ((r = setup_process(o, diag, &uid, &gid, &sock_gid)) != 0 || (r = setup_snp(o, diag)) != 0)
 		return r;
 	if ((r = uie_host_platform_init(&hp)) != UIE_OK)
 		return fail(diag, "platform", r);
@@ -474,6 +505,10 @@ static int run(const struct opts *o, FILE *diag)
 	if (o->timing) {
 		m.timing = &timing;
 		m.log.timed = true;
+	}
+	if (o->snp_sim) {
+		m.snp = &snp;
+		uie_mon_diag(&m, "SNP reports from the SIMULATED chain %s (not AMD's)", o->snp_sim);
 	}
 	/* The state files stay open: the dropped user appends through these descriptors. */
 	if (!o->foreground && (r = daemonize()) != UIE_OK)
@@ -514,6 +549,7 @@ static int run(const struct opts *o, FILE *diag)
 	uie_vmram_close(&ram);
 	uie_mon_fini(&m);
 	uie_vtpm_free(tpm);
+	uie_mon_snp_free(&snp);
 	uie_host_platform_fini(&hp);
 	return r == UIE_OK ? 0 : 1;
 }

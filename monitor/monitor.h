@@ -54,6 +54,7 @@ struct uie_mon_client {
 struct uie_mon_state;
 
 struct uie_vmram;
+struct uie_mon_snp;
 
 struct uie_monitor {
 	const struct uie_platform *pl;
@@ -77,6 +78,7 @@ struct uie_monitor {
 	struct uie_denylog *denylog;   /* borrowed; NULL: denials go to the secure log only */
 	unsigned trust_keys;           /* policy-signing keys trusted; 0: bootstrap for good */
 	struct uie_mon_timing *timing; /* --timing (borrowed), NULL: off */
+	const struct uie_mon_snp *snp; /* --snp-sim: stands for the SVSM's attestation (borrowed) */
 };
 
 /*
@@ -228,6 +230,7 @@ int uie_mon_checkpoint(struct uie_monitor *m, struct uie_mon_call *c);
 /* credential.c: the vTPM's EK and AK, and TPM2_ActivateCredential (docs/FORMATS.md 5.8). */
 int uie_mon_tpm_keys(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_activate(struct uie_monitor *m, struct uie_mon_call *c);
+int uie_mon_snp_report(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_violation(struct uie_monitor *m, struct uie_mon_call *c);
 int uie_mon_violation_vm(struct uie_monitor *m, struct uie_mon_call *c);
 

@@ -10,13 +10,14 @@
 #include <openssl/x509.h>
 
 #include "b64.h"
+#include "body_json.h"
 #include "hex.h"
 #include "pubkey.h"
 #include "uie/err.h"
 #include "uie/package.h"
 #include "verify.h"
 
-__attribute__((format(printf, 3, 4))) static int why_is(char why[VD_WHY_LEN], int err, const char *fmt, ...)
+int vd_why(char why[VD_WHY_LEN], int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -27,9 +28,8 @@ __attribute__((format(printf, 3, 4))) static int why_is(char why[VD_WHY_LEN], in
 	return err;
 }
 
-/* The body as one JSON object whose members are all in allowed (NULL-terminated). */
-static int load_object(const char *body, size_t len, const char *const *allowed, json_t **out,
-		       char why[VD_WHY_LEN])
+int vd_load_object(const char *body, size_t len, const char *const *allowed, json_t **out,
+		   char why[VD_WHY_LEN])
 {
 	json_error_t jerr;
 	const char *key;
@@ -37,12 +37,12 @@ static int load_object(const char *body, size_t len, const char *const *allowed,
 
 	*out = NULL;
 	if (!o && len == 0)
-		return why_is(why, UIE_E_FORMAT, "empty body: a JSON object is needed");
+		return vd_why(why, UIE_E_FORMAT, "empty body: a JSON object is needed");
 	if (!o)
-		return why_is(why, UIE_E_FORMAT, "body is not JSON: %s at byte %d", jerr.text, jerr.position);
+		return vd_why(why, UIE_E_FORMAT, "body is not JSON: %s at byte %d", jerr.text, jerr.position);
 	if (!json_is_object(o)) {
 		json_decref(o);
-		return why_is(why, UIE_E_FORMAT, "body is not a JSON object");
+		return vd_why(why, UIE_E_FORMAT, "body is not a JSON object");
 	}
 	json_object_foreach(o, key, v)
 	{
@@ -51,7 +51,7 @@ static int load_object(const char *body, size_t len, const char *const *allowed,
 		while (allowed[i] && strcmp(allowed[i], key) != 0)
 			i++;
 		if (!allowed[i]) {
-			why_is(why, UIE_E_FORMAT, "unknown field \"%.64s\"", key); /* key dies with o */
+			vd_why(why, UIE_E_FORMAT, "unknown field \"%.64s\"", key); /* key dies with o */
 			json_decref(o);
 			return UIE_E_FORMAT;
 		}
@@ -60,9 +60,7 @@ static int load_object(const char *body, size_t len, const char *const *allowed,
 	return UIE_OK;
 }
 
-/* A string member, required or not (*s NULL when absent and optional). */
-static int get_string(json_t *o, const char *key, bool required, const char **s, size_t *n,
-		      char why[VD_WHY_LEN])
+int vd_get_string(json_t *o, const char *key, bool required, const char **s, size_t *n, char why[VD_WHY_LEN])
 {
 	json_t *v = json_object_get(o, key);
 
@@ -71,7 +69,7 @@ static int get_string(json_t *o, const char *key, bool required, const char **s,
 	if (!v && !required)
 		return UIE_OK;
 	if (!json_is_string(v))
-		return why_is(why, UIE_E_FORMAT, "\"%s\" must be a string", key);
+		return vd_why(why, UIE_E_FORMAT, "\"%s\" must be a string", key);
 	*s = json_string_value(v);
 	*n = json_string_length(v);
 	return UIE_OK;
@@ -86,12 +84,12 @@ static int get_ak(json_t *o, uint8_t **der_out, size_t *der_len, char why[VD_WHY
 	size_t n;
 	int r, len;
 
-	if ((r = get_string(o, "ak_pub", true, &s, &n, why)) != UIE_OK)
+	if ((r = vd_get_string(o, "ak_pub", true, &s, &n, why)) != UIE_OK)
 		return r;
 	if (uie_pubkey_parse_alloc((const uint8_t *)s, n, &pk) != UIE_OK ||
 	    EVP_PKEY_get_base_id(pk) != EVP_PKEY_EC) {
 		EVP_PKEY_free(pk);
-		return why_is(why, UIE_E_RANGE, "\"ak_pub\" is not an EC public key (PEM)");
+		return vd_why(why, UIE_E_RANGE, "\"ak_pub\" is not an EC public key (PEM)");
 	}
 	len = i2d_PUBKEY(pk, &der);
 	EVP_PKEY_free(pk);
@@ -124,18 +122,18 @@ static int get_policy(const struct uie_platform *pl, json_t *v, size_t i, struct
 	int r;
 
 	if (!json_is_string(v))
-		return why_is(why, UIE_E_FORMAT, "\"policies\"[%zu] must be a string", i);
+		return vd_why(why, UIE_E_FORMAT, "\"policies\"[%zu] must be a string", i);
 	if ((r = uie_b64_decode_alloc(json_string_value(v), json_string_length(v), &p->bytes, &p->len)) !=
 	    UIE_OK)
-		return r == UIE_E_NOMEM ? r : why_is(why, UIE_E_RANGE, "\"policies\"[%zu] is not base64", i);
+		return r == UIE_E_NOMEM ? r : vd_why(why, UIE_E_RANGE, "\"policies\"[%zu] is not base64", i);
 	e->npol++;
 	if ((r = vd_policy_parse(pl, p->bytes, p->len, &pol)) != UIE_OK)
-		return why_is(why, UIE_E_RANGE, "\"policies\"[%zu] is not a policy package: %s", i,
+		return vd_why(why, UIE_E_RANGE, "\"policies\"[%zu] is not a policy package: %s", i,
 			      uie_err_str(r));
 	p->epoch = pol.epoch;
 	for (size_t k = 0; k + 1 < e->npol; k++)
 		if (e->pol[k].epoch == p->epoch)
-			return why_is(why, UIE_E_RANGE, "two policy packages for epoch %llu",
+			return vd_why(why, UIE_E_RANGE, "two policy packages for epoch %llu",
 				      (unsigned long long)p->epoch);
 	return UIE_OK;
 }
@@ -149,9 +147,9 @@ static int get_policies(const struct uie_platform *pl, json_t *o, struct vd_enro
 	if (!a)
 		return UIE_OK;
 	if (!json_is_array(a))
-		return why_is(why, UIE_E_FORMAT, "\"policies\" must be an array");
+		return vd_why(why, UIE_E_FORMAT, "\"policies\" must be an array");
 	if (json_array_size(a) > VD_MAX_POLICIES)
-		return why_is(why, UIE_E_RANGE, "at most %d policies", VD_MAX_POLICIES);
+		return vd_why(why, UIE_E_RANGE, "at most %d policies", VD_MAX_POLICIES);
 	json_array_foreach(a, i, v) if ((r = get_policy(pl, v, i, e, why)) != UIE_OK) return r;
 	return UIE_OK;
 }
@@ -166,39 +164,50 @@ static int check_reference(const char *text, size_t len, char why[VD_WHY_LEN])
 	if (r == UIE_OK)
 		uie_refset_fini(&ref);
 	else if (r != UIE_E_NOMEM)
-		r = why_is(why, UIE_E_RANGE, "\"reference\" line %zu: %s", line, uie_err_str(r));
+		r = vd_why(why, UIE_E_RANGE, "\"reference\" line %zu: %s", line, uie_err_str(r));
 	return r;
 }
 
-static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
+/* The fields every enrolment has: "interval", "reference"?, "policies"?. */
+int vd_usual_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
 {
 	json_t *iv = json_object_get(o, "interval");
 	const char *s;
 	size_t n;
 	int r;
 
-	if ((r = get_string(o, "id", true, &s, &n, why)) != UIE_OK)
-		return r;
-	if (!s || n != strlen(s) || !uie_machine_id_ok(s))
-		return why_is(why, UIE_E_RANGE, "\"id\" must be 1-%d characters of A-Z a-z 0-9 . _ -",
-			      VD_ID_MAX);
-	memcpy(e->id, s, n + 1);
 	if (!json_is_integer(iv))
-		return why_is(why, UIE_E_FORMAT, "\"interval\" must be an integer");
+		return vd_why(why, UIE_E_FORMAT, "\"interval\" must be an integer");
 	if (json_integer_value(iv) < 1 || json_integer_value(iv) > 86400)
-		return why_is(why, UIE_E_RANGE, "\"interval\" must be 1..86400 seconds");
+		return vd_why(why, UIE_E_RANGE, "\"interval\" must be 1..86400 seconds");
 	e->interval = (uint32_t)json_integer_value(iv);
-	if ((r = get_ak(o, &e->ak_der, &e->ak_len, why)) != UIE_OK ||
-	    (r = get_string(o, "reference", false, &s, &n, why)) != UIE_OK)
+	if ((r = vd_get_string(o, "reference", false, &s, &n, why)) != UIE_OK)
 		return r;
 	if (s && (n != strlen(s) || n > VD_REFERENCE_MAX))
-		return why_is(why, UIE_E_RANGE, "\"reference\" holds a NUL byte or is over %u bytes",
+		return vd_why(why, UIE_E_RANGE, "\"reference\" holds a NUL byte or is over %u bytes",
 			      VD_REFERENCE_MAX);
 	if (s && (r = check_reference(s, n, why)) != UIE_OK)
 		return r;
 	if (s && !(e->reference = strdup(s)))
 		return UIE_E_NOMEM;
 	return get_policies(pl, o, e, why);
+}
+
+static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
+{
+	const char *s;
+	size_t n;
+	int r;
+
+	if ((r = vd_get_string(o, "id", true, &s, &n, why)) != UIE_OK)
+		return r;
+	if (!s || n != strlen(s) || !uie_machine_id_ok(s))
+		return vd_why(why, UIE_E_RANGE, "\"id\" must be 1-%d characters of A-Z a-z 0-9 . _ -",
+			      VD_ID_MAX);
+	memcpy(e->id, s, n + 1);
+	if ((r = get_ak(o, &e->ak_der, &e->ak_len, why)) != UIE_OK)
+		return r;
+	return vd_usual_fields(pl, o, e, why);
 }
 
 int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t len, struct vd_enrol *out,
@@ -209,7 +218,7 @@ int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = load_object(body, len, allowed, &o, why)) != UIE_OK)
+	if ((r = vd_load_object(body, len, allowed, &o, why)) != UIE_OK)
 		return r;
 	r = enrol_fields(pl, o, out, why);
 	json_decref(o);
@@ -234,7 +243,7 @@ int vd_rekey_parse_alloc(const char *body, size_t len, struct vd_rekey *out, cha
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = load_object(body, len, allowed, &o, why)) != UIE_OK)
+	if ((r = vd_load_object(body, len, allowed, &o, why)) != UIE_OK)
 		return r;
 	r = get_ak(o, &out->ak_der, &out->ak_len, why);
 	json_decref(o);
@@ -256,17 +265,17 @@ int vd_attest_parse_alloc(const char *body, size_t len, struct vd_attest *out, c
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = load_object(body, len, allowed, &o, why)) != UIE_OK)
+	if ((r = vd_load_object(body, len, allowed, &o, why)) != UIE_OK)
 		return r;
-	if ((r = get_string(o, "nonce", true, &nonce, &nlen, why)) != UIE_OK ||
-	    (r = get_string(o, "evidence", true, &ev, &elen, why)) != UIE_OK)
+	if ((r = vd_get_string(o, "nonce", true, &nonce, &nlen, why)) != UIE_OK ||
+	    (r = vd_get_string(o, "evidence", true, &ev, &elen, why)) != UIE_OK)
 		goto out;
 	if (uie_hex_decode(nonce, nlen, out->nonce, VD_NONCE_LEN) != UIE_OK) {
-		r = why_is(why, UIE_E_RANGE, "\"nonce\" must be %d hex digits", 2 * VD_NONCE_LEN);
+		r = vd_why(why, UIE_E_RANGE, "\"nonce\" must be %d hex digits", 2 * VD_NONCE_LEN);
 		goto out;
 	}
 	if ((r = uie_b64_decode_alloc(ev, elen, &out->ae, &out->ae_len)) != UIE_OK && r != UIE_E_NOMEM)
-		r = why_is(why, UIE_E_RANGE, "\"evidence\" is not base64");
+		r = vd_why(why, UIE_E_RANGE, "\"evidence\" is not base64");
 out:
 	json_decref(o);
 	if (r != UIE_OK)

@@ -78,4 +78,67 @@ struct vd_attest {
 int vd_attest_parse_alloc(const char *body, size_t len, struct vd_attest *out, char why[VD_WHY_LEN]);
 void vd_attest_free(struct vd_attest *a);
 
+/* Enrolment by attestation (docs/VERIFIER.md 3.8). */
+#define VD_FLEET_MAX 64
+#define VD_ENROL_NONCE_LEN 64 /* the SVSM's nonce (UIE_SNP_NONCE_LEN) */
+#define VD_SECRET_LEN 32      /* the credential's secret (UIE_ENROL_SECRET_LEN) */
+#define VD_MAX_MEASUREMENTS 256
+#define VD_MEASUREMENT_LEN 48
+#define VD_PEM_MAX (64u << 10)
+#define VD_SNP_BLOB_MAX (64u << 10) /* report, certificate table, manifest, each */
+
+/* Whether s is a fleet's name: 1-64 of [A-Za-z0-9._-], as a machine id. */
+bool vd_fleet_name_ok(const char *s);
+
+/* A fleet's trust (PUT /v1/fleets/NAME). */
+struct vd_fleet {
+	char *ark_pem, *ask_pem; /* owned; both NULL: AMD's built-in roots */
+	bool simulated;          /* ark_pem is a simulated root */
+	bool has_min_tcb;
+	uint64_t min_tcb; /* a TCB_VERSION as the report holds it */
+	uint8_t min_abi_major, min_abi_minor;
+	uint32_t vmpl;
+	bool any_measurement;                        /* "measurements": "any" */
+	uint8_t (*measurements)[VD_MEASUREMENT_LEN]; /* owned */
+	size_t nmeasurements;
+};
+
+/*
+ * {"ark"?: PEM, "ask"?: PEM, "simulated"?: bool, "min_tcb"?: hex16,
+ * "min_abi"?: "MAJOR.MINOR", "vmpl": 0..3, "measurements": [hex96...] or
+ * "any"}: the ARK and ASK together, certificates; an ARK that is not one
+ * of AMD's pinned roots only when "simulated", which needs the ARK.
+ * Returns as vd_enrol_parse_alloc.
+ */
+int vd_fleet_parse_alloc(const char *body, size_t len, struct vd_fleet *out, char why[VD_WHY_LEN]);
+void vd_fleet_free(struct vd_fleet *f);
+
+/* The evidence of an enrolment by attestation (POST .../enrolment/evidence). */
+struct vd_enrol_ev {
+	uint8_t nonce[VD_ENROL_NONCE_LEN];
+	char fleet[VD_FLEET_MAX + 1];
+	uint8_t *report, *certs, *manifest, *ek, *ak; /* owned */
+	size_t report_len, certs_len, manifest_len, ek_len, ak_len;
+	bool single;
+	struct vd_enrol e; /* interval, reference, policies (no id, no ak_der) */
+};
+
+/*
+ * {"nonce": hex128, "fleet", "report", "certs", "manifest": base64,
+ * "single"?: bool, "ek", "ak": base64 TPM2B_PUBLIC, "interval",
+ * "reference"?, "policies"?}; returns as vd_enrol_parse_alloc.
+ */
+int vd_enrol_ev_parse_alloc(const struct uie_platform *pl, const char *body, size_t len,
+			    struct vd_enrol_ev *out, char why[VD_WHY_LEN]);
+void vd_enrol_ev_free(struct vd_enrol_ev *v);
+
+/* The answer to a credential (POST .../enrolment/activate). */
+struct vd_activate {
+	uint8_t nonce[VD_ENROL_NONCE_LEN];
+	uint8_t secret[VD_SECRET_LEN];
+};
+
+/* {"nonce": hex128, "secret": hex64}; returns as vd_enrol_parse_alloc. */
+int vd_activate_parse(const char *body, size_t len, struct vd_activate *out, char why[VD_WHY_LEN]);
+
 #endif

@@ -18,7 +18,7 @@
 
 #define VD_DB_WHY_LEN 512
 
-#define VD_PREPARED_MAX 32
+#define VD_PREPARED_MAX 48
 
 struct vd_conn {
 	PGconn *pg;

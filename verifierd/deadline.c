@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "deadline.h"
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <time.h>
+
+#include "ticker.h"
+#include "uie/err.h"
 
 /* Slots: the server's connection limit and some connections being refused. */
 #define SLOTS 1280
@@ -17,10 +19,7 @@ struct vd_deadline {
 };
 
 struct vd_deadlines {
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	pthread_t thread;
-	bool stop;
+	struct vd_ticker t; /* t.lock guards the slots */
 	unsigned seconds;
 	struct vd_deadline slot[SLOTS];
 };
@@ -33,27 +32,17 @@ static time_t now(void)
 	return ts.tv_sec;
 }
 
-/* Once a second: connections past their deadline are shut down, once. */
-static void *watch(void *arg)
+/* Once a second, under the lock: connections past their deadline are shut down, once. */
+static void watch(void *arg)
 {
 	struct vd_deadlines *d = arg;
-	struct timespec until;
+	time_t t = now();
 
-	pthread_mutex_lock(&d->lock);
-	while (!d->stop) {
-		time_t t = now();
-
-		for (size_t i = 0; i < SLOTS; i++)
-			if (d->slot[i].fd >= 0 && !d->slot[i].cut && d->slot[i].due <= t) {
-				shutdown(d->slot[i].fd, SHUT_RDWR);
-				d->slot[i].cut = true;
-			}
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec++;
-		pthread_cond_timedwait(&d->wake, &d->lock, &until);
-	}
-	pthread_mutex_unlock(&d->lock);
-	return NULL;
+	for (size_t i = 0; i < SLOTS; i++)
+		if (d->slot[i].fd >= 0 && !d->slot[i].cut && d->slot[i].due <= t) {
+			shutdown(d->slot[i].fd, SHUT_RDWR);
+			d->slot[i].cut = true;
+		}
 }
 
 struct vd_deadlines *vd_deadlines_start(unsigned seconds)
@@ -65,11 +54,8 @@ struct vd_deadlines *vd_deadlines_start(unsigned seconds)
 	for (size_t i = 0; i < SLOTS; i++)
 		d->slot[i].fd = -1;
 	d->seconds = seconds;
-	pthread_mutex_init(&d->lock, NULL);
-	pthread_cond_init(&d->wake, NULL);
-	if (pthread_create(&d->thread, NULL, watch, d) != 0) {
-		pthread_cond_destroy(&d->wake);
-		pthread_mutex_destroy(&d->lock);
+	d->t = (struct vd_ticker){ .period = 1, .tick = watch, .arg = d };
+	if (vd_ticker_start(&d->t) != UIE_OK) {
 		free(d);
 		return NULL;
 	}
@@ -80,13 +66,7 @@ void vd_deadlines_stop(struct vd_deadlines *d)
 {
 	if (!d)
 		return;
-	pthread_mutex_lock(&d->lock);
-	d->stop = true;
-	pthread_cond_signal(&d->wake);
-	pthread_mutex_unlock(&d->lock);
-	pthread_join(d->thread, NULL);
-	pthread_cond_destroy(&d->wake);
-	pthread_mutex_destroy(&d->lock);
+	vd_ticker_stop(&d->t);
 	free(d);
 }
 
@@ -94,7 +74,7 @@ struct vd_deadline *vd_deadline_begin(struct vd_deadlines *d, int fd)
 {
 	struct vd_deadline *c = NULL;
 
-	pthread_mutex_lock(&d->lock);
+	pthread_mutex_lock(&d->t.lock);
 	for (size_t i = 0; i < SLOTS && !c; i++)
 		if (d->slot[i].fd < 0) {
 			c = &d->slot[i];
@@ -102,20 +82,20 @@ struct vd_deadline *vd_deadline_begin(struct vd_deadlines *d, int fd)
 			c->cut = false;
 			c->due = now() + (time_t)d->seconds;
 		}
-	pthread_mutex_unlock(&d->lock);
+	pthread_mutex_unlock(&d->t.lock);
 	return c;
 }
 
 void vd_deadline_renew(struct vd_deadlines *d, struct vd_deadline *c)
 {
-	pthread_mutex_lock(&d->lock);
+	pthread_mutex_lock(&d->t.lock);
 	c->due = now() + (time_t)d->seconds;
-	pthread_mutex_unlock(&d->lock);
+	pthread_mutex_unlock(&d->t.lock);
 }
 
 void vd_deadline_end(struct vd_deadlines *d, struct vd_deadline *c)
 {
-	pthread_mutex_lock(&d->lock);
+	pthread_mutex_lock(&d->t.lock);
 	c->fd = -1;
-	pthread_mutex_unlock(&d->lock);
+	pthread_mutex_unlock(&d->t.lock);
 }

@@ -14,7 +14,7 @@
 #include "vd.h"
 
 struct vd_request {
-	const char *id;   /* the machine of the path, or NULL */
+	const char *id;   /* the machine (or fleet) of the path, or NULL */
 	const char *body; /* NULL when there was none */
 	size_t body_len;
 	const char *limit; /* the ?limit= argument, or NULL */
@@ -24,6 +24,6 @@ typedef void vd_handler(const struct vd_ctx *ctx, struct vd_conn *c, const struc
 			struct vd_reply *rep);
 
 vd_handler vd_h_enrol, vd_h_list, vd_h_machine, vd_h_delete, vd_h_rekey, vd_h_nonce, vd_h_attest,
-	vd_h_verdicts;
+	vd_h_verdicts, vd_h_fleet, vd_h_enrol_nonce, vd_h_enrol_evidence, vd_h_enrol_activate;
 
 #endif

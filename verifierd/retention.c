@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "retention.h"
 
-#include <errno.h>
-#include <pthread.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "hex.h"
+#include "ticker.h"
 #include "uie/err.h"
 
 #define BATCH 10000 /* rows per statement: a connection of the pool is not held for long */
@@ -67,56 +64,32 @@ int vd_retention_prune(struct vd_db *db, unsigned days, uint64_t *n)
 struct vd_retention {
 	struct vd_db *db;
 	unsigned days;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	bool stop;
+	struct vd_ticker t;
 };
 
-static void *run(void *arg)
+/* Every hour, without the lock: a failure is on stderr, and the next hour tries again. */
+static void run(void *arg)
 {
 	struct vd_retention *r = arg;
-	struct timespec until;
 	uint64_t n;
-	int e;
 
-	pthread_mutex_lock(&r->lock);
-	while (!r->stop) {
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_sec += VD_RETENTION_PERIOD_S;
-		for (e = 0; !r->stop && e != ETIMEDOUT;)
-			e = pthread_cond_timedwait(&r->wake, &r->lock, &until);
-		if (r->stop)
-			break;
-		pthread_mutex_unlock(&r->lock);
-		vd_retention_prune(r->db, r->days,
-				   &n); /* a failure is on stderr; the next hour tries again */
-		pthread_mutex_lock(&r->lock);
-	}
-	pthread_mutex_unlock(&r->lock);
-	return NULL;
+	vd_retention_prune(r->db, r->days, &n);
 }
 
 int vd_retention_start_alloc(struct vd_db *db, unsigned days, struct vd_retention **out)
 {
 	struct vd_retention *r = calloc(1, sizeof(*r));
-	pthread_condattr_t ca;
+	int e;
 
 	*out = NULL;
 	if (!r)
 		return UIE_E_NOMEM;
 	r->db = db;
 	r->days = days;
-	pthread_mutex_init(&r->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&r->wake, &ca);
-	pthread_condattr_destroy(&ca);
-	if (pthread_create(&r->thread, NULL, run, r) != 0) {
-		pthread_cond_destroy(&r->wake);
-		pthread_mutex_destroy(&r->lock);
+	r->t = (struct vd_ticker){ .period = VD_RETENTION_PERIOD_S, .unlocked = true, .tick = run, .arg = r };
+	if ((e = vd_ticker_start(&r->t)) != UIE_OK) {
 		free(r);
-		return UIE_E_SYS;
+		return e;
 	}
 	*out = r;
 	return UIE_OK;
@@ -126,12 +99,6 @@ void vd_retention_free(struct vd_retention *r)
 {
 	if (!r)
 		return;
-	pthread_mutex_lock(&r->lock);
-	r->stop = true;
-	pthread_cond_signal(&r->wake);
-	pthread_mutex_unlock(&r->lock);
-	pthread_join(r->thread, NULL);
-	pthread_cond_destroy(&r->wake);
-	pthread_mutex_destroy(&r->lock);
+	vd_ticker_stop(&r->t);
 	free(r);
 }

@@ -3,36 +3,54 @@
 
 #include <string.h>
 
-#define PREFIX "/v1/machines"
+#define M "/v1/machines"
+#define F "/v1/fleets"
 
 static const struct {
 	const char *method;
+	const char *prefix;
 	const char *suffix; /* after "/ID", "" for none */
 	vd_handler *fn;
 	enum vd_access access;
 	bool with_id;
 } routes[] = {
-	{ "POST", "", vd_h_enrol, VD_ADMIN_IF_ON, false },
-	{ "GET", "", vd_h_list, VD_ANYONE, false },
-	{ "GET", "", vd_h_machine, VD_ANYONE, true },
-	{ "DELETE", "", vd_h_delete, VD_ADMIN, true },
-	{ "PUT", "/ak", vd_h_rekey, VD_ADMIN, true },
-	{ "POST", "/nonce", vd_h_nonce, VD_ANYONE, true },
-	{ "POST", "/attestations", vd_h_attest, VD_ANYONE, true },
-	{ "GET", "/verdicts", vd_h_verdicts, VD_ANYONE, true },
+	{ "POST", M, "", vd_h_enrol, VD_ADMIN_IF_ON, false },
+	{ "GET", M, "", vd_h_list, VD_ANYONE, false },
+	{ "GET", M, "", vd_h_machine, VD_ANYONE, true },
+	{ "DELETE", M, "", vd_h_delete, VD_ADMIN, true },
+	{ "PUT", M, "/ak", vd_h_rekey, VD_ADMIN, true },
+	{ "POST", M, "/nonce", vd_h_nonce, VD_ANYONE, true },
+	{ "POST", M, "/attestations", vd_h_attest, VD_ANYONE, true },
+	{ "GET", M, "/verdicts", vd_h_verdicts, VD_ANYONE, true },
+	{ "POST", M, "/enrolment/nonce", vd_h_enrol_nonce, VD_ANYONE, true },
+	{ "POST", M, "/enrolment/evidence", vd_h_enrol_evidence, VD_ANYONE, true },
+	{ "POST", M, "/enrolment/activate", vd_h_enrol_activate, VD_ANYONE, true },
+	{ "PUT", F, "", vd_h_fleet, VD_ADMIN, true },
 };
+
+/* The prefix url starts with (followed by nothing or "/"), or NULL. */
+static const char *prefix_of(const char *url)
+{
+	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		size_t n = strlen(routes[i].prefix);
+
+		if (strncmp(url, routes[i].prefix, n) == 0 && (!url[n] || url[n] == '/'))
+			return routes[i].prefix;
+	}
+	return NULL;
+}
 
 vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1], enum vd_access *access,
 		     struct vd_reply *rep)
 {
-	const char *rest, *suffix = "";
+	const char *rest, *suffix = "", *prefix = prefix_of(url);
 	bool with_id = false, path_known = false;
 	size_t n;
 
 	id[0] = '\0';
-	if (strncmp(url, PREFIX, strlen(PREFIX)) != 0 || (url[strlen(PREFIX)] && url[strlen(PREFIX)] != '/'))
+	if (!prefix)
 		goto not_found;
-	rest = url + strlen(PREFIX);
+	rest = url + strlen(prefix);
 	if (*rest) {
 		rest++;
 		n = strcspn(rest, "/");
@@ -46,7 +64,8 @@ vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1]
 		suffix = rest + n;
 	}
 	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
-		if (routes[i].with_id != with_id || strcmp(routes[i].suffix, suffix) != 0)
+		if (routes[i].prefix != prefix || routes[i].with_id != with_id ||
+		    strcmp(routes[i].suffix, suffix) != 0)
 			continue;
 		path_known = true;
 		if (strcmp(routes[i].method, method) == 0) {

@@ -3,7 +3,6 @@
 """Summarizes bench/real/run's samples: real.csv (every sample), real-summary.csv
 (per workload and configuration) and the generated section of the real-workload
 part of docs/PERFORMANCE.md (between the bench/real markers)."""
-import argparse
 import csv
 import datetime
 import os
@@ -11,8 +10,9 @@ import platform
 import statistics
 import sys
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree for grants below
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for the modules below
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plot"))
+import gendoc  # noqa: E402  (bench/plot/gendoc.py)
 import grants  # noqa: E402  (bench/plot/grants.py)
 
 CONFIGS = ["native", "floor", "enforce", "enforce-static", "fapolicyd"]
@@ -65,11 +65,7 @@ def ms(ns):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--samples", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--doc", required=True)
-    ap.add_argument("--reps", type=int, required=True)
+    ap = gendoc.parser()
     ap.add_argument("--mode", required=True)
     ap.add_argument("--allow-list", type=int, required=True)
     ap.add_argument("--exec-loop", type=int, required=True, help="executions per exec-loop run")
@@ -119,7 +115,7 @@ def main():
             return "%.2f" % (m[(wl, c)] / m[(wl, base)])
         return "n/a"
 
-    lines = [BEGIN, ""]
+    lines = [""]
     try:
         with open(os.path.join(a.samples, "loadavg.start")) as f:
             l0 = f.read().strip()
@@ -220,17 +216,8 @@ def main():
     if unexpected:
         lines.append("")
         lines.append("**Failed runs (the numbers above mean nothing for them):** " + "; ".join(unexpected))
-    lines += ["", END]
-    text = "\n".join(lines) + "\n"
-
-    doc = a.doc
-    old = open(doc).read() if os.path.exists(doc) else ""
-    if BEGIN in old and END in old:
-        new = old[:old.index(BEGIN)] + text + old[old.index(END) + len(END) + 1:]
-    else:
-        new = old + ("\n" if old else "") + text
-    with open(doc, "w") as f:
-        f.write(new)
+    lines.append("")
+    gendoc.update(a.doc, BEGIN, END, "\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -51,6 +51,8 @@ enum uie_bridge_msg {
 	UIE_MSG_TPM_KEYS_ANS = 27,
 	UIE_MSG_ACTIVATE_REQ = 28, /* credential blob and secret -> TPM2_ActivateCredential's answer */
 	UIE_MSG_ACTIVATE_ANS = 29,
+	UIE_MSG_SNP_REPORT_REQ = 30, /* nonce -> what an SVSM answers: report, manifest, certificates */
+	UIE_MSG_SNP_REPORT_ANS = 31,
 	UIE_MSG__MAX
 };
 
@@ -199,5 +201,19 @@ int uie_bridge_tpm_keys_alloc(int fd, uint8_t **ek, size_t *ek_len, uint8_t **ak
  */
 int uie_bridge_activate(int fd, const uint8_t *blob, size_t blob_len, const uint8_t *secret,
 			size_t secret_len, uint8_t *cred, size_t *cred_len);
+
+/* SNP_REPORT_REQ's flags: the manifest is the vTPM service's data alone (configfs-tsm's service_guid). */
+#define UIE_BRIDGE_SNP_SINGLE 0x01
+
+/*
+ * The SEV-SNP attestation the monitor answers for the 64-byte nonce, as an
+ * SVSM with a vTPM would (docs/BRIDGE.md, SNP_REPORT_REQ): *bundle (owned
+ * by the caller) holds the report, the services manifest and the
+ * certificate table in the layout of docs/FORMATS.md 7.8
+ * (uie_snp_tsm_unpack reads it).  UIE_E_NOTFOUND when the monitor has
+ * no SEV-SNP report to give (started without --snp-sim).
+ */
+int uie_bridge_snp_report_alloc(int fd, const uint8_t nonce[64], uint8_t flags, uint8_t **bundle,
+				size_t *len);
 
 #endif

@@ -18,6 +18,8 @@
 
 #include "uie/err.h"
 
+struct uie_file_id;
+
 /*
  * A read buffer latches its first error: once a read fails (truncated, or
  * reserved bytes not zero), every later read fails with the same error and
@@ -47,6 +49,8 @@ int uie_rbuf_u16(struct uie_rbuf *b, uint16_t *v);
 int uie_rbuf_u32(struct uie_rbuf *b, uint32_t *v);
 int uie_rbuf_u64(struct uie_rbuf *b, uint64_t *v);
 int uie_rbuf_bytes(struct uie_rbuf *b, void *out, size_t n);
+/* A file identity (uie/types.h) as five u64s: dev, ino, size, mtime_ns, ctime_ns. */
+int uie_rbuf_file_id(struct uie_rbuf *b, struct uie_file_id *id);
 /* Returns a pointer to the next n bytes in place and advances past them. */
 int uie_rbuf_view(struct uie_rbuf *b, const uint8_t **out, size_t n);
 int uie_rbuf_skip(struct uie_rbuf *b, size_t n);
@@ -97,6 +101,7 @@ void uie_wbuf_u32(struct uie_wbuf *b, uint32_t v);
 void uie_wbuf_u64(struct uie_wbuf *b, uint64_t v);
 void uie_wbuf_bytes(struct uie_wbuf *b, const void *p, size_t n);
 void uie_wbuf_zero(struct uie_wbuf *b, size_t n);
+void uie_wbuf_file_id(struct uie_wbuf *b, const struct uie_file_id *id);
 
 /* Raw little-endian loads and stores for code that already checked bounds. */
 uint16_t uie_le16(const uint8_t *p);

@@ -559,3 +559,17 @@ int uie_bridge_violation_vm(int fd, uint32_t pid, uint8_t kind, uint64_t object_
 	*seq = a.u.violation_ans_seq;
 	return UIE_OK;
 }
+
+int uie_bridge_snp_report_alloc(int fd, const uint8_t nonce[64], uint8_t flags, uint8_t **bundle, size_t *len)
+{
+	struct uie_wire_msg q = { .type = UIE_MSG_SNP_REPORT_REQ }, a;
+	int r, afd;
+
+	*bundle = NULL;
+	*len = 0;
+	memcpy(q.u.snp_report_req.nonce, nonce, sizeof(q.u.snp_report_req.nonce));
+	q.u.snp_report_req.flags = flags;
+	if ((r = call_ok(fd, &q, -1, &a, &afd)) != UIE_OK)
+		return r;
+	return read_blob(&a, afd, bundle, len);
+}

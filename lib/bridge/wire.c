@@ -550,6 +550,25 @@ static bool activate_ans_ok(const struct uie_wire_msg *m)
 	return padded_ok(m->u.activate_ans.cred, m->u.activate_ans.len, UIE_BRIDGE_CRED_MAX);
 }
 
+static void snp_report_req_put(struct uie_wbuf *w, const struct uie_wire_msg *m)
+{
+	uie_wbuf_bytes(w, m->u.snp_report_req.nonce, sizeof(m->u.snp_report_req.nonce));
+	uie_wbuf_u8(w, m->u.snp_report_req.flags);
+	uie_wbuf_zero(w, 7);
+}
+
+static int snp_report_req_get(struct uie_rbuf *r, struct uie_wire_msg *m)
+{
+	(void)uie_rbuf_bytes(r, m->u.snp_report_req.nonce, sizeof(m->u.snp_report_req.nonce));
+	(void)uie_rbuf_u8(r, &m->u.snp_report_req.flags);
+	return uie_rbuf_zero(r, 7);
+}
+
+static bool snp_report_req_ok(const struct uie_wire_msg *m)
+{
+	return (m->u.snp_report_req.flags & ~UIE_BRIDGE_SNP_SINGLE) == 0;
+}
+
 /* ERROR_ANS exists only as an error (status != 0). */
 static bool never_ok(const struct uie_wire_msg *m)
 {
@@ -623,6 +642,10 @@ static const struct msg_row msg_rows[UIE_MSG__MAX] = {
 				   activate_req_ok },
 	[UIE_MSG_ACTIVATE_ANS] = { true, 72, FD_NEVER, 0, 0, activate_ans_put, activate_ans_get,
 				   activate_ans_ok },
+	[UIE_MSG_SNP_REPORT_REQ] = { true, 72, FD_NEVER, UIE_FROM_TOOL | UIE_FROM_TREE,
+				     UIE_IN_PROCESS | UIE_IN_VM, snp_report_req_put, snp_report_req_get,
+				     snp_report_req_ok },
+	[UIE_MSG_SNP_REPORT_ANS] = { true, 24, FD_IF_BLOB, 0, 0, blob_ans_put, blob_ans_get, blob_ans_ok },
 };
 
 /* The row of type, or NULL when the type is unknown. */
@@ -771,17 +794,11 @@ static void put_file_req(struct uie_wbuf *w, const struct uie_req *r)
 	uie_wbuf_u64(w, r->vaddr);
 	uie_wbuf_u64(w, r->length);
 	uie_wbuf_u64(w, r->file_offset);
-	uie_wbuf_u64(w, r->id.dev);
-	uie_wbuf_u64(w, r->id.ino);
-	uie_wbuf_u64(w, r->id.size);
-	uie_wbuf_u64(w, (uint64_t)r->id.mtime_ns);
-	uie_wbuf_u64(w, (uint64_t)r->id.ctime_ns);
+	uie_wbuf_file_id(w, &r->id);
 }
 
 static void get_file_req(struct uie_rbuf *r, struct uie_req *q)
 {
-	uint64_t mt = 0, ct = 0;
-
 	(void)uie_rbuf_u16(r, &q->event);
 	(void)uie_rbuf_u8(r, &q->role);
 	(void)uie_rbuf_zero(r, 1);
@@ -789,13 +806,7 @@ static void get_file_req(struct uie_rbuf *r, struct uie_req *q)
 	(void)uie_rbuf_u64(r, &q->vaddr);
 	(void)uie_rbuf_u64(r, &q->length);
 	(void)uie_rbuf_u64(r, &q->file_offset);
-	(void)uie_rbuf_u64(r, &q->id.dev);
-	(void)uie_rbuf_u64(r, &q->id.ino);
-	(void)uie_rbuf_u64(r, &q->id.size);
-	(void)uie_rbuf_u64(r, &mt);
-	(void)uie_rbuf_u64(r, &ct);
-	q->id.mtime_ns = (int64_t)mt;
-	q->id.ctime_ns = (int64_t)ct;
+	(void)uie_rbuf_file_id(r, &q->id);
 }
 
 static bool fastpath_entry_ok(const struct uie_req *req, const struct uie_digest *digest)

@@ -119,6 +119,12 @@ struct uie_msg_activate_ans {
 	uint8_t cred[UIE_BRIDGE_CRED_MAX];
 };
 
+/* SNP_REPORT_REQ: the verifier's nonce, UIE_BRIDGE_SNP_* flags. */
+struct uie_msg_snp_report_req {
+	uint8_t nonce[64];
+	uint8_t flags;
+};
+
 struct uie_wire_msg {
 	uint16_t type; /* enum uie_bridge_msg */
 	uint32_t request_id;
@@ -143,6 +149,7 @@ struct uie_wire_msg {
 		struct uie_msg_tpm_keys_ans tpm_keys_ans;
 		struct uie_msg_activate_req activate_req;
 		struct uie_msg_activate_ans activate_ans;
+		struct uie_msg_snp_report_req snp_report_req;
 	} u;
 };
 

@@ -2,6 +2,7 @@
 #include "uie/buf.h"
 
 #include "mem.h"
+#include "uie/types.h"
 
 void uie_rbuf_init(struct uie_rbuf *b, const void *p, size_t len)
 {
@@ -48,6 +49,20 @@ int uie_rbuf_skip(struct uie_rbuf *b, size_t n)
 	const uint8_t *p;
 
 	return uie_rbuf_view(b, &p, n);
+}
+
+int uie_rbuf_file_id(struct uie_rbuf *b, struct uie_file_id *id)
+{
+	uint64_t mt = 0, ct = 0;
+	int r;
+
+	if ((r = uie_rbuf_u64(b, &id->dev)) != UIE_OK || (r = uie_rbuf_u64(b, &id->ino)) != UIE_OK ||
+	    (r = uie_rbuf_u64(b, &id->size)) != UIE_OK || (r = uie_rbuf_u64(b, &mt)) != UIE_OK ||
+	    (r = uie_rbuf_u64(b, &ct)) != UIE_OK)
+		return r;
+	id->mtime_ns = (int64_t)mt;
+	id->ctime_ns = (int64_t)ct;
+	return UIE_OK;
 }
 
 int uie_rbuf_zero(struct uie_rbuf *b, size_t n)
@@ -207,6 +222,15 @@ void uie_wbuf_zero(struct uie_wbuf *b, size_t n)
 
 	if (p && n)
 		uie_memset(p, 0, n);
+}
+
+void uie_wbuf_file_id(struct uie_wbuf *b, const struct uie_file_id *id)
+{
+	uie_wbuf_u64(b, id->dev);
+	uie_wbuf_u64(b, id->ino);
+	uie_wbuf_u64(b, id->size);
+	uie_wbuf_u64(b, (uint64_t)id->mtime_ns);
+	uie_wbuf_u64(b, (uint64_t)id->ctime_ns);
 }
 
 uint16_t uie_le16(const uint8_t *p)

@@ -55,11 +55,7 @@ static void body_encode(const struct uie_log_record *r, struct uie_wbuf *w)
 	uie_wbuf_zero(w, 1);
 	uie_wbuf_u16(w, r->digest.alg);
 	uie_wbuf_u32(w, r->pid);
-	uie_wbuf_u64(w, r->id.dev);
-	uie_wbuf_u64(w, r->id.ino);
-	uie_wbuf_u64(w, r->id.size);
-	uie_wbuf_u64(w, (uint64_t)r->id.mtime_ns);
-	uie_wbuf_u64(w, (uint64_t)r->id.ctime_ns);
+	uie_wbuf_file_id(w, &r->id);
 	uie_wbuf_u64(w, r->vaddr);
 	uie_wbuf_u64(w, r->length);
 	uie_wbuf_u64(w, r->file_offset);
@@ -101,7 +97,6 @@ int uie_log_encode(const struct uie_platform *pl, struct uie_log_record *rec, ui
 
 static int body_decode(struct uie_rbuf *b, struct uie_log_record *r)
 {
-	uint64_t mtime, ctime;
 	int e;
 
 	if ((e = uie_rbuf_u64(b, &r->seq)) != UIE_OK || (e = uie_rbuf_u32(b, &r->pcr_index)) != UIE_OK ||
@@ -110,14 +105,10 @@ static int body_decode(struct uie_rbuf *b, struct uie_log_record *r)
 		return e;
 	if ((e = uie_rbuf_u8(b, &r->role)) != UIE_OK || (e = uie_rbuf_zero(b, 1)) != UIE_OK ||
 	    (e = uie_rbuf_u16(b, &r->digest.alg)) != UIE_OK || (e = uie_rbuf_u32(b, &r->pid)) != UIE_OK ||
-	    (e = uie_rbuf_u64(b, &r->id.dev)) != UIE_OK || (e = uie_rbuf_u64(b, &r->id.ino)) != UIE_OK ||
-	    (e = uie_rbuf_u64(b, &r->id.size)) != UIE_OK || (e = uie_rbuf_u64(b, &mtime)) != UIE_OK ||
-	    (e = uie_rbuf_u64(b, &ctime)) != UIE_OK || (e = uie_rbuf_u64(b, &r->vaddr)) != UIE_OK ||
+	    (e = uie_rbuf_file_id(b, &r->id)) != UIE_OK || (e = uie_rbuf_u64(b, &r->vaddr)) != UIE_OK ||
 	    (e = uie_rbuf_u64(b, &r->length)) != UIE_OK || (e = uie_rbuf_u64(b, &r->file_offset)) != UIE_OK ||
 	    (e = uie_rbuf_bytes(b, r->digest.bytes, UIE_DIGEST_MAX)) != UIE_OK)
 		return e;
-	r->id.mtime_ns = (int64_t)mtime;
-	r->id.ctime_ns = (int64_t)ctime;
 	r->digest.len = (uint8_t)uie_hash_len(r->digest.alg);
 	if ((e = uie_rbuf_u8(b, &r->mode)) != UIE_OK || (e = uie_rbuf_u8(b, &r->decision)) != UIE_OK ||
 	    (e = uie_rbuf_u16(b, &r->reason)) != UIE_OK || (e = uie_rbuf_u8(b, &r->scope)) != UIE_OK ||

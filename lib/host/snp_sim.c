@@ -228,3 +228,26 @@ void uie_snp_sim_free(struct uie_snp_sim *s)
 	EVP_PKEY_free(s->vcek_key);
 	memset(s, 0, sizeof(*s));
 }
+
+int uie_snp_sim_template(const struct uie_snp_sim *s, const uint8_t *measurement, struct uie_snp_report *r)
+{
+	bool turin = s->product == UIE_SNP_TURIN;
+	struct uie_snp_cert_ext e;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((rc = uie_snp_cert_ext_parse(s->vcek, &e, NULL)) != UIE_OK || !e.has_hwid)
+		return rc != UIE_OK ? rc : UIE_E_FORMAT;
+	r->version = 3;
+	r->sig_algo = UIE_SNP_SIG_ALGO_ECDSA_P384_SHA384;
+	r->policy = 0x30000; /* SMT allowed, the reserved bit 17 set; no debug, no migration agent */
+	r->cpuid_fam_id = turin ? 0x1a : 0x19;
+	memcpy(r->chip_id, e.hwid, sizeof(r->chip_id));
+	r->reported_tcb = r->current_tcb = r->committed_tcb = r->launch_tcb = uie_snp_tcb_encode(&e.tcb,
+												 turin);
+	r->current_major = r->committed_major = 1;
+	r->current_minor = r->committed_minor = 55;
+	if (measurement)
+		memcpy(r->measurement, measurement, sizeof(r->measurement));
+	return UIE_OK;
+}

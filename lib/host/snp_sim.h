@@ -50,6 +50,15 @@ int uie_snp_sim_sign(uint8_t report[UIE_SNP_REPORT_LEN], EVP_PKEY *key);
 void uie_snp_sim_free(struct uie_snp_sim *s);
 
 /*
+ * A report to sign for s's VCEK: its CHIP_ID and REPORTED_TCB (and the
+ * other TCBs) the VCEK's extensions, version 3, a policy without debugging
+ * or migration agent, firmware 1.55, MEASUREMENT the 48 bytes of
+ * measurement (zero when NULL).  UIE_E_FORMAT when the VCEK has no hwID
+ * (a VLEK).
+ */
+int uie_snp_sim_template(const struct uie_snp_sim *s, const uint8_t *measurement, struct uie_snp_report *r);
+
+/*
  * What an SVSM whose vTPM has the endorsement key ek[0..ek_len) (a
  * TPMT_PUBLIC) answers a guest asking with nonce, as configfs-tsm gives it
  * (snp_tsm.h): the manifest (the vTPM's data alone when single, else a

@@ -68,4 +68,18 @@ void uie_snp_tsm_free(struct uie_snp_tsm *t);
  */
 int uie_snp_tsm_write(const char *dir, const struct uie_snp_tsm *t);
 
+/*
+ * t as one buffer (*out, malloc'ed), the layout of docs/FORMATS.md 7.8 in
+ * which the monitor's SNP_REPORT answer carries it.  UIE_E_LIMIT when a
+ * part exceeds its bound.
+ */
+int uie_snp_tsm_pack_alloc(const struct uie_snp_tsm *t, uint8_t **out, size_t *len);
+
+/*
+ * Such a buffer p[0..n) into *out (freed with uie_snp_tsm_free).
+ * UIE_E_FORMAT or UIE_E_VERSION naming what is wrong in why; nothing is
+ * left in *out on error.
+ */
+int uie_snp_tsm_unpack(const uint8_t *p, size_t n, struct uie_snp_tsm *out, struct uie_snp_why *why);
+
 #endif

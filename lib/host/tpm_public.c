@@ -7,6 +7,7 @@
 
 #include <openssl/core_names.h>
 #include <openssl/param_build.h>
+#include <openssl/x509.h>
 #include <tss2/tss2_mu.h>
 
 #include "uie/err.h"
@@ -222,5 +223,39 @@ done:
 	OSSL_PARAM_BLD_free(bld);
 	BN_free(bne);
 	BN_free(n);
+	return r;
+}
+
+int uie_tpm_ak_spki_alloc(const TPMT_PUBLIC *pub, uint8_t **der, size_t *len)
+{
+	const TPMS_ECC_POINT *pt = &pub->unique.ecc;
+	uint8_t point[65];
+	OSSL_PARAM params[3];
+	EVP_PKEY_CTX *ctx = NULL;
+	EVP_PKEY *pk = NULL;
+	unsigned char *p = NULL;
+	int n, r = UIE_E_CRYPTO;
+
+	*der = NULL;
+	*len = 0;
+	if (pub->type != TPM2_ALG_ECC || pub->parameters.eccDetail.curveID != TPM2_ECC_NIST_P256 ||
+	    pt->x.size != 32 || pt->y.size != 32)
+		return UIE_E_ALG;
+	point[0] = 0x04; /* uncompressed */
+	memcpy(point + 1, pt->x.buffer, 32);
+	memcpy(point + 33, pt->y.buffer, 32);
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)"prime256v1", 0);
+	params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, point, sizeof(point));
+	params[2] = OSSL_PARAM_construct_end();
+	if (!(ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL)) || EVP_PKEY_fromdata_init(ctx) != 1 ||
+	    EVP_PKEY_fromdata(ctx, &pk, EVP_PKEY_PUBLIC_KEY, params) != 1)
+		r = UIE_E_KEY; /* not a point of the curve */
+	else if ((n = i2d_PUBKEY(pk, &p)) > 0) {
+		*der = p;
+		*len = (size_t)n;
+		r = UIE_OK;
+	}
+	EVP_PKEY_free(pk);
+	EVP_PKEY_CTX_free(ctx);
 	return r;
 }

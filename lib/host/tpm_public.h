@@ -81,4 +81,12 @@ int uie_tpm_public_is_key(const TPMT_PUBLIC *pub, EVP_PKEY *pk);
 /* The RSA public key of an RSA public area; the caller frees *out. */
 int uie_tpm_rsa_pkey(const TPMT_PUBLIC *pub, EVP_PKEY **out);
 
+/*
+ * An AK's key (ECC P-256, as uie_tpm_ak_template) as DER
+ * SubjectPublicKeyInfo, the form quotes are verified with; *der from
+ * OpenSSL (OPENSSL_free).  UIE_E_ALG for another kind of key, UIE_E_KEY
+ * for a point off the curve.
+ */
+int uie_tpm_ak_spki_alloc(const TPMT_PUBLIC *pub, uint8_t **der, size_t *len);
+
 #endif

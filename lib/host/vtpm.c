@@ -120,7 +120,7 @@ int uie_vtpm_pubkey_alloc(struct uie_vtpm *t, uint8_t **der, size_t *len)
 	*len = 0;
 	if (!t)
 		return UIE_E_INVAL;
-	return t->ops->pubkey_alloc(t, der, len);
+	return uie_vtpm_ecc_spki_alloc(t->x, t->y, der, len);
 }
 
 static int public_alloc(struct uie_vtpm *t, bool ek, uint8_t **pub, size_t *len)
@@ -131,7 +131,7 @@ static int public_alloc(struct uie_vtpm *t, bool ek, uint8_t **pub, size_t *len)
 	*len = 0;
 	if (!t)
 		return UIE_E_INVAL;
-	return uie_tpm_public_alloc(ek ? t->ops->ek_public(t) : t->ops->ak_public(t), pub, len);
+	return uie_tpm_public_alloc(ek ? &t->ek_pub : &t->ak_pub, pub, len);
 }
 
 int uie_vtpm_ek_public_alloc(struct uie_vtpm *t, uint8_t **pub, size_t *len)

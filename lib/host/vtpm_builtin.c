@@ -49,8 +49,6 @@ struct builtin {
 	struct uie_vtpm base;
 	EVP_PKEY *ak;
 	EVP_PKEY *ek; /* RSA 2048, in KEYFILE.ek */
-	TPMT_PUBLIC ak_pub, ek_pub;
-	uint8_t x[32], y[32];
 	uint8_t name[34];
 	uint8_t pcr16[UIE_PCR_LEN];
 	char *clock_path;
@@ -319,30 +317,13 @@ static int bi_quote(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len, 
 	return r;
 }
 
-static int bi_pubkey(struct uie_vtpm *t, uint8_t **der, size_t *len)
-{
-	struct builtin *b = (struct builtin *)t;
-
-	return uie_vtpm_ecc_spki_alloc(b->x, b->y, der, len);
-}
-
-static const TPMT_PUBLIC *bi_ek_public(struct uie_vtpm *t)
-{
-	return &((struct builtin *)t)->ek_pub;
-}
-
-static const TPMT_PUBLIC *bi_ak_public(struct uie_vtpm *t)
-{
-	return &((struct builtin *)t)->ak_pub;
-}
-
 static int bi_activate(struct uie_vtpm *t, const uint8_t *blob, size_t blob_len, const uint8_t *secret,
 		       size_t secret_len, uint8_t cred[UIE_CRED_MAX], size_t *cred_len)
 {
 	struct builtin *b = (struct builtin *)t;
 
-	return uie_credential_activate(b->ek, &b->ek_pub, b->name, sizeof(b->name), blob, blob_len, secret,
-				       secret_len, cred, cred_len);
+	return uie_credential_activate(b->ek, &b->base.ek_pub, b->name, sizeof(b->name), blob, blob_len,
+				       secret, secret_len, cred, cred_len);
 }
 
 static void bi_free(struct uie_vtpm *t)
@@ -361,9 +342,6 @@ static const struct uie_vtpm_ops builtin_ops = {
 	.extend = bi_extend,
 	.read_pcr16 = bi_read,
 	.quote_alloc = bi_quote,
-	.pubkey_alloc = bi_pubkey,
-	.ek_public = bi_ek_public,
-	.ak_public = bi_ak_public,
 	.activate = bi_activate,
 	.free = bi_free,
 };
@@ -396,14 +374,14 @@ int uie_vtpm_builtin_open(const char *keyfile, struct uie_vtpm **out)
 	b->base.ops = &builtin_ops;
 	b->clock_fd = -1;
 	if ((r = load_or_create_key(keyfile, false, &b->ak)) == UIE_OK &&
-	    (r = key_point(b->ak, b->x, b->y)) == UIE_OK &&
-	    (r = uie_tpm_ecc_name(b->x, b->y, b->name)) == UIE_OK)
+	    (r = key_point(b->ak, b->base.x, b->base.y)) == UIE_OK &&
+	    (r = uie_tpm_ecc_name(b->base.x, b->base.y, b->name)) == UIE_OK)
 		r = load_or_create_key(ek_path, true, &b->ek);
 	free(ek_path);
-	if (r != UIE_OK || (r = ek_public(b->ek, &b->ek_pub)) != UIE_OK ||
+	if (r != UIE_OK || (r = ek_public(b->ek, &b->base.ek_pub)) != UIE_OK ||
 	    (r = clock_load(b->clock_path, &b->clock_base, &b->reset_count)) != UIE_OK)
 		goto fail;
-	uie_tpm_ak_template(&b->ak_pub, b->x, b->y);
+	uie_tpm_ak_template(&b->base.ak_pub, b->base.x, b->base.y);
 	if (b->reset_count == UINT32_MAX) {
 		r = UIE_E_LIMIT;
 		goto fail;

@@ -16,10 +16,6 @@ struct uie_vtpm_ops {
 	int (*read_pcr16)(struct uie_vtpm *t, uint8_t pcr[UIE_PCR_LEN]);
 	int (*quote_alloc)(struct uie_vtpm *t, const uint8_t *nonce, size_t nonce_len, uint8_t **attest,
 			   size_t *attest_len, uint8_t **sig, size_t *sig_len);
-	int (*pubkey_alloc)(struct uie_vtpm *t, uint8_t **der, size_t *len);
-	/* Public areas of the EK and of the AK, kept by the backend from open to free. */
-	const TPMT_PUBLIC *(*ek_public)(struct uie_vtpm *t);
-	const TPMT_PUBLIC *(*ak_public)(struct uie_vtpm *t);
 	/* TPM2_ActivateCredential (blob and secret are whole marshalled TPM2Bs). */
 	int (*activate)(struct uie_vtpm *t, const uint8_t *blob, size_t blob_len, const uint8_t *secret,
 			size_t secret_len, uint8_t cred[UIE_CRED_MAX], size_t *cred_len);
@@ -28,6 +24,10 @@ struct uie_vtpm_ops {
 
 struct uie_vtpm {
 	const struct uie_vtpm_ops *ops;
+	/* Filled in by the backend at open, kept to free: the public areas of
+	 * the EK and of the AK, and the AK's point (P-256). */
+	TPMT_PUBLIC ak_pub, ek_pub;
+	uint8_t x[32], y[32];
 };
 
 /* "KEYFILE" of a builtin: spec. */

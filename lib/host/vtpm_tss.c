@@ -28,8 +28,6 @@ struct tss {
 	TSS2_TCTI_CONTEXT *tcti;
 	ESYS_CONTEXT *esys;
 	ESYS_TR ak; /* the EK is made when needed and flushed at once (ek_load) */
-	TPMT_PUBLIC ak_pub, ek_pub;
-	uint8_t x[32], y[32];
 };
 
 static const TPML_PCR_SELECTION pcr16_sel = {
@@ -78,7 +76,7 @@ static int ek_load(struct tss *t, ESYS_TR *ek)
 	int r;
 
 	uie_tpm_ek_template(&tmpl, NULL);
-	if ((r = create_primary(t, &tmpl, &h, &t->ek_pub)) != UIE_OK)
+	if ((r = create_primary(t, &tmpl, &h, &t->base.ek_pub)) != UIE_OK)
 		return r;
 	if (ek)
 		*ek = h;
@@ -90,16 +88,16 @@ static int ek_load(struct tss *t, ESYS_TR *ek)
 static int create_keys(struct tss *t)
 {
 	TPMT_PUBLIC tmpl;
-	const TPMS_ECC_POINT *pt = &t->ak_pub.unique.ecc;
+	const TPMS_ECC_POINT *pt = &t->base.ak_pub.unique.ecc;
 	int r;
 
 	uie_tpm_ak_template(&tmpl, NULL, NULL);
-	if ((r = create_primary(t, &tmpl, &t->ak, &t->ak_pub)) != UIE_OK)
+	if ((r = create_primary(t, &tmpl, &t->ak, &t->base.ak_pub)) != UIE_OK)
 		return r;
 	if (pt->x.size != 32 || pt->y.size != 32)
 		return UIE_E_TPM;
-	memcpy(t->x, pt->x.buffer, 32);
-	memcpy(t->y, pt->y.buffer, 32);
+	memcpy(t->base.x, pt->x.buffer, 32);
+	memcpy(t->base.y, pt->y.buffer, 32);
 	return ek_load(t, NULL);
 }
 
@@ -169,23 +167,6 @@ out:
 	Esys_Free(quoted);
 	Esys_Free(signature);
 	return r;
-}
-
-static int ts_pubkey(struct uie_vtpm *vt, uint8_t **der, size_t *len)
-{
-	struct tss *t = (struct tss *)vt;
-
-	return uie_vtpm_ecc_spki_alloc(t->x, t->y, der, len);
-}
-
-static const TPMT_PUBLIC *ts_ek_public(struct uie_vtpm *vt)
-{
-	return &((struct tss *)vt)->ek_pub;
-}
-
-static const TPMT_PUBLIC *ts_ak_public(struct uie_vtpm *vt)
-{
-	return &((struct tss *)vt)->ak_pub;
 }
 
 /*
@@ -281,9 +262,6 @@ static const struct uie_vtpm_ops tss_ops = {
 	.extend = ts_extend,
 	.read_pcr16 = ts_read,
 	.quote_alloc = ts_quote,
-	.pubkey_alloc = ts_pubkey,
-	.ek_public = ts_ek_public,
-	.ak_public = ts_ak_public,
 	.activate = ts_activate,
 	.free = ts_free,
 };

@@ -10,10 +10,13 @@
 #define UIE_TEST_ATTEMPT_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define ATTEMPT_REFUSED 0
 #define ATTEMPT_GAINED 10
@@ -51,6 +54,25 @@ static inline int attempt_go_on(time_t end, unsigned long allowed_done)
 	time_t now = time(NULL);
 
 	return now < end || (allowed_done == 0 && now < end + 60);
+}
+
+/* A child of the same tree that waits to be killed (child_end), for the
+ * attacks on another process's code; -1 (errno set) when fork fails. */
+static inline pid_t child_paused(void)
+{
+	pid_t c = fork();
+
+	if (c == 0) {
+		pause();
+		_exit(0);
+	}
+	return c;
+}
+
+static inline void child_end(pid_t c)
+{
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
 }
 
 #endif

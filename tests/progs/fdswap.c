@@ -6,15 +6,10 @@
  * and back with dup2.  `fdswap GOOD EVIL SECONDS`.  GAINED when a mapping
  * that is executable ever holds EVIL's bytes.
  */
-#include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "attempt.h"
-#include "elfseg.h"
+#include "race.h"
 
 #define N 100
 
@@ -36,18 +31,15 @@ int main(int argc, char **argv)
 	unsigned char *evil_bytes;
 	pthread_t t;
 	time_t end;
-	size_t len;
-	off_t off;
+	size_t len = 0;
+	off_t off = 0;
 
 	if (argc < 4)
 		return ATTEMPT_SETUP;
-	good = open(argv[1], O_RDONLY);
-	evil = open(argv[2], O_RDONLY);
-	if (good < 0 || evil < 0 || exec_segment(good, &off, &len) != 0 || dup2(good, N) != N)
-		return setup_failed("open");
-	evil_bytes = mmap(NULL, len, PROT_READ, MAP_PRIVATE, evil, off);
-	if (evil_bytes == MAP_FAILED)
-		return setup_failed("mmap EVIL readable");
+	if (race_open(argv[1], argv[2], &good, &evil, &off, &len, &evil_bytes) != 0)
+		return ATTEMPT_SETUP;
+	if (dup2(good, N) != N)
+		return setup_failed("dup2");
 	if (pthread_create(&t, NULL, swapper, NULL) != 0)
 		return setup_failed("pthread_create");
 	end = time(NULL) + atoi(argv[3]);
@@ -65,10 +57,6 @@ int main(int argc, char **argv)
 		}
 		munmap(p, len);
 	}
-	atomic_store(&stop, 1);
-	pthread_join(t, NULL);
-	printf("mapped GOOD %lu times, refused %lu times\n", maps, refusals);
-	if (maps == 0)
-		return setup_failed("GOOD was never mapped");
-	return refused("EVIL never mapped executable", EACCES);
+	return race_refused(t, &stop, "mapped GOOD", maps, refusals, "GOOD was never mapped",
+			    "EVIL never mapped executable");
 }

@@ -6,16 +6,11 @@
  * read-only) and back.  `mprotect_swap GOOD EVIL SECONDS`.  GAINED when
  * the range is ever executable while holding EVIL's bytes.
  */
-#include <fcntl.h>
 #include <stdint.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "attempt.h"
-#include "elfseg.h"
+#include "race.h"
 
 static int good, evil;
 static off_t off;
@@ -61,14 +56,11 @@ int main(int argc, char **argv)
 
 	if (argc < 4)
 		return ATTEMPT_SETUP;
-	good = open(argv[1], O_RDONLY);
-	evil = open(argv[2], O_RDONLY);
-	if (good < 0 || evil < 0 || exec_segment(good, &off, &len) != 0)
-		return setup_failed("open");
-	evil_bytes = mmap(NULL, len, PROT_READ, MAP_PRIVATE, evil, off);
+	if (race_open(argv[1], argv[2], &good, &evil, &off, &len, &evil_bytes) != 0)
+		return ATTEMPT_SETUP;
 	at = mmap(NULL, len, PROT_READ, MAP_PRIVATE, good, off);
-	if (evil_bytes == MAP_FAILED || at == MAP_FAILED)
-		return setup_failed("mmap");
+	if (at == MAP_FAILED)
+		return setup_failed("mmap GOOD readable");
 	if (pthread_create(&t, NULL, swapper, NULL) != 0)
 		return setup_failed("pthread_create");
 	end = time(NULL) + atoi(argv[3]);
@@ -89,10 +81,6 @@ int main(int argc, char **argv)
 		if (pthread_create(&t, NULL, swapper, NULL) != 0)
 			return setup_failed("pthread_create");
 	}
-	atomic_store(&stop, 1);
-	pthread_join(t, NULL);
-	printf("granted %lu times, refused %lu times\n", grants, refusals);
-	if (grants == 0)
-		return setup_failed("GOOD was never made executable");
-	return refused("EVIL never made executable", EACCES);
+	return race_refused(t, &stop, "granted", grants, refusals, "GOOD was never made executable",
+			    "EVIL never made executable");
 }

@@ -5,13 +5,11 @@
  * children that execute DIR/prog.  `pathswap DIR GOOD EVIL SECONDS`.
  * GOOD must exit 0; EVIL (the payload) exits 10 if it ever runs.
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "attempt.h"
+#include "race.h"
 
 static char link_path[4096], tmp_good[4096], tmp_evil[4096];
 static atomic_int stop;
@@ -69,10 +67,6 @@ int main(int argc, char **argv)
 		else if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
 			refusals++;
 	}
-	atomic_store(&stop, 1);
-	pthread_join(t, NULL);
-	printf("GOOD ran %lu times, refused %lu times\n", good_runs, refusals);
-	if (good_runs == 0)
-		return setup_failed("GOOD never ran");
-	return refused("EVIL never executed", EACCES);
+	return race_refused(t, &stop, "GOOD ran", good_runs, refusals, "GOOD never ran",
+			    "EVIL never executed");
 }

@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* PTRACE_POKETEXT into a child of the tree (attach, then poke). */
-#include <signal.h>
 #include <sys/ptrace.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "attempt.h"
 
@@ -15,21 +12,16 @@ __attribute__((noinline)) static int answer(void)
 
 int main(void)
 {
-	pid_t c = fork();
+	pid_t c = child_paused();
 	long r;
 
 	if (c < 0)
 		return setup_failed("fork");
-	if (c == 0) {
-		pause();
-		_exit(0);
-	}
 	r = ptrace(PTRACE_ATTACH, c, 0, 0);
 	if (r == 0) {
 		waitpid(c, NULL, 0);
 		r = ptrace(PTRACE_POKETEXT, c, (void *)answer, (void *)0xc3000000002bb8L);
 	}
-	kill(c, SIGKILL);
-	waitpid(c, NULL, 0);
+	child_end(c);
 	return r != 0 ? refused("ptrace poke", errno) : gained("ptrace poked code");
 }

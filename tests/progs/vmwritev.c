@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* process_vm_writev into the code of a child (same tree). */
-#include <signal.h>
 #include <sys/uio.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "attempt.h"
 
@@ -17,17 +14,12 @@ int main(void)
 {
 	static unsigned char patch[] = { 0xb8, 43, 0, 0, 0, 0xc3 };
 	struct iovec l = { patch, sizeof(patch) }, r = { (void *)answer, sizeof(patch) };
-	pid_t c = fork();
+	pid_t c = child_paused();
 	ssize_t n;
 
 	if (c < 0)
 		return setup_failed("fork");
-	if (c == 0) {
-		pause();
-		_exit(0);
-	}
 	n = process_vm_writev(c, &l, 1, &r, 1, 0);
-	kill(c, SIGKILL);
-	waitpid(c, NULL, 0);
+	child_end(c);
 	return n < 0 ? refused("process_vm_writev", errno) : gained("process_vm_writev wrote code");
 }

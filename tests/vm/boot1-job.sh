@@ -4,7 +4,7 @@
 # interceptor; then what a hostile root does outside supervision.  The
 # guest's /tmp/out goes back to the host over the uie.out port.
 # Environment: UIE, INIT, PROBE (binaries), K (the host's key directory,
-# which must not exist here), V (this directory), N1 (the verifier's nonce),
+# which must not exist here), V (this directory), N1 and N4 (the verifier's nonces),
 # PROGS (the build's tests/progs).
 . "$V/checks.sh"
 mkdir -p /tmp/out
@@ -31,7 +31,7 @@ refute "uie-init without a monitor does not start the init" \
 	sh -c 'echo "$1" | grep -q INIT-RAN-WITHOUT-MONITOR' sh "$out"
 check "hostile root's requests on the channel are refused (vm_probe)" \
 	"$PROBE" /dev/virtio-ports/uie.bridge 1024
-for f in "$K/ak.pem" "$K/ttp.key" "$K/ram"; do
+for f in "$K/ak.pem" "$K/ttp.key" "$K/ram" "$K/amd/vcek.key"; do
 	refute "host key not in the guest: $f" test -e "$f"
 done
 tar -cf /dev/virtio-ports/uie.out -C /tmp/out .

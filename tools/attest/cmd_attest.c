@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attest.h"
 #include "attest_cmds.h"
 #include "b64.h"
 #include "cmd.h"
@@ -25,16 +26,12 @@
 #define NONCE_LEN 32
 #define EXIT_REJECTED 3
 
-struct attest_opts {
-	const char *socket, *machine;
-	struct uie_http_opts http;
-	uint64_t interval;
-};
-
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: uie attest --verifier URL --machine ID [--socket PATH] [--interval S]\n"
 		   "                  [--cacert PEM] [--cert PEM --key PEM]\n"
+		   "                  [--enrol --fleet NAME [--configfs DIR] [--reference FILE] [--policy "
+		   "PKG]...]\n"
 		   "exit codes: 0 accepted, 1 error, 2 usage, 3 rejected\n");
 }
 
@@ -48,6 +45,11 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 		UIE_OPT_STRING("cacert", 0, &o->http.cacert),
 		UIE_OPT_STRING("cert", 0, &o->http.cert),
 		UIE_OPT_STRING("key", 0, &o->http.key),
+		UIE_OPT_FLAG("enrol", 0, UIE_OPTK_SET, &o->enrol),
+		UIE_OPT_STRING("fleet", 0, &o->fleet),
+		UIE_OPT_STRING("configfs", 0, &o->configfs),
+		UIE_OPT_STRING("reference", 0, &o->reference),
+		UIE_OPT_LIST("policy", 0, o->policies, &o->npolicies, ATTEST_MAX_POLICIES),
 		UIE_OPT_HELP,
 		UIE_OPT_VERSION,
 		UIE_OPT_END,
@@ -61,7 +63,8 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 	o->socket = UIE_BRIDGE_DEFAULT_PATH;
 	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
 		return rc;
-	if (!o->http.base || !o->machine || !o->http.cert != !o->http.key)
+	if (!o->http.base || !o->machine || !o->http.cert != !o->http.key || o->enrol != !!o->fleet ||
+	    (!o->enrol && (o->configfs || o->reference || o->npolicies)))
 		return uie_opts_usage(&spec);
 	if (!uie_machine_id_ok(o->machine)) {
 		fprintf(stderr, "uie attest: --machine '%s': an id is 1-%d characters of A-Z a-z 0-9 . _ -\n",
@@ -71,8 +74,7 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 	return UIE_OPTS_GO;
 }
 
-/* What the verifier answered, with the reason on stderr when it is no success. */
-static int answer(const char *what, int r, long status, long want, json_t *reply)
+int attest_answer(const char *what, int r, long status, long want, json_t *reply)
 {
 	if (r != UIE_OK)
 		return r;
@@ -94,7 +96,7 @@ static int get_nonce(struct uie_http *h, const struct attest_opts *o, uint8_t no
 
 	snprintf(path, sizeof(path), "/v1/machines/%s/nonce", o->machine);
 	r = uie_http_json(h, "POST", path, NULL, &status, &reply);
-	if ((r = answer("nonce", r, status, 201, reply)) == UIE_OK &&
+	if ((r = attest_answer("nonce", r, status, 201, reply)) == UIE_OK &&
 	    (uie_hex_decode(json_string_value(json_object_get(reply, "nonce")),
 			    json_string_length(json_object_get(reply, "nonce")), nonce,
 			    NONCE_LEN) != UIE_OK ||
@@ -184,7 +186,8 @@ static bool is_error(json_t *reply, const char *code)
 	return e && strcmp(e, code) == 0;
 }
 
-static int round_once(struct uie_http *h, const struct attest_opts *o)
+/* One round; with --enrol, enrolment first, until it succeeds once. */
+static int round_once(struct uie_http *h, struct attest_opts *o)
 {
 	json_t *reply = NULL;
 	long status = 0;
@@ -193,12 +196,17 @@ static int round_once(struct uie_http *h, const struct attest_opts *o)
 
 	if (uie_tool_connect("uie attest", o->socket, &fd) != UIE_OK)
 		return UIE_EXIT_FAIL;
+	if (o->enrol && attest_enrol(h, o, fd) != UIE_OK) {
+		close(fd);
+		return UIE_EXIT_FAIL;
+	}
+	o->enrol = false;
 	r = exchange(h, o, fd, false, &status, &reply);
 	if (r == UIE_OK && status == 409 && is_error(reply, "full_log_needed")) {
 		json_decref(reply);
 		r = exchange(h, o, fd, true, &status, &reply);
 	}
-	if ((r = answer("attestation", r, status, 200, reply)) == UIE_OK) {
+	if ((r = attest_answer("attestation", r, status, 200, reply)) == UIE_OK) {
 		json_dumpf(reply, stdout, JSON_COMPACT);
 		putchar('\n');
 		fflush(stdout);

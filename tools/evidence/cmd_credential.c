@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "challenge.h"
 #include "cmd.h"
 #include "conn.h"
 #include "credential.h"
@@ -34,8 +35,10 @@
 
 static void make_usage(FILE *f)
 {
-	fprintf(f, "usage: uie credential make --ek FILE --ak FILE [--ak-pub PEM] --secret-out FILE -o FILE\n"
-		   "  FILEs of --ek and --ak: marshalled TPM2B_PUBLIC (uie ek show --ek-out/--ak-out)\n");
+	fprintf(f, "usage: uie credential make --ek FILE --ak FILE [--ak-pub PEM] --secret-out FILE\n"
+		   "         [--challenge FILE] -o FILE\n"
+		   "  FILEs of --ek and --ak: marshalled TPM2B_PUBLIC (uie ek show --ek-out/--ak-out)\n"
+		   "  --challenge: the EK's and AK's names and the secret's hash, for uie verify\n");
 }
 
 static void activate_usage(FILE *f)
@@ -78,14 +81,36 @@ static bool ak_is_pem(const char *pem, const uint8_t *ak, size_t al)
 	return r == UIE_OK;
 }
 
+/* --challenge: what `uie verify --challenge` judges the machine's answer by (challenge.h). */
+static bool save_challenge(const char *path, const uint8_t *ek, size_t el, const uint8_t *ak, size_t al,
+			   const uint8_t *secret, size_t n)
+{
+	TPMT_PUBLIC ekp, akp;
+	struct uie_challenge c;
+	char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	if ((r = uie_tpm_public_parse(ek, el, &ekp)) == UIE_OK &&
+	    (r = uie_tpm_public_parse(ak, al, &akp)) == UIE_OK &&
+	    (r = uie_challenge_of(&ekp, &akp, secret, n, &c)) == UIE_OK &&
+	    (r = uie_challenge_json_alloc(&c, &text, &len)) == UIE_OK)
+		r = uie_file_write_output(path, text, len, 0644);
+	free(text);
+	if (r != UIE_OK)
+		fprintf(stderr, MAKE ": %s: %s\n", path, uie_file_err_str(r));
+	return r == UIE_OK;
+}
+
 int uie_cmd_credential_make(int argc, char **argv)
 {
-	const char *ekf = NULL, *akf = NULL, *pem = NULL, *sout = NULL, *out = NULL, *why = "";
+	const char *ekf = NULL, *akf = NULL, *pem = NULL, *sout = NULL, *out = NULL, *chal = NULL, *why = "";
 	const struct uie_opt t[] = {
 		UIE_OPT_STRING("ek", 0, &ekf),
 		UIE_OPT_STRING("ak", 0, &akf),
 		UIE_OPT_STRING("ak-pub", 0, &pem),
 		UIE_OPT_STRING("secret-out", 0, &sout),
+		UIE_OPT_STRING("challenge", 0, &chal),
 		UIE_OPT_STRING("output", 'o', &out),
 		UIE_OPT_HELP,
 		UIE_OPT_END,
@@ -119,6 +144,8 @@ int uie_cmd_credential_make(int argc, char **argv)
 		fprintf(stderr, MAKE ": %s: %s\n", sout, uie_file_err_str(r));
 		goto out;
 	}
+	if (chal && !save_challenge(chal, ek, el, ak, al, cred, sizeof(cred)))
+		goto out;
 	if ((r = uie_file_write_output(out, file, w.len, 0644)) != UIE_OK) {
 		fprintf(stderr, MAKE ": %s: %s\n", out, uie_file_err_str(r));
 		goto out;

@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "evidence_cmds.h"
 #include "evidence.h"
+#include "attested.h"
 #include "evio.h"
 #include "fileio.h"
 #include "json.h"
@@ -27,20 +28,27 @@
 
 #define MAX_POLICIES 16
 
+/* The exit status when the attested AK's chain fails (beside the classes of lib/host/verify.h). */
+#define EXIT_ATTESTATION 23
+
 struct verify_opts {
 	const char *ae, *ak, *ref, *state, *pol[MAX_POLICIES];
 	unsigned npol;
 	struct evio_nonce nonce;
 	bool json;
+	struct attested att; /* --snp ...: the AK from an attestation instead of --ak-pub */
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: uie verify AE --nonce HEX|--nonce-file FILE --ak-pub PEM\n"
-		   "                  [--reference MANIFEST] [--policy PACKAGE]... [--state FILE] [--json]\n"
-		   "exit codes: 0 accepted, 1 error, 2 usage, 10 parse, 11 signature, 12 quote,\n"
-		   "  13 nonce, 14 pcr-selection, 15 pcr-digest, 16 replay, 17 continuity,\n"
-		   "  18 metadata, 19 reference, 20 policy, 21 clock, 22 violation\n");
+	fprintf(f,
+		"usage: uie verify AE --nonce HEX|--nonce-file FILE --ak-pub PEM\n"
+		"                  [--reference MANIFEST] [--policy PACKAGE]... [--state FILE] [--json]\n"
+		"       uie verify AE --nonce HEX ... --snp DIR --snp-nonce HEX --ak FILE --challenge FILE\n"
+		"                  --activated FILE [uie snp verify's roots and appraisal options]\n"
+		"exit codes: 0 accepted, 1 error, 2 usage, 10 parse, 11 signature, 12 quote,\n"
+		"  13 nonce, 14 pcr-selection, 15 pcr-digest, 16 replay, 17 continuity,\n"
+		"  18 metadata, 19 reference, 20 policy, 21 clock, 22 violation, 23 attestation\n");
 }
 
 static int parse(int argc, char **argv, struct verify_opts *o)
@@ -53,6 +61,7 @@ static int parse(int argc, char **argv, struct verify_opts *o)
 		UIE_OPT_LIST("policy", 0, o->pol, &o->npol, MAX_POLICIES),
 		UIE_OPT_STRING("state", 0, &o->state),
 		UIE_OPT_FLAG("json", 0, UIE_OPTK_SET, &o->json),
+		ATTESTED_OPTS(&o->att),
 		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
@@ -62,10 +71,13 @@ static int parse(int argc, char **argv, struct verify_opts *o)
 	int rc;
 
 	*o = (struct verify_opts){ .nonce.cmd = "uie verify" };
+	attested_init(&o->att, "uie verify");
 	if ((rc = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
 		return rc;
-	if (!o->nonce.len || !o->ak)
+	if (!o->nonce.len || !o->ak == !attested_given(&o->att))
 		return uie_opts_usage(&spec);
+	if (!o->ak && (rc = attested_finish(&o->att)) != UIE_OPTS_GO)
+		return rc;
 	o->ae = argv[optind];
 	return UIE_OPTS_GO;
 }
@@ -104,6 +116,22 @@ static int load_policy(const struct uie_platform *pl, const char *path, uint8_t 
 	return UIE_OK;
 }
 
+/* The AK traced through the attestation (attested.h) into in->ak; EXIT_ATTESTATION when a link fails. */
+static int load_attested(struct verify_opts *o, struct inputs *in)
+{
+	uint8_t *der = NULL;
+	size_t len = 0;
+
+	if (attested_ak_alloc(&o->att, &der, &len) != UIE_OK)
+		return EXIT_ATTESTATION;
+	if ((in->ak = malloc(len)) != NULL) {
+		memcpy(in->ak, der, len);
+		in->ak_len = len;
+	}
+	OPENSSL_free(der);
+	return in->ak ? UIE_EXIT_OK : UIE_EXIT_FAIL;
+}
+
 static int load(const struct uie_platform *pl, const struct verify_opts *o, struct inputs *in)
 {
 	uint8_t *text;
@@ -114,7 +142,7 @@ static int load(const struct uie_platform *pl, const struct verify_opts *o, stru
 		fprintf(stderr, "uie verify: %s: %s\n", o->ae, uie_file_err_str(r));
 		return r;
 	}
-	if ((r = evio_pubkey_der_alloc(o->ak, &in->ak, &in->ak_len)) != UIE_OK) {
+	if (o->ak && (r = evio_pubkey_der_alloc(o->ak, &in->ak, &in->ak_len)) != UIE_OK) {
 		fprintf(stderr, "uie verify: attestation key %s: %s\n", o->ak, uie_file_err_str(r));
 		return r;
 	}
@@ -173,6 +201,14 @@ static void print_human(const struct uie_verify_report *rep, const struct verify
 		printf("  records:   none after %llu\n", (unsigned long long)rep->first_seq);
 	printf("  vPCR16:    %s\n", pcr);
 	printf("  claimed:   mode %s, epoch %llu\n", uie_mode_key(rep->mode), (unsigned long long)rep->epoch);
+	if (!o->ak) {
+		char m[2 * UIE_SNP_MEASUREMENT_LEN + 1];
+
+		uie_hex_encode(m, o->att.measurement, sizeof(o->att.measurement));
+		printf("  AK:        attested: SEV-SNP report%s, launch measurement %s; EK -> AK by "
+		       "credential\n",
+		       o->att.simulated ? " under a SIMULATED root" : " under AMD's root", m);
+	}
 	if (rep->cls == UIE_V_SIGNATURE)
 		return;
 	printf("  clock:     %llu ms, resetCount %u, restartCount %u, safe %u\n",
@@ -276,6 +312,16 @@ static json_t *subjects(const uint8_t *buf, size_t len, bool accepted)
 	return a;
 }
 
+/* How the AK was traced (--snp ...): under which root, for which launch measurement. */
+static json_t *attested_json(const struct attested *a)
+{
+	char m[2 * UIE_SNP_MEASUREMENT_LEN + 1];
+
+	uie_hex_encode(m, a->measurement, sizeof(a->measurement));
+	return json_pack("{s:s, s:b, s:s}", "by", "sev-snp report and credential", "simulated", a->simulated,
+			 "measurement", m);
+}
+
 static int print_json(const struct uie_verify_report *rep, const struct verify_opts *o, const uint8_t *ae,
 		      size_t ae_len)
 {
@@ -305,6 +351,10 @@ static int print_json(const struct uie_verify_report *rep, const struct verify_o
 		      uie_json_u64(rep->subject_records), "subject_unresolved",
 		      uie_json_u64(rep->subject_unresolved), "subjects",
 		      subjects(ae, ae_len, rep->cls == UIE_V_OK));
+	if (j && !o->ak && json_object_set_new(j, "ak_attested", attested_json(&o->att)) != 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	return uie_json_print(j);
 }
 
@@ -322,6 +372,8 @@ int uie_cmd_verify(int argc, char **argv)
 	memset(&in, 0, sizeof(in));
 	if (uie_host_platform_init(&hp) != UIE_OK)
 		return UIE_EXIT_FAIL;
+	if (!o.ak && (rc = load_attested(&o, &in)) != UIE_EXIT_OK)
+		goto out;
 	rc = UIE_EXIT_FAIL;
 	if (load(&hp.pl, &o, &in) != UIE_OK)
 		goto out;

@@ -17,7 +17,7 @@
 #include "fileio.h"
 #include "hex.h"
 #include "opts.h"
-#include "simfiles.h"
+#include "snp_simfiles.h"
 #include "snp_cmds.h"
 
 #define PROG "uie snp sim-attest"
@@ -27,30 +27,6 @@ static void usage(FILE *f)
 	fprintf(f, "usage: uie snp sim-attest --chain DIR --nonce HEX128 --ek FILE [--single]\n"
 		   "         [--measurement HEX96] -o OUT\n"
 		   "  writes OUT/{outblob,manifestblob,auxblob,service_guid} as a simulated SVSM answers\n");
-}
-
-/* The report's fields that the VCEK fixes (CHIP_ID, REPORTED_TCB) and the usual rest. */
-static int template(const struct uie_snp_sim *s, const char *meas, struct uie_snp_report *r)
-{
-	bool turin = s->product == UIE_SNP_TURIN;
-	struct uie_snp_cert_ext e;
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	if ((rc = uie_snp_cert_ext_parse(s->vcek, &e, NULL)) != UIE_OK || !e.has_hwid)
-		return rc != UIE_OK ? rc : UIE_E_FORMAT;
-	r->version = 3;
-	r->sig_algo = UIE_SNP_SIG_ALGO_ECDSA_P384_SHA384;
-	r->policy = 0x30000; /* SMT allowed, the reserved bit 17 set; no debug, no migration agent */
-	r->cpuid_fam_id = turin ? 0x1a : 0x19;
-	memcpy(r->chip_id, e.hwid, sizeof(r->chip_id));
-	r->reported_tcb = r->current_tcb = r->committed_tcb = r->launch_tcb = uie_snp_tcb_encode(&e.tcb,
-												 turin);
-	r->current_major = r->committed_major = 1;
-	r->current_minor = r->committed_minor = 55;
-	if (meas && uie_hex_decode(meas, strlen(meas), r->measurement, sizeof(r->measurement)) != UIE_OK)
-		return UIE_E_FORMAT;
-	return UIE_OK;
 }
 
 int uie_cmd_snp_sim_attest(int argc, char **argv)
@@ -68,10 +44,11 @@ int uie_cmd_snp_sim_attest(int argc, char **argv)
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = PROG, .opt = t, .usage = usage };
-	uint8_t nonce[UIE_SNP_NONCE_LEN], *ek = NULL;
+	uint8_t nonce[UIE_SNP_NONCE_LEN], m[UIE_SNP_MEASUREMENT_LEN], *ek = NULL;
 	struct uie_snp_report tmpl;
 	struct uie_snp_sim s;
 	struct uie_snp_tsm tsm;
+	struct uie_snp_why why;
 	size_t ek_len;
 	int r;
 
@@ -80,18 +57,21 @@ int uie_cmd_snp_sim_attest(int argc, char **argv)
 	if (!chain || !nonce_hex || !ek_path || !out ||
 	    uie_hex_decode(nonce_hex, strlen(nonce_hex), nonce, sizeof(nonce)) != UIE_OK)
 		return uie_opts_usage(&spec);
+	if (meas && uie_hex_decode(meas, strlen(meas), m, sizeof(m)) != UIE_OK) {
+		fprintf(stderr, PROG ": --measurement: want 96 hex digits\n");
+		return UIE_EXIT_USAGE;
+	}
 	if ((r = uie_file_read_alloc(ek_path, UIE_SNP_MANIFEST_MAX / 2, &ek, &ek_len)) != UIE_OK) {
 		fprintf(stderr, PROG ": %s: %s\n", ek_path, uie_file_err_str(r));
 		return UIE_EXIT_FAIL;
 	}
-	if (simfiles_load(PROG, chain, &s) != UIE_OK) {
+	if (uie_snp_simfiles_load(chain, &s, &why) != UIE_OK) {
+		fprintf(stderr, PROG ": %s\n", why.msg);
 		free(ek);
 		return UIE_EXIT_FAIL;
 	}
-	if ((r = template(&s, meas, &tmpl)) != UIE_OK)
-		fprintf(stderr, PROG ": %s\n",
-			r == UIE_E_FORMAT && meas ? "--measurement: want 96 hex digits"
-						  : "the VCEK has no hwID or TCB");
+	if ((r = uie_snp_sim_template(&s, meas ? m : NULL, &tmpl)) != UIE_OK)
+		fprintf(stderr, PROG ": %s/vcek.pem: no hwID or TCB extension\n", chain);
 	else if ((r = uie_snp_sim_attest(&s, &tmpl, nonce, ek, ek_len, single, &tsm)) != UIE_OK)
 		fprintf(stderr, PROG ": %s\n", uie_err_str(r));
 	else {

@@ -17,7 +17,7 @@
 #include "fileio.h"
 #include "hex.h"
 #include "opts.h"
-#include "simfiles.h"
+#include "snp_simfiles.h"
 #include "snp_cmds.h"
 
 #define PROG "uie snp sim-chain"
@@ -44,6 +44,7 @@ int uie_cmd_snp_sim_chain(int argc, char **argv)
 	uint8_t chip[UIE_SNP_CHIP_ID_LEN], tcb[8];
 	enum uie_snp_product p = UIE_SNP_PRODUCT__MAX;
 	struct uie_snp_sim s;
+	struct uie_snp_why why;
 	int r;
 
 	if ((r = uie_opts_parse(&spec, argc, argv)) != UIE_OPTS_GO)
@@ -67,7 +68,8 @@ int uie_cmd_snp_sim_chain(int argc, char **argv)
 		uie_snp_sim_free(&s);
 		return UIE_EXIT_FAIL;
 	}
-	r = simfiles_save(PROG, dir, &s);
+	if ((r = uie_snp_simfiles_save(dir, &s, &why)) != UIE_OK)
+		fprintf(stderr, PROG ": %s\n", why.msg);
 	uie_snp_sim_free(&s);
 	return r == UIE_OK ? UIE_EXIT_OK : UIE_EXIT_FAIL;
 }

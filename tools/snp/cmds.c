@@ -8,6 +8,9 @@
 const struct uie_cmd uie_cmds_snp[] = {
 	{ "snp verify", uie_cmd_snp_verify,
 	  "verify an SEV-SNP attestation report: AMD chain, signature, VCEK fit, appraisal", NULL },
+	{ "snp request", uie_cmd_snp_request,
+	  "ask the monitor for the SEV-SNP attestation an SVSM gives the guest (configfs-tsm's files)",
+	  NULL },
 	{ "snp sim-chain", uie_cmd_snp_sim_chain,
 	  "make a simulated ARK, ASK and VCEK (AMD's algorithms; never AMD's roots)", NULL },
 	{ "snp sim-attest", uie_cmd_snp_sim_attest,

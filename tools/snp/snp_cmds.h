@@ -6,5 +6,6 @@
 int uie_cmd_snp_verify(int argc, char **argv);
 int uie_cmd_snp_sim_chain(int argc, char **argv);
 int uie_cmd_snp_sim_attest(int argc, char **argv);
+int uie_cmd_snp_request(int argc, char **argv);
 
 #endif

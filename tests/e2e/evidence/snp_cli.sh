@@ -49,7 +49,9 @@ other=$(head -c 64 /dev/urandom | od -An -tx1 -v | tr -d ' \n')
 sim=("$uie" snp verify --configfs "$tmp/tsm")
 roots=(--ask "$tmp/chain/ask.pem" --ark "$tmp/chain/ark.pem" --simulated)
 expect 0 "ok (simulated root), bound to the vTPM's EK" "${sim[@]}" --nonce "$nonce" "${roots[@]}" --ek-out "$tmp/ek.out"
-cmp -s "$tmp/ek" "$tmp/ek.out" || bad "--ek-out is not the EK the manifest names"
+# --ek-out is a TPM2B_PUBLIC (what `uie credential make --ek` reads): the size, then the TPMT_PUBLIC.
+{ printf '013a' | xxd -r -p; cat "$tmp/ek"; } > "$tmp/ek.2b"
+cmp -s "$tmp/ek.2b" "$tmp/ek.out" || bad "--ek-out is not the EK the manifest names"
 expect 1 "REPORT_DATA is not SHA-512(nonce || manifest)" "${sim[@]}" --nonce "$other" "${roots[@]}"
 expect 1 "ARK: SHA-256 fingerprint" "${sim[@]}" --nonce "$nonce"
 expect 1 "refused: VCEK: " "${sim[@]}" --nonce "$nonce" --product genoa

@@ -16,6 +16,7 @@
 
 #include "ev_helpers.h"
 #include "uie/err.h"
+#include "tcommon.h"
 
 struct fx {
 	char *dir;
@@ -160,14 +161,7 @@ static void test_unreachable(void **state)
 	assert_null(t);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_quote_checkquote_verify, setup_tcp, teardown),
-		cmocka_unit_test_setup_teardown(test_quote_checkquote_verify, setup_unix, teardown),
-		cmocka_unit_test_setup_teardown(test_reopen, setup_unix, teardown),
-		cmocka_unit_test(test_unreachable),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_quote_checkquote_verify, setup_tcp, teardown),
+	cmocka_unit_test_setup_teardown(test_quote_checkquote_verify, setup_unix, teardown),
+	cmocka_unit_test_setup_teardown(test_reopen, setup_unix, teardown),
+	cmocka_unit_test(test_unreachable))

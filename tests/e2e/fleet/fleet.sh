@@ -18,15 +18,7 @@ VD=$(realpath "$1") UIE=$(realpath "$2") MONITORD=$(realpath "$3") TEST_FLEET=$(
 HOSTILE=$(dirname "$(realpath "$0")")/hostile.py
 . "$(dirname "$0")/../common.sh"
 . "$(dirname "$0")/pg.sh"
-fleet_need_pg
-e2e_setup uie-fleet
-trap 'fleet_cleanup; e2e_cleanup' EXIT
-e2e_keep_going
-
-pg_start fsync=off || { echo "FAIL: PostgreSQL did not start"; exit 1; }
-TOKEN=$(openssl rand -base64 32)
-echo "$TOKEN" >"$T/admin.token"
-chmod 600 "$T/admin.token"
+fleet_begin uie-fleet
 ADMIN=(-H "Authorization: Bearer $TOKEN")
 vd_start a "$VD" "$SCHEMA" --max-body 1048576 --admin-token "$T/admin.token" ||
 	{ echo "FAIL: verifier a did not start"; exit 1; }

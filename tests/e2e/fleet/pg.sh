@@ -61,3 +61,16 @@ fleet_cleanup() {
 	VD_PIDS=()
 	pg_stop
 }
+
+# fleet_begin NAME: the start of a fleet test (after common.sh): a temporary directory $T, the
+# cleanup at exit, PostgreSQL in $T, and an administrator's token: TOKEN, in $T/admin.token.
+fleet_begin() {
+	fleet_need_pg
+	e2e_setup "$1"
+	trap 'fleet_cleanup; e2e_cleanup' EXIT
+	e2e_keep_going
+	pg_start fsync=off || { echo "FAIL: PostgreSQL did not start"; exit 1; }
+	TOKEN=$(openssl rand -base64 32)
+	echo "$TOKEN" >"$T/admin.token"
+	chmod 600 "$T/admin.token"
+}

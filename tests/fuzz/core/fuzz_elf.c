@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_platform.h"
+#include "fuzz_platform.h"
 #include "uie/err.h"
 #include "uie/measure.h"
 
@@ -22,22 +22,16 @@ static int read_cb(void *ctx, uint64_t off, void *buf, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct uie_host_platform hp;
-	static int ready;
+	struct uie_host_platform *hp = fuzz_platform();
 	struct uie_object mapped = { .ctx = (void *)data, .size = size, .map = data, .read = read_cb };
 	struct uie_object unmapped = mapped;
 	struct uie_elf_info a, b;
 	struct uie_digest da, db, dr;
 	int ra, rb;
 
-	if (!ready) {
-		if (uie_host_platform_init(&hp) != UIE_OK)
-			abort();
-		ready = 1;
-	}
 	unmapped.map = NULL;
-	ra = uie_elf_measure(&hp.pl, &mapped, UIE_HASH_SHA256, &a, &da);
-	rb = uie_elf_measure(&hp.pl, &unmapped, UIE_HASH_SHA256, &b, &db);
+	ra = uie_elf_measure(&hp->pl, &mapped, UIE_HASH_SHA256, &a, &da);
+	rb = uie_elf_measure(&hp->pl, &unmapped, UIE_HASH_SHA256, &b, &db);
 	if (ra != rb || memcmp(&a, &b, sizeof(a)) != 0 || memcmp(&da, &db, sizeof(da)) != 0)
 		abort();
 	if (ra == UIE_OK) {
@@ -63,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (ra >= 0 || da.alg != 0 || a.nexec != 0) {
 		abort();
 	}
-	if (uie_range_measure(&hp.pl, &mapped, UIE_HASH_SHA256, size / 3, size, &dr) != UIE_OK)
+	if (uie_range_measure(&hp->pl, &mapped, UIE_HASH_SHA256, size / 3, size, &dr) != UIE_OK)
 		abort();
 	return 0;
 }

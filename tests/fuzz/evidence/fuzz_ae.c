@@ -13,7 +13,7 @@
 #include "evidence.h"
 #include "tpm_marshal.h"
 #include "uie/err.h"
-#include "host_platform.h"
+#include "fuzz_platform.h"
 #include "verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -41,8 +41,7 @@ static void check_tpm(const struct uie_ae *a)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct uie_host_platform vp;
-	static int ready;
+	struct uie_host_platform *vp = fuzz_platform();
 	struct uie_verify_input in;
 	struct uie_verify_report rep;
 	struct uie_ae a;
@@ -51,11 +50,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len;
 	int cls;
 
-	if (!ready) {
-		if (uie_host_platform_init(&vp) != UIE_OK)
-			abort();
-		ready = 1;
-	}
 	if (uie_ae_parse(data, size, &a) != UIE_OK)
 		return 0;
 	if (uie_ae_build_alloc(&a, &out, &len) != UIE_OK || len != size || memcmp(out, data, size))
@@ -67,10 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.ae_len = size;
 	in.nonce = a.nonce;
 	in.nonce_len = a.nonce_len;
-	cls = uie_verify_log_walk(&vp.pl, &in, &a, NULL, &rep);
+	cls = uie_verify_log_walk(&vp->pl, &in, &a, NULL, &rep);
 	if (cls == UIE_V_OK) {
 		memcpy(pcr, a.start_pcr, sizeof(pcr));
-		if (uie_log_replay(&vp.pl, a.records, (size_t)a.nrecords * UIE_LOG_RECORD_LEN, a.first_seq,
+		if (uie_log_replay(&vp->pl, a.records, (size_t)a.nrecords * UIE_LOG_RECORD_LEN, a.first_seq,
 				   pcr, &bad) != UIE_OK ||
 		    memcmp(pcr, a.vpcr, sizeof(pcr)) != 0)
 			abort();

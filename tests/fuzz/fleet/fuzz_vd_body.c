@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target: the fleet verifier's request bodies (verifierd/body.c)
- * and the base64 under them.  The first byte picks the body (modulo 3:
- * an enrolment, an attestation, a re-keying), the rest is the body.  What parses must
+ * (body_enrol.c) and the base64 under them.  The first byte picks the
+ * body (modulo 6: an enrolment, an attestation, a re-keying, a fleet, the
+ * evidence of an enrolment by attestation, an activated secret), the rest
+ * is the body.  What parses must
  * hold only values in range; base64 must round-trip both ways (a text that
  * decodes is the encoding of what it decodes to: one text, one meaning).
  */
@@ -12,7 +14,7 @@
 
 #include "b64.h"
 #include "body.h"
-#include "host_platform.h"
+#include "fuzz_platform.h"
 #include "uie/err.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -81,23 +83,62 @@ static void check_rekey(const char *body, size_t len)
 	vd_rekey_free(&k);
 }
 
+static void check_fleet(const char *body, size_t len)
+{
+	char why[VD_WHY_LEN];
+	struct vd_fleet f;
+
+	if (vd_fleet_parse_alloc(body, len, &f, why) != UIE_OK) {
+		if (f.ark_pem || f.ask_pem || f.measurements) /* a refusal owns nothing */
+			abort();
+		return;
+	}
+	if (f.vmpl > 3 || !f.ark_pem != !f.ask_pem || (f.simulated && !f.ark_pem) ||
+	    f.nmeasurements > VD_MAX_MEASUREMENTS || (f.any_measurement && f.nmeasurements))
+		abort();
+	vd_fleet_free(&f);
+}
+
+static void check_enrol_ev(const struct uie_platform *pl, const char *body, size_t len)
+{
+	char why[VD_WHY_LEN];
+	struct vd_enrol_ev v;
+
+	if (vd_enrol_ev_parse_alloc(pl, body, len, &v, why) != UIE_OK) {
+		if (v.report || v.certs || v.manifest || v.ek || v.ak)
+			abort();
+		return;
+	}
+	if (!vd_fleet_name_ok(v.fleet) || !v.report_len || v.report_len > VD_SNP_BLOB_MAX || !v.certs_len ||
+	    !v.manifest_len || !v.ek_len || !v.ak_len || v.e.interval < 1 || v.e.interval > 86400)
+		abort();
+	vd_enrol_ev_free(&v);
+}
+
+static void check_activate(const char *body, size_t len)
+{
+	char why[VD_WHY_LEN];
+	struct vd_activate a;
+	static const uint8_t zero[VD_SECRET_LEN];
+
+	if (vd_activate_parse(body, len, &a, why) != UIE_OK && memcmp(a.secret, zero, sizeof(zero)) != 0)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct uie_host_platform hp;
-	static int ready;
+	struct uie_host_platform *hp = fuzz_platform();
 
-	if (!ready) {
-		if (uie_host_platform_init(&hp) != UIE_OK)
-			abort();
-		ready = 1;
-	}
 	check_b64(data, size);
 	if (size < 1)
 		return 0;
-	switch (data[0] % 3) {
-	case 0: check_enrol(&hp.pl, (const char *)data + 1, size - 1); break;
+	switch (data[0] % 6) {
+	case 0: check_enrol(&hp->pl, (const char *)data + 1, size - 1); break;
 	case 1: check_attest((const char *)data + 1, size - 1); break;
-	default: check_rekey((const char *)data + 1, size - 1);
+	case 2: check_rekey((const char *)data + 1, size - 1); break;
+	case 3: check_fleet((const char *)data + 1, size - 1); break;
+	case 4: check_enrol_ev(&hp->pl, (const char *)data + 1, size - 1); break;
+	default: check_activate((const char *)data + 1, size - 1);
 	}
 	return 0;
 }

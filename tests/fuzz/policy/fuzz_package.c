@@ -17,7 +17,7 @@
 #include "uie/package.h"
 
 #include "bloom.h"
-#include "host_platform.h"
+#include "fuzz_platform.h"
 
 #define MAX_RECS 8
 
@@ -67,8 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct uie_host_platform hp;
-	static int ready;
+	struct uie_host_platform *hp = fuzz_platform();
 	struct ctx x = { 0 };
 	struct uie_log_sink sink = { .ctx = &x, .append = append };
 	struct uie_core c;
@@ -78,16 +77,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t seq;
 	int r;
 
-	if (!ready) {
-		if (uie_host_platform_init(&hp) != UIE_OK)
-			abort();
-		hp.pl.verify = lax_verify;
-		ready = 1;
-	}
-	x.pl = &hp.pl;
-	if (uie_core_init(&c, &hp.pl, &sink, UIE_HASH_SHA256) != UIE_OK)
+	hp->pl.verify = lax_verify;
+	x.pl = &hp->pl;
+	if (uie_core_init(&c, &hp->pl, &sink, UIE_HASH_SHA256) != UIE_OK)
 		abort();
-	r = uie_package_parse(&hp.pl, data, size, &p);
+	r = uie_package_parse(&hp->pl, data, size, &p);
 	if (r != UIE_OK && (r >= 0 || p.table || p.sig || p.epoch))
 		abort();
 	if (r == UIE_OK) {

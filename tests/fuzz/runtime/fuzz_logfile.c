@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_platform.h"
+#include "fuzz_platform.h"
 #include "logfile.h"
 #include "uie/err.h"
 
@@ -17,8 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct uie_host_platform hp;
-	static int ready;
+	struct uie_host_platform *hp = fuzz_platform();
 	static const uint8_t want[UIE_SHA256_LEN];
 	struct uie_logfile_info info;
 	uint8_t pcr[UIE_PCR_LEN];
@@ -26,25 +25,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t off, len;
 	int r;
 
-	if (!ready) {
-		if (uie_host_platform_init(&hp) != UIE_OK)
-			abort();
-		ready = 1;
-	}
-	r = uie_logfile_parse(&hp.pl, data, size, &info);
+	r = uie_logfile_parse(&hp->pl, data, size, &info);
 	if (r == UIE_OK) {
 		if (size != UIE_LOGFILE_HDR_LEN + info.nrecords * UIE_LOG_RECORD_LEN ||
 		    info.records != data + UIE_LOGFILE_HDR_LEN)
 			abort();
 		memcpy(pcr, info.hdr.start_pcr, UIE_PCR_LEN);
-		if (uie_log_replay(&hp.pl, info.records, size - UIE_LOGFILE_HDR_LEN, info.hdr.first_seq, pcr,
+		if (uie_log_replay(&hp->pl, info.records, size - UIE_LOGFILE_HDR_LEN, info.hdr.first_seq, pcr,
 				   &bad) != UIE_OK ||
 		    memcmp(pcr, info.end_pcr, UIE_PCR_LEN) != 0)
 			abort();
 	} else if (r >= 0 || info.bad_offset > size) {
 		abort();
 	}
-	r = uie_pkgfile_find(&hp.pl, data, size, want, &off, &len);
+	r = uie_pkgfile_find(&hp->pl, data, size, want, &off, &len);
 	if (r == UIE_OK && (off > size || len > size - off))
 		abort();
 	return 0;

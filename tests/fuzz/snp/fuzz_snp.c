@@ -5,9 +5,10 @@
  * its signature check never crashes), the SVSM services manifest (an
  * accepted one re-encodes to the same bytes, and the binding step never
  * accepts it for a report whose REPORT_DATA is not its hash), the GHCB
- * certificate table (re-encodes with the certificates it found), and a
+ * certificate table (re-encodes with the certificates it found), a
  * certificate's AMD extensions (DER through OpenSSL, then our extension
- * parser and the fit to a report).
+ * parser and the fit to a report), and the monitor's SNP bundle (an
+ * accepted one packs back to the same bytes).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -104,15 +105,30 @@ static void cert(const uint8_t *p, size_t n)
 	X509_free(x);
 }
 
+static void bundle(const uint8_t *p, size_t n)
+{
+	struct uie_snp_tsm t;
+	uint8_t *back;
+	size_t len;
+
+	if (uie_snp_tsm_unpack(p, n, &t, NULL) != UIE_OK)
+		return;
+	if (uie_snp_tsm_pack_alloc(&t, &back, &len) != UIE_OK || len != n || memcmp(back, p, n) != 0)
+		abort();
+	free(back);
+	uie_snp_tsm_free(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!size)
 		return 0;
-	switch (data[0] & 3) {
+	switch (data[0] % 5) {
 	case 0: report(data + 1, size - 1); break;
 	case 1: manifest(data + 1, size - 1); break;
 	case 2: cert_table(data + 1, size - 1); break;
-	default: cert(data + 1, size - 1); break;
+	case 3: cert(data + 1, size - 1); break;
+	default: bundle(data + 1, size - 1); break;
 	}
 	return 0;
 }

@@ -113,3 +113,24 @@ int tc_memfd(const char *name, const void *p, size_t n, unsigned seals)
 		assert_int_equal(fcntl(fd, F_ADD_SEALS, seals), 0);
 	return fd;
 }
+
+int tc_run_each(const char *names, const tc_test_fn *fns, size_t n, tc_fixture_fn setup,
+		tc_fixture_fn teardown)
+{
+	struct CMUnitTest *tests = calloc(n, sizeof(*tests));
+	char *list = strdup(names), *save = NULL, *name = list;
+	int r;
+
+	if (!tests || !list) {
+		fprintf(stderr, "tc_run_each: out of memory\n");
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++, name = NULL) {
+		name = strtok_r(name, ", \t\n", &save);
+		tests[i] = (struct CMUnitTest){ name, fns[i], setup, teardown, NULL };
+	}
+	r = _cmocka_run_group_tests("tests", tests, n, NULL, NULL);
+	free(tests);
+	free(list);
+	return r;
+}

@@ -40,4 +40,35 @@ void tc_rmtree(const char *dir);
  */
 int tc_memfd(const char *name, const void *p, size_t n, unsigned seals);
 
+/*
+ * A test program's main: runs the CMUnitTest entries given (cmocka_unit_test
+ * and the like) as one group with group_setup and group_teardown (either may
+ * be NULL).  Use at file scope, without a semicolon.
+ */
+#define TC_MAIN(group_setup, group_teardown, ...)                                  \
+	int main(void)                                                             \
+	{                                                                          \
+		const struct CMUnitTest tests[] = { __VA_ARGS__ };                 \
+		return cmocka_run_group_tests(tests, group_setup, group_teardown); \
+	}
+
+/*
+ * A test program's main whose tests (the functions given) each run between
+ * setup and teardown, a fresh fixture each, in the order given; the tests
+ * are named as written.  Use at file scope, without a semicolon.
+ */
+#define TC_MAIN_EACH(setup, teardown, ...)                                                            \
+	int main(void)                                                                                \
+	{                                                                                             \
+		const tc_test_fn fns[] = { __VA_ARGS__ };                                             \
+		return tc_run_each(#__VA_ARGS__, fns, sizeof(fns) / sizeof(fns[0]), setup, teardown); \
+	}
+
+typedef void (*tc_test_fn)(void **state);
+typedef int (*tc_fixture_fn)(void **state);
+
+/* TC_MAIN_EACH's runner: names is the comma-separated list of the n tests in fns. */
+int tc_run_each(const char *names, const tc_test_fn *fns, size_t n, tc_fixture_fn setup,
+		tc_fixture_fn teardown);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "uie/buf.h"
 #include "uie/err.h"
+#include "tcommon.h"
 
 static void test_reads(void **state)
 {
@@ -96,14 +97,5 @@ static void test_magic_version(void **state)
 	assert_int_equal(uie_rbuf_magic_version(&b, "UIEX", 4, 2), UIE_E_TRUNCATED);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_reads),
-		cmocka_unit_test(test_truncation_latches),
-		cmocka_unit_test(test_reserved_latches),
-		cmocka_unit_test(test_magic_version),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_reads), cmocka_unit_test(test_truncation_latches),
+	cmocka_unit_test(test_reserved_latches), cmocka_unit_test(test_magic_version))

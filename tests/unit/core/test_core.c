@@ -15,6 +15,7 @@
 #include "uie/core.h"
 #include "uie/err.h"
 #include "uie/measure.h"
+#include "tcommon.h"
 
 static struct uie_host_platform hp;
 
@@ -578,22 +579,11 @@ static void test_reason_names(void **state)
 	assert_string_equal(uie_reason_str(0xffff), "unknown reason");
 }
 
-int main(void)
-{
-	/* One core walks through its life: the tests run in this order. */
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_record),
-		cmocka_unit_test(test_bootstrap),
-		cmocka_unit_test(test_modes),
-		cmocka_unit_test(test_no_state_change),
-		cmocka_unit_test(test_violation),
-		cmocka_unit_test(test_repeat),
-		cmocka_unit_test(test_reject_and_fastpath),
-		cmocka_unit_test(test_measure),
-		cmocka_unit_test(test_measure_reservation),
-		cmocka_unit_test(test_sources), /* installs policies of its own */
-		cmocka_unit_test(test_reason_names),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+/* One core walks through its life: the tests run in this order. */
+TC_MAIN(setup, teardown, cmocka_unit_test(test_init_record), cmocka_unit_test(test_bootstrap),
+	cmocka_unit_test(test_modes), cmocka_unit_test(test_no_state_change),
+	cmocka_unit_test(test_violation), cmocka_unit_test(test_repeat),
+	cmocka_unit_test(test_reject_and_fastpath), cmocka_unit_test(test_measure),
+	cmocka_unit_test(test_measure_reservation),
+	cmocka_unit_test(test_sources), /* installs policies of its own */
+	cmocka_unit_test(test_reason_names))

@@ -19,6 +19,7 @@
 #include "host_platform.h"
 #include "uie/err.h"
 #include "uie/measure.h"
+#include "tcommon.h"
 
 static size_t tiny(uint8_t *img)
 {
@@ -575,15 +576,8 @@ static void test_reservation(void **state)
 	assert_memory_equal(d0.bytes, d1.bytes, d0.len);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vector_tiny_elf), cmocka_unit_test(test_vector_nosep),
-		cmocka_unit_test(test_vector_range),    cmocka_unit_test(test_real_binaries),
-		cmocka_unit_test(test_hostile_header),  cmocka_unit_test(test_hostile_segments),
-		cmocka_unit_test(test_read_failure),    cmocka_unit_test(test_covers),
-		cmocka_unit_test(test_reservation),
-	};
-
-	return cmocka_run_group_tests(tests, th_platform_setup, th_platform_teardown);
-}
+TC_MAIN(th_platform_setup, th_platform_teardown, cmocka_unit_test(test_vector_tiny_elf),
+	cmocka_unit_test(test_vector_nosep), cmocka_unit_test(test_vector_range),
+	cmocka_unit_test(test_real_binaries), cmocka_unit_test(test_hostile_header),
+	cmocka_unit_test(test_hostile_segments), cmocka_unit_test(test_read_failure),
+	cmocka_unit_test(test_covers), cmocka_unit_test(test_reservation))

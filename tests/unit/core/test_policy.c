@@ -13,6 +13,7 @@
 #include "helpers.h"
 #include "uie/err.h"
 #include "uie/policy.h"
+#include "tcommon.h"
 
 /* Vector V3: SHA-256, ENFORCE, default DENY, four rules. */
 static const char v3_hex[] = "554945504f4c543102000b000200000004000000000000000203000011111111"
@@ -290,13 +291,6 @@ static void test_encode_checks(void **state)
 	assert_int_equal(len, 24);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vector),        cmocka_unit_test(test_decision_order),
-		cmocka_unit_test(test_large_table),   cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_encode_checks),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_vector), cmocka_unit_test(test_decision_order),
+	cmocka_unit_test(test_large_table), cmocka_unit_test(test_malformed),
+	cmocka_unit_test(test_encode_checks))

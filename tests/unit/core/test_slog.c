@@ -13,6 +13,7 @@
 #include "host_platform.h"
 #include "uie/err.h"
 #include "uie/slog.h"
+#include "tcommon.h"
 
 static const char v4_hex[] = "05000000000000001000000002000000030000000000000003000b0092100000"
 			     "030800000000000087d6120000000000d00000000000000015cd853dfe9c9717"
@@ -326,14 +327,5 @@ static void test_replay(void **state)
 	assert_int_equal(uie_log_replay(&th_hp.pl, log[0], sizeof(log), 0, pcr, NULL), UIE_E_INVAL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vectors),
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_replay),
-	};
-
-	return cmocka_run_group_tests(tests, th_platform_setup, th_platform_teardown);
-}
+TC_MAIN(th_platform_setup, th_platform_teardown, cmocka_unit_test(test_vectors),
+	cmocka_unit_test(test_round_trip), cmocka_unit_test(test_malformed), cmocka_unit_test(test_replay))

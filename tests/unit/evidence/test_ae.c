@@ -344,14 +344,6 @@ static void test_cel_u64(void **state)
 	ev_log_fini(&l);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ae_vector),     cmocka_unit_test(test_ae_frame),
-		cmocka_unit_test(test_ae_strict),     cmocka_unit_test(test_ae_build_limits),
-		cmocka_unit_test(test_attest_vector), cmocka_unit_test(test_cel),
-		cmocka_unit_test(test_cel_u64),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_ae_vector), cmocka_unit_test(test_ae_frame),
+	cmocka_unit_test(test_ae_strict), cmocka_unit_test(test_ae_build_limits),
+	cmocka_unit_test(test_attest_vector), cmocka_unit_test(test_cel), cmocka_unit_test(test_cel_u64))

@@ -20,11 +20,13 @@
 #include <openssl/sha.h>
 #include <tss2/tss2_mu.h>
 
+#include "challenge.h"
 #include "credential.h"
 #include "ev_helpers.h"
 #include "hex.h"
 #include "tpm_public.h"
 #include "uie/err.h"
+#include "tcommon.h"
 
 /* The vTPM under test (swtpm or built-in) and a second, unrelated built-in one. */
 struct fx {
@@ -182,30 +184,28 @@ static void test_round_trip(void **state)
 	free_pubs(&p);
 }
 
-/* Made for the AK of another TPM: the blob's HMAC is over that AK's name. */
-static void test_other_ak(void **state)
+/* A credential made with the EK (other_ek) or else the AK of the other TPM is refused with want. */
+static void other_refused(struct fx *f, bool other_ek, int want)
 {
-	struct fx *f = *state;
 	struct pubs p, o;
 
 	get_pubs(f->t, &p);
 	get_pubs(f->other, &o);
-	assert_int_equal(challenge(f->t, &p, &o), UIE_E_SIGNATURE);
+	assert_int_equal(other_ek ? challenge(f->t, &o, &p) : challenge(f->t, &p, &o), want);
 	free_pubs(&p);
 	free_pubs(&o);
+}
+
+/* Made for the AK of another TPM: the blob's HMAC is over that AK's name. */
+static void test_other_ak(void **state)
+{
+	other_refused(*state, false, UIE_E_SIGNATURE);
 }
 
 /* Sealed to the EK of another TPM, for this TPM's AK. */
 static void test_other_ek(void **state)
 {
-	struct fx *f = *state;
-	struct pubs p, o;
-
-	get_pubs(f->t, &p);
-	get_pubs(f->other, &o);
-	assert_int_equal(challenge(f->t, &o, &p), UIE_E_KEY);
-	free_pubs(&p);
-	free_pubs(&o);
+	other_refused(*state, true, UIE_E_KEY);
 }
 
 /* Every single-bit flip (one per byte) of the blob and of the secret is refused. */
@@ -453,6 +453,62 @@ static void test_ek_stays(void **state)
 }
 
 /* A KEYFILE.ek that is not an RSA 2048 key: the open fails rather than make another EK. */
+/* The challenge file (docs/FORMATS.md 5.8): round trip, each refusal of the check and of the parser. */
+static void test_challenge(void **state)
+{
+	uint8_t n[256], x[32], y[32], secret[32], wrong[32];
+	TPMT_PUBLIC ek, ek2, ak, ak2;
+	struct uie_challenge c, back;
+	const char *why = NULL;
+	char *text;
+	size_t len;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(n); i++)
+		n[i] = (uint8_t)(i * 7 + 1);
+	memset(x, 0x11, sizeof(x));
+	memset(y, 0x22, sizeof(y));
+	memset(secret, 0x33, sizeof(secret));
+	memcpy(wrong, secret, sizeof(wrong));
+	wrong[31] ^= 1;
+	uie_tpm_ek_template(&ek, n);
+	n[0] ^= 1;
+	uie_tpm_ek_template(&ek2, n);
+	uie_tpm_ak_template(&ak, x, y);
+	y[0] ^= 1;
+	uie_tpm_ak_template(&ak2, x, y);
+	assert_int_equal(uie_challenge_of(&ek, &ak, secret, sizeof(secret), &c), UIE_OK);
+	assert_int_equal(uie_challenge_json_alloc(&c, &text, &len), UIE_OK);
+	assert_null(strstr(text, "3333333333")); /* the secret itself is not kept */
+	assert_int_equal(uie_challenge_parse((const uint8_t *)text, len, &back, &why), UIE_OK);
+	free(text);
+	assert_memory_equal(&back, &c, sizeof(c));
+	assert_int_equal(uie_challenge_check(&c, &ek, &ak, secret, sizeof(secret), &why), UIE_OK);
+	assert_int_equal(uie_challenge_check(&c, &ek2, &ak, secret, sizeof(secret), &why), UIE_E_KEY);
+	assert_non_null(strstr(why, "another EK"));
+	assert_int_equal(uie_challenge_check(&c, &ek, &ak2, secret, sizeof(secret), &why), UIE_E_SIGNATURE);
+	assert_non_null(strstr(why, "another AK"));
+	assert_int_equal(uie_challenge_check(&c, &ek, &ak, wrong, sizeof(wrong), &why), UIE_E_DENIED);
+	assert_int_equal(uie_challenge_check(&c, &ek, &ak, secret, sizeof(secret) - 1, &why), UIE_E_DENIED);
+	static const struct {
+		const char *json, *words;
+	} bad[] = {
+		{ "[]", "not a challenge" },
+		{ "{\"ek_name\":\"00\",\"ak_name\":\"00\"}", "not a challenge" },
+		{ "{\"ek_name\":\"0\",\"ak_name\":\"00\",\"secret_sha256\":\"00\"}", "ek_name" },
+		{ "{\"ek_name\":\"00\",\"ak_name\":\"zz\",\"secret_sha256\":\"00\"}", "ak_name" },
+		{ "{\"ek_name\":\"00\",\"ak_name\":\"00\",\"secret_sha256\":\"00\"}", "secret_sha256" },
+		{ "{\"ek_name\":\"00\",\"ek_name\":\"00\",\"ak_name\":\"00\",\"secret_sha256\":\"00\"}",
+		  "not a challenge" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(
+			uie_challenge_parse((const uint8_t *)bad[i].json, strlen(bad[i].json), &back, &why),
+			UIE_E_FORMAT);
+		assert_non_null(strstr(why, bad[i].words));
+	}
+}
+
 static void test_builtin_bad_ek_file(void **state)
 {
 	char *dir = ev_mkdtemp(), *ak = ev_path(dir, "ak.pem"), *ek = ev_path(dir, "ak.pem.ek"),
@@ -482,27 +538,20 @@ static void test_builtin_bad_ek_file(void **state)
 	ev_rmdir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_round_trip, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ak, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ek, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_flipped, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_builtin, teardown),
-		cmocka_unit_test_setup_teardown(test_ek_stays, setup_builtin, teardown),
-		cmocka_unit_test(test_builtin_bad_ek_file),
-		cmocka_unit_test(test_vectors),
-		cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_round_trip, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ak, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_other_ek, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_flipped, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_swtpm, teardown),
-		cmocka_unit_test_setup_teardown(test_ek_stays, setup_swtpm, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_round_trip, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ak, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ek, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_flipped, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_builtin, teardown),
+	cmocka_unit_test_setup_teardown(test_ek_stays, setup_builtin, teardown),
+	cmocka_unit_test(test_builtin_bad_ek_file), cmocka_unit_test(test_challenge),
+	cmocka_unit_test(test_vectors),
+	cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_round_trip, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ak, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_other_ek, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_flipped, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_swtpm, teardown),
+	cmocka_unit_test_setup_teardown(test_ek_stays, setup_swtpm, teardown))

@@ -17,6 +17,7 @@
 #include "ev_helpers.h"
 #include "uie/err.h"
 #include "vtpm_impl.h"
+#include "tcommon.h"
 
 static const uint8_t nonce[16] = "nonce-0123456789";
 
@@ -82,6 +83,15 @@ static int verify(struct fx *f, const uint8_t *ae, size_t len, struct uie_verify
 	return uie_verify_ae(&f->log.hp.pl, &in, rep);
 }
 
+/* The whole log's evidence for the test's nonce (caller frees). */
+static uint8_t *export_all(struct fx *f, size_t *len)
+{
+	uint8_t *ae = NULL;
+
+	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, len), UIE_OK);
+	return ae;
+}
+
 /* Rebuilds the AE around other records (keeping the quote). */
 static void rebuild(const uint8_t *ae, size_t len, const uint8_t *recs, uint64_t n, uint8_t **out,
 		    size_t *out_len)
@@ -131,7 +141,7 @@ static void test_accept(void **state)
 	uint8_t *ae;
 	size_t len;
 
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
 	assert_int_equal(rep.nrecords, f->log.n);
 	assert_int_equal(rep.decisions_checked, 3); /* A, C and D under epoch 1 */
@@ -158,7 +168,7 @@ static void tampered(struct fx *f, enum tamper how, int want_cls, uint64_t want_
 	uint8_t *ae, *ae2, *recs;
 	size_t len, len2, n = f->log.n, k = 4;
 
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	recs = malloc((n + 1) * UIE_LOG_RECORD_LEN);
 	memcpy(recs, f->log.recs, n * UIE_LOG_RECORD_LEN);
 	switch (how) {
@@ -278,7 +288,7 @@ static void test_unknown_digest(void **state)
 	size_t len;
 
 	assert_int_equal(uie_refset_parse(m, strlen(m), &ref, NULL), UIE_OK);
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	input(f, &in, ae, len);
 	in.ref = &ref;
 	assert_int_equal(uie_verify_ae(&f->log.hp.pl, &in, &rep), UIE_V_REFERENCE);
@@ -402,12 +412,12 @@ static void test_fastpath(void **state)
 
 	ev_digest('D', &d);
 	assert_int_equal(uie_core_log_fastpath(&f->log.core, &q, &d), UIE_OK);
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
 	free(ae);
 	ev_digest('C', &d);
 	assert_int_equal(uie_core_log_fastpath(&f->log.core, &q, &d), UIE_OK);
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_POLICY);
 	assert_int_equal(rep.seq, f->log.n - 1);
 	free(ae);
@@ -426,7 +436,7 @@ static void test_violation(void **state)
 
 	ev_digest('D', &d);
 	assert_int_equal(uie_core_log_violation(&f->log.core, 4343, &id, &d, UIE_SCOPE_ELF, &seq), UIE_OK);
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_VIOLATION);
 	assert_int_equal(rep.seq, seq);
 	assert_non_null(strstr(rep.reason, "inode 77"));
@@ -453,7 +463,7 @@ static void test_repeat_counts(void **state)
 	assert_true(r.event_type == UIE_LOG_MMAP_EXEC || r.event_type == UIE_LOG_EXECVE ||
 		    r.event_type == UIE_LOG_MPROTECT_EXEC);
 	assert_int_equal(uie_core_log_repeat(&f->log.core, first, 41, &seq), UIE_OK);
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
 	assert_int_equal(rep.repeat_records, 1);
 	assert_int_equal(rep.repeat_unresolved, 0);
@@ -472,7 +482,7 @@ static void test_repeat_counts(void **state)
 	free(ae);
 	/* a count for record 0 (MONITOR_START), quoted and chained: refused */
 	assert_int_equal(uie_core_log_repeat(&f->log.core, 0, 5, &seq), UIE_OK);
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_METADATA);
 	assert_int_equal(rep.seq, seq);
 	assert_non_null(strstr(rep.reason, "no decision"));
@@ -525,7 +535,7 @@ static void expect_meta(struct fx *f, uint64_t seq, const char *what)
 	uint8_t *ae;
 	size_t len;
 
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_METADATA);
 	assert_int_equal(rep.seq, seq);
 	assert_non_null(strstr(rep.reason, what));
@@ -549,7 +559,7 @@ static void test_subjects(void **state)
 
 	grant_for(f, 4, 'A'); /* record 4: EXECVE MAIN A, allowed under the policy */
 	at = f->log.n - 1;
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
 	assert_int_equal(rep.subject_records, 1);
 	assert_int_equal(rep.subject_unresolved, 0);
@@ -631,7 +641,7 @@ static void test_metadata(void **state)
 	uint8_t *ae, *ae2;
 	size_t len, len2;
 
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(uie_ae_parse(ae, len, &a), UIE_OK);
 	a.pm.epoch = 7; /* PM is outside the quote: it must agree with the log */
 	assert_int_equal(uie_ae_build_alloc(&a, &ae2, &len2), UIE_OK);
@@ -655,7 +665,7 @@ static void test_incremental(void **state)
 	uint8_t *ae, *ae2;
 	size_t len, len2;
 
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
 	st = rep.next;
 	assert_int_equal(ev_log_mmap(&f->log, 'C'), UIE_OK);
@@ -679,7 +689,7 @@ static void test_incremental(void **state)
 	free(ae2);
 
 	/* A whole export overlapping what we verified must pass through our vPCR16. */
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	st = rep.next; /* n0 records verified */
 	input(f, &in, ae, len);
 	in.prev = &st;
@@ -707,7 +717,7 @@ static void test_clock(void **state)
 	uint8_t *ae;
 	size_t len;
 
-	assert_int_equal(ev_export(&f->log, f->tpm, nonce, sizeof(nonce), 0, &ae, &len), UIE_OK);
+	ae = export_all(f, &len);
 	assert_int_equal(verify(f, ae, len, &rep), UIE_V_OK);
 	input(f, &in, ae, len);
 	st = rep.next;
@@ -846,38 +856,10 @@ static void test_refset(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_accept, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_deleted, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_modified, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reordered, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_forged, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_appended, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_truncated, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stale_nonce, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_other_key, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_digest, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_allow_policy_denies, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_anon_allowed_without_rule, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_anon_default, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fastpath, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_repeat_counts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subjects, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subject_wrong_program, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subject_not_execve, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subject_misplaced, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subject_malformed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_incremental, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_clock, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_state_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
-		cmocka_unit_test(test_refset),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN_EACH(setup, teardown, test_accept, test_deleted, test_modified, test_reordered, test_forged,
+	     test_appended, test_truncated, test_stale_nonce, test_other_key, test_unknown_digest,
+	     test_allow_policy_denies, test_anon_allowed_without_rule, test_anon_default,
+	     test_anon_with_program, test_fastpath, test_violation, test_repeat_counts, test_subjects,
+	     test_subject_wrong_program, test_subject_not_execve, test_subject_misplaced,
+	     test_subject_malformed, test_metadata, test_incremental, test_clock, test_state_file,
+	     test_restart, test_refset)

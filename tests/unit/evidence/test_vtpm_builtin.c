@@ -28,6 +28,7 @@
 #include "tpm_marshal.h"
 #include "vtpm_impl.h"
 #include "uie/err.h"
+#include "tcommon.h"
 
 static const uint8_t nonce[20] = "fresh-verifier-nonce";
 
@@ -279,13 +280,6 @@ static void test_quote_in_sandbox(void **state)
 	ev_rmdir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_open_specs),     cmocka_unit_test(test_key_file),
-		cmocka_unit_test(test_extend),         cmocka_unit_test(test_quote),
-		cmocka_unit_test(test_clock_counters), cmocka_unit_test(test_quote_in_sandbox),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_open_specs), cmocka_unit_test(test_key_file),
+	cmocka_unit_test(test_extend), cmocka_unit_test(test_quote), cmocka_unit_test(test_clock_counters),
+	cmocka_unit_test(test_quote_in_sandbox))

@@ -20,6 +20,7 @@
 #include "b64.h"
 #include "body.h"
 #include "host_platform.h"
+#include "tpem.h"
 #include "uie/err.h"
 
 static void test_b64_vectors(void **state)
@@ -57,23 +58,6 @@ static void test_b64_refusals(void **state)
 	}
 }
 
-/* A P-256 public key as PEM, malloc'ed. */
-static char *ec_pem(void)
-{
-	EVP_PKEY *pk = EVP_EC_gen("P-256");
-	BIO *b = BIO_new(BIO_s_mem());
-	char *p, *s;
-	long n;
-
-	assert_non_null(pk);
-	assert_int_equal(PEM_write_bio_PUBKEY(b, pk), 1);
-	n = BIO_get_mem_data(b, &p);
-	assert_non_null(s = strndup(p, (size_t)n));
-	BIO_free(b);
-	EVP_PKEY_free(pk);
-	return s;
-}
-
 static int enrol(const char *body, struct vd_enrol *e)
 {
 	struct uie_host_platform hp;
@@ -91,7 +75,7 @@ static int enrol(const char *body, struct vd_enrol *e)
 /* A P-256 public key as PEM inside a JSON string (newlines escaped), malloc'ed. */
 static char *ec_pem_json(void)
 {
-	char *pem = ec_pem(), *esc = malloc(2 * strlen(pem) + 1), *o = esc;
+	char *pem = tpem_ec_key(), *esc = malloc(2 * strlen(pem) + 1), *o = esc;
 
 	assert_non_null(esc);
 	for (const char *c = pem; *c; c++) {

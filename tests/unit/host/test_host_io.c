@@ -343,16 +343,9 @@ static void test_opts_help_version(void **state)
 	assert_int_equal(usage_to, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hex_decode),        cmocka_unit_test(test_hex_decode_upto),
-		cmocka_unit_test(test_hex_encode),        cmocka_unit_test(test_parse_u64),
-		cmocka_unit_test(test_file_roundtrip),    cmocka_unit_test(test_file_errors),
-		cmocka_unit_test(test_fd_read),           cmocka_unit_test(test_opts_rows),
-		cmocka_unit_test(test_opts_bad_values),   cmocka_unit_test(test_opts_operands),
-		cmocka_unit_test(test_opts_help_version),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_MAIN(setup, teardown, cmocka_unit_test(test_hex_decode), cmocka_unit_test(test_hex_decode_upto),
+	cmocka_unit_test(test_hex_encode), cmocka_unit_test(test_parse_u64),
+	cmocka_unit_test(test_file_roundtrip), cmocka_unit_test(test_file_errors),
+	cmocka_unit_test(test_fd_read), cmocka_unit_test(test_opts_rows),
+	cmocka_unit_test(test_opts_bad_values), cmocka_unit_test(test_opts_operands),
+	cmocka_unit_test(test_opts_help_version))

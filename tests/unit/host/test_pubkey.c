@@ -120,12 +120,4 @@ static void test_not_a_key(void **state)
 	tc_rmtree(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pem_der_pipe_one_id),
-		cmocka_unit_test(test_not_a_key),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_pem_der_pipe_one_id), cmocka_unit_test(test_not_a_key))

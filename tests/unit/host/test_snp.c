@@ -466,21 +466,9 @@ static void test_crl(void **state)
 	EVP_PKEY_free(other);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_real_report_verifies),
-		cmocka_unit_test(test_fields_equal_readme),
-		cmocka_unit_test(test_pins_equal_readme),
-		cmocka_unit_test(test_every_bit_flip_refused),
-		cmocka_unit_test(test_other_products_roots_refused),
-		cmocka_unit_test(test_unpinned_ark_refused),
-		cmocka_unit_test(test_vcek_hwid_or_tcb_differs),
-		cmocka_unit_test(test_simulated_needs_explicit_root),
-		cmocka_unit_test(test_appraisal),
-		cmocka_unit_test(test_format_refusals),
-		cmocka_unit_test(test_crl),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_MAIN(setup, teardown, cmocka_unit_test(test_real_report_verifies),
+	cmocka_unit_test(test_fields_equal_readme), cmocka_unit_test(test_pins_equal_readme),
+	cmocka_unit_test(test_every_bit_flip_refused), cmocka_unit_test(test_other_products_roots_refused),
+	cmocka_unit_test(test_unpinned_ark_refused), cmocka_unit_test(test_vcek_hwid_or_tcb_differs),
+	cmocka_unit_test(test_simulated_needs_explicit_root), cmocka_unit_test(test_appraisal),
+	cmocka_unit_test(test_format_refusals), cmocka_unit_test(test_crl))

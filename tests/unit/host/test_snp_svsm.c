@@ -49,6 +49,9 @@ static const char table_hex[] = "8d75da6364e66445adc5f4b93be8accd"
 				"00000000"
 				"00000000"
 				"308100";
+/* docs/FORMATS.md 7.8: an SNP bundle (flags 1; report aa, manifest bb, table cc). */
+static const char bundle_hex[] = "55534e50010001000100000001000000"
+				 "01000000aabbcc";
 
 static void test_guid_and_manifest_vector(void **state)
 {
@@ -82,9 +85,10 @@ static void test_guid_and_manifest_vector(void **state)
 		static const char *const v1[] = { guid_vtpm_hex };
 		static const char *const v2[] = { manifest_hex };
 		static const char *const v3[] = { table_hex };
-		static const char *const *const docs[] = { v1, v2, v3 };
+		static const char *const v4[] = { bundle_hex };
+		static const char *const *const docs[] = { v1, v2, v3, v4 };
 
-		tc_doc_vectors(UIE_SRCDIR "/docs/FORMATS.md", "### 7.7 Vectors", 0, docs, 3);
+		tc_doc_vectors(UIE_SRCDIR "/docs/FORMATS.md", "### 7.7 Vectors", 0, docs, 4);
 	}
 }
 
@@ -287,6 +291,62 @@ static void test_simulated_svsm_answer(void **state)
 	}
 }
 
+/* docs/FORMATS.md 7.8: the vector, a whole answer's round trip, and every refusal. */
+static void test_bundle(void **state)
+{
+	struct svsm *s = *state;
+	uint8_t v[64], bad[64], *packed;
+	struct uie_snp_tsm t, back;
+	struct uie_snp_why why;
+	size_t n, len;
+
+	n = tc_hex(bundle_hex, v, sizeof(v));
+	assert_int_equal(uie_snp_tsm_unpack(v, n, &t, &why), UIE_OK);
+	assert_true(t.single);
+	assert_int_equal(t.report_len, 1);
+	assert_int_equal(t.report[0], 0xaa);
+	assert_int_equal(t.manifest[0], 0xbb);
+	assert_int_equal(t.aux_len, 1);
+	assert_int_equal(t.aux[0], 0xcc);
+	assert_int_equal(uie_snp_tsm_pack_alloc(&t, &packed, &len), UIE_OK);
+	assert_int_equal(len, n);
+	assert_memory_equal(packed, v, n);
+	free(packed);
+	uie_snp_tsm_free(&t);
+	/* Refused, naming why, with nothing left in t: each header field, and lengths that do not fill it. */
+	static const struct {
+		size_t off;
+		uint8_t val;
+		const char *why;
+	} bads[] = { { 0, 'X', "not one" },    { 4, 2, "not one" },      { 6, 2, "unknown flags" },
+		     { 8, 0, "do not fill" },  { 8, 2, "do not fill" },  { 9, 5, "do not fill" },
+		     { 12, 0, "do not fill" }, { 16, 0, "do not fill" }, { 16, 2, "do not fill" } };
+	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		memcpy(bad, v, n);
+		bad[bads[i].off] = bads[i].val;
+		memset(&t, 0x5a, sizeof(t));
+		assert_int_not_equal(uie_snp_tsm_unpack(bad, n, &t, &why), UIE_OK);
+		assert_non_null(strstr(why.msg, bads[i].why));
+		assert_null(t.report);
+		assert_null(t.manifest);
+	}
+	for (size_t k = 0; k < n; k++)
+		assert_int_not_equal(uie_snp_tsm_unpack(v, k, &t, &why), UIE_OK);
+	/* A whole simulated answer survives the bundle. */
+	assert_int_equal(uie_snp_sim_attest(&s->sim, &s->tmpl, s->nonce, s->ek, s->ek_len, false, &t),
+			 UIE_OK);
+	assert_int_equal(uie_snp_tsm_pack_alloc(&t, &packed, &len), UIE_OK);
+	assert_int_equal(uie_snp_tsm_unpack(packed, len, &back, &why), UIE_OK);
+	assert_false(back.single);
+	assert_int_equal(back.report_len, t.report_len);
+	assert_memory_equal(back.report, t.report, t.report_len);
+	assert_memory_equal(back.manifest, t.manifest, t.manifest_len);
+	assert_memory_equal(back.aux, t.aux, t.aux_len);
+	free(packed);
+	uie_snp_tsm_free(&back);
+	uie_snp_tsm_free(&t);
+}
+
 static void test_simulated_answer_never_amd(void **state)
 {
 	struct svsm *s = *state;
@@ -345,6 +405,20 @@ static void test_manifest_key_not_ek(void **state)
 	uie_snp_tsm_free(&out);
 }
 
+/* rep as sim attests it, through the configfs-tsm files in s->dir, judged under sim's roots. */
+static void attest_judge(struct svsm *s, struct uie_snp_sim *sim, const struct uie_snp_report *rep,
+			 struct uie_snp_verdict *v)
+{
+	struct uie_snp_tsm out;
+
+	assert_int_equal(uie_snp_sim_attest(sim, rep, s->nonce, s->ek, s->ek_len, false, &out), UIE_OK);
+	assert_int_equal(uie_snp_tsm_write(s->dir, &out), UIE_OK);
+	uie_snp_tsm_free(&out);
+	assert_int_equal(uie_snp_tsm_read(s->dir, &out, NULL), UIE_OK);
+	judge(&out, sim->ask, sim->ark, true, v);
+	uie_snp_tsm_free(&out);
+}
+
 /* Turin's TCB layout (an FMC byte first): the fmcSPL extension is required and compared. */
 static void test_turin_fmc(void **state)
 {
@@ -352,7 +426,6 @@ static void test_turin_fmc(void **state)
 	struct uie_snp_tcb t = { .fmc = 1, .bootloader = 2, .tee = 3, .snp = 4, .ucode = 5 }, back;
 	struct uie_snp_report rep = s->tmpl;
 	struct uie_snp_sim turin;
-	struct uie_snp_tsm out;
 	struct uie_snp_verdict v;
 
 	rep.cpuid_fam_id = 0x1a;
@@ -363,24 +436,14 @@ static void test_turin_fmc(void **state)
 	assert_int_equal(back.snp, 4);
 	assert_int_equal(uie_snp_sim_roots(UIE_SNP_TURIN, &turin), UIE_OK);
 	assert_int_equal(uie_snp_sim_vcek(&turin, rep.chip_id, rep.reported_tcb, true), UIE_OK);
-	assert_int_equal(uie_snp_sim_attest(&turin, &rep, s->nonce, s->ek, s->ek_len, false, &out), UIE_OK);
-	assert_int_equal(uie_snp_tsm_write(s->dir, &out), UIE_OK);
-	uie_snp_tsm_free(&out);
-	assert_int_equal(uie_snp_tsm_read(s->dir, &out, NULL), UIE_OK);
-	judge(&out, turin.ask, turin.ark, true, &v);
+	attest_judge(s, &turin, &rep, &v);
 	assert_int_equal(v.err, UIE_OK);
-	uie_snp_tsm_free(&out);
 	/* the same chip under a VCEK for FMC 2 */
 	t.fmc = 2;
 	assert_int_equal(uie_snp_sim_vcek(&turin, rep.chip_id, uie_snp_tcb_encode(&t, true), true), UIE_OK);
-	assert_int_equal(uie_snp_sim_attest(&turin, &rep, s->nonce, s->ek, s->ek_len, false, &out), UIE_OK);
-	assert_int_equal(uie_snp_tsm_write(s->dir, &out), UIE_OK);
-	uie_snp_tsm_free(&out);
-	assert_int_equal(uie_snp_tsm_read(s->dir, &out, NULL), UIE_OK);
-	judge(&out, turin.ask, turin.ark, true, &v);
+	attest_judge(s, &turin, &rep, &v);
 	assert_int_equal(v.err, UIE_E_BINDING);
 	assert_non_null(strstr(v.why.msg, "fmcSPL 2 differs from REPORTED_TCB.FMC 1"));
-	uie_snp_tsm_free(&out);
 	uie_snp_sim_free(&turin);
 }
 
@@ -415,18 +478,8 @@ static void test_vlek(void **state)
 	assert_int_equal(uie_snp_sim_vcek(&s->sim, s->tmpl.chip_id, s->tmpl.reported_tcb, false), UIE_OK);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_guid_and_manifest_vector),
-		cmocka_unit_test(test_manifest_refusals),
-		cmocka_unit_test(test_cert_table),
-		cmocka_unit_test(test_simulated_svsm_answer),
-		cmocka_unit_test(test_simulated_answer_never_amd),
-		cmocka_unit_test(test_manifest_key_not_ek),
-		cmocka_unit_test(test_turin_fmc),
-		cmocka_unit_test(test_vlek),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_MAIN(setup, teardown, cmocka_unit_test(test_guid_and_manifest_vector),
+	cmocka_unit_test(test_manifest_refusals), cmocka_unit_test(test_cert_table),
+	cmocka_unit_test(test_simulated_svsm_answer), cmocka_unit_test(test_simulated_answer_never_amd),
+	cmocka_unit_test(test_bundle), cmocka_unit_test(test_manifest_key_not_ek),
+	cmocka_unit_test(test_turin_fmc), cmocka_unit_test(test_vlek))

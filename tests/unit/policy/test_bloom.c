@@ -18,6 +18,7 @@
 #include "uie/err.h"
 
 #include "bloom.h"
+#include "tcommon.h"
 
 #define N_ITEMS 100000u
 
@@ -224,16 +225,7 @@ static void test_check_policy(void **state)
 	assert_int_equal(uie_bloom_check_policy(&b, &pol, 5), UIE_E_ALG);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_false_negatives_and_fp_rate),
-		cmocka_unit_test(test_empty_filter_misses_everything),
-		cmocka_unit_test(test_doubt_is_not_a_miss),
-		cmocka_unit_test(test_corrupt_hint_rejected),
-		cmocka_unit_test(test_build_errors),
-		cmocka_unit_test(test_check_policy),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_no_false_negatives_and_fp_rate),
+	cmocka_unit_test(test_empty_filter_misses_everything), cmocka_unit_test(test_doubt_is_not_a_miss),
+	cmocka_unit_test(test_corrupt_hint_rejected), cmocka_unit_test(test_build_errors),
+	cmocka_unit_test(test_check_policy))

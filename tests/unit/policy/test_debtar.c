@@ -25,6 +25,7 @@
 #include "uie/err.h"
 
 #include "debtar.h"
+#include "tcommon.h"
 
 #define BLOCK 512
 
@@ -81,10 +82,8 @@ static void end(struct stream *s)
 /* A reader over the first n bytes of s (a memfd, read as the pipe would be). */
 static int reader(struct uie_tar *t, const struct stream *s, size_t n)
 {
-	int fd = memfd_create("tar", MFD_CLOEXEC);
+	int fd = tc_memfd("tar", s->b, n, 0);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, s->b, n), (ssize_t)n);
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
 	uie_tar_init(t, fd);
 	return fd;
@@ -243,12 +242,4 @@ static void test_corrupt(void **state)
 	refused(&s, s.n, UIE_E_FORMAT, "checksum");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_members),
-		cmocka_unit_test(test_corrupt),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_members), cmocka_unit_test(test_corrupt))

@@ -266,14 +266,6 @@ static void test_learns_from_monitor(void **state)
 	free(h);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_open_requires_seals),
-		cmocka_unit_test(test_forged_hint_cannot_allow),
-		cmocka_unit_test(test_report_is_logged),
-		cmocka_unit_test(test_learns_from_monitor),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_open_requires_seals),
+	cmocka_unit_test(test_forged_hint_cannot_allow), cmocka_unit_test(test_report_is_logged),
+	cmocka_unit_test(test_learns_from_monitor))

@@ -17,6 +17,7 @@
 #include "uie/policy.h"
 
 #include "lang.h"
+#include "tcommon.h"
 
 #define D1 "sha256:1111111111111111111111111111111111111111111111111111111111111111"
 #define D2 "sha256:2222222222222222222222222222222222222222222222222222222222222222"
@@ -328,13 +329,6 @@ static void test_manifest(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_round_trip_variants),
-		cmocka_unit_test(test_sources),    cmocka_unit_test(test_hostile_inputs),
-		cmocka_unit_test(test_long_line),  cmocka_unit_test(test_manifest),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_round_trip), cmocka_unit_test(test_round_trip_variants),
+	cmocka_unit_test(test_sources), cmocka_unit_test(test_hostile_inputs),
+	cmocka_unit_test(test_long_line), cmocka_unit_test(test_manifest))

@@ -17,6 +17,7 @@
 
 #include "lang.h"
 #include "manifest.h"
+#include "tcommon.h"
 
 #define H1 "1111111111111111111111111111111111111111111111111111111111111111"
 #define H2 "2222222222222222222222222222222222222222222222222222222222222222"
@@ -160,13 +161,5 @@ static void test_hostile(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_both_forms),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_fields),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_both_forms), cmocka_unit_test(test_hostile),
+	cmocka_unit_test(test_fields))

@@ -20,6 +20,7 @@
 #include "keys.h"
 #include "pubkey.h"
 #include "ptest.h"
+#include "tcommon.h"
 
 static const uint8_t digests[3][32] = { { 0x11, 0x22 }, { 0x33, 0x44 }, { 0x55, 0x66 } };
 
@@ -493,26 +494,9 @@ static void test_hint_needs_enforce_deny(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_install_then_update, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_signature, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_unknown_key, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_epoch, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_epoch_zero_in_bootstrap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_epoch_above_ceiling, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_binding, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_binding_to_older_prefix, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_format, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_truncated_and_trailing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_oversized, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reject_bad_magic_and_sig_len, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_parse_fields, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hint_published_only_when_valid, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hint_incomplete_not_published, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hint_needs_enforce_deny, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN_EACH(setup, teardown, test_install_then_update, test_reject_signature, test_reject_unknown_key,
+	     test_reject_epoch, test_reject_epoch_zero_in_bootstrap, test_reject_epoch_above_ceiling,
+	     test_reject_binding, test_binding_to_older_prefix, test_reject_format,
+	     test_reject_truncated_and_trailing, test_reject_oversized, test_reject_bad_magic_and_sig_len,
+	     test_parse_fields, test_hint_published_only_when_valid, test_hint_incomplete_not_published,
+	     test_hint_needs_enforce_deny)

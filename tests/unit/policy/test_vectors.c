@@ -144,13 +144,5 @@ static void test_document_matches(void **state)
 	free(doc);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bloom_vector),
-		cmocka_unit_test(test_package_vector),
-		cmocka_unit_test(test_document_matches),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_bloom_vector), cmocka_unit_test(test_package_vector),
+	cmocka_unit_test(test_document_matches))

@@ -117,6 +117,18 @@ static void test_split(void **state)
 	assert_int_equal(used, 0);
 }
 
+/* want[0..wl) with width bytes at off replaced by v (little-endian) does not decode. */
+static void refused_with(const uint8_t *want, size_t wl, size_t off, size_t width, uint64_t v)
+{
+	uint8_t buf[UIE_BRIDGE_MAX_MSG], le[8];
+	struct uie_wire_msg back;
+
+	uie_put_le64(le, v);
+	memcpy(buf, want, wl);
+	memcpy(buf + off, le, width);
+	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+}
+
 static void test_measure_vm_msg(void **state)
 {
 	struct uie_wire_msg m = vm_req(), back;
@@ -143,15 +155,9 @@ static void test_measure_vm_msg(void **state)
 	m = vm_req();
 	m.u.measure_vm_req.object_size = 0;
 	assert_int_equal(uie_bridge_encode(&m, buf, sizeof(buf), &len), UIE_E_INVAL);
-	memcpy(buf, want, wl);
-	buf[19] = 0x02;
-	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
-	memcpy(buf, want, wl);
-	buf[18] = UIE_ROLE_ANON;
-	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
-	memcpy(buf, want, wl);
-	uie_put_le64(buf + 48, (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME + 1);
-	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	refused_with(want, wl, 19, 1, 0x02);
+	refused_with(want, wl, 18, 1, UIE_ROLE_ANON);
+	refused_with(want, wl, 48, 8, (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME + 1);
 	assert_int_equal(uie_bridge_decode(want, wl - 1, &back), UIE_E_TRUNCATED);
 }
 
@@ -187,15 +193,9 @@ static void test_mprotect_vm_msg(void **state)
 	m.u.measure_vm_req.r.length = 0x2001;
 	assert_int_equal(uie_bridge_vm_list_len(&m.u.measure_vm_req), 3 + 3);
 	/* vaddr or file_offset not page aligned, an empty range, a range over the cap */
-	memcpy(buf, want, wl);
-	buf[24] = 0x10;
-	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
-	memcpy(buf, want, wl);
-	buf[40] = 0x01;
-	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
-	memcpy(buf, want, wl);
-	uie_put_le64(buf + 32, 0);
-	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	refused_with(want, wl, 24, 1, 0x10);
+	refused_with(want, wl, 40, 1, 0x01);
+	refused_with(want, wl, 32, 8, 0);
 	uie_put_le64(buf + 32, (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME + 1);
 	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
 	/* other events take no range; fileless takes no payload at all */
@@ -235,15 +235,9 @@ static void test_violation_vm_msg(void **state)
 	assert_int_equal(uie_bridge_decode(buf, len, &back), UIE_OK);
 	assert_int_equal(uie_bridge_fd_rule(&back), UIE_FD_NONE);
 	/* an unknown kind, reserved bytes, a file over the frame cap */
-	memcpy(buf, want, wl);
-	buf[20] = 0;
-	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
-	memcpy(buf, want, wl);
-	buf[21] = 1;
-	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
-	memcpy(buf, want, wl);
-	uie_put_le64(buf + 24, (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME + 1);
-	assert_int_equal(uie_bridge_decode(buf, wl, &back), UIE_E_FORMAT);
+	refused_with(want, wl, 20, 1, 0);
+	refused_with(want, wl, 21, 1, 1);
+	refused_with(want, wl, 24, 8, (uint64_t)UIE_VM_MAX_FRAMES * UIE_VM_FRAME + 1);
 	assert_int_equal(uie_bridge_decode(want, wl - 1, &back), UIE_E_TRUNCATED);
 }
 

@@ -48,7 +48,12 @@ static struct uie_wire_msg example(uint16_t type)
 		m.u.export_req.nonce_len = UIE_NONCE_MAX;
 		memset(m.u.export_req.nonce, 0x5a, UIE_NONCE_MAX);
 		break;
+	case UIE_MSG_SNP_REPORT_REQ:
+		memset(m.u.snp_report_req.nonce, 0x6b, sizeof(m.u.snp_report_req.nonce));
+		m.u.snp_report_req.flags = UIE_BRIDGE_SNP_SINGLE;
+		break;
 	case UIE_MSG_EXPORT_ANS:
+	case UIE_MSG_SNP_REPORT_ANS:
 	case UIE_MSG_HINT_ANS: m.u.blob_ans = (struct uie_msg_blob_ans){ 123456, 3 }; break;
 	case UIE_MSG_GEN_ANS: m.u.blob_ans = (struct uie_msg_blob_ans){ UIE_GENPAGE_LEN, 3 }; break;
 	case UIE_MSG_STATUS_ANS:
@@ -516,6 +521,28 @@ static void test_credential_msgs(void **state)
 	assert_int_equal(m.u.tpm_keys_ans.ak[0], 0x02);
 }
 
+/* SNP_REPORT_REQ (docs/BRIDGE.md section 3): nonce @16, flags @80 (bit 0 only), reserved @81..87. */
+static void test_snp_report_msgs(void **state)
+{
+	struct uie_wire_msg m = example(UIE_MSG_SNP_REPORT_REQ);
+	uint8_t b[UIE_BRIDGE_MAX_MSG];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_OK);
+	assert_int_equal(n, 16 + 72);
+	assert_int_equal(b[16], 0x6b);
+	assert_int_equal(b[80], UIE_BRIDGE_SNP_SINGLE);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+	assert_int_equal(mutate_example(UIE_MSG_SNP_REPORT_REQ, 80, 2), UIE_E_FORMAT); /* unknown flag */
+	assert_int_equal(mutate_example(UIE_MSG_SNP_REPORT_REQ, 87, 1), UIE_E_FORMAT); /* reserved */
+	assert_int_equal(mutate_example(UIE_MSG_SNP_REPORT_REQ, 80, 0), UIE_OK);
+	assert_int_equal(uie_bridge_decode(b, n - 1, &m), UIE_E_TRUNCATED);
+	/* The answer is a blob: its bundle comes in a sealed memfd. */
+	m = example(UIE_MSG_SNP_REPORT_ANS);
+	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_ONE);
+}
+
 static void test_encode_refuses_bad_fields(void **state)
 {
 	struct uie_wire_msg m = example(UIE_MSG_MEASURE_REQ);
@@ -545,16 +572,17 @@ static void test_encode_refuses_bad_fields(void **state)
  * Who may send what, and where (BRIDGE.md section 3): a program of a
  * supervised tree may ask only STATUS, EXPORT, INSTALL and PUBKEY (the
  * relay's control socket forwarded exactly these before the table had
- * the column), and TPM_KEYS and ACTIVATE (the credential challenge, which
- * changes no evidence); frame lists come from the relay alone, in VM mode
- * alone.
+ * the column), and TPM_KEYS, ACTIVATE and SNP_REPORT (the credential
+ * challenge and the SVSM's attestation, which change no evidence); frame
+ * lists come from the relay alone, in VM mode alone.
  */
 static void test_senders_and_modes(void **state)
 {
 	(void)state;
 	for (uint16_t t = 0; t < UIE_MSG__MAX + 2; t++) {
 		bool tree = t == UIE_MSG_STATUS_REQ || t == UIE_MSG_EXPORT_REQ || t == UIE_MSG_INSTALL_REQ ||
-			    t == UIE_MSG_PUBKEY_REQ || t == UIE_MSG_TPM_KEYS_REQ || t == UIE_MSG_ACTIVATE_REQ;
+			    t == UIE_MSG_PUBKEY_REQ || t == UIE_MSG_TPM_KEYS_REQ ||
+			    t == UIE_MSG_ACTIVATE_REQ || t == UIE_MSG_SNP_REPORT_REQ;
 		bool relay = t == UIE_MSG_MEASURE_VM_REQ || t == UIE_MSG_VIOLATION_VM_REQ;
 
 		assert_int_equal(uie_bridge_may_send(t, UIE_FROM_TREE), tree);
@@ -627,6 +655,8 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_fastpath_entry),
 			cmocka_unit_test(test_hostile),
 			cmocka_unit_test(test_credential_msgs),
+			cmocka_unit_test(test_snp_report_msgs),
+			cmocka_unit_test(test_snp_report_msgs),
 			cmocka_unit_test(test_encode_refuses_bad_fields),
 			cmocka_unit_test(test_fd_rules),
 			cmocka_unit_test(test_senders_and_modes),

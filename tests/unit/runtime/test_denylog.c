@@ -21,6 +21,7 @@
 #include "denylog.h"
 #include "uie/names.h"
 #include "uie/err.h"
+#include "tcommon.h"
 
 static const struct uie_req exec_req = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_MAIN, .pid = 42 };
 
@@ -154,13 +155,6 @@ static void test_open_limits(void **state)
 	uie_denylog_close(&dl);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format_fields),  cmocka_unit_test(test_hostile_name),
-		cmocka_unit_test(test_sent_to_socket), cmocka_unit_test(test_reason_keys),
-		cmocka_unit_test(test_open_limits),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_format_fields), cmocka_unit_test(test_hostile_name),
+	cmocka_unit_test(test_sent_to_socket), cmocka_unit_test(test_reason_keys),
+	cmocka_unit_test(test_open_limits))

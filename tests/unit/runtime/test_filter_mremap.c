@@ -27,6 +27,7 @@
 
 #include "confine.h"
 #include "uie/err.h"
+#include "tcommon.h"
 
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4
@@ -123,11 +124,4 @@ static void test_mremap_clause(void **state)
 	close(r.listener);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mremap_clause),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_mremap_clause))

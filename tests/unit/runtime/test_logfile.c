@@ -434,17 +434,7 @@ static void test_checkpoint(void **state)
 	uie_logstore_fini(&ls);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v7_parse),
-		cmocka_unit_test(test_v7_written),
-		cmocka_unit_test(test_damage),
-		cmocka_unit_test(test_first_seen),
-		cmocka_unit_test(test_first_seen_subject),
-		cmocka_unit_test(test_flush_repeats),
-		cmocka_unit_test(test_checkpoint),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_MAIN(setup, teardown, cmocka_unit_test(test_v7_parse), cmocka_unit_test(test_v7_written),
+	cmocka_unit_test(test_damage), cmocka_unit_test(test_first_seen),
+	cmocka_unit_test(test_first_seen_subject), cmocka_unit_test(test_flush_repeats),
+	cmocka_unit_test(test_checkpoint))

@@ -15,6 +15,7 @@
 #include "logstore.h"
 #include "uie/err.h"
 #include "vtpm.h"
+#include "tcommon.h"
 
 static void make_rec(const struct uie_platform *pl, uint64_t seq, uint8_t out[UIE_LOG_RECORD_LEN])
 {
@@ -145,13 +146,5 @@ static void test_vtpm_follows(void **state)
 	rmdir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_chain_and_pcr_at),
-		cmocka_unit_test(test_refusals_change_nothing),
-		cmocka_unit_test(test_vtpm_follows),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_chain_and_pcr_at), cmocka_unit_test(test_refusals_change_nothing),
+	cmocka_unit_test(test_vtpm_follows))

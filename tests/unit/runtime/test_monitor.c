@@ -27,6 +27,7 @@
 #include "mon_fixture.h"
 #include "uie/err.h"
 #include "vtpm.h"
+#include "tcommon.h"
 
 struct fixture {
 	struct mon_fixture mf;        /* first: the counting platform's ctx is the fixture */
@@ -289,13 +290,7 @@ static void test_unmeasurable_objects(void **state)
 	assert_int_equal(v.policy_decision, UIE_DENY);
 	assert_int_equal(v.reason, UIE_R_ANON_EXEC);
 	/* a memfd is fileless */
-	mfd = memfd_create("payload", MFD_CLOEXEC);
-	assert_true(mfd >= 0);
-	assert_int_equal(write(mfd,
-			       "\x7f"
-			       "ELF",
-			       4),
-			 4);
+	mfd = tc_memfd("payload", "\177ELF", 4, 0);
 	v = measure(f, UIE_EV_EXECVE, UIE_ROLE_MAIN, mfd, 0, 0);
 	assert_int_equal(v.reason, UIE_R_FILELESS);
 	assert_int_equal(v.policy_decision, UIE_DENY);
@@ -531,8 +526,7 @@ static void test_install_bad_packages(void **state)
 	int fd;
 
 	/* unsealed memfd: refused before the package is looked at */
-	fd = memfd_create("pkg", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	assert_int_equal(write(fd, junk, sizeof(junk)), (ssize_t)sizeof(junk));
+	fd = tc_memfd("pkg", junk, sizeof(junk), 0);
 	q.u.install_req_len = sizeof(junk);
 	q.request_id = 1;
 	assert_int_equal(uie_bridge_encode(&q, msg, sizeof(msg), &len), UIE_OK);
@@ -605,9 +599,7 @@ static struct uie_wire_msg report(struct fixture *f, uint32_t count, const uint8
 	if (sealed) {
 		assert_int_equal(uie_memfd_create_sealed("reports", entries, len, &fd), UIE_OK);
 	} else {
-		fd = memfd_create("reports", MFD_CLOEXEC);
-		assert_true(fd >= 0);
-		assert_int_equal(write(fd, entries, len), (ssize_t)len);
+		fd = tc_memfd("reports", entries, len, 0);
 	}
 	return call(f, &q, fd, NULL);
 }
@@ -802,24 +794,7 @@ static void test_tpm_keys_and_activate(void **state)
 	uie_vtpm_free(other);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_elf_hashed_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_change_forces_remeasure, setup, teardown),
-		cmocka_unit_test(test_cache_bounded),
-		cmocka_unit_test(test_cache_verity),
-		cmocka_unit_test_setup_teardown(test_unmeasurable_objects, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hostile_messages, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_install_bad_packages, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_anon_with_program, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sealed_memfd, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fastpath_reports, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_status_hint_gen, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_and_pubkey, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_streamed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tpm_keys_and_activate, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN_EACH(setup, teardown, test_elf_hashed_once, test_change_forces_remeasure, test_cache_bounded,
+	     test_cache_verity, test_unmeasurable_objects, test_hostile_messages, test_install_bad_packages,
+	     test_anon_with_program, test_sealed_memfd, test_fastpath_reports, test_status_hint_gen,
+	     test_export_and_pubkey, test_export_streamed, test_tpm_keys_and_activate)

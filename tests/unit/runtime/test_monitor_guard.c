@@ -22,6 +22,7 @@
 #include "monitor.h"
 #include "uie/err.h"
 #include "workers.h"
+#include "tcommon.h"
 
 struct fixture {
 	struct uie_host_platform hp;
@@ -305,15 +306,4 @@ static void test_subjects(void **state)
 	uie_mon_client_fini(&other);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_quota, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_object_size, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_workers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_violation, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_subjects, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN_EACH(setup, teardown, test_quota, test_object_size, test_workers, test_violation, test_subjects)

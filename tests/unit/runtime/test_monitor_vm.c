@@ -37,6 +37,7 @@
 #include "uie/policy.h"
 #include "uie/slog.h"
 #include "vmserver.h"
+#include "tcommon.h"
 
 #define RAM_SIZE (16u << 20)
 #define SLOTS 3000 /* frames available from 2 MiB up; 37 is prime to it */
@@ -647,21 +648,7 @@ static void test_violation_vm(void **state)
 	assert_int_equal(violation_vm(f, 0, NULL, 0).status, UIE_E_STATE);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_digest_equals_process_mode, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_frames_outside_ram_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_changed_content_measured_again, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mode_rules, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refusal_in_system_log, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_vmserver_frames, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_vmserver_quota, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mprotect_exec_frames, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mprotect_exec_past_end, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mprotect_exec_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_violation_vm, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN_EACH(setup, teardown, test_digest_equals_process_mode, test_frames_outside_ram_refused,
+	     test_changed_content_measured_again, test_mode_rules, test_refusal_in_system_log,
+	     test_vmserver_frames, test_vmserver_quota, test_mprotect_exec_frames,
+	     test_mprotect_exec_past_end, test_mprotect_exec_refused, test_violation_vm)

@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -22,6 +21,7 @@
 #include <cmocka.h>
 
 #include "uie/samples.h"
+#include "tcommon.h"
 
 static void test_empty(void **state)
 {
@@ -69,11 +69,12 @@ static void test_last_ones_count(void **state)
 }
 
 /*
- * Run as a fresh process (glibc keeps what sysinfo said once asked): the
- * filter kills sysinfo, as uie-monitord's does; exit 0 when the median of
- * a full array is right.
+ * A full array's median in a child whose filter kills sysinfo, as
+ * uie-monitord's does.  glibc's qsort asks sysinfo once per process and
+ * keeps the answer, so this test runs first, before anything in this
+ * process could have sorted (with the old qsort it then fails).
  */
-static int filtered_median(void)
+static void test_full_under_filter(void **state)
 {
 	static struct uie_samples s;
 	struct sock_filter f[] = {
@@ -86,44 +87,25 @@ static int filtered_median(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-	    syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
-		return 2;
-	for (unsigned i = 0; i < UIE_SAMPLES_CAP; i++)
-		uie_samples_add(&s, (uint64_t)((i * 7919u) % UIE_SAMPLES_CAP)); /* 0..CAP-1, shuffled */
-	return uie_samples_median(&s) == (UIE_SAMPLES_CAP - 1) / 2 ? 0 : 1;
-}
-
-static void test_full_under_filter(void **state)
-{
 	int st = 0;
 	pid_t pid;
 
 	(void)state;
+	for (unsigned i = 0; i < UIE_SAMPLES_CAP; i++)
+		uie_samples_add(&s, (uint64_t)((i * 7919u) % UIE_SAMPLES_CAP)); /* 0..CAP-1, shuffled */
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		execl("/proc/self/exe", "test_samples", "--filtered-median", (char *)NULL);
-		_exit(3);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+		    syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+			_exit(2);
+		_exit(uie_samples_median(&s) == (UIE_SAMPLES_CAP - 1) / 2 ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st)); /* not killed by SIGSYS */
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
-int main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_odd_even_unordered),
-		cmocka_unit_test(test_clamped),
-		cmocka_unit_test(test_last_ones_count),
-		cmocka_unit_test(test_full_under_filter),
-	};
-
-	if (argc == 2 && strcmp(argv[1], "--filtered-median") == 0)
-		return filtered_median();
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_full_under_filter), cmocka_unit_test(test_empty),
+	cmocka_unit_test(test_odd_even_unordered), cmocka_unit_test(test_clamped),
+	cmocka_unit_test(test_last_ones_count))

@@ -20,6 +20,7 @@
 #include "uie/bridge.h"
 #include "uie/err.h"
 #include "vmpin.h"
+#include "tcommon.h"
 
 static int pagemap = -1;
 
@@ -55,13 +56,7 @@ static void test_unnameable(void **state)
 
 	(void)state;
 	/* a file with no name: no frames, the monitor decides FILELESS */
-	mfd = memfd_create("anon", MFD_CLOEXEC);
-	assert_true(mfd >= 0);
-	assert_int_equal(write(mfd,
-			       "\x7f"
-			       "ELF",
-			       4),
-			 4);
+	mfd = tc_memfd("anon", "\177ELF", 4, 0);
 	assert_int_equal(uie_vmpin_object(pagemap, mfd, &p), UIE_OK);
 	assert_true(p.fileless);
 	assert_int_equal(p.nframes, 0);

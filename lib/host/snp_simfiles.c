@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A simulated chain's directory (simfiles.h). */
+/* A simulated chain's directory (snp_simfiles.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <openssl/pem.h>
 
 #include "fileio.h"
-#include "simfiles.h"
+#include "snp_simfiles.h"
 
 enum {
 	ARK,
@@ -32,7 +32,7 @@ static int flush(BIO *bio, const char *path, mode_t mode)
 	return n > 0 ? uie_file_write_atomic(path, p, (size_t)n, mode) : UIE_E_CRYPTO;
 }
 
-int simfiles_save(const char *prog, const char *dir, const struct uie_snp_sim *s)
+int uie_snp_simfiles_save(const char *dir, const struct uie_snp_sim *s, struct uie_snp_why *why)
 {
 	X509 *const certs[N] = { s->ark, s->ask, s->vcek };
 	EVP_PKEY *const keys[N] = { s->ark_key, s->ask_key, s->vcek_key };
@@ -54,7 +54,7 @@ int simfiles_save(const char *prog, const char *dir, const struct uie_snp_sim *s
 		BIO_free(k);
 	}
 	if (r != UIE_OK)
-		fprintf(stderr, "%s: %s: %s\n", prog, r == UIE_E_CRYPTO ? dir : path, uie_file_err_str(r));
+		uie_snp_fail(why, r, "%s: %s", r == UIE_E_CRYPTO ? dir : path, uie_file_err_str(r));
 	return r;
 }
 
@@ -93,7 +93,7 @@ static int product_of(X509 *ask, enum uie_snp_product *p)
 	return UIE_E_FORMAT;
 }
 
-int simfiles_load(const char *prog, const char *dir, struct uie_snp_sim *s)
+int uie_snp_simfiles_load(const char *dir, struct uie_snp_sim *s, struct uie_snp_why *why)
 {
 	X509 **certs[N] = { &s->ark, &s->ask, &s->vcek };
 	EVP_PKEY **keys[N] = { &s->ark_key, &s->ask_key, &s->vcek_key };
@@ -111,10 +111,10 @@ int simfiles_load(const char *prog, const char *dir, struct uie_snp_sim *s)
 		r = UIE_E_FORMAT;
 	}
 	if (r != UIE_OK) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path,
-			r == UIE_E_KEY      ? "not a PEM private key"
-			: r == UIE_E_FORMAT ? "not a certificate of a simulated chain"
-					    : uie_file_err_str(r));
+		uie_snp_fail(why, r, "%s: %s", path,
+			     r == UIE_E_KEY      ? "not a PEM private key"
+			     : r == UIE_E_FORMAT ? "not a certificate of a simulated chain"
+						 : uie_file_err_str(r));
 		uie_snp_sim_free(s);
 	}
 	return r;

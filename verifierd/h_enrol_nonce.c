@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * POST /v1/machines/ID/enrolment/nonce: the 64-byte nonce an enrolment by
+ * attestation starts with, stored for every verifier (docs/VERIFIER.md 3.8).
+ */
+#include "handlers.h"
+
+#include <string.h>
+
+#include <openssl/rand.h>
+
+#include "body.h"
+#include "hex.h"
+#include "uie/err.h"
+
+/* Whether id is enrolled, and how many of its enrolments are under way (the expired ones dropped). */
+static int outstanding(struct vd_conn *c, const char *id, bool *enrolled, uint64_t *n)
+{
+	struct vd_params p = { 0 };
+	PGresult *res;
+
+	vd_param_text(&p, id);
+	if (!(res = vd_db_query(
+		      c, "issuing an enrolment nonce",
+		      "WITH expired AS (DELETE FROM enrolments WHERE machine_id = $1 AND expires_at <= "
+		      "now()) SELECT (SELECT count(*) FROM machines WHERE id = $1), (SELECT count(*) "
+		      "FROM enrolments WHERE machine_id = $1 AND expires_at > now())",
+		      &p)))
+		return UIE_E_IO;
+	*enrolled = vd_db_u64(res, 0, 0) != 0;
+	*n = vd_db_u64(res, 0, 1);
+	PQclear(res);
+	return UIE_OK;
+}
+
+void vd_h_enrol_nonce(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_request *req,
+		      struct vd_reply *rep)
+{
+	struct vd_params p = { 0 };
+	uint8_t nonce[VD_ENROL_NONCE_LEN];
+	char hex[2 * VD_ENROL_NONCE_LEN + 1];
+	bool enrolled = false;
+	uint64_t n = 0;
+
+	/* One at a time per id: the advisory lock of the id's hash, held to the transaction's end. */
+	vd_param_text(&p, req->id);
+	if (vd_db_exec(c, "issuing an enrolment nonce", "BEGIN", NULL) != UIE_OK ||
+	    vd_db_exec(c, "issuing an enrolment nonce", "SELECT pg_advisory_xact_lock(hashtext($1))", &p) !=
+		    UIE_OK ||
+	    outstanding(c, req->id, &enrolled, &n) != UIE_OK) {
+		vd_reply_db(rep, "issuing an enrolment nonce");
+		return;
+	}
+	if (enrolled) {
+		vd_reply_error(rep, 409, "exists", "machine \"%s\" is enrolled already", req->id);
+		return;
+	}
+	if (n >= ctx->cfg->max_nonces) {
+		vd_reply_error(rep, 429, "too_many_nonces", "machine \"%s\" has %llu enrolments under way",
+			       req->id, (unsigned long long)n);
+		return;
+	}
+	if (RAND_bytes(nonce, sizeof(nonce)) != 1) {
+		vd_reply_error(rep, 500, "internal", "no randomness for a nonce");
+		return;
+	}
+	memset(&p, 0, sizeof(p));
+	vd_param_bytes(&p, nonce, sizeof(nonce));
+	vd_param_text(&p, req->id);
+	vd_param_u64(&p, ctx->cfg->nonce_ttl);
+	if (vd_db_exec(c, "storing an enrolment nonce",
+		       "INSERT INTO enrolments (nonce, machine_id, expires_at) VALUES "
+		       "($1, $2, now() + make_interval(secs => $3))",
+		       &p) != UIE_OK ||
+	    vd_db_exec(c, "storing an enrolment nonce", "COMMIT", NULL) != UIE_OK) {
+		vd_reply_db(rep, "storing the enrolment nonce");
+		return;
+	}
+	uie_hex_encode(hex, nonce, sizeof(nonce));
+	vd_reply_json(rep, 201,
+		      json_pack("{s:s, s:I}", "nonce", hex, "expires_in", (json_int_t)ctx->cfg->nonce_ttl));
+}
