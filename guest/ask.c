@@ -37,14 +37,16 @@ static const char *event_name(uint16_t ev)
 	return uie_event_key(ev) ? uie_event_key(ev) : "grant";
 }
 
-/* True when st is the file pid runs as its main program (/proc/PID/exe). */
-static bool is_program_of(pid_t pid, const struct stat *st)
+/* The stat of pid's main program (/proc/PID/exe) in g, once per grant. */
+static bool program_stat(struct uie_grant *g)
 {
 	char link[48];
-	struct stat exe;
 
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-	return stat(link, &exe) == 0 && exe.st_dev == st->st_dev && exe.st_ino == st->st_ino;
+	if (!g->exe_known) {
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)g->pid);
+		g->exe_known = stat(link, &g->exe) == 0 ? 1 : -1;
+	}
+	return g->exe_known > 0;
 }
 
 /*
@@ -52,17 +54,18 @@ static bool is_program_of(pid_t pid, const struct stat *st)
  * if fileless.  An ELF object mapped as a DSO by the process that runs it
  * as its program (node maps parts of its own binary) is its MAIN.
  */
-static uint8_t role_of(pid_t pid, int fd, const struct stat *st, uint8_t elf_role)
+static uint8_t role_of(struct uie_grant *g)
 {
 	unsigned char m[4];
 
-	if (uie_sys_fileless(fd, st))
+	if (uie_sys_fileless(g->objfd, &g->st))
 		return UIE_ROLE_ANON;
-	if (pread(fd, m, sizeof(m), 0) != (ssize_t)sizeof(m) || memcmp(m, "\177ELF", 4) != 0)
+	if (pread(g->objfd, m, sizeof(m), 0) != (ssize_t)sizeof(m) || memcmp(m, "\177ELF", 4) != 0)
 		return UIE_ROLE_FILE;
-	if (elf_role == UIE_ROLE_DSO && is_program_of(pid, st))
+	if (g->role == UIE_ROLE_DSO && program_stat(g) && g->exe.st_dev == g->st.st_dev &&
+	    g->exe.st_ino == g->st.st_ino)
 		return UIE_ROLE_MAIN;
-	return elf_role;
+	return g->role;
 }
 
 uint8_t uie_guest_exec_role(int fd, uint8_t role)
@@ -136,44 +139,75 @@ static void prepare(struct uie_sup *s, struct uie_grant *g)
 	}
 }
 
-/* The fast path's answer or the monitor's verdict in g->v; false (g->why) when there is none. */
-static bool consult(struct uie_sup *s, struct uie_grant *g)
+/* Why a grant cannot be asked: no connection (g->why). */
+static bool connected(struct uie_sup *s, struct uie_grant *g)
 {
-	bool object = g->role != UIE_ROLE_ANON;
-	int r, progfd = -1;
-	uint64_t begun;
-
 	uie_guest_connect(s);
-	if (s->conn.fd < 0) {
-		if (s->conn.other_boot)
-			snprintf(g->why, sizeof(g->why), "the monitor restarted since this tree started");
-		else
-			snprintf(g->why, sizeof(g->why), "monitor unreachable at %s: %s", s->o->socket_path,
-				 strerror(s->conn.err));
-		return false;
+	if (s->conn.fd >= 0)
+		return true;
+	if (s->conn.other_boot)
+		snprintf(g->why, sizeof(g->why), "the monitor restarted since this tree started");
+	else
+		snprintf(g->why, sizeof(g->why), "monitor unreachable at %s: %s", s->o->socket_path,
+			 strerror(s->conn.err));
+	return false;
+}
+
+/*
+ * The fast path's answers or the monitor's verdicts for g[0..n) in their
+ * v, all requests sent before the first answer is read (one exchange with
+ * the monitor for the lot; it answers a connection's requests in order).
+ * All grants are for one thread of one notification, so its subject is
+ * looked up once.  Returns how many leading grants have a verdict; the next
+ * one (if any) has its why.  A fast-path refusal stops the requests there:
+ * what follows it is not asked, as when they were asked one by one.
+ */
+static unsigned consult(struct uie_sup *s, struct uie_grant *g, unsigned n)
+{
+	const struct uie_req *req[UIE_ASK_MAX];
+	struct uie_verdict v[UIE_ASK_MAX];
+	int fd[UIE_ASK_MAX];
+	uint64_t begun, subject;
+	unsigned m = 0, got = 0;
+	int r;
+
+	if (n == 0 || n > UIE_ASK_MAX || !connected(s, &g[0]))
+		return 0;
+	/* The program of the process the requests are for: no /proc read before one was granted. */
+	subject = s->subjects.n && program_stat(&g[0]) ? uie_guest_subject_of(&s->subjects, &g[0].exe) : 0;
+	for (; m < n; m++) {
+		struct uie_grant *x = &g[m];
+		bool object = x->role != UIE_ROLE_ANON;
+
+		if (uie_guest_fastpath_refusal(s, &x->req, object ? x->objfd : -1, x->why, sizeof(x->why),
+					       &x->quiet))
+			break;
+		x->req.subject_seq = subject;
+		req[m] = &x->req;
+		fd[m] = object ? x->objfd : program_of(&s->subjects, x->pid, x->event);
 	}
-	if (uie_guest_fastpath_refusal(s, &g->req, object ? g->objfd : -1, g->why, sizeof(g->why), &g->quiet))
-		return false;
-	if (!object)
-		progfd = program_of(&s->subjects, g->pid, g->event);
-	g->req.subject_seq = uie_guest_subject_of(&s->subjects, g->pid);
+	if (m == 0)
+		return 0;
 	uie_grant_step(&s->phases, UIE_GS_SEAL);
 	begun = uie_phase_begin(&s->phases);
-	r = uie_bridge_measure(s->conn.fd, &g->req, object ? g->objfd : progfd, &g->v);
+	r = uie_bridge_measure_all(s->conn.fd, req, fd, m, v, &got);
 	uie_phase_end(&s->phases, UIE_PHASE_ASK, begun);
-	uie_grant_step(&s->phases, UIE_GS_MONITOR);
-	if (progfd >= 0)
-		close(progfd);
-	if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)
-		uie_guest_disconnect(s); /* unusable; the next request reconnects */
+	uie_grant_asked(&s->phases, m);
+	for (unsigned i = 0; i < m; i++) {
+		if (g[i].role == UIE_ROLE_ANON && fd[i] >= 0)
+			close(fd[i]);
+		g[i].v = v[i];
+		if (i < got)
+			uie_guest_fastpath_learn(s, &g[i].req, g[i].role != UIE_ROLE_ANON, &g[i].v);
+	}
 	if (r != UIE_OK) {
-		snprintf(g->why, sizeof(g->why), "monitor %s at %s (%s)",
+		if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)
+			uie_guest_disconnect(s); /* unusable; the next request reconnects */
+		snprintf(g[got].why, sizeof(g[got].why), "monitor %s at %s (%s)",
 			 r == UIE_E_PEER ? "unreachable" : "error", s->o->socket_path,
 			 r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
-		return false;
 	}
-	uie_guest_fastpath_learn(s, &g->req, object, &g->v);
-	return true;
+	return got;
 }
 
 /* Whether the verdict in g->v lets the grant happen; false with g->why (or quiet) when not. */
@@ -202,10 +236,21 @@ static bool interpret(struct uie_sup *s, struct uie_grant *g)
 	return true;
 }
 
+unsigned uie_guest_ask_all(struct uie_sup *s, struct uie_grant *g, unsigned n)
+{
+	unsigned k, ok = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		prepare(s, &g[i]);
+	k = consult(s, g, n);
+	while (ok < k && interpret(s, &g[ok]))
+		ok++;
+	return ok;
+}
+
 bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g)
 {
-	prepare(s, g);
-	return consult(s, g) && interpret(s, g);
+	return uie_guest_ask_all(s, g, 1) == 1;
 }
 
 void uie_guest_commit(struct uie_sup *s, const struct uie_grant *g)
@@ -261,7 +306,7 @@ bool uie_guest_examine(struct uie_grant *g)
 			(int)g->pid);
 		return false;
 	}
-	g->role = role_of(g->pid, g->objfd, &g->st, g->role);
+	g->role = role_of(g);
 	if (g->role == UIE_ROLE_ANON && !g->what)
 		g->what = "fileless memory";
 	return true;

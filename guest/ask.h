@@ -27,7 +27,9 @@ struct uie_grant {
 	uint16_t event; /* UIE_EV_* */
 	uint8_t role;   /* UIE_ROLE_*; ANON: anonymous or fileless memory, no object */
 	uint8_t cond;   /* UIE_COND_* (files only) */
-	/* Set by uie_guest_ask. */
+	/* Set by uie_guest_examine or uie_guest_ask. */
+	struct stat exe; /* the caller's main program (/proc/PID/exe), when exe_known > 0 */
+	int exe_known;   /* 0: not looked at yet; -1: could not be */
 	bool fresh_seal; /* the file's seal was taken for this grant: dropped on refusal */
 	bool quiet;      /* a refusal that is counted, not named on stderr */
 	int seal;        /* UIE_SEAL_* */
@@ -46,6 +48,15 @@ struct uie_sup;
  * calls uie_guest_commit or uie_guest_refuse.
  */
 bool uie_guest_ask(struct uie_sup *s, struct uie_grant *g);
+/*
+ * uie_guest_ask for g[0..n) (n <= UIE_ASK_MAX) in one exchange with the
+ * monitor: every request is sent before the first verdict is read.  Returns
+ * how many leading grants may happen; g[result], when < n, has why (or
+ * quiet).  The caller commits those and refuses the rest (each may hold a
+ * fresh seal).
+ */
+#define UIE_ASK_MAX 5 /* an execve: the program and its interpreters (the kernel allows 5 levels) */
+unsigned uie_guest_ask_all(struct uie_sup *s, struct uie_grant *g, unsigned n);
 /* Step 2, after an ALLOW that is applied: remembers the grant (granted set, subject, write watch). */
 void uie_guest_commit(struct uie_sup *s, const struct uie_grant *g);
 /* Step 2, for a grant that does not happen: says why on stderr (unless quiet), drops its seal. */

@@ -30,50 +30,14 @@
 #include "uie/measure.h"
 #include "uie/sys.h"
 
-#define MAX_INTERP_DEPTH 4 /* the kernel allows 5 levels of binfmt rewriting */
+#define MAX_INTERP_DEPTH (UIE_ASK_MAX - 1) /* the kernel allows 5 levels of binfmt rewriting */
 
-/* Asks about a fileless object run by execve, as anonymous memory. */
-static bool ask_fileless(struct uie_sup *s, pid_t pid, const char *what)
-{
-	struct uie_grant g = { .event = UIE_EV_EXECVE, .role = UIE_ROLE_ANON, .pid = pid, .what = what };
-
-	return uie_guest_grant(s, &g);
-}
-
-/*
- * Asks about one object of the execve; an allowed file's identity goes to
- * ids.  st is fd's fstat (NULL: taken here).  The identity recorded is the
- * one from before the request: if the file changes after it, the exec
- * watch no longer matches it and asks the monitor again (fan.c).
- */
-static bool ask_file(struct uie_sup *s, const struct uie_call *c, int fd, const struct stat *st, uint8_t role,
-		     const char *what, struct uie_exec_ids *ids)
-{
-	struct uie_grant g;
-	struct stat own;
-
-	if (!st) {
-		if (fstat(fd, &own) != 0)
-			return false;
-		st = &own;
-	}
-	if (!S_ISREG(st->st_mode))
-		return false;
-	if (uie_sys_fileless(fd, st))
-		return ask_fileless(s, c->n->pid, what);
-	g = (struct uie_grant){ .event = UIE_EV_EXECVE,
-				.role = uie_guest_exec_role(fd, role),
-				.pid = c->n->pid,
-				.objfd = fd,
-				.st = *st,
-				.length = (uint64_t)st->st_size,
-				.what = what };
-	if (!uie_guest_grant(s, &g))
-		return false;
-	if (ids->n < UIE_EXEC_IDS)
-		ids->id[ids->n++] = uie_file_id_of(st);
-	return true;
-}
+/* The objects of one execve: the program, then its interpreters. */
+struct uie_exec_chain {
+	struct uie_grant g[UIE_ASK_MAX];
+	char what[UIE_ASK_MAX][PATH_MAX + 32];
+	unsigned n;
+};
 
 /* The interpreter named by a "#!" line, or by PT_INTERP; *name[0] == 0 when none. */
 static int interp_of(int fd, char *name, size_t cap)
@@ -114,48 +78,97 @@ static int interp_of(int fd, char *name, size_t cap)
 	return r;
 }
 
-/* Asks about the interpreter chain of fd; returns 0 or the errno to fail the call with. */
-static int check_chain(struct uie_sup *s, const struct uie_call *c, int fd, const char *what, bool watched,
-		       struct uie_exec_ids *ids)
+/*
+ * The grant for one object of the execve, fd opened here (owned by the
+ * chain from now on): a file, or a fileless object asked about as
+ * anonymous memory.  False (fd closed) when it is neither a regular file
+ * nor fileless.
+ */
+static bool add_object(struct uie_exec_chain *ch, pid_t pid, int fd, uint8_t role, const char *what)
+{
+	struct uie_grant *g = &ch->g[ch->n];
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
+	snprintf(ch->what[ch->n], sizeof(ch->what[ch->n]), "%s", what);
+	if (uie_sys_fileless(fd, &st))
+		*g = (struct uie_grant){ .event = UIE_EV_EXECVE, .role = UIE_ROLE_ANON, .pid = pid };
+	else
+		*g = (struct uie_grant){ .event = UIE_EV_EXECVE,
+					 .role = uie_guest_exec_role(fd, role),
+					 .pid = pid,
+					 .st = st,
+					 .length = (uint64_t)st.st_size };
+	g->objfd = fd;
+	g->what = ch->what[ch->n];
+	ch->n++;
+	return true;
+}
+
+/*
+ * The interpreter chain of the main program ch->g[0] (#! lines, PT_INTERP)
+ * added to ch; returns 0 or the errno to fail the call with once the
+ * objects found so far have been asked about (as before, when each object
+ * was asked about before the next was looked for, so the monitor logs at
+ * least what it logged then).
+ */
+static int walk_chain(struct uie_exec_chain *ch, const struct uie_call *c, bool watched)
 {
 	char name[PATH_MAX];
-	int cur = fd, depth, err = 0;
 
-	for (depth = 0; depth < MAX_INTERP_DEPTH; depth++) {
-		int next, r = interp_of(cur, name, sizeof(name));
+	for (unsigned depth = 0; depth < MAX_INTERP_DEPTH; depth++) {
+		int next, r = interp_of(ch->g[ch->n - 1].objfd, name, sizeof(name));
 
-		if (r == UIE_E_FORMAT) {
-			/* Neither ELF nor #!: under the watch the kernel's binfmt_misc
-			 * handler is checked when opened; without it, refuse like the kernel. */
-			err = watched ? 0 : ENOEXEC;
-			break;
-		}
+		if (r == UIE_E_FORMAT)                /* neither ELF nor #!: under the watch the kernel's */
+			return watched ? 0 : ENOEXEC; /* binfmt_misc handler is checked when opened */
 		if (r != UIE_OK) {
 			fprintf(stderr,
-				"uie: denied execve of %s (pid %d): cannot read its interpreter (%s)\n", what,
-				(int)c->n->pid, uie_err_str(r));
-			err = EACCES;
-			break;
+				"uie: denied execve of %s (pid %d): cannot read its interpreter (%s)\n",
+				ch->g[0].what, (int)c->n->pid, uie_err_str(r));
+			return EACCES;
 		}
 		if (name[0] == '\0')
-			break;
-		if (uie_guest_open_as(c, AT_FDCWD, name, false, &next) != UIE_OK) {
-			err = errno ? errno : ENOENT;
-			break;
-		}
-		if (cur != fd)
-			close(cur);
-		cur = next;
-		if (!ask_file(s, c, cur, NULL, UIE_ROLE_INTERP, name, ids)) {
-			err = EACCES;
-			break;
-		}
+			return 0;
+		if (uie_guest_open_as(c, AT_FDCWD, name, false, &next) != UIE_OK)
+			return errno ? errno : ENOENT;
+		if (!add_object(ch, c->n->pid, next, UIE_ROLE_INTERP, name))
+			return EACCES;
 	}
-	if (depth == MAX_INTERP_DEPTH)
-		err = ELOOP;
-	if (cur != fd)
-		close(cur);
-	return err;
+	return ELOOP;
+}
+
+/*
+ * Asks about the whole chain in one exchange with the monitor (ask.h): the
+ * program and its interpreters are sent together, so a warm execve wakes
+ * the monitor once, not once per object.  The execve may continue only if
+ * every object is allowed; the ones allowed ahead of a refusal are not
+ * committed either (they will not run).  A refused program's interpreter
+ * is therefore asked about too (one record more than when the interpreter
+ * was only looked for after the program's ALLOW), never less.  An allowed
+ * file's identity goes to ids as it was before the request: if the file
+ * changes after it, the exec watch no longer matches it and asks the
+ * monitor again (fan.c).
+ */
+static bool ask_chain(struct uie_sup *s, struct uie_exec_chain *ch, struct uie_exec_ids *ids)
+{
+	unsigned ok = uie_guest_ask_all(s, ch->g, ch->n);
+
+	for (unsigned i = 0; i < ch->n; i++) {
+		struct uie_grant *g = &ch->g[i];
+
+		if (ok < ch->n) { /* named once, for the object that was refused */
+			g->quiet = g->quiet || i != ok;
+			uie_guest_refuse(s, g, g->why);
+			continue;
+		}
+		uie_guest_commit(s, g);
+		if (g->role != UIE_ROLE_ANON && ids->n < UIE_EXEC_IDS)
+			ids->id[ids->n++] = uie_file_id_of(&g->st);
+	}
+	return ok == ch->n;
 }
 
 void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r)
@@ -166,8 +179,8 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	int flags = at ? (int)n->data.args[4] : 0;
 	char path[PATH_MAX], what[PATH_MAX + 32];
 	struct uie_exec_ids ids = { .n = 0 };
-	struct stat st;
-	bool watched, ok = false;
+	struct uie_exec_chain ch = { .n = 0 };
+	bool asked;
 	int fd = -1, err = 0;
 
 	err = uie_guest_read_str(n->pid, at ? n->data.args[1] : n->data.args[0], path, sizeof(path));
@@ -194,27 +207,23 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		uie_guest_deny(r, errno ? errno : ENOENT); /* what the kernel would say */
 		return;
 	}
-	/* r says EACCES until one of the branches below has the monitor's ALLOW. */
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	/* r says EACCES until the monitor has allowed every object of the chain. */
+	if (!add_object(&ch, n->pid, fd, UIE_ROLE_MAIN, what)) {
 		uie_guest_deny(r, EACCES);
-		close(fd);
 		return;
 	}
-	watched = uie_guest_fan_covers(&s->fan, st.st_dev);
-	if (uie_sys_fileless(fd, &st)) {
-		ok = ask_fileless(s, n->pid, what);
-	} else if (ask_file(s, c, fd, &st, UIE_ROLE_MAIN, what, &ids)) {
-		err = check_chain(s, c, fd, what, watched, &ids);
-		ok = err == 0;
-	}
-	if (ok) {
+	if (ch.g[0].role != UIE_ROLE_ANON)
+		err = walk_chain(&ch, c, uie_guest_fan_covers(&s->fan, ch.g[0].st.st_dev));
+	asked = ask_chain(s, &ch, &ids);
+	if (asked && err == 0) {
 		/* Under the exec watch the kernel's own opens are checked again (fan.c):
 		 * any file other than the ones allowed here is asked about once more. */
 		if (s->fan.fd >= 0)
 			uie_guest_fan_expect(&s->fan, n->pid, &ids);
 		uie_guest_cont(r);
-	} else if (err != 0) {
+	} else if (asked) {
 		uie_guest_deny(r, err);
 	}
-	close(fd);
+	for (unsigned i = 0; i < ch.n; i++)
+		close(ch.g[i].objfd);
 }

@@ -79,8 +79,13 @@ void uie_grant_step(struct uie_phases *p, enum uie_grant_step st)
 	now = uie_now_ns();
 	c->ns[st] += now - c->mark;
 	c->mark = now;
-	if (st == UIE_GS_MONITOR)
-		c->asks++;
+}
+
+void uie_grant_asked(struct uie_phases *p, unsigned n)
+{
+	uie_grant_step(p, UIE_GS_MONITOR);
+	if (p->cur)
+		p->cur->asks += n;
 }
 
 void uie_grant_end(struct uie_phases *p, enum uie_grant_kind kind)

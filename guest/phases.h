@@ -54,7 +54,7 @@ enum uie_grant_step {
 struct uie_grant_clock {
 	uint64_t start, mark;       /* receipt, end of the last step */
 	uint64_t ns[UIE_GS__MAX];   /* per step */
-	unsigned asks;              /* monitor round trips */
+	unsigned asks;              /* monitor requests (an execve sends its chain in one exchange) */
 	struct uie_grant_clock *up; /* the notification this one is answered within, or NULL */
 };
 
@@ -86,6 +86,8 @@ void uie_phases_print(const struct uie_phases *p, FILE *f);
 void uie_grant_begin(struct uie_phases *p, struct uie_grant_clock *clk);
 /* Ends step st of the current notification now. */
 void uie_grant_step(struct uie_phases *p, enum uie_grant_step st);
+/* Ends its MONITOR step now: an exchange of n requests with the monitor (n asks). */
+void uie_grant_asked(struct uie_phases *p, unsigned n);
 /* The current notification is answered: ends its ANSWER step and keeps its times. */
 void uie_grant_end(struct uie_phases *p, enum uie_grant_kind kind);
 /* Back to the notification clk was answered within. */

@@ -14,7 +14,7 @@
  * one this interceptor never granted on any; the least recently used goes
  * when the table is full.
  */
-#include <stdio.h>
+#include <stddef.h>
 #include <sys/stat.h>
 
 #include "subject.h"
@@ -51,16 +51,10 @@ bool uie_guest_subject_program(struct uie_subjects *sj, const struct stat *st)
 	return find(sj, st) != NULL;
 }
 
-uint64_t uie_guest_subject_of(struct uie_subjects *sj, pid_t pid)
+uint64_t uie_guest_subject_of(struct uie_subjects *sj, const struct stat *exe)
 {
-	char link[48];
-	struct stat exe;
-	const struct uie_subject *e;
+	const struct uie_subject *e = find(sj, exe);
 
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-	if (sj->n == 0 || stat(link, &exe) != 0)
-		return 0;
-	e = find(sj, &exe);
 	return e ? e->seq : 0;
 }
 

@@ -25,8 +25,9 @@ struct uie_subjects {
 
 /* Remembers that record seq granted the program file st (an ELF main program or interpreter). */
 void uie_guest_subject_granted(struct uie_subjects *sj, const struct stat *st, uint64_t seq);
-/* The record that granted pid's main program on this connection, or 0 (unknown). */
-uint64_t uie_guest_subject_of(struct uie_subjects *sj, pid_t pid);
+/* The record that granted the program file exe (a process's /proc/PID/exe) on this
+ * connection, or 0 (unknown). */
+uint64_t uie_guest_subject_of(struct uie_subjects *sj, const struct stat *exe);
 /* True when st is a program granted at an execve (the only programs a request may run as). */
 bool uie_guest_subject_program(struct uie_subjects *sj, const struct stat *st);
 /* Forgets every subject's record (the connection it was granted on is gone); the programs stay. */

@@ -4,6 +4,9 @@
  * descriptor or from guest frames, ends here, so every refusal is decided,
  * logged and named in the system log the same way in both modes.
  */
+#include <stdio.h>
+#include <unistd.h>
+
 #include "monitor.h"
 #include "subjects.h"
 #include "uie/err.h"
@@ -27,14 +30,36 @@ static void subject_remember(struct uie_monitor *m, struct uie_mon_client *clien
 			     (unsigned long long)v->seq);
 }
 
+/*
+ * The name of the object behind fd, for the system log (NULL when it has
+ * none).  A deleted or fileless object's name says so: "/memfd:x (deleted)".
+ * Read only for a refusal: a grant's request reads nothing from /proc.
+ */
+static const char *object_name(int fd, char *buf, size_t size)
+{
+	char link[32];
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, size - 1);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
 int uie_mon_decide(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,
-		   const struct uie_measurement *ms, const char *object, struct uie_verdict *out)
+		   const struct uie_measurement *ms, int objfd, struct uie_verdict *out)
 {
 	int r = uie_core_decide(&m->core, req, ms->err, ms->scope == UIE_SCOPE_NONE ? NULL : &ms->digest,
 				ms->scope, out);
+	char name[4096];
 
 	if (r == UIE_OK && out->policy_decision == UIE_DENY)
-		uie_denylog_denial(m->denylog, req, out, m->core.mode, object);
+		uie_denylog_denial(m->denylog, req, out, m->core.mode,
+				   object_name(objfd, name, sizeof(name)));
 	if (ms->err != UIE_OK)
 		uie_mon_diag(m, "measure pid %u event %u role %u%s: %s", req->pid, req->event, req->role,
 			     m->ram ? " (VM)" : "", uie_err_str(ms->err));

@@ -163,35 +163,7 @@ static struct uie_measurement measure_fd(struct uie_monitor *m, struct uie_req *
 	return measure_finish(m, &job);
 }
 
-/*
- * The name of the object behind fd, for the system log (NULL when it has
- * none).  A deleted or fileless object's name says so: "/memfd:x (deleted)".
- */
-static const char *object_name(int fd, char *buf, size_t size)
-{
-	char link[32];
-	ssize_t n;
-
-	if (fd < 0)
-		return NULL;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, buf, size - 1);
-	if (n < 0)
-		return NULL;
-	buf[n] = '\0';
-	return buf;
-}
-
-/* Decides a request measured from fd (or not: -1), naming its object in the system log. */
-static int measure_decide(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,
-			  int fd, const struct uie_measurement *ms, struct uie_verdict *out)
-{
-	char name[4096];
-
-	return uie_mon_decide(m, client, req, ms, object_name(fd, name, sizeof(name)), out);
-}
-
-/* measure_decide of a request measured in the loop, timed (--timing) from clk's start. */
+/* uie_mon_decide of a request measured in the loop, timed (--timing) from clk's start. */
 static int timed_decide(struct uie_monitor *m, struct uie_mon_clock *clk, struct uie_mon_client *client,
 			const struct uie_req *req, int fd, const struct uie_measurement *ms,
 			struct uie_verdict *out)
@@ -199,7 +171,7 @@ static int timed_decide(struct uie_monitor *m, struct uie_mon_clock *clk, struct
 	int r;
 
 	uie_mon_clock_measured(m, clk);
-	r = measure_decide(m, client, req, fd, ms, out);
+	r = uie_mon_decide(m, client, req, ms, fd, out);
 	uie_mon_clock_done(m, clk);
 	return r;
 }
@@ -289,7 +261,7 @@ void uie_mon_measure_finish(struct uie_monitor *m, struct uie_mon_client *client
 	struct uie_wire_msg a = { 0 };
 	struct uie_measurement ms = measure_finish(m, job);
 
-	a.status = measure_decide(m, client, &job->req, job->fd, &ms, &a.u.measure_ans);
+	a.status = uie_mon_decide(m, client, &job->req, &ms, job->fd, &a.u.measure_ans);
 	uie_mon_answer(&q, &a, ans, anslen);
 }
 

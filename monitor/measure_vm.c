@@ -114,7 +114,7 @@ int uie_mon_measure_vm(struct uie_monitor *m, struct uie_mon_call *c)
 		free(frames);
 	}
 	/* The guest names no object the monitor could check: the record's digest is its name. */
-	return uie_mon_decide(m, c->client, &req, &ms, NULL, &c->a->u.measure_ans);
+	return uie_mon_decide(m, c->client, &req, &ms, -1, &c->a->u.measure_ans);
 }
 
 /*

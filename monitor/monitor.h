@@ -236,12 +236,12 @@ int uie_mon_violation_vm(struct uie_monitor *m, struct uie_mon_call *c);
 
 /*
  * The one decide step of a measured request (process and VM mode): decides
- * req from ms, logs it, names a refusal in the system log with object (its
- * name, NULL: none) and, in first-seen mode, remembers a granted program as
- * a subject of client.  Return: uie_core_decide's.
+ * req from ms, logs it, names a refusal in the system log with the name of
+ * the object behind objfd (-1: none) and, in first-seen mode, remembers a
+ * granted program as a subject of client.  Return: uie_core_decide's.
  */
 int uie_mon_decide(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,
-		   const struct uie_measurement *ms, const char *object, struct uie_verdict *out);
+		   const struct uie_measurement *ms, int objfd, struct uie_verdict *out);
 
 /* A diagnostics line (printf-style) to diag, if set; uie_mon_diag: to m->diag. */
 void uie_mon_say(FILE *diag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

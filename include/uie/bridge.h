@@ -91,6 +91,17 @@ int uie_bridge_connect(const char *path, int *fd);
  * (including a dead monitor) returns an error and leaves out->decision == UIE_DENY.
  */
 int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out);
+/*
+ * uie_bridge_measure for req[0..n) (objfd[i] each; n <= UIE_BRIDGE_MEASURE_MAX)
+ * on one connection: every request is sent before the first answer is read
+ * (the monitor answers a connection's requests in the order they came).
+ * out[i] for i < *answered is the monitor's verdict; the result is UIE_OK
+ * when all n were answered, else the error of request *answered (its out
+ * and the later ones say DENY).
+ */
+#define UIE_BRIDGE_MEASURE_MAX 8
+int uie_bridge_measure_all(int fd, const struct uie_req *const *req, const int *objfd, unsigned n,
+			   struct uie_verdict *out, unsigned *answered);
 
 /* Installs a package; *monitor_err receives the monitor's verdict code. */
 int uie_bridge_install(int fd, const uint8_t *pkg, size_t len, int *monitor_err);

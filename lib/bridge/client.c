@@ -98,28 +98,37 @@ static bool is_stream(int sock)
 	return type != SOCK_SEQPACKET;
 }
 
+/* Sends req (with sendfd unless -1) under a fresh request id (req->request_id). */
+static int call_send(int sock, bool stream, struct uie_wire_msg *req, int sendfd)
+{
+	uint8_t buf[UIE_BRIDGE_MAX_MSG];
+	size_t len;
+	int r;
+
+	req->request_id = atomic_fetch_add(&next_request_id, 1);
+	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK)
+		return r;
+	return stream ? uie_stream_send(sock, buf, len, sendfd) : uie_bridge_send(sock, buf, len, sendfd);
+}
+
 /*
- * Sends req (with sendfd unless -1) and waits for its answer.  Answers to
- * earlier requests that timed out are skipped.  On UIE_OK the answer is in
- * *ans (its status may still be an error) and its descriptor, if any, in
- * *ansfd (owned by the caller), already checked against the fd rule.
+ * Waits for the answer to req, sent by call_send.  Answers to earlier
+ * requests (one that timed out, or one sent before req and read by nobody)
+ * are skipped.  On UIE_OK the answer is in *ans (its status may still be an
+ * error) and its descriptor, if any, in *ansfd (owned by the caller),
+ * already checked against the fd rule.
  */
-static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans, int *ansfd)
+static int call_recv(int sock, bool stream, const struct uie_wire_msg *req, struct uie_wire_msg *ans,
+		     int *ansfd)
 {
 	uint8_t buf[UIE_BRIDGE_MAX_MSG];
 	int64_t deadline = (int64_t)uie_now_ms() + UIE_BRIDGE_TIMEOUT_MS;
-	bool stream = is_stream(sock);
 	size_t len;
 	int r, fd;
 
 	*ansfd = -1;
 	memset(ans, 0, sizeof(*ans));
 	errno = 0; /* EPROTO below tells a broken answer from a closed connection */
-	req->request_id = atomic_fetch_add(&next_request_id, 1);
-	if ((r = uie_bridge_encode(req, buf, sizeof(buf), &len)) != UIE_OK ||
-	    (r = stream ? uie_stream_send(sock, buf, len, sendfd)
-			: uie_bridge_send(sock, buf, len, sendfd)) != UIE_OK)
-		return r;
 	for (;;) {
 		int64_t left = deadline - (int64_t)uie_now_ms();
 
@@ -151,6 +160,20 @@ static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_
 	}
 }
 
+/* Sends req and waits for its answer (call_recv). */
+static int call(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans, int *ansfd)
+{
+	bool stream = is_stream(sock);
+	int r = call_send(sock, stream, req, sendfd);
+
+	if (r != UIE_OK) {
+		*ansfd = -1;
+		memset(ans, 0, sizeof(*ans));
+		return r;
+	}
+	return call_recv(sock, stream, req, ans, ansfd);
+}
+
 /* call, with an error answer's status as the result (an error answer carries no descriptor). */
 static int call_ok(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wire_msg *ans, int *ansfd)
 {
@@ -159,16 +182,13 @@ static int call_ok(int sock, struct uie_wire_msg *req, int sendfd, struct uie_wi
 	return r != UIE_OK ? r : ans->status;
 }
 
-int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out)
+/* MEASURE_REQ for req, whose object (or, for ANON, program) is objfd. */
+static int measure_msg(const struct uie_req *req, int objfd, struct uie_wire_msg *q)
 {
-	struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ }, a;
-	int r, afd;
-
-	memset(out, 0, sizeof(*out));
-	out->decision = UIE_DENY;
 	if (!req || (req->role != UIE_ROLE_ANON && objfd < 0))
 		return UIE_E_INVAL;
-	q.u.measure_req = (struct uie_msg_measure_req){
+	*q = (struct uie_wire_msg){ .type = UIE_MSG_MEASURE_REQ };
+	q->u.measure_req = (struct uie_msg_measure_req){
 		.event = req->event,
 		.role = req->role,
 		.pid = req->pid,
@@ -179,10 +199,55 @@ int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_
 		.file_offset = req->file_offset,
 		.subject_seq = req->subject_seq,
 	};
-	if ((r = call_ok(fd, &q, objfd, &a, &afd)) != UIE_OK)
-		return r;
-	*out = a.u.measure_ans;
 	return UIE_OK;
+}
+
+int uie_bridge_measure_all(int fd, const struct uie_req *const *req, const int *objfd, unsigned n,
+			   struct uie_verdict *out, unsigned *answered)
+{
+	uint32_t id[UIE_BRIDGE_MEASURE_MAX];
+	bool stream;
+	unsigned sent = 0;
+	int r = UIE_OK;
+
+	*answered = 0;
+	for (unsigned i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].decision = UIE_DENY;
+	}
+	if (n == 0 || n > UIE_BRIDGE_MEASURE_MAX)
+		return UIE_E_INVAL;
+	stream = is_stream(fd);
+	for (; sent < n && r == UIE_OK; sent++) {
+		struct uie_wire_msg q;
+
+		if ((r = measure_msg(req[sent], objfd[sent], &q)) == UIE_OK &&
+		    (r = call_send(fd, stream, &q, objfd[sent])) == UIE_OK)
+			id[sent] = q.request_id;
+		else
+			break;
+	}
+	/* The answers to what was sent, in order; r: the first failure (a send's or an answer's). */
+	for (unsigned i = 0; i < sent; i++) {
+		const struct uie_wire_msg q = { .type = UIE_MSG_MEASURE_REQ, .request_id = id[i] };
+		struct uie_wire_msg a;
+		int ar, afd;
+
+		if ((ar = call_recv(fd, stream, &q, &a, &afd)) == UIE_OK)
+			ar = a.status;
+		if (ar != UIE_OK)
+			return ar;
+		out[i] = a.u.measure_ans;
+		(*answered)++;
+	}
+	return r;
+}
+
+int uie_bridge_measure(int fd, const struct uie_req *req, int objfd, struct uie_verdict *out)
+{
+	unsigned answered;
+
+	return uie_bridge_measure_all(fd, &req, &objfd, 1, out, &answered);
 }
 
 int uie_bridge_install(int fd, const uint8_t *pkg, size_t len, int *monitor_err)

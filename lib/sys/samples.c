@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Durations kept for their median (include/uie/samples.h). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "uie/samples.h"
@@ -11,11 +10,23 @@ void uie_samples_add(struct uie_samples *s, uint64_t ns)
 	s->n++;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/*
+ * Sorted in place by insertion, not by qsort: glibc's qsort asks the kernel
+ * for the machine's memory (sysinfo) before sorting more than 1 KiB, and
+ * the monitor's seccomp filter kills it for that (`uie-monitord --timing`
+ * died of SIGSYS when it stopped).  At most UIE_SAMPLES_CAP values, sorted
+ * once when a program or the monitor ends.
+ */
+static void sort_u32(uint32_t *v, size_t k)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	for (size_t i = 1; i < k; i++) {
+		uint32_t x = v[i];
+		size_t j = i;
 
-	return (x > y) - (x < y);
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
 uint64_t uie_samples_median(const struct uie_samples *s)
@@ -26,6 +37,6 @@ uint64_t uie_samples_median(const struct uie_samples *s)
 	if (k == 0)
 		return 0;
 	memcpy(v, s->v, k * sizeof(v[0]));
-	qsort(v, k, sizeof(v[0]), cmp_u32);
+	sort_u32(v, k);
 	return k % 2 ? v[k / 2] : ((uint64_t)v[k / 2 - 1] + v[k / 2]) / 2;
 }

@@ -2,13 +2,21 @@
 /*
  * Durations kept for their median (lib/sys/samples.c): odd and even
  * counts, order of arrival, clamping, and the bound (only the last
- * UIE_SAMPLES_CAP samples count).
+ * UIE_SAMPLES_CAP samples count), and a full array's median taken under a
+ * filter that kills sysinfo, as the monitor's does (glibc's qsort calls it).
  */
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -60,5 +68,44 @@ static void test_last_ones_count(void **state)
 	assert_int_equal(s.n, UIE_SAMPLES_CAP + UIE_SAMPLES_CAP / 2 + 1);
 }
 
-TC_MAIN(NULL, NULL, cmocka_unit_test(test_empty), cmocka_unit_test(test_odd_even_unordered),
-	cmocka_unit_test(test_clamped), cmocka_unit_test(test_last_ones_count))
+/*
+ * A full array's median in a child whose filter kills sysinfo, as
+ * uie-monitord's does.  glibc's qsort asks sysinfo once per process and
+ * keeps the answer, so this test runs first, before anything in this
+ * process could have sorted (with the old qsort it then fails).
+ */
+static void test_full_under_filter(void **state)
+{
+	static struct uie_samples s;
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sysinfo, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	int st = 0;
+	pid_t pid;
+
+	(void)state;
+	for (unsigned i = 0; i < UIE_SAMPLES_CAP; i++)
+		uie_samples_add(&s, (uint64_t)((i * 7919u) % UIE_SAMPLES_CAP)); /* 0..CAP-1, shuffled */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+		    syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+			_exit(2);
+		_exit(uie_samples_median(&s) == (UIE_SAMPLES_CAP - 1) / 2 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st)); /* not killed by SIGSYS */
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_full_under_filter), cmocka_unit_test(test_empty),
+	cmocka_unit_test(test_odd_even_unordered), cmocka_unit_test(test_clamped),
+	cmocka_unit_test(test_last_ones_count))
