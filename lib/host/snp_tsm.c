@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* configfs-tsm's report directory and the GHCB certificate table (snp_tsm.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "snp_tsm.h"
@@ -183,11 +185,16 @@ static int put(const char *dir, const char *name, const void *p, size_t n)
 int uie_snp_tsm_write(const char *dir, const struct uie_snp_tsm *t)
 {
 	const char *guid = t->single ? UIE_SNP_GUID_VTPM "\n" : "00000000-0000-0000-0000-000000000000\n";
+	char path[4096];
 	int r;
 
 	if ((r = put(dir, "outblob", t->report, t->report_len)) != UIE_OK ||
 	    (r = put(dir, "manifestblob", t->manifest, t->manifest_len)) != UIE_OK ||
 	    (t->aux && (r = put(dir, "auxblob", t->aux, t->aux_len)) != UIE_OK))
 		return r;
+	/* No certificate table: none left from an earlier answer in dir either. */
+	if (!t->aux && ((size_t)snprintf(path, sizeof(path), "%s/auxblob", dir) >= sizeof(path) ||
+			(unlink(path) != 0 && errno != ENOENT)))
+		return UIE_E_IO;
 	return put(dir, "service_guid", guid, strlen(guid));
 }

@@ -344,6 +344,18 @@ static void test_bundle(void **state)
 	assert_memory_equal(back.aux, t.aux, t.aux_len);
 	free(packed);
 	uie_snp_tsm_free(&back);
+	/* An answer without a certificate table leaves none from an earlier one in the directory. */
+	{
+		struct uie_snp_tsm noaux = t;
+
+		noaux.aux = NULL;
+		noaux.aux_len = 0;
+		assert_int_equal(uie_snp_tsm_write(s->dir, &t), UIE_OK);
+		assert_int_equal(uie_snp_tsm_write(s->dir, &noaux), UIE_OK);
+		assert_int_equal(uie_snp_tsm_read(s->dir, &back, &why), UIE_OK);
+		assert_null(back.aux);
+		uie_snp_tsm_free(&back);
+	}
 	uie_snp_tsm_free(&t);
 }
 
