@@ -647,28 +647,9 @@ static void test_doc_vectors(void **state)
 	tc_doc_vectors(doc_path, "## 10. Test vectors", 0, want, sizeof(want) / sizeof(want[0]));
 }
 
-int main(int argc, char **argv)
-{
-	if (argc != 2) {
-		fprintf(stderr, "usage: test_bridge_wire docs/BRIDGE.md\n");
-		return 2;
-	}
-	doc_path = argv[1];
-	{
-		const struct CMUnitTest tests[] = {
-			cmocka_unit_test(test_roundtrip_all_types),
-			cmocka_unit_test(test_vectors),
-			cmocka_unit_test(test_fastpath_entry),
-			cmocka_unit_test(test_hostile),
-			cmocka_unit_test(test_credential_msgs),
-			cmocka_unit_test(test_snp_report_msgs),
-			cmocka_unit_test(test_snp_report_msgs),
-			cmocka_unit_test(test_encode_refuses_bad_fields),
-			cmocka_unit_test(test_fd_rules),
-			cmocka_unit_test(test_senders_and_modes),
-			cmocka_unit_test(test_doc_vectors),
-		};
-
-		return cmocka_run_group_tests(tests, NULL, NULL);
-	}
-}
+TC_MAIN_ARGS("docs/BRIDGE.md", (&doc_path), NULL, NULL, cmocka_unit_test(test_roundtrip_all_types),
+	     cmocka_unit_test(test_vectors), cmocka_unit_test(test_fastpath_entry),
+	     cmocka_unit_test(test_hostile), cmocka_unit_test(test_credential_msgs),
+	     cmocka_unit_test(test_snp_report_msgs), cmocka_unit_test(test_snp_report_msgs),
+	     cmocka_unit_test(test_encode_refuses_bad_fields), cmocka_unit_test(test_fd_rules),
+	     cmocka_unit_test(test_senders_and_modes), cmocka_unit_test(test_doc_vectors))
