@@ -60,18 +60,13 @@ static bool refusal(const struct vd_machine *m, const struct uie_verify_report *
 static int use_nonce(struct vd_conn *c, const char *id, const struct vd_attest *a, bool *found)
 {
 	struct vd_params p = { 0 };
-	PGresult *res;
 
 	vd_param_bytes(&p, a->nonce, sizeof(a->nonce));
 	vd_param_text(&p, id);
-	if (!(res = vd_db_query(c, "using a nonce",
-				"DELETE FROM nonces WHERE nonce = $1 AND machine_id = $2 "
-				"AND expires_at > now() RETURNING 1",
-				&p)))
-		return UIE_E_IO;
-	*found = PQntuples(res) == 1;
-	PQclear(res);
-	return UIE_OK;
+	return vd_db_row(c, "using a nonce",
+			 "DELETE FROM nonces WHERE nonce = $1 AND machine_id = $2 "
+			 "AND expires_at > now() RETURNING 1",
+			 &p, found);
 }
 
 /* The verdict row; *verdict its id. */

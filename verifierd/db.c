@@ -164,6 +164,15 @@ int vd_db_exec(struct vd_conn *c, const char *what, const char *sql, const struc
 	return res ? UIE_OK : UIE_E_IO;
 }
 
+int vd_db_row(struct vd_conn *c, const char *what, const char *sql, const struct vd_params *p, bool *row)
+{
+	PGresult *res = vd_db_query(c, what, sql, p);
+
+	*row = res && PQntuples(res) == 1;
+	PQclear(res);
+	return res ? UIE_OK : UIE_E_IO;
+}
+
 int vd_db_bytea(const PGresult *res, int row, int col, uint8_t *out, size_t n)
 {
 	const char *s = PQgetvalue(res, row, col);

@@ -69,6 +69,8 @@ void vd_param_bytes(struct vd_params *p, const uint8_t *b, size_t n);
 PGresult *vd_db_query(struct vd_conn *c, const char *what, const char *sql, const struct vd_params *p);
 /* The same for a command whose result is not needed; UIE_OK or UIE_E_IO. */
 int vd_db_exec(struct vd_conn *c, const char *what, const char *sql, const struct vd_params *p);
+/* The same for a statement that returns at most one row: *row whether it returned one. */
+int vd_db_row(struct vd_conn *c, const char *what, const char *sql, const struct vd_params *p, bool *row);
 
 /* A bytea column of exactly n bytes (text form \x...): UIE_OK or UIE_E_FORMAT. */
 int vd_db_bytea(const PGresult *res, int row, int col, uint8_t *out, size_t n);

@@ -8,20 +8,19 @@
 static int insert(struct vd_conn *c, const struct vd_enrol *e, bool *exists)
 {
 	struct vd_params p = { 0 };
-	PGresult *res;
-	int r = UIE_OK;
+	bool added;
+	int r;
 
 	vd_param_text(&p, e->id);
 	vd_param_bytes(&p, e->ak_der, e->ak_len);
 	vd_param_text(&p, e->reference);
 	vd_param_u64(&p, e->interval);
-	if (!(res = vd_db_query(c, "enrolling",
-				"INSERT INTO machines (id, ak_der, reference, interval_s) "
-				"VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id",
-				&p)))
-		return UIE_E_IO;
-	*exists = PQntuples(res) == 0;
-	PQclear(res);
+	if ((r = vd_db_row(c, "enrolling",
+			   "INSERT INTO machines (id, ak_der, reference, interval_s) "
+			   "VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id",
+			   &p, &added)) != UIE_OK)
+		return r;
+	*exists = !added;
 	for (size_t i = 0; i < e->npol && !*exists && r == UIE_OK; i++) {
 		struct vd_params q = { 0 };
 

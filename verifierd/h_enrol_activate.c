@@ -40,21 +40,19 @@ static int pending(struct vd_conn *c, const char *id, const struct vd_activate *
 static int enrol(struct vd_conn *c, const char *id, const struct vd_activate *a, bool *exists)
 {
 	struct vd_params p = { 0 };
-	PGresult *res;
+	bool added;
 	int r;
 
 	vd_param_bytes(&p, a->nonce, sizeof(a->nonce));
 	vd_param_text(&p, id);
-	if (!(res = vd_db_query(
-		      c, "enrolling by attestation",
-		      "INSERT INTO machines (id, ak_der, reference, interval_s, fleet, "
-		      "attested_measurement, attested_simulated) SELECT machine_id, ak_der, reference, "
-		      "interval_s, fleet, measurement, simulated FROM enrolments WHERE nonce = $1 AND "
-		      "machine_id = $2 ON CONFLICT (id) DO NOTHING RETURNING id",
-		      &p)))
-		return UIE_E_IO;
-	*exists = PQntuples(res) != 1;
-	PQclear(res);
+	if ((r = vd_db_row(c, "enrolling by attestation",
+			   "INSERT INTO machines (id, ak_der, reference, interval_s, fleet, "
+			   "attested_measurement, attested_simulated) SELECT machine_id, ak_der, reference, "
+			   "interval_s, fleet, measurement, simulated FROM enrolments WHERE nonce = $1 AND "
+			   "machine_id = $2 ON CONFLICT (id) DO NOTHING RETURNING id",
+			   &p, &added)) != UIE_OK)
+		return r;
+	*exists = !added;
 	if (*exists)
 		return UIE_OK;
 	if ((r = vd_db_exec(

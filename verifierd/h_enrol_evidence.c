@@ -25,19 +25,13 @@ _Static_assert(VD_SECRET_LEN == UIE_ENROL_SECRET_LEN, "the secret posted back is
 static int issued(struct vd_conn *c, const char *id, const struct vd_enrol_ev *v, bool *ok)
 {
 	struct vd_params p = { 0 };
-	PGresult *res;
 
 	vd_param_bytes(&p, v->nonce, sizeof(v->nonce));
 	vd_param_text(&p, id);
-	if (!(res = vd_db_query(
-		      c, "reading an enrolment nonce",
-		      "SELECT 1 FROM enrolments WHERE nonce = $1 AND machine_id = $2 AND secret_hash "
-		      "IS NULL AND expires_at > now() FOR UPDATE",
-		      &p)))
-		return UIE_E_IO;
-	*ok = PQntuples(res) == 1;
-	PQclear(res);
-	return UIE_OK;
+	return vd_db_row(c, "reading an enrolment nonce",
+			 "SELECT 1 FROM enrolments WHERE nonce = $1 AND machine_id = $2 AND secret_hash "
+			 "IS NULL AND expires_at > now() FOR UPDATE",
+			 &p, ok);
 }
 
 /* The enrolment pending the credential's answer, with its policies. */

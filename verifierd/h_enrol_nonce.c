@@ -5,13 +5,17 @@
  */
 #include "handlers.h"
 
-#include <string.h>
-
-#include <openssl/rand.h>
-
 #include "body.h"
-#include "hex.h"
+#include "nonce.h"
 #include "uie/err.h"
+
+static const struct vd_nonce_kind kind = {
+	.insert = "INSERT INTO enrolments (nonce, machine_id, expires_at) VALUES "
+		  "($1, $2, now() + make_interval(secs => $3))",
+	.storing = "storing an enrolment nonce",
+	.stored = "storing the enrolment nonce",
+	.pending = "enrolments under way",
+};
 
 /* Whether id is enrolled, and how many of its enrolments are under way (the expired ones dropped). */
 static int outstanding(struct vd_conn *c, const char *id, bool *enrolled, uint64_t *n)
@@ -55,28 +59,8 @@ void vd_h_enrol_nonce(const struct vd_ctx *ctx, struct vd_conn *c, const struct 
 		vd_reply_error(rep, 409, "exists", "machine \"%s\" is enrolled already", req->id);
 		return;
 	}
-	if (n >= ctx->cfg->max_nonces) {
-		vd_reply_error(rep, 429, "too_many_nonces", "machine \"%s\" has %llu enrolments under way",
-			       req->id, (unsigned long long)n);
+	if (!vd_nonce_issue(ctx, c, &kind, req->id, n, nonce, sizeof(nonce), hex, rep))
 		return;
-	}
-	if (RAND_bytes(nonce, sizeof(nonce)) != 1) {
-		vd_reply_error(rep, 500, "internal", "no randomness for a nonce");
-		return;
-	}
-	memset(&p, 0, sizeof(p));
-	vd_param_bytes(&p, nonce, sizeof(nonce));
-	vd_param_text(&p, req->id);
-	vd_param_u64(&p, ctx->cfg->nonce_ttl);
-	if (vd_db_exec(c, "storing an enrolment nonce",
-		       "INSERT INTO enrolments (nonce, machine_id, expires_at) VALUES "
-		       "($1, $2, now() + make_interval(secs => $3))",
-		       &p) != UIE_OK ||
-	    vd_db_exec(c, "storing an enrolment nonce", "COMMIT", NULL) != UIE_OK) {
-		vd_reply_db(rep, "storing the enrolment nonce");
-		return;
-	}
-	uie_hex_encode(hex, nonce, sizeof(nonce));
 	vd_reply_json(rep, 201,
 		      json_pack("{s:s, s:I}", "nonce", hex, "expires_in", (json_int_t)ctx->cfg->nonce_ttl));
 }

@@ -2,11 +2,17 @@
 /* POST /v1/machines/ID/nonce: a fresh challenge, stored for every verifier (docs/VERIFIER.md 3.2). */
 #include "handlers.h"
 
-#include <openssl/rand.h>
-
 #include "body.h"
-#include "hex.h"
+#include "nonce.h"
 #include "uie/err.h"
+
+static const struct vd_nonce_kind kind = {
+	.insert = "INSERT INTO nonces (nonce, machine_id, expires_at) VALUES "
+		  "($1, $2, now() + make_interval(secs => $3))",
+	.storing = "storing a nonce",
+	.stored = "storing the nonce",
+	.pending = "unanswered nonces",
+};
 
 /* Under the machine's row lock: drops its expired nonces, counts the others. */
 static int outstanding(struct vd_conn *c, const char *id, bool *known, uint64_t *since, uint64_t *n)
@@ -38,7 +44,6 @@ static int outstanding(struct vd_conn *c, const char *id, bool *known, uint64_t 
 void vd_h_nonce(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_request *req,
 		struct vd_reply *rep)
 {
-	struct vd_params p = { 0 };
 	uint8_t nonce[VD_NONCE_LEN];
 	char hex[2 * VD_NONCE_LEN + 1];
 	uint64_t since = 0, n = 0;
@@ -53,27 +58,8 @@ void vd_h_nonce(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_req
 		vd_reply_unknown(rep, req->id);
 		return;
 	}
-	if (n >= ctx->cfg->max_nonces) {
-		vd_reply_error(rep, 429, "too_many_nonces", "machine \"%s\" has %llu unanswered nonces",
-			       req->id, (unsigned long long)n);
+	if (!vd_nonce_issue(ctx, c, &kind, req->id, n, nonce, sizeof(nonce), hex, rep))
 		return;
-	}
-	if (RAND_bytes(nonce, sizeof(nonce)) != 1) {
-		vd_reply_error(rep, 500, "internal", "no randomness for a nonce");
-		return;
-	}
-	vd_param_bytes(&p, nonce, sizeof(nonce));
-	vd_param_text(&p, req->id);
-	vd_param_u64(&p, ctx->cfg->nonce_ttl);
-	if (vd_db_exec(c, "storing a nonce",
-		       "INSERT INTO nonces (nonce, machine_id, expires_at) VALUES "
-		       "($1, $2, now() + make_interval(secs => $3))",
-		       &p) != UIE_OK ||
-	    vd_db_exec(c, "storing a nonce", "COMMIT", NULL) != UIE_OK) {
-		vd_reply_db(rep, "storing the nonce");
-		return;
-	}
-	uie_hex_encode(hex, nonce, sizeof(nonce));
 	vd_reply_json(rep, 201,
 		      json_pack("{s:s, s:I, s:I}", "nonce", hex, "since", (json_int_t)since, "expires_in",
 				(json_int_t)ctx->cfg->nonce_ttl));

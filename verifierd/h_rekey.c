@@ -14,21 +14,18 @@
 static int rekey(struct vd_conn *c, const char *id, const struct vd_rekey *k, bool *known)
 {
 	struct vd_params p = { 0 }, q = { 0 };
-	PGresult *res;
+	int r;
 
 	vd_param_text(&p, id);
 	vd_param_text(&q, id);
 	vd_param_bytes(&p, k->ak_der, k->ak_len);
-	if (!(res = vd_db_query(
-		      c, "re-keying",
-		      "UPDATE machines SET ak_der = $2, keyed_at = now(), valid = false, clock = 0, "
-		      "reset_count = 0, restart_count = 0, next_seq = 0, pcr = DEFAULT, epoch = 0, "
-		      "mode = 0, policy_id = DEFAULT, last_attested = NULL, status = 'enrolled', "
-		      "first_bad = NULL WHERE id = $1 RETURNING id",
-		      &p)))
-		return UIE_E_IO;
-	*known = PQntuples(res) == 1;
-	PQclear(res);
+	if ((r = vd_db_row(c, "re-keying",
+			   "UPDATE machines SET ak_der = $2, keyed_at = now(), valid = false, clock = 0, "
+			   "reset_count = 0, restart_count = 0, next_seq = 0, pcr = DEFAULT, epoch = 0, "
+			   "mode = 0, policy_id = DEFAULT, last_attested = NULL, status = 'enrolled', "
+			   "first_bad = NULL WHERE id = $1 RETURNING id",
+			   &p, known)) != UIE_OK)
+		return r;
 	return *known ? vd_db_exec(c, "re-keying", "DELETE FROM nonces WHERE machine_id = $1", &q) : UIE_OK;
 }
 

@@ -20,6 +20,7 @@
 
 #include "ev_helpers.h"
 #include "hex.h"
+#include "tcommon.h"
 #include "uie/err.h"
 #include "uie/package.h"
 #include "vtpm_impl.h"
@@ -243,18 +244,7 @@ static void test_state_clock(void **state)
 	assert_int_equal(verify(f, f->ae, f->nonce_hex, f->ref, f->pkg, "--state", f->state), UIE_V_CLOCK);
 }
 
-int main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_accept_json_state, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exit_codes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_state_clock, setup, teardown),
-	};
-
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s PATH-TO-uie\n", argv[0]);
-		return 2;
-	}
-	uie = argv[1];
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN_ARGS("PATH-TO-uie", (&uie), NULL, NULL,
+	     cmocka_unit_test_setup_teardown(test_accept_json_state, setup, teardown),
+	     cmocka_unit_test_setup_teardown(test_exit_codes, setup, teardown),
+	     cmocka_unit_test_setup_teardown(test_state_clock, setup, teardown))

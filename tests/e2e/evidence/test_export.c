@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "ev_helpers.h"
+#include "tcommon.h"
 #include "uie/err.h"
 
 static const char *uie, *monitord;
@@ -168,17 +169,5 @@ static void test_export_checkquote_verify(void **state)
 	free(fp);
 }
 
-int main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_export_checkquote_verify, setup, teardown),
-	};
-
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s PATH-TO-uie PATH-TO-uie-monitord\n", argv[0]);
-		return 2;
-	}
-	uie = argv[1];
-	monitord = argv[2];
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN_ARGS("PATH-TO-uie PATH-TO-uie-monitord", (&uie, &monitord), NULL, NULL,
+	     cmocka_unit_test_setup_teardown(test_export_checkquote_verify, setup, teardown))

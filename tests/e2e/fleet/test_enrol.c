@@ -31,6 +31,7 @@
 #include "fleetsim.h"
 #include "hex.h"
 #include "snp_sim.h"
+#include "tcommon.h"
 #include "tpem.h"
 #include "uie/err.h"
 #include "vtpm.h"
@@ -497,24 +498,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-int main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fleet_inputs),
-		cmocka_unit_test(test_happy_path_across_verifiers),
-		cmocka_unit_test(test_report_for_another_nonce),
-		cmocka_unit_test(test_manifest_names_another_ek),
-		cmocka_unit_test(test_ak_from_another_tpm),
-		cmocka_unit_test(test_fleet_refuses),
-		cmocka_unit_test(test_expired_pending_enrolment),
-	};
-
-	if (argc != 4) {
-		fprintf(stderr, "usage: test_enrol URL-A URL-B TOKEN\n");
-		return 2;
-	}
-	url_a = argv[1];
-	url_b = argv[2];
-	token_a = argv[3];
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_MAIN_ARGS("URL-A URL-B TOKEN", (&url_a, &url_b, &token_a), setup, teardown,
+	     cmocka_unit_test(test_fleet_inputs), cmocka_unit_test(test_happy_path_across_verifiers),
+	     cmocka_unit_test(test_report_for_another_nonce),
+	     cmocka_unit_test(test_manifest_names_another_ek), cmocka_unit_test(test_ak_from_another_tpm),
+	     cmocka_unit_test(test_fleet_refuses), cmocka_unit_test(test_expired_pending_enrolment))

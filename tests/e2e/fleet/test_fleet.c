@@ -25,6 +25,7 @@
 
 #include "fleetsim.h"
 #include "hex.h"
+#include "tcommon.h"
 #include "uie/err.h"
 
 static const char *url_a, *url_b, *token_a;
@@ -868,31 +869,12 @@ static void test_silent(void **state)
 	uie_http_free(b);
 }
 
-int main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_enrol_and_nonce_across_verifiers),
-		cmocka_unit_test(test_concurrent_posts),
-		cmocka_unit_test(test_restart),
-		cmocka_unit_test_prestate(test_bad_records, (void *)&tampered),
-		cmocka_unit_test_prestate(test_bad_records, (void *)&skipped),
-		cmocka_unit_test_prestate(test_bad_records, (void *)&reordered),
-		cmocka_unit_test_prestate(test_bad_records, (void *)&replayed),
-		cmocka_unit_test(test_incremental_gap),
-		cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_nonce_limit),
-		cmocka_unit_test(test_delete),
-		cmocka_unit_test(test_rekey),
-		cmocka_unit_test(test_admin),
-		cmocka_unit_test(test_silent),
-	};
-
-	if (argc != 4) {
-		fprintf(stderr, "usage: test_fleet URL-A URL-B TOKEN\n");
-		return 2;
-	}
-	url_a = argv[1];
-	url_b = argv[2];
-	token_a = argv[3];
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN_ARGS("URL-A URL-B TOKEN", (&url_a, &url_b, &token_a), NULL, NULL,
+	     cmocka_unit_test(test_enrol_and_nonce_across_verifiers), cmocka_unit_test(test_concurrent_posts),
+	     cmocka_unit_test(test_restart), cmocka_unit_test_prestate(test_bad_records, (void *)&tampered),
+	     cmocka_unit_test_prestate(test_bad_records, (void *)&skipped),
+	     cmocka_unit_test_prestate(test_bad_records, (void *)&reordered),
+	     cmocka_unit_test_prestate(test_bad_records, (void *)&replayed),
+	     cmocka_unit_test(test_incremental_gap), cmocka_unit_test(test_bad_input),
+	     cmocka_unit_test(test_nonce_limit), cmocka_unit_test(test_delete), cmocka_unit_test(test_rekey),
+	     cmocka_unit_test(test_admin), cmocka_unit_test(test_silent))

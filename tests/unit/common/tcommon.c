@@ -134,3 +134,14 @@ int tc_run_each(const char *names, const tc_test_fn *fns, size_t n, tc_fixture_f
 	free(list);
 	return r;
 }
+
+bool tc_args(int argc, char **argv, const char *usage, const char **const *dest, size_t n)
+{
+	if (argc < 1 || (size_t)argc - 1 != n) {
+		fprintf(stderr, "usage: %s %s\n", argc > 0 ? argv[0] : "test", usage);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		*dest[i] = argv[i + 1];
+	return true;
+}

@@ -3,6 +3,7 @@
 #ifndef UIE_TEST_TCOMMON_H
 #define UIE_TEST_TCOMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,27 @@ int tc_memfd(const char *name, const void *p, size_t n, unsigned seals);
 		const tc_test_fn fns[] = { __VA_ARGS__ };                                             \
 		return tc_run_each(#__VA_ARGS__, fns, sizeof(fns) / sizeof(fns[0]), setup, teardown); \
 	}
+
+/*
+ * TC_MAIN for a test program that takes arguments: usage names them
+ * ("URL-A URL-B TOKEN"), to lists in parentheses where each goes (the
+ * addresses of const char * variables, in order).  A wrong count prints the
+ * usage line and exits 2.
+ */
+#define TC_MAIN_ARGS(usage, to, group_setup, group_teardown, ...)                      \
+	int main(int argc, char **argv)                                                \
+	{                                                                              \
+		const char **const dest[] = { TC_UNPAREN to };                         \
+		const struct CMUnitTest tests[] = { __VA_ARGS__ };                     \
+                                                                                       \
+		if (!tc_args(argc, argv, usage, dest, sizeof(dest) / sizeof(dest[0]))) \
+			return 2;                                                      \
+		return cmocka_run_group_tests(tests, group_setup, group_teardown);     \
+	}
+#define TC_UNPAREN(...) __VA_ARGS__
+
+/* TC_MAIN_ARGS's check: argv's n arguments into *dest[0..n-1]; false after the usage line. */
+bool tc_args(int argc, char **argv, const char *usage, const char **const *dest, size_t n);
 
 typedef void (*tc_test_fn)(void **state);
 typedef int (*tc_fixture_fn)(void **state);

@@ -473,3 +473,16 @@ out:
 	free(sig);
 	return r;
 }
+
+bool ev_same_pubkey(struct uie_vtpm *tpm, const uint8_t *der, size_t len)
+{
+	uint8_t *d;
+	size_t l;
+	bool same;
+
+	if (uie_vtpm_pubkey_alloc(tpm, &d, &l) != UIE_OK)
+		return false;
+	same = l == len && memcmp(d, der, len) == 0;
+	free(d);
+	return same;
+}

@@ -86,5 +86,7 @@ int ev_export(struct ev_log *l, struct uie_vtpm *tpm, const uint8_t *nonce, size
 	      uint8_t **ae, size_t *ae_len);
 /* vPCR16 after the first k records. */
 int ev_pcr_at(struct ev_log *l, uint64_t k, uint8_t pcr[32]);
+/* Whether tpm's AK public key (DER) is the len bytes at der. */
+bool ev_same_pubkey(struct uie_vtpm *tpm, const uint8_t *der, size_t len);
 
 #endif

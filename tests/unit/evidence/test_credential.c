@@ -538,20 +538,17 @@ static void test_builtin_bad_ek_file(void **state)
 	ev_rmdir(dir);
 }
 
-TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_builtin, teardown),
-	cmocka_unit_test_setup_teardown(test_round_trip, setup_builtin, teardown),
-	cmocka_unit_test_setup_teardown(test_other_ak, setup_builtin, teardown),
-	cmocka_unit_test_setup_teardown(test_other_ek, setup_builtin, teardown),
-	cmocka_unit_test_setup_teardown(test_flipped, setup_builtin, teardown),
+/* The tests of both backends, each with the fixture that setup makes. */
+#define ON_BOTH(setup)                                                                  \
+	cmocka_unit_test_setup_teardown(test_ek_ak_public, setup, teardown),            \
+		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),      \
+		cmocka_unit_test_setup_teardown(test_other_ak, setup, teardown),        \
+		cmocka_unit_test_setup_teardown(test_other_ek, setup, teardown),        \
+		cmocka_unit_test_setup_teardown(test_flipped, setup, teardown),         \
+		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup, teardown), \
+		cmocka_unit_test_setup_teardown(test_ek_stays, setup, teardown)
+
+TC_MAIN(NULL, NULL, ON_BOTH(setup_builtin),
 	cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
-	cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_builtin, teardown),
-	cmocka_unit_test_setup_teardown(test_ek_stays, setup_builtin, teardown),
 	cmocka_unit_test(test_builtin_bad_ek_file), cmocka_unit_test(test_challenge),
-	cmocka_unit_test(test_vectors),
-	cmocka_unit_test_setup_teardown(test_ek_ak_public, setup_swtpm, teardown),
-	cmocka_unit_test_setup_teardown(test_round_trip, setup_swtpm, teardown),
-	cmocka_unit_test_setup_teardown(test_other_ak, setup_swtpm, teardown),
-	cmocka_unit_test_setup_teardown(test_other_ek, setup_swtpm, teardown),
-	cmocka_unit_test_setup_teardown(test_flipped, setup_swtpm, teardown),
-	cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup_swtpm, teardown),
-	cmocka_unit_test_setup_teardown(test_ek_stays, setup_swtpm, teardown))
+	cmocka_unit_test(test_vectors), ON_BOTH(setup_swtpm))

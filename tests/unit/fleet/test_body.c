@@ -20,6 +20,7 @@
 #include "b64.h"
 #include "body.h"
 #include "host_platform.h"
+#include "tcommon.h"
 #include "tpem.h"
 #include "uie/err.h"
 
@@ -208,13 +209,6 @@ static void test_ids(void **state)
 	assert_false(uie_machine_id_ok("01234567890123456789012345678901234567890123456789012345678901234"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_b64_vectors), cmocka_unit_test(test_b64_refusals),
-		cmocka_unit_test(test_enrol),       cmocka_unit_test(test_attest),
-		cmocka_unit_test(test_rekey),       cmocka_unit_test(test_ids),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_b64_vectors), cmocka_unit_test(test_b64_refusals),
+	cmocka_unit_test(test_enrol), cmocka_unit_test(test_attest), cmocka_unit_test(test_rekey),
+	cmocka_unit_test(test_ids))

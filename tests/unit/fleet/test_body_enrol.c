@@ -21,6 +21,7 @@
 #include "host_platform.h"
 #include "snp_cert.h"
 #include "snp_sim.h"
+#include "tcommon.h"
 #include "tpem.h"
 #include "uie/err.h"
 
@@ -277,14 +278,5 @@ static void test_activate(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fleet_accepted),
-		cmocka_unit_test(test_fleet_refused),
-		cmocka_unit_test(test_evidence),
-		cmocka_unit_test(test_activate),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_fleet_accepted), cmocka_unit_test(test_fleet_refused),
+	cmocka_unit_test(test_evidence), cmocka_unit_test(test_activate))

@@ -195,12 +195,4 @@ static int teardown(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_steps),
-		cmocka_unit_test(test_challenge),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_MAIN(setup, teardown, cmocka_unit_test(test_steps), cmocka_unit_test(test_challenge))

@@ -19,6 +19,7 @@
 
 #include "admin.h"
 #include "ratelimit.h"
+#include "tcommon.h"
 #include "uie/err.h"
 
 #define S 1000000000ull
@@ -159,13 +160,6 @@ static void test_check(void **state)
 	assert_int_equal(vd_admin_check(TOKEN, "Bearer S3cr3t-Token_of.the~admin+/=="), VD_ADMIN_REQUIRED);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_burst_then_refill), cmocka_unit_test(test_addresses_apart),
-		cmocka_unit_test(test_full_table),        cmocka_unit_test(test_bad_arguments),
-		cmocka_unit_test(test_token_files),       cmocka_unit_test(test_check),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN(NULL, NULL, cmocka_unit_test(test_burst_then_refill), cmocka_unit_test(test_addresses_apart),
+	cmocka_unit_test(test_full_table), cmocka_unit_test(test_bad_arguments),
+	cmocka_unit_test(test_token_files), cmocka_unit_test(test_check))

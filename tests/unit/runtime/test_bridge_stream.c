@@ -306,22 +306,7 @@ static void test_doc_vectors(void **state)
 	tc_doc_vectors(doc_path, "## 11. ", 1, want, sizeof(want) / sizeof(want[0]));
 }
 
-int main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hdr),
-		cmocka_unit_test(test_split),
-		cmocka_unit_test(test_measure_vm_msg),
-		cmocka_unit_test(test_mprotect_vm_msg),
-		cmocka_unit_test(test_violation_vm_msg),
-		cmocka_unit_test(test_send_recv),
-		cmocka_unit_test(test_doc_vectors),
-	};
-
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s BRIDGE.md\n", argv[0]);
-		return 2;
-	}
-	doc_path = argv[1];
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_MAIN_ARGS("BRIDGE.md", (&doc_path), NULL, NULL, cmocka_unit_test(test_hdr), cmocka_unit_test(test_split),
+	     cmocka_unit_test(test_measure_vm_msg), cmocka_unit_test(test_mprotect_vm_msg),
+	     cmocka_unit_test(test_violation_vm_msg), cmocka_unit_test(test_send_recv),
+	     cmocka_unit_test(test_doc_vectors))

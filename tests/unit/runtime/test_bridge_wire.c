@@ -469,14 +469,23 @@ static void test_hostile(void **state)
 	assert_int_equal(uie_bridge_decode(big, 0, &m), UIE_E_TRUNCATED);
 }
 
+/* example(type) in m, encoded into b (UIE_BRIDGE_MAX_MSG bytes); the encoding's length. */
+static size_t encode_example(uint16_t type, struct uie_wire_msg *m, uint8_t *b)
+{
+	size_t n;
+
+	*m = example(type);
+	assert_int_equal(uie_bridge_encode(m, b, UIE_BRIDGE_MAX_MSG, &n), UIE_OK);
+	return n;
+}
+
 /* Encodes example(type) and decodes it with byte off set to val (the message's own offsets). */
 static int mutate_example(uint16_t type, size_t off, uint8_t val)
 {
-	struct uie_wire_msg m = example(type);
+	struct uie_wire_msg m;
 	uint8_t b[UIE_BRIDGE_MAX_MSG];
-	size_t n;
+	size_t n = encode_example(type, &m, b);
 
-	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_OK);
 	assert_true(off < n);
 	b[off] = val;
 	return uie_bridge_decode(b, n, &m);
@@ -485,12 +494,11 @@ static int mutate_example(uint16_t type, size_t off, uint8_t val)
 /* TPM_KEYS_ANS, ACTIVATE_REQ and ACTIVATE_ANS (docs/BRIDGE.md section 3): lengths and padding. */
 static void test_credential_msgs(void **state)
 {
-	struct uie_wire_msg m = example(UIE_MSG_ACTIVATE_REQ);
+	struct uie_wire_msg m;
 	uint8_t b[UIE_BRIDGE_MAX_MSG];
-	size_t n;
+	size_t n = encode_example(UIE_MSG_ACTIVATE_REQ, &m, b);
 
 	(void)state;
-	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_OK);
 	assert_int_equal(n, 16 + 784);
 	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
 	/* blob_len @16 (u16 LE), secret_len @18, reserved @20, blob @24, secret @280 */
@@ -512,8 +520,7 @@ static void test_credential_msgs(void **state)
 	assert_int_equal(mutate_example(UIE_MSG_TPM_KEYS_ANS, 20, 0x3d), UIE_E_FORMAT);
 	assert_int_equal(mutate_example(UIE_MSG_TPM_KEYS_ANS, 22, 91), UIE_E_FORMAT);
 	assert_int_equal(mutate_example(UIE_MSG_TPM_KEYS_ANS, 22, 0), UIE_E_FORMAT);
-	m = example(UIE_MSG_TPM_KEYS_ANS);
-	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_OK);
+	n = encode_example(UIE_MSG_TPM_KEYS_ANS, &m, b);
 	assert_int_equal(n, 16 + 8 + 316 + 90);
 	assert_int_equal(uie_bridge_decode(b, n - 1, &m), UIE_E_TRUNCATED);
 	assert_int_equal(uie_bridge_decode(b, n, &m), UIE_OK);
@@ -524,12 +531,11 @@ static void test_credential_msgs(void **state)
 /* SNP_REPORT_REQ (docs/BRIDGE.md section 3): nonce @16, flags @80 (bit 0 only), reserved @81..87. */
 static void test_snp_report_msgs(void **state)
 {
-	struct uie_wire_msg m = example(UIE_MSG_SNP_REPORT_REQ);
+	struct uie_wire_msg m;
 	uint8_t b[UIE_BRIDGE_MAX_MSG];
-	size_t n;
+	size_t n = encode_example(UIE_MSG_SNP_REPORT_REQ, &m, b);
 
 	(void)state;
-	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_OK);
 	assert_int_equal(n, 16 + 72);
 	assert_int_equal(b[16], 0x6b);
 	assert_int_equal(b[80], UIE_BRIDGE_SNP_SINGLE);
@@ -641,28 +647,9 @@ static void test_doc_vectors(void **state)
 	tc_doc_vectors(doc_path, "## 10. Test vectors", 0, want, sizeof(want) / sizeof(want[0]));
 }
 
-int main(int argc, char **argv)
-{
-	if (argc != 2) {
-		fprintf(stderr, "usage: test_bridge_wire docs/BRIDGE.md\n");
-		return 2;
-	}
-	doc_path = argv[1];
-	{
-		const struct CMUnitTest tests[] = {
-			cmocka_unit_test(test_roundtrip_all_types),
-			cmocka_unit_test(test_vectors),
-			cmocka_unit_test(test_fastpath_entry),
-			cmocka_unit_test(test_hostile),
-			cmocka_unit_test(test_credential_msgs),
-			cmocka_unit_test(test_snp_report_msgs),
-			cmocka_unit_test(test_snp_report_msgs),
-			cmocka_unit_test(test_encode_refuses_bad_fields),
-			cmocka_unit_test(test_fd_rules),
-			cmocka_unit_test(test_senders_and_modes),
-			cmocka_unit_test(test_doc_vectors),
-		};
-
-		return cmocka_run_group_tests(tests, NULL, NULL);
-	}
-}
+TC_MAIN_ARGS("docs/BRIDGE.md", (&doc_path), NULL, NULL, cmocka_unit_test(test_roundtrip_all_types),
+	     cmocka_unit_test(test_vectors), cmocka_unit_test(test_fastpath_entry),
+	     cmocka_unit_test(test_hostile), cmocka_unit_test(test_credential_msgs),
+	     cmocka_unit_test(test_snp_report_msgs), cmocka_unit_test(test_snp_report_msgs),
+	     cmocka_unit_test(test_encode_refuses_bad_fields), cmocka_unit_test(test_fd_rules),
+	     cmocka_unit_test(test_senders_and_modes), cmocka_unit_test(test_doc_vectors))
