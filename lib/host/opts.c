@@ -48,6 +48,15 @@ static int number(const struct uie_opts *s, const struct uie_opt *o, const char 
 	return UIE_OPTS_EXIT_USAGE;
 }
 
+/* The command's usage: its function, or its synopsis text. */
+static void say_usage(const struct uie_opts *s, FILE *f)
+{
+	if (s->usage)
+		s->usage(f);
+	else if (s->synopsis)
+		fputs(s->synopsis, f);
+}
+
 /* Row o with its argument (NULL for an option without one). */
 static int apply(const struct uie_opts *s, const struct uie_opt *o, const char *arg)
 {
@@ -66,10 +75,7 @@ static int apply(const struct uie_opts *s, const struct uie_opt *o, const char *
 	case UIE_OPTK_CLEAR: *o->flag = false; return UIE_OPTS_GO;
 	case UIE_OPTK_COUNT: ++*o->count; return UIE_OPTS_GO;
 	case UIE_OPTK_CALL: return o->call(o->ctx, arg);
-	case UIE_OPTK_HELP:
-		if (s->usage)
-			s->usage(stdout);
-		return UIE_OPTS_EXIT_OK;
+	case UIE_OPTK_HELP: say_usage(s, stdout); return UIE_OPTS_EXIT_OK;
 	case UIE_OPTK_VERSION: printf("%s %s\n", s->prog, s->version); return UIE_OPTS_EXIT_OK;
 	}
 	return UIE_OPTS_EXIT_USAGE;
@@ -77,8 +83,7 @@ static int apply(const struct uie_opts *s, const struct uie_opt *o, const char *
 
 int uie_opts_usage(const struct uie_opts *s)
 {
-	if (s->usage)
-		s->usage(stderr);
+	say_usage(s, stderr);
 	return UIE_OPTS_EXIT_USAGE;
 }
 

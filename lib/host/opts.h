@@ -101,6 +101,7 @@ struct uie_opts {
 	const char *prog;          /* what messages start with: "uie attest" */
 	const struct uie_opt *opt; /* the table, ended by UIE_OPT_END; at most 32 rows */
 	void (*usage)(FILE *f);    /* for --help (stdout) and a bad command line (stderr); or NULL */
+	const char *synopsis;      /* without usage: this text, printed as it is, instead */
 	bool in_order;             /* stop at the first operand (what follows is a program's own) */
 	int min_operands;          /* how many operands it takes (0, 0: none) */
 	int max_operands;          /* UIE_OPTS_ANY: no limit */

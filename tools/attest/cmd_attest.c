@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "attest.h"
-#include "attest_cmds.h"
+#include "subcmds.h"
 #include "b64.h"
 #include "cmd.h"
 #include "conn.h"

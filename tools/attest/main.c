@@ -4,7 +4,7 @@
  * `uie attest` runs (tools/attest/cmds.c).  Only it links libcurl, whose
  * two dozen libraries `uie run` would otherwise load at every start.
  */
-#include "attest_cmds.h"
+#include "subcmds.h"
 
 int main(int argc, char **argv)
 {

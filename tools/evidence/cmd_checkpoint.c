@@ -14,7 +14,7 @@
 #include "conn.h"
 #include "fileio.h"
 #include "opts.h"
-#include "evidence_cmds.h"
+#include "subcmds.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 #include "verify.h"

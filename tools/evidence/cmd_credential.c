@@ -19,7 +19,7 @@
 #include "cmd.h"
 #include "conn.h"
 #include "credential.h"
-#include "evidence_cmds.h"
+#include "subcmds.h"
 #include "evio.h"
 #include "fileio.h"
 #include "hex.h"

@@ -21,7 +21,7 @@
 #include "fileio.h"
 #include "hex.h"
 #include "opts.h"
-#include "evidence_cmds.h"
+#include "subcmds.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 

@@ -16,7 +16,7 @@
 
 #include "cmd.h"
 #include "evidence.h"
-#include "evidence_cmds.h"
+#include "subcmds.h"
 #include "evio.h"
 #include "fileio.h"
 #include "opts.h"

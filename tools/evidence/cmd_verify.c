@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "cmd.h"
-#include "evidence_cmds.h"
+#include "subcmds.h"
 #include "evidence.h"
 #include "attested.h"
 #include "evio.h"

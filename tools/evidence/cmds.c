@@ -3,7 +3,7 @@
 #include <stddef.h>
 
 #include "cmd.h"
-#include "evidence_cmds.h"
+#include "subcmds.h"
 
 const struct uie_cmd uie_cmds_evidence[] = {
 	{ "evidence export", uie_cmd_evidence_export, "ask the monitor for attestation evidence (AE)", NULL },

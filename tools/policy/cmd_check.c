@@ -31,7 +31,7 @@
 #include "lang.h"
 #include "manifest.h"
 #include "opts.h"
-#include "policy_cmds.h"
+#include "subcmds.h"
 #include "scan.h"
 #include "tablefile.h"
 

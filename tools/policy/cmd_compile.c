@@ -20,7 +20,7 @@
 #include "fileio.h"
 #include "manifest.h"
 #include "opts.h"
-#include "policy_cmds.h"
+#include "subcmds.h"
 
 #define MAX_INPUT (256u << 20)
 

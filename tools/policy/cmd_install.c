@@ -18,7 +18,7 @@
 #include "fileio.h"
 #include "host_platform.h"
 #include "opts.h"
-#include "policy_cmds.h"
+#include "subcmds.h"
 
 static void usage(FILE *f)
 {

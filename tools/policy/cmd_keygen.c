@@ -25,7 +25,7 @@
 #include "opts.h"
 #include "pubkey.h"
 #include "fileio.h"
-#include "policy_cmds.h"
+#include "subcmds.h"
 
 /* PEM text of the private (PKCS#8) or public key into a malloc'ed buffer. */
 static int pem_alloc(EVP_PKEY *pk, int priv, char **out, size_t *len)

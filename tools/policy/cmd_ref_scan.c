@@ -29,7 +29,7 @@
 #include "host_platform.h"
 #include "lang.h"
 #include "opts.h"
-#include "policy_cmds.h"
+#include "subcmds.h"
 #include "scan.h"
 
 #define MAX_ARGS 256

@@ -26,7 +26,7 @@
 #include "fileio.h"
 #include "manifest.h"
 #include "opts.h"
-#include "policy_cmds.h"
+#include "subcmds.h"
 #include "tablefile.h"
 
 #define NAMES_SHOWN 3

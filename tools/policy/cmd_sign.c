@@ -21,7 +21,7 @@
 #include "fileio.h"
 #include "hex.h"
 #include "pkgbuild.h"
-#include "policy_cmds.h"
+#include "subcmds.h"
 #include "verify.h"
 
 #define HINT_BITS_MIN 4u

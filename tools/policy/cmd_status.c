@@ -20,7 +20,7 @@
 #include "hex.h"
 #include "json.h"
 #include "opts.h"
-#include "policy_cmds.h"
+#include "subcmds.h"
 
 static void print_text(const struct uie_status *st)
 {

@@ -3,7 +3,7 @@
 #include <stddef.h>
 
 #include "cmd.h"
-#include "policy_cmds.h"
+#include "subcmds.h"
 
 const struct uie_cmd uie_cmds_policy[] = {
 	{ "ref scan", uie_cmd_ref_scan, "measure ELF objects and #! scripts into a reference manifest",

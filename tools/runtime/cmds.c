@@ -3,7 +3,7 @@
 #include <stddef.h>
 
 #include "cmd.h"
-#include "runtime.h"
+#include "subcmds.h"
 
 const struct uie_cmd uie_cmds_runtime[] = {
 	{ "run", uie_cmd_run, "run a program under the execute-permission interceptor", NULL },

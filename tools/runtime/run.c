@@ -11,7 +11,7 @@
 #include "cmd.h"
 #include "guest.h"
 #include "opts.h"
-#include "runtime.h"
+#include "subcmds.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 

@@ -20,17 +20,14 @@
 #include "fileio.h"
 #include "hex.h"
 #include "opts.h"
-#include "snp_cmds.h"
+#include "subcmds.h"
 #include "snp_fetch.h"
 
 #define PROG "uie snp request"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: uie snp request [--socket PATH] --nonce HEX128 -o DIR\n"
-		   "  writes DIR/{outblob,manifestblob,auxblob,service_guid}: the monitor's answer\n"
-		   "  to an attestation request, as configfs-tsm gives it to a guest\n");
-}
+static const char usage[] = "usage: uie snp request [--socket PATH] --nonce HEX128 -o DIR\n"
+			    "  writes DIR/{outblob,manifestblob,auxblob,service_guid}: the monitor's answer\n"
+			    "  to an attestation request, as configfs-tsm gives it to a guest\n";
 
 int uie_cmd_snp_request(int argc, char **argv)
 {
@@ -42,7 +39,7 @@ int uie_cmd_snp_request(int argc, char **argv)
 		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
-	const struct uie_opts spec = { .prog = PROG, .opt = t, .usage = usage };
+	const struct uie_opts spec = { .prog = PROG, .opt = t, .synopsis = usage };
 	uint8_t nonce[UIE_SNP_NONCE_LEN];
 	struct uie_snp_tsm tsm = { 0 };
 	struct uie_snp_why why;

@@ -20,7 +20,7 @@
 #include "json.h"
 #include "opts.h"
 #include "snp_check.h"
-#include "snp_cmds.h"
+#include "subcmds.h"
 #include "snp_json.h"
 #include "snp_tsm.h"
 #include "snp_verify.h"

@@ -3,7 +3,7 @@
 #include <stddef.h>
 
 #include "cmd.h"
-#include "snp_cmds.h"
+#include "subcmds.h"
 
 const struct uie_cmd uie_cmds_snp[] = {
 	{ "snp verify", uie_cmd_snp_verify,

@@ -269,20 +269,28 @@ static void stop_peer(pid_t pid, int sock)
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 }
 
+/* A fast path to fill (calloc'ed, freed by the test) and a generation page at epoch 1 in *g. */
+static struct uie_fastpath *fastpath_and_page(struct uie_genpage *g)
+{
+	struct uie_fastpath *fp = calloc(1, sizeof(*fp));
+
+	assert_non_null(fp);
+	assert_int_equal(uie_genpage_create(g, 1), UIE_OK);
+	return fp;
+}
+
 static void test_stale_hint_only_costs_speed(void **state)
 {
 	const uint8_t *v1[] = { in_v1 }, *v2[] = { in_v1, in_v2 };
 	struct uie_digest a = dig(in_v1), b = dig(in_v2), c = dig(nowhere);
-	struct uie_fastpath *fp = calloc(1, sizeof(*fp));
 	struct uie_genpage g;
+	struct uie_fastpath *fp = fastpath_and_page(&g);
 	struct peer p;
 	size_t len;
 	pid_t pid;
 	int s;
 
 	(void)state;
-	assert_non_null(fp);
-	assert_int_equal(uie_genpage_create(&g, 1), UIE_OK);
 	peer_init(&p, &g, g.fd);
 	p.hints[1] = hint_fd(1, v1, 1, &len);
 	p.hints[2] = hint_fd(2, v2, 2, &len);
@@ -342,8 +350,8 @@ static void test_unsealed_page_means_no_fast_path(void **state)
 {
 	const uint8_t *v1[] = { in_v1 };
 	struct uie_digest c = dig(nowhere);
-	struct uie_fastpath *fp = calloc(1, sizeof(*fp));
 	struct uie_genpage g;
+	struct uie_fastpath *fp = fastpath_and_page(&g);
 	uint8_t page[UIE_GENPAGE_LEN];
 	struct peer p;
 	size_t len;
@@ -351,8 +359,6 @@ static void test_unsealed_page_means_no_fast_path(void **state)
 	int s;
 
 	(void)state;
-	assert_non_null(fp);
-	assert_int_equal(uie_genpage_create(&g, 1), UIE_OK);
 	assert_int_equal(pread(g.fd, page, sizeof(page), 0), (ssize_t)sizeof(page));
 	peer_init(&p, &g, tc_memfd("page", page, sizeof(page), F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL));
 	p.hints[1] = hint_fd(1, v1, 1, &len);
