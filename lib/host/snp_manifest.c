@@ -4,10 +4,10 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <tss2/tss2_mu.h>
 
 #include "hex.h"
 #include "snp_manifest.h"
+#include "tpm_public.h"
 
 #define ENTRY_LEN 24 /* a GUID and two u32: the header and every entry */
 #define EK_ATTRS (TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT | TPMA_OBJECT_SIGN_ENCRYPT)
@@ -157,7 +157,6 @@ int uie_snp_vtpm_ek(const struct uie_snp_report *r, const uint8_t nonce[UIE_SNP_
 	uint8_t want[UIE_SNP_REPORT_DATA_LEN], guid[UIE_GUID_LEN];
 	struct uie_snp_manifest m;
 	TPMT_PUBLIC pub;
-	size_t off = 0;
 	int rc;
 
 	*ek = NULL;
@@ -181,7 +180,7 @@ int uie_snp_vtpm_ek(const struct uie_snp_report *r, const uint8_t nonce[UIE_SNP_
 			return uie_snp_fail(why, UIE_E_NOTFOUND, "manifest: no vTPM service (%s)",
 					    UIE_SNP_GUID_VTPM);
 	}
-	if (Tss2_MU_TPMT_PUBLIC_Unmarshal(*ek, *ek_len, &off, &pub) != TSS2_RC_SUCCESS || off != *ek_len)
+	if (uie_tpm_tpmt_parse(*ek, *ek_len, &pub) != UIE_OK)
 		rc = uie_snp_fail(why, UIE_E_FORMAT, "manifest: the vTPM's data is not one TPMT_PUBLIC");
 	/* An endorsement key is a restricted decryption key: what MakeCredential encrypts to. */
 	else if ((pub.objectAttributes & EK_ATTRS) != (TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT))

@@ -84,6 +84,18 @@ int uie_tpm_public_parse(const uint8_t *p, size_t len, TPMT_PUBLIC *out)
 	return UIE_OK;
 }
 
+int uie_tpm_tpmt_parse(const uint8_t *p, size_t len, TPMT_PUBLIC *out)
+{
+	size_t off = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (Tss2_MU_TPMT_PUBLIC_Unmarshal(p, len, &off, out) != TSS2_RC_SUCCESS || off != len) {
+		memset(out, 0, sizeof(*out));
+		return UIE_E_FORMAT;
+	}
+	return UIE_OK;
+}
+
 int uie_tpm_public_alloc(const TPMT_PUBLIC *pub, uint8_t **out, size_t *len)
 {
 	uint8_t tmp[sizeof(TPM2B_PUBLIC)];

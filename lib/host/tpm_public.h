@@ -44,6 +44,13 @@ void uie_tpm_ak_template(TPMT_PUBLIC *pub, const uint8_t *x, const uint8_t *y);
  * (size field, an empty area, trailing bytes, a value tpm2-tss refuses).
  */
 int uie_tpm_public_parse(const uint8_t *p, size_t len, TPMT_PUBLIC *out);
+
+/*
+ * A whole buffer holding one marshalled TPMT_PUBLIC, without the TPM2B
+ * size field (as an SVSM manifest carries the vTPM's EK).  UIE_E_FORMAT
+ * for anything tpm2-tss does not read whole.
+ */
+int uie_tpm_tpmt_parse(const uint8_t *p, size_t len, TPMT_PUBLIC *out);
 /* pub as a marshalled TPM2B_PUBLIC; *out malloc'ed, owned by the caller. */
 int uie_tpm_public_alloc(const TPMT_PUBLIC *pub, uint8_t **out, size_t *len);
 

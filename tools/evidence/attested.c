@@ -61,19 +61,6 @@ static int public_file(const char *prog, const char *what, const char *path, TPM
 	return r;
 }
 
-/* The report's EK (a TPMT_PUBLIC in the manifest) as a key. */
-static int ek_of(const uint8_t *tpmt, size_t n, TPMT_PUBLIC *ek)
-{
-	uint8_t buf[sizeof(TPM2B_PUBLIC)];
-
-	if (n > sizeof(buf) - 2 || n > UINT16_MAX)
-		return UIE_E_LIMIT;
-	buf[0] = (uint8_t)(n >> 8);
-	buf[1] = (uint8_t)n;
-	memcpy(buf + 2, tpmt, n);
-	return uie_tpm_public_parse(buf, n + 2, ek);
-}
-
 /* Links 6 and 7: the challenge made to ek for ak, answered with the secret. */
 static int credential(const struct attested *a, const TPMT_PUBLIC *ek, const TPMT_PUBLIC *ak)
 {
@@ -116,7 +103,7 @@ int attested_ak_alloc(struct attested *a, uint8_t **der, size_t *len)
 	    (r = v.err) != UIE_OK)
 		fprintf(stderr, "%s: attestation %s: %srefused: %s (%s)\n", prog, a->snp,
 			v.simulated ? "SIMULATED root, " : "", v.why.msg, uie_err_str(r));
-	if (r == UIE_OK && (r = ek_of(tpmt, tl, &ek)) != UIE_OK)
+	if (r == UIE_OK && (r = uie_tpm_tpmt_parse(tpmt, tl, &ek)) != UIE_OK)
 		fprintf(stderr, "%s: attestation %s: the manifest's EK is no TPMT_PUBLIC\n", prog, a->snp);
 	if (r == UIE_OK) {
 		a->simulated = v.simulated;

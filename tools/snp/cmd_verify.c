@@ -21,6 +21,7 @@
 #include "opts.h"
 #include "snp_check.h"
 #include "subcmds.h"
+#include "tpm_public.h"
 #include "snp_json.h"
 #include "snp_tsm.h"
 #include "snp_verify.h"
@@ -77,17 +78,14 @@ static int report(const struct args *a, const char *path, const struct uie_snp_v
  */
 static int write_tpm2b(const char *path, const uint8_t *tpmt, size_t n)
 {
-	uint8_t *p;
+	TPMT_PUBLIC pub;
+	uint8_t *p = NULL;
+	size_t len = 0;
 	int r;
 
-	if (n > UINT16_MAX)
-		return UIE_E_LIMIT;
-	if (!(p = malloc(n + 2)))
-		return UIE_E_NOMEM;
-	p[0] = (uint8_t)(n >> 8);
-	p[1] = (uint8_t)n;
-	memcpy(p + 2, tpmt, n);
-	r = uie_file_write_output(path, p, n + 2, 0644);
+	if ((r = uie_tpm_tpmt_parse(tpmt, n, &pub)) == UIE_OK &&
+	    (r = uie_tpm_public_alloc(&pub, &p, &len)) == UIE_OK)
+		r = uie_file_write_output(path, p, len, 0644);
 	free(p);
 	return r;
 }
