@@ -32,12 +32,7 @@ note "what is stored: the attested machine's row, no fleet from a refused body, 
 note "uie attest --enrol against a monitor standing for an SVSM (--snp-sim)"
 MEAS=$(head -c 48 /dev/urandom | od -An -tx1 -v | tr -d ' \n')
 "$UIE" snp sim-chain -o "$T/chain" >/dev/null || fail "sim-chain"
-python3 - "$T/chain" "$MEAS" >"$T/fleet.json" <<'PY'
-import json, sys
-d, m = sys.argv[1], sys.argv[2]
-print(json.dumps({"ark": open(d + "/ark.pem").read(), "ask": open(d + "/ask.pem").read(), "simulated": True,
-                  "vmpl": 0, "measurements": [m]}))
-PY
+fleet_json_simulated "$T/chain" "$MEAS" >"$T/fleet.json"
 put_fleet() {
 	curl -s -o "$T/put.out" -w '%{http_code}' -X PUT -H "Authorization: Bearer $TOKEN" \
 		-H 'Content-Type: application/json' --data-binary "@$2" "$A/v1/fleets/$1"

@@ -54,6 +54,16 @@ vd_start() {
 	return 1
 }
 
+# fleet_json_simulated CHAIN MEASUREMENT: the body of PUT /v1/fleets/NAME (docs/VERIFIER.md 3.8)
+# for a fleet that trusts the simulated chain in CHAIN (uie snp sim-chain), said explicitly, at
+# VMPL 0 (an SVSM asked), and the one launch MEASUREMENT (96 hex digits).
+fleet_json_simulated() {
+	python3 -c 'import json, sys
+d, m = sys.argv[1], sys.argv[2]
+print(json.dumps({"ark": open(d + "/ark.pem").read(), "ask": open(d + "/ask.pem").read(), "simulated": True,
+                  "vmpl": 0, "measurements": [m]}))' "$1" "$2"
+}
+
 fleet_cleanup() {
 	local p
 	for p in "${VD_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
