@@ -23,7 +23,7 @@
 #include "answer.h"
 #include "ask.h"
 #include "fan.h"
-#include "host_platform.h"
+#include "host_object.h"
 #include "sup.h"
 #include "tmem.h"
 #include "uie/err.h"

@@ -18,6 +18,12 @@ extern const struct uie_cmd uie_cmds_policy[];
 extern const struct uie_cmd uie_cmds_attest[];
 extern const struct uie_cmd uie_cmds_snp[];
 
+/*
+ * Runs c (argv[0] is its name) after the options every subcommand shares
+ * (--version; --help for a command with a usage line).
+ */
+int uie_cmd_invoke(const struct uie_cmd *c, int argc, char **argv);
+
 /* Exit codes shared by all subcommands (uie verify adds its own, see verify). */
 enum uie_exit {
 	UIE_EXIT_OK = 0,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `uie`: the guest-side and TTP command.  Only dispatch lives here; every
- * subcommand is its own file.  Two-word subcommands ("policy compile") are
- * matched before one-word ones.
+ * uie-tool: every command of `uie` (the program `uie` serves `uie run`
+ * itself and executes this one for the rest, front.c).  Only dispatch lives
+ * here; every subcommand is its own file.  Two-word subcommands ("policy
+ * compile") are matched before one-word ones.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -90,29 +91,6 @@ static int match(const struct uie_cmd *c, int argc, char **argv)
 	return 2;
 }
 
-/*
- * --help and --version the same way for every subcommand: anywhere before
- * "--" (for `run`, only before PROGRAM: only as its first argument, since
- * what follows may be the program's own options).  --help is left to the
- * commands that print their own; --version is answered here.
- */
-static int common_option(const struct uie_cmd *c, int argc, char **argv)
-{
-	int last = strcmp(c->name, "run") == 0 ? (argc > 1 ? 1 : 0) : argc - 1;
-
-	for (int i = 1; i <= last && strcmp(argv[i], "--") != 0; i++) {
-		if (!strcmp(argv[i], "--version")) {
-			printf("uie %s\n", UIE_TOOL_VERSION);
-			return UIE_EXIT_OK;
-		}
-		if (c->usage && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
-			printf("usage: uie %s %s\n\n%s\n", c->name, c->usage, c->summary);
-			return UIE_EXIT_OK;
-		}
-	}
-	return -1;
-}
-
 int main(int argc, char **argv)
 {
 	int r;
@@ -130,10 +108,8 @@ int main(int argc, char **argv)
 	for (int words = 2; words >= 1; words--)
 		for (size_t a = 0; a < sizeof(areas) / sizeof(areas[0]); a++)
 			for (const struct uie_cmd *c = areas[a]; c->name; c++)
-				if (match(c, argc - 1, argv + 1) == words) {
-					r = common_option(c, argc - words, argv + words);
-					return r >= 0 ? r : c->fn(argc - words, argv + words);
-				}
+				if (match(c, argc - 1, argv + 1) == words)
+					return uie_cmd_invoke(c, argc - words, argv + words);
 	if (argc <= 3 && (r = group_help(argc, argv)) >= 0)
 		return r;
 	fprintf(stderr, "uie: unknown command '%s'\n", argv[1]);

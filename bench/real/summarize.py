@@ -15,9 +15,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import gendoc  # noqa: E402  (bench/plot/gendoc.py)
 import grants  # noqa: E402  (bench/plot/grants.py)
 
-CONFIGS = ["native", "floor", "enforce", "enforce-static", "fapolicyd"]
-NAMES = {"native": "Native", "floor": "floor", "enforce": "Enforce",
-         "enforce-static": "Enforce (static uie)", "fapolicyd": "fapolicyd"}
+CONFIGS = ["native", "floor", "enforce", "fapolicyd"]
+NAMES = {"native": "Native", "floor": "floor", "enforce": "Enforce", "fapolicyd": "fapolicyd"}
 # The peers our configurations are compared with, beside Native.
 PEERS = ["floor", "fapolicyd"]
 WORKLOADS = ["exec-loop", "python", "gcc", "make", "startup"]

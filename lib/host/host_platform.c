@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "host_platform.h"
 
-#include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -149,58 +144,4 @@ int uie_host_platform_add_key_file(struct uie_host_platform *hp, const char *pat
 		memcpy(key_id, hp->key_ids[hp->nkeys], 32);
 	hp->keys[hp->nkeys++] = pk;
 	return UIE_OK;
-}
-
-static int ho_read(void *ctx, uint64_t off, void *buf, size_t len)
-{
-	struct uie_host_object *ho = ctx;
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pread(ho->fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return UIE_E_IO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return UIE_OK;
-}
-
-int uie_host_object_open(struct uie_host_object *ho, int fd, bool map, struct uie_file_id *id)
-{
-	struct stat st;
-
-	memset(ho, 0, sizeof(*ho));
-	ho->fd = fd;
-	if (fstat(fd, &st) != 0)
-		return UIE_E_IO;
-	if (!S_ISREG(st.st_mode))
-		return UIE_E_IO;
-	if (id)
-		*id = uie_file_id_of(&st);
-	ho->obj.ctx = ho;
-	ho->obj.size = (uint64_t)st.st_size;
-	ho->obj.read = ho_read;
-	if (map && st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-		if (m != MAP_FAILED) {
-			ho->mapping = m;
-			ho->map_len = (size_t)st.st_size;
-			ho->obj.map = m;
-		}
-	}
-	return UIE_OK;
-}
-
-void uie_host_object_close(struct uie_host_object *ho)
-{
-	if (ho->mapping)
-		munmap(ho->mapping, ho->map_len);
-	memset(ho, 0, sizeof(*ho));
-	ho->fd = -1;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "host_object.h"
 #include "uie/platform.h"
 
 #define UIE_HOST_HASH_SLOTS 4
@@ -35,22 +36,5 @@ void uie_host_platform_fini(struct uie_host_platform *hp);
  * file); its key id (SHA-256 of the DER) is written to key_id if not NULL.
  */
 int uie_host_platform_add_key_file(struct uie_host_platform *hp, const char *path, uint8_t key_id[32]);
-
-/* An object backed by an open file descriptor (mapped read-only when possible). */
-struct uie_host_object {
-	struct uie_object obj;
-	int fd;        /* borrowed */
-	void *mapping; /* owned when not NULL */
-	size_t map_len;
-};
-
-/*
- * Opens obj over fd (borrowed); fills *id from fstat when id is not NULL.
- * With map, the bytes are hashed straight from a read-only mapping (fast,
- * but a concurrent truncation raises SIGBUS); without, through pread, which
- * is what the monitor uses on files a guest can still modify.
- */
-int uie_host_object_open(struct uie_host_object *ho, int fd, bool map, struct uie_file_id *id);
-void uie_host_object_close(struct uie_host_object *ho);
 
 #endif

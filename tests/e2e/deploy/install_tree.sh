@@ -12,7 +12,7 @@
 # the unit starts it, as the user that sysusers.d makes, with its state,
 # socket and key in the test's own directory (never the machine's /var/lib/uie).
 set -u
-build=$1 prefix=$2 bindir=$3 sbindir=$4 mandir=$5 datadir=$6 unitdir=$7
+build=$1 prefix=$2 bindir=$3 sbindir=$4 mandir=$5 datadir=$6 unitdir=$7 libexecdir=$8
 abs() { case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac; }
 T=$(mktemp -d /tmp/uie-install.XXXXXX) || exit 1
 MON_PID=
@@ -33,10 +33,8 @@ man=$D$(abs "$mandir")
 for f in "$uie" "$monitord"; do [ -x "$f" ] || fail "$f not installed executable"; done
 for f in "$unit" "$sysusers" "$tmpfiles" "$completion"; do [ -s "$f" ] || fail "$f not installed"; done
 "$uie" --help | grep -q '^  run ' || fail "installed uie does not run"
-# Every `uie run` loads what uie needs: the fleet agent's libcurl (two dozen
-# libraries, some 10 ms of start-up) belongs to uie-attest alone.
-needed=$(readelf -d "$uie" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
-case " $needed" in *" libcurl"*) fail "uie links libcurl ($needed): every uie run would load it" ;; esac
+# The installed uie finds the installed uie-tool (its --help above is uie-tool's).
+[ -x "$D$(abs "$libexecdir")/uie/uie-tool" ] || fail "uie-tool not installed in $(abs "$libexecdir")/uie"
 [ -x "$D$(abs "$bindir")/uie-attest" ] || fail "uie-attest not installed beside uie"
 "$monitord" --help | grep -q -- '--syslog' || fail "installed uie-monitord does not run"
 
