@@ -14,9 +14,14 @@
 
 #include "guest.h"
 
-/* Forks the child, which confines itself and runs argv; receives its listener. */
-int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o, pid_t *pid,
-		    int *pidfd, int *listener);
+/*
+ * Forks the child, which confines itself and runs argv; receives its
+ * listener.  meanwhile(ctx), when not NULL, runs in the parent while the
+ * child confines itself (it cannot reach its first execve before the
+ * listener is received and that execve answered).
+ */
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
+		    void (*meanwhile)(void *ctx), void *ctx, pid_t *pid, int *pidfd, int *listener);
 
 /* ---- filter.c: the BPF program and its installation (in the child) ---- */
 /* refuse_seqpacket: a SOCK_SEQPACKET path to the monitor may be in the tree's reach. */

@@ -238,6 +238,28 @@ static void free_sup(struct uie_sup *s)
 	free(s);
 }
 
+/*
+ * Set-up that only needs to be done before the program's first execve is
+ * answered, done while the child confines itself (Landlock and the filter
+ * take it about a millisecond): the exec watch (its marks are in place
+ * before any exec of the tree opens its file) and the monitor connection,
+ * which the first execve's request needs.  Its phases overlap the spawn's.
+ */
+static void while_child_confines(void *ctx)
+{
+	struct uie_sup *s = ctx;
+	uint64_t begun;
+
+	if (s->o->fanotify) { /* without it, no phase: --timing then shows fanotify=0 */
+		begun = uie_phase_begin(&s->phases);
+		if (uie_guest_fan_init(&s->fan) != UIE_OK && s->o->verbose)
+			fprintf(stderr, "uie: no fanotify exec watch (%s); execve is checked by path\n",
+				strerror(errno));
+		uie_phase_end(&s->phases, UIE_PHASE_FANOTIFY, begun);
+	}
+	uie_guest_connect(s);
+}
+
 static int setup_signals(sigset_t *old)
 {
 	sigset_t set;
@@ -361,23 +383,18 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 			return UIE_E_NOMEM;
 		}
 	}
-	if (o->fanotify) { /* without it, no phase: --timing then shows fanotify=0 */
-		begun = uie_phase_begin(&s->phases);
-		if (uie_guest_fan_init(&s->fan) != UIE_OK && o->verbose)
-			fprintf(stderr, "uie: no fanotify exec watch (%s); execve is checked by path\n",
-				strerror(errno));
-		uie_phase_end(&s->phases, UIE_PHASE_FANOTIFY, begun);
-	}
 	begun = uie_phase_begin(&s->phases);
 	r = uie_guest_kernel_probe(&s->kern, o->verbose);
 	uie_phase_end(&s->phases, UIE_PHASE_PROBE, begun);
 	begun = uie_phase_begin(&s->phases);
 	if (r == UIE_OK)
-		r = uie_guest_spawn(argv, s->kern.landlock_abi, o, &child, &pidfd, &s->listener);
+		r = uie_guest_spawn(argv, s->kern.landlock_abi, o, while_child_confines, s, &child, &pidfd,
+				    &s->listener);
 	uie_phase_end(&s->phases, UIE_PHASE_SPAWN, begun);
 	if (r != UIE_OK) {
 		if (s->fan.fd >= 0)
 			close(s->fan.fd);
+		uie_guest_disconnect(s);
 		free_sup(s);
 		return r;
 	}

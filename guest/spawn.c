@@ -109,8 +109,8 @@ static void child(int sock, pid_t parent, int landlock_abi, const struct uie_gue
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o, pid_t *pid,
-		    int *pidfd, int *listener)
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
+		    void (*meanwhile)(void *ctx), void *ctx, pid_t *pid, int *pidfd, int *listener)
 {
 	int sv[2], r;
 	pid_t parent = getpid(), c;
@@ -133,6 +133,8 @@ int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest
 		child(sv[1], parent, landlock_abi, o, argv);
 	}
 	close(sv[1]);
+	if (meanwhile)
+		meanwhile(ctx);
 	r = recv_listener(sv[0], listener);
 	close(sv[0]);
 	if (r == UIE_OK) {
