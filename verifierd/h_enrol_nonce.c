@@ -20,16 +20,14 @@ static const struct vd_nonce_kind kind = {
 /* Whether id is enrolled, and how many of its enrolments are under way (the expired ones dropped). */
 static int outstanding(struct vd_conn *c, const char *id, bool *enrolled, uint64_t *n)
 {
-	struct vd_params p = { 0 };
 	PGresult *res;
 
-	vd_param_text(&p, id);
-	if (!(res = vd_db_query(
+	if (!(res = vd_db_query_key(
 		      c, "issuing an enrolment nonce",
 		      "WITH expired AS (DELETE FROM enrolments WHERE machine_id = $1 AND expires_at <= "
 		      "now()) SELECT (SELECT count(*) FROM machines WHERE id = $1), (SELECT count(*) "
 		      "FROM enrolments WHERE machine_id = $1 AND expires_at > now())",
-		      &p)))
+		      id)))
 		return UIE_E_IO;
 	*enrolled = vd_db_u64(res, 0, 0) != 0;
 	*n = vd_db_u64(res, 0, 1);

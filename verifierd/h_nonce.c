@@ -17,24 +17,22 @@ static const struct vd_nonce_kind kind = {
 /* Under the machine's row lock: drops its expired nonces, counts the others. */
 static int outstanding(struct vd_conn *c, const char *id, bool *known, uint64_t *since, uint64_t *n)
 {
-	struct vd_params p = { 0 };
 	PGresult *res;
 
-	vd_param_text(&p, id);
-	if (!(res = vd_db_query(c, "issuing a nonce",
-				"SELECT next_seq FROM machines WHERE id = $1 FOR UPDATE", &p)))
+	if (!(res = vd_db_query_key(c, "issuing a nonce",
+				    "SELECT next_seq FROM machines WHERE id = $1 FOR UPDATE", id)))
 		return UIE_E_IO;
 	*known = PQntuples(res) == 1;
 	*since = *known ? vd_db_u64(res, 0, 0) : 0;
 	PQclear(res);
 	if (!*known)
 		return UIE_OK;
-	if (!(res = vd_db_query(
+	if (!(res = vd_db_query_key(
 		      c, "counting nonces",
 		      "WITH expired AS (DELETE FROM nonces WHERE machine_id = $1 "
 		      "AND expires_at <= now()) SELECT count(*) FROM nonces WHERE machine_id = $1 AND "
 		      "expires_at > now()",
-		      &p)))
+		      id)))
 		return UIE_E_IO;
 	*n = vd_db_u64(res, 0, 0);
 	PQclear(res);
