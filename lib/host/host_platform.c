@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "host_platform.h"
 
-#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -10,6 +9,7 @@
 
 #include <openssl/evp.h>
 
+#include "fileio.h"
 #include "pubkey.h"
 #include "uie/err.h"
 #include "uie/sys.h"
@@ -153,21 +153,9 @@ int uie_host_platform_add_key_file(struct uie_host_platform *hp, const char *pat
 
 static int ho_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
-	struct uie_host_object *ho = ctx;
-	uint8_t *p = buf;
+	const struct uie_host_object *ho = ctx;
 
-	while (len) {
-		ssize_t n = pread(ho->fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return UIE_E_IO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return UIE_OK;
+	return uie_fd_pread_all(ho->fd, buf, len, off);
 }
 
 int uie_host_object_open(struct uie_host_object *ho, int fd, bool map, struct uie_file_id *id)
