@@ -42,7 +42,6 @@ int uie_cmd_snp_sim_chain(int argc, char **argv)
 		UIE_OPT_STRING("product", 0, &product),
 		UIE_OPT_STRING("chip-id", 0, &chip_hex),
 		UIE_OPT_STRING("tcb", 0, &tcb_hex),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = CHAIN, .opt = t, .synopsis = chain_usage };
@@ -97,7 +96,6 @@ int uie_cmd_snp_sim_attest(int argc, char **argv)
 		UIE_OPT_FLAG("single", 0, UIE_OPTK_SET, &single),
 		UIE_OPT_STRING("measurement", 0, &meas),
 		UIE_OPT_STRING("output", 'o', &out),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = ATTEST, .opt = t, .synopsis = attest_usage };

@@ -232,7 +232,6 @@ static int parse(struct args *a, struct uie_opts spec, ...)
 		UIE_OPT_FLAG("no-off", 'O', UIE_OPTK_CLEAR, &a->off),
 		UIE_OPT_COUNT("verbose", 'v', &a->verbose),
 		UIE_OPT_CALL("call", 0, call, a),
-		UIE_OPT_HELP,
 		UIE_OPT_VERSION,
 		UIE_OPT_END,
 	};
@@ -334,7 +333,7 @@ static void test_opts_help_version(void **state)
 	struct args a;
 
 	(void)state;
-	/* Both end parsing at once, whatever follows. */
+	/* Both end parsing at once, whatever follows; --help is no row of the table. */
 	assert_int_equal(parse(&a, NONE, "--help", "--unknown", NULL), UIE_OPTS_EXIT_OK);
 	assert_int_equal(usage_to, 1);
 	assert_int_equal(parse(&a, NONE, "-h", NULL), UIE_OPTS_EXIT_OK);
