@@ -54,7 +54,7 @@ static void say_usage(const struct uie_opts *s, FILE *f)
 	if (s->usage)
 		s->usage(f);
 	else if (s->synopsis)
-		fputs(s->synopsis, f);
+		fprintf(f, "usage: %s %s", s->prog, s->synopsis);
 }
 
 /* Row o with its argument (NULL for an option without one). */

@@ -98,7 +98,7 @@ struct uie_opts {
 	const struct uie_opt
 		*opt;           /* the table, ended by UIE_OPT_END; at most 32 rows, --help not among them */
 	void (*usage)(FILE *f); /* for --help (stdout) and a bad command line (stderr); or NULL */
-	const char *synopsis;   /* without usage: this text, printed as it is, instead */
+	const char *synopsis;   /* without usage: printed after "usage: PROG " instead */
 	bool in_order;          /* stop at the first operand (what follows is a program's own) */
 	int min_operands;       /* how many operands it takes (0, 0: none) */
 	int max_operands;       /* UIE_OPTS_ANY: no limit */

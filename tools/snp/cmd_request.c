@@ -25,7 +25,7 @@
 
 #define PROG "uie snp request"
 
-static const char usage[] = "usage: uie snp request [--socket PATH] --nonce HEX128 -o DIR\n"
+static const char usage[] = "[--socket PATH] --nonce HEX128 -o DIR\n"
 			    "  writes DIR/{outblob,manifestblob,auxblob,service_guid}: the monitor's answer\n"
 			    "  to an attestation request, as configfs-tsm gives it to a guest\n";
 
