@@ -14,6 +14,13 @@
 #include "genpage.h"
 #include "wire.h"
 
+/* n bytes of value v at p; n, the field's length. */
+static uint16_t filled(uint8_t *p, uint8_t v, uint16_t n)
+{
+	memset(p, v, n);
+	return n;
+}
+
 /* One filled example of each type (requests and full answers). */
 static struct uie_wire_msg example(uint16_t type)
 {
@@ -86,25 +93,17 @@ static struct uie_wire_msg example(uint16_t type)
 		break;
 	case UIE_MSG_VIOLATION_ANS:
 	case UIE_MSG_VIOLATION_VM_ANS: m.u.violation_ans_seq = 99; break;
-	case UIE_MSG_PUBKEY_ANS:
-		m.u.pubkey_ans.len = 91;
-		memset(m.u.pubkey_ans.der, 0x30, 91);
-		break;
+	case UIE_MSG_PUBKEY_ANS: m.u.pubkey_ans.len = filled(m.u.pubkey_ans.der, 0x30, 91); break;
 	case UIE_MSG_TPM_KEYS_ANS:
-		m.u.tpm_keys_ans.ek_len = 316;
-		memset(m.u.tpm_keys_ans.ek, 0x01, 316);
-		m.u.tpm_keys_ans.ak_len = 90;
-		memset(m.u.tpm_keys_ans.ak, 0x02, 90);
+		m.u.tpm_keys_ans.ek_len = filled(m.u.tpm_keys_ans.ek, 0x01, 316);
+		m.u.tpm_keys_ans.ak_len = filled(m.u.tpm_keys_ans.ak, 0x02, 90);
 		break;
 	case UIE_MSG_ACTIVATE_REQ:
-		m.u.activate_req.blob_len = 70;
-		memset(m.u.activate_req.blob, 0x03, 70);
-		m.u.activate_req.secret_len = 258;
-		memset(m.u.activate_req.secret, 0x04, 258);
+		m.u.activate_req.blob_len = filled(m.u.activate_req.blob, 0x03, 70);
+		m.u.activate_req.secret_len = filled(m.u.activate_req.secret, 0x04, 258);
 		break;
 	case UIE_MSG_ACTIVATE_ANS:
-		m.u.activate_ans.len = 32;
-		memset(m.u.activate_ans.cred, 0x05, 32);
+		m.u.activate_ans.len = (uint8_t)filled(m.u.activate_ans.cred, 0x05, 32);
 		break;
 	default: break;
 	}
@@ -491,16 +490,25 @@ static int mutate_example(uint16_t type, size_t off, uint8_t val)
 	return uie_bridge_decode(b, n, &m);
 }
 
+/* example(type) encodes to len bytes, and its descriptor rule is rule. */
+static void expect_encoded(uint16_t type, size_t len, enum uie_bridge_fd_rule rule)
+{
+	struct uie_wire_msg m;
+	uint8_t b[UIE_BRIDGE_MAX_MSG];
+
+	assert_int_equal(encode_example(type, &m, b), len);
+	assert_int_equal(uie_bridge_fd_rule(&m), rule);
+}
+
 /* TPM_KEYS_ANS, ACTIVATE_REQ and ACTIVATE_ANS (docs/BRIDGE.md section 3): lengths and padding. */
 static void test_credential_msgs(void **state)
 {
 	struct uie_wire_msg m;
 	uint8_t b[UIE_BRIDGE_MAX_MSG];
-	size_t n = encode_example(UIE_MSG_ACTIVATE_REQ, &m, b);
+	size_t n;
 
 	(void)state;
-	assert_int_equal(n, 16 + 784);
-	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+	expect_encoded(UIE_MSG_ACTIVATE_REQ, 16 + 784, UIE_FD_NONE);
 	/* blob_len @16 (u16 LE), secret_len @18, reserved @20, blob @24, secret @280 */
 	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 16, 0), UIE_E_FORMAT); /* empty blob */
 	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 17, 1), UIE_E_FORMAT); /* blob_len 326 > 256 */
@@ -536,10 +544,9 @@ static void test_snp_report_msgs(void **state)
 	size_t n = encode_example(UIE_MSG_SNP_REPORT_REQ, &m, b);
 
 	(void)state;
-	assert_int_equal(n, 16 + 72);
+	expect_encoded(UIE_MSG_SNP_REPORT_REQ, 16 + 72, UIE_FD_NONE);
 	assert_int_equal(b[16], 0x6b);
 	assert_int_equal(b[80], UIE_BRIDGE_SNP_SINGLE);
-	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
 	assert_int_equal(mutate_example(UIE_MSG_SNP_REPORT_REQ, 80, 2), UIE_E_FORMAT); /* unknown flag */
 	assert_int_equal(mutate_example(UIE_MSG_SNP_REPORT_REQ, 87, 1), UIE_E_FORMAT); /* reserved */
 	assert_int_equal(mutate_example(UIE_MSG_SNP_REPORT_REQ, 80, 0), UIE_OK);
