@@ -62,12 +62,12 @@ static int load_object(const char *body, size_t len, const char *const *allowed,
 }
 
 int vd_body_read(const struct vd_body_kind *k, const struct uie_platform *pl, const char *body, size_t len,
-		 void *out, size_t size, char why[VD_WHY_LEN])
+		 void *out, char why[VD_WHY_LEN])
 {
 	json_t *o;
 	int r;
 
-	memset(out, 0, size);
+	memset(out, 0, k->size);
 	if ((r = load_object(body, len, k->members, &o, why)) != UIE_OK)
 		return r;
 	r = k->read(pl, o, out, why);
@@ -75,7 +75,7 @@ int vd_body_read(const struct vd_body_kind *k, const struct uie_platform *pl, co
 	if (r != UIE_OK && k->release)
 		k->release(out);
 	if (r != UIE_OK)
-		memset(out, 0, size);
+		memset(out, 0, k->size);
 	return r;
 }
 
@@ -247,13 +247,14 @@ static void enrol_release(void *e)
 	vd_enrol_free(e);
 }
 
+static const char *const enrol_members[] = { "id", "ak_pub", "interval", "reference", "policies", NULL };
+const struct vd_body_kind vd_enrol_body = { enrol_members, sizeof(struct vd_enrol), enrol_fields,
+					    enrol_release };
+
 int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t len, struct vd_enrol *out,
 			 char why[VD_WHY_LEN])
 {
-	static const char *const members[] = { "id", "ak_pub", "interval", "reference", "policies", NULL };
-	static const struct vd_body_kind kind = { members, enrol_fields, enrol_release };
-
-	return vd_body_read(&kind, pl, body, len, out, sizeof(*out), why);
+	return vd_body_read(&vd_enrol_body, pl, body, len, out, why);
 }
 
 void vd_enrol_free(struct vd_enrol *e)
@@ -269,16 +270,15 @@ static int rekey_fields(const struct uie_platform *pl, json_t *o, void *out, cha
 {
 	struct vd_rekey *k = out;
 
-	(void)pl;
 	return get_ak(o, &k->ak_der, &k->ak_len, why);
 }
 
+static const char *const rekey_members[] = { "ak_pub", NULL };
+const struct vd_body_kind vd_rekey_body = { rekey_members, sizeof(struct vd_rekey), rekey_fields, NULL };
+
 int vd_rekey_parse_alloc(const char *body, size_t len, struct vd_rekey *out, char why[VD_WHY_LEN])
 {
-	static const char *const members[] = { "ak_pub", NULL };
-	static const struct vd_body_kind kind = { members, rekey_fields, NULL };
-
-	return vd_body_read(&kind, NULL, body, len, out, sizeof(*out), why);
+	return vd_body_read(&vd_rekey_body, NULL, body, len, out, why);
 }
 
 void vd_rekey_free(struct vd_rekey *k)
@@ -294,7 +294,6 @@ static int attest_fields(const struct uie_platform *pl, json_t *o, void *out, ch
 	size_t nlen, elen;
 	int r;
 
-	(void)pl;
 	if ((r = vd_get_string(o, "nonce", true, &nonce, &nlen, why)) != UIE_OK ||
 	    (r = vd_get_string(o, "evidence", true, &ev, &elen, why)) != UIE_OK)
 		return r;
@@ -310,12 +309,13 @@ static void attest_release(void *a)
 	vd_attest_free(a);
 }
 
+static const char *const attest_members[] = { "nonce", "evidence", NULL };
+const struct vd_body_kind vd_attest_body = { attest_members, sizeof(struct vd_attest), attest_fields,
+					     attest_release };
+
 int vd_attest_parse_alloc(const char *body, size_t len, struct vd_attest *out, char why[VD_WHY_LEN])
 {
-	static const char *const members[] = { "nonce", "evidence", NULL };
-	static const struct vd_body_kind kind = { members, attest_fields, attest_release };
-
-	return vd_body_read(&kind, NULL, body, len, out, sizeof(*out), why);
+	return vd_body_read(&vd_attest_body, NULL, body, len, out, why);
 }
 
 void vd_attest_free(struct vd_attest *a)

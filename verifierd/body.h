@@ -23,6 +23,14 @@
 struct uie_verify_policy;
 
 /*
+ * How each body below is read (its members, its reader: body_json.h), for
+ * vd_request_body (handlers.h); vd_X_parse reads one from bytes.
+ */
+struct vd_body_kind;
+extern const struct vd_body_kind vd_enrol_body, vd_rekey_body, vd_attest_body, vd_fleet_body,
+	vd_enrol_ev_body, vd_activate_body;
+
+/*
  * A policy package as the verifier uses it: parsed, its table loaded
  * (pointing into buf, which must outlive out).  Checked so at enrolment and
  * again when an attestation loads it.  Return: UIE_OK or the parse's error.

@@ -155,7 +155,6 @@ static int fleet_fields(const struct uie_platform *pl, json_t *o, void *out, cha
 	uint8_t tcb[8];
 	int r;
 
-	(void)pl;
 	if ((r = fleet_roots(o, f, why)) != UIE_OK ||
 	    (r = vd_get_int(o, "vmpl", 0, 3, " (0 for an SVSM)", &vmpl, why)) != UIE_OK)
 		return r;
@@ -184,13 +183,14 @@ static void fleet_release(void *f)
 	vd_fleet_free(f);
 }
 
+static const char *const fleet_members[] = { "ark",     "ask",  "simulated",    "min_tcb",
+					     "min_abi", "vmpl", "measurements", NULL };
+const struct vd_body_kind vd_fleet_body = { fleet_members, sizeof(struct vd_fleet), fleet_fields,
+					    fleet_release };
+
 int vd_fleet_parse_alloc(const char *body, size_t len, struct vd_fleet *out, char why[VD_WHY_LEN])
 {
-	static const char *const members[] = { "ark",     "ask",  "simulated",    "min_tcb",
-					       "min_abi", "vmpl", "measurements", NULL };
-	static const struct vd_body_kind kind = { members, fleet_fields, fleet_release };
-
-	return vd_body_read(&kind, NULL, body, len, out, sizeof(*out), why);
+	return vd_body_read(&vd_fleet_body, NULL, body, len, out, why);
 }
 
 static int ev_fields(const struct uie_platform *pl, json_t *o, void *out, char why[VD_WHY_LEN])
@@ -233,15 +233,16 @@ static void ev_release(void *v)
 	vd_enrol_ev_free(v);
 }
 
+static const char *const enrol_ev_members[] = { "nonce",    "fleet",     "report",   "certs",
+						"manifest", "single",    "ek",       "ak",
+						"interval", "reference", "policies", NULL };
+const struct vd_body_kind vd_enrol_ev_body = { enrol_ev_members, sizeof(struct vd_enrol_ev), ev_fields,
+					       ev_release };
+
 int vd_enrol_ev_parse_alloc(const struct uie_platform *pl, const char *body, size_t len,
 			    struct vd_enrol_ev *out, char why[VD_WHY_LEN])
 {
-	static const char *const members[] = { "nonce",    "fleet",     "report",   "certs",
-					       "manifest", "single",    "ek",       "ak",
-					       "interval", "reference", "policies", NULL };
-	static const struct vd_body_kind kind = { members, ev_fields, ev_release };
-
-	return vd_body_read(&kind, pl, body, len, out, sizeof(*out), why);
+	return vd_body_read(&vd_enrol_ev_body, pl, body, len, out, why);
 }
 
 static int activate_fields(const struct uie_platform *pl, json_t *o, void *out, char why[VD_WHY_LEN])
@@ -249,16 +250,16 @@ static int activate_fields(const struct uie_platform *pl, json_t *o, void *out, 
 	struct vd_activate *a = out;
 	int r;
 
-	(void)pl;
 	if ((r = get_hex(o, "nonce", a->nonce, sizeof(a->nonce), why)) != UIE_OK)
 		return r;
 	return get_hex(o, "secret", a->secret, sizeof(a->secret), why);
 }
 
+static const char *const activate_members[] = { "nonce", "secret", NULL };
+const struct vd_body_kind vd_activate_body = { activate_members, sizeof(struct vd_activate), activate_fields,
+					       NULL };
+
 int vd_activate_parse(const char *body, size_t len, struct vd_activate *out, char why[VD_WHY_LEN])
 {
-	static const char *const members[] = { "nonce", "secret", NULL };
-	static const struct vd_body_kind kind = { members, activate_fields, NULL };
-
-	return vd_body_read(&kind, NULL, body, len, out, sizeof(*out), why);
+	return vd_body_read(&vd_activate_body, NULL, body, len, out, why);
 }

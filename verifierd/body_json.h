@@ -15,22 +15,24 @@ __attribute__((format(printf, 3, 4))) int vd_why(char why[VD_WHY_LEN], int err, 
 
 /*
  * How one kind of body is read: the members it may have (NULL-terminated),
- * the function that reads them from the object into out, and the one that
- * frees what a failed read left in out.
+ * the size of the struct it is read into, the function that reads the
+ * members from the object into out, and the one that frees what a failed
+ * read left in out (NULL: nothing).
  */
 struct vd_body_kind {
 	const char *const *members;
+	size_t size;
 	int (*read)(const struct uie_platform *pl, json_t *o, void *out, char why[VD_WHY_LEN]);
 	void (*release)(void *out);
 };
 
 /*
- * The body as one JSON object of k's members, read by k into out (size
- * bytes, zeroed first).  Returns as vd_enrol_parse_alloc: a failure leaves
- * out owning nothing.
+ * The body as one JSON object of k's members, read by k into out (zeroed
+ * first).  Returns as vd_enrol_parse_alloc: a failure leaves out owning
+ * nothing.
  */
 int vd_body_read(const struct vd_body_kind *k, const struct uie_platform *pl, const char *body, size_t len,
-		 void *out, size_t size, char why[VD_WHY_LEN]);
+		 void *out, char why[VD_WHY_LEN]);
 
 /* A string member, required or not (*s NULL when absent and optional). */
 int vd_get_string(json_t *o, const char *key, bool required, const char **s, size_t *n, char why[VD_WHY_LEN]);

@@ -130,15 +130,11 @@ void vd_h_enrol_evidence(const struct vd_ctx *ctx, struct vd_conn *c, const stru
 			 struct vd_reply *rep)
 {
 	struct uie_enrol_verdict ver = { 0 };
-	char why[VD_WHY_LEN];
 	struct vd_enrol_ev v;
 	bool ok = false;
-	int r;
 
-	if ((r = vd_enrol_ev_parse_alloc(&c->hp.pl, req->body, req->body_len, &v, why)) != UIE_OK) {
-		vd_reply_body_error(rep, r, why);
+	if (!vd_request_body(&vd_enrol_ev_body, c, req, &v, rep))
 		return;
-	}
 	if (vd_db_exec(c, "enrolling by attestation", "BEGIN", NULL) != UIE_OK ||
 	    /* the enrolment nonce is this machine's, issued and unanswered: its row locked */
 	    vd_nonce_row(
