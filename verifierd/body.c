@@ -22,7 +22,7 @@ int vd_why(char why[VD_WHY_LEN], int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): va_start is the line above; clang 14 loses it on the path through get_ak from vd_rekey_parse_alloc */
+	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): va_start is the line above; clang 14 loses it on the path through get_ak from rekey_fields */
 	vsnprintf(why, VD_WHY_LEN, fmt, ap);
 	va_end(ap);
 	return err;
@@ -99,9 +99,9 @@ int vd_get_int(json_t *o, const char *key, json_int_t lo, json_int_t hi, const c
 {
 	json_t *j = json_object_get(o, key);
 
+	*v = json_integer_value(j); /* 0 for what is not an integer */
 	if (!json_is_integer(j))
 		return vd_why(why, UIE_E_FORMAT, "\"%s\" must be an integer", key);
-	*v = json_integer_value(j);
 	if (*v < lo || *v > hi)
 		return vd_why(why, UIE_E_RANGE, "\"%s\" must be %lld..%lld%s", key, (long long)lo,
 			      (long long)hi, unit);

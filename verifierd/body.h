@@ -23,8 +23,9 @@
 struct uie_verify_policy;
 
 /*
- * How each body below is read (its members, its reader: body_json.h), for
- * vd_request_body (handlers.h); vd_X_parse reads one from bytes.
+ * How each body below is read (its members and reader, body_json.h): the
+ * handlers read theirs with vd_request_body (handlers.h), the parse
+ * functions below one from bytes.
  */
 struct vd_body_kind;
 extern const struct vd_body_kind vd_enrol_body, vd_rekey_body, vd_attest_body, vd_fleet_body,

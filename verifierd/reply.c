@@ -4,8 +4,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "body_json.h"
-#include "handlers.h"
 #include "uie/err.h"
 
 void vd_reply_error(struct vd_reply *rep, unsigned status, const char *code, const char *fmt, ...)
@@ -43,17 +41,4 @@ void vd_reply_db(struct vd_reply *rep, const char *what)
 void vd_reply_unknown(struct vd_reply *rep, const char *id)
 {
 	vd_reply_error(rep, 404, "unknown_machine", "no machine \"%s\" is enrolled", id);
-}
-
-bool vd_request_body(const struct vd_body_kind *k, struct vd_conn *c, const struct vd_request *req, void *out,
-		     struct vd_reply *rep)
-{
-	char why[VD_WHY_LEN];
-	int r = vd_body_read(k, &c->hp.pl, req->body, req->body_len, out, why);
-
-	if (r == UIE_E_NOMEM)
-		vd_reply_error(rep, 500, "internal", "out of memory");
-	else if (r != UIE_OK)
-		vd_reply_error(rep, 400, r == UIE_E_FORMAT ? "bad_json" : "bad_field", "%s", why);
-	return r == UIE_OK;
 }

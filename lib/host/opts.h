@@ -94,15 +94,14 @@ struct uie_opt {
 	}
 
 struct uie_opts {
-	const char *prog; /* what messages start with: "uie attest" */
-	const struct uie_opt
-		*opt;           /* the table, ended by UIE_OPT_END; at most 32 rows, --help not among them */
-	void (*usage)(FILE *f); /* for --help (stdout) and a bad command line (stderr); or NULL */
-	const char *synopsis;   /* without usage: printed after "usage: PROG " instead */
-	bool in_order;          /* stop at the first operand (what follows is a program's own) */
-	int min_operands;       /* how many operands it takes (0, 0: none) */
-	int max_operands;       /* UIE_OPTS_ANY: no limit */
-	const char *version;    /* what --version prints after prog */
+	const char *prog;          /* what messages start with: "uie attest" */
+	const struct uie_opt *opt; /* the table, ended by UIE_OPT_END; at most 32 rows, no --help */
+	void (*usage)(FILE *f);    /* for --help (stdout) and a bad command line (stderr); or NULL */
+	const char *synopsis;      /* without usage: printed after "usage: PROG " instead */
+	bool in_order;             /* stop at the first operand (what follows is a program's own) */
+	int min_operands;          /* how many operands it takes (0, 0: none) */
+	int max_operands;          /* UIE_OPTS_ANY: no limit */
+	const char *version;       /* what --version prints after prog */
 };
 
 #define UIE_OPTS_ANY __INT_MAX__ /* INT_MAX, without <limits.h> (whose MAX_INPUT tools define) */
@@ -110,9 +109,9 @@ struct uie_opts {
 /*
  * Parses argv[1..] by s->opt into the rows' places, from the start
  * (getopt fully reset); --help (-h) prints the usage, when s has one, on
- * stdout and answers UIE_OPTS_EXIT_OK.  An unknown option, one without its argument, or too few
- * or too many operands print the usage on stderr; a bad value says what
- * is wrong with it.
+ * stdout and answers UIE_OPTS_EXIT_OK.  An unknown option, one without its
+ * argument, or too few or too many operands print the usage on stderr; a
+ * bad value says what is wrong with it.
  */
 int uie_opts_parse(const struct uie_opts *s, int argc, char **argv);
 
