@@ -14,6 +14,12 @@
 #include "genpage.h"
 #include "wire.h"
 
+/* A message of type and request_id, everything else zero. */
+static struct uie_wire_msg header(uint16_t type, uint32_t request_id)
+{
+	return (struct uie_wire_msg){ .type = type, .request_id = request_id };
+}
+
 /* n bytes of value v at p; n, the field's length. */
 static uint16_t filled(uint8_t *p, uint8_t v, uint16_t n)
 {
@@ -196,21 +202,15 @@ static void test_vectors(void **state)
 	size_t n;
 
 	(void)state;
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_STATUS_REQ;
-	m.request_id = 1;
+	m = header(UIE_MSG_STATUS_REQ, 1);
 	check_vector(vec_status_req, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_MEASURE_REQ;
-	m.request_id = 0x11223344;
+	m = header(UIE_MSG_MEASURE_REQ, 0x11223344);
 	m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC,  UIE_ROLE_DSO, 0,      4242,
 							0x7f0000001000ull, 0x2000,       0x1000, 42 };
 	check_vector(vec_measure_req, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_MEASURE_ANS;
-	m.request_id = 0x11223344;
+	m = header(UIE_MSG_MEASURE_ANS, 0x11223344);
 	m.u.measure_ans.decision = UIE_ALLOW;
 	m.u.measure_ans.policy_decision = UIE_ALLOW;
 	m.u.measure_ans.reason = UIE_R_RULE_ALLOW;
@@ -222,22 +222,17 @@ static void test_vectors(void **state)
 	m.u.measure_ans.seq = 7;
 	check_vector(vec_measure_ans, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_ERROR_ANS;
+	m = header(UIE_MSG_ERROR_ANS, 0);
 	m.status = UIE_E_VERSION;
 	check_vector(vec_error_ans, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_EXPORT_REQ;
-	m.request_id = 9;
+	m = header(UIE_MSG_EXPORT_REQ, 9);
 	m.u.export_req.since_seq = 5;
 	m.u.export_req.nonce_len = 3;
 	memcpy(m.u.export_req.nonce, "abc", 3);
 	check_vector(vec_export_req, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_VIOLATION_REQ;
-	m.request_id = 11;
+	m = header(UIE_MSG_VIOLATION_REQ, 11);
 	m.u.violation_req = (struct uie_msg_violation_req){ .pid = 4343, .kind = UIE_VIOLATION_WRITE };
 	check_vector(vec_violation_req, &m);
 	n = tc_hex(vec_violation_req, b, sizeof(b));
@@ -248,15 +243,11 @@ static void test_vectors(void **state)
 	b[20] = 1;
 	b[21] = 1; /* reserved */
 	assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_VIOLATION_ANS;
-	m.request_id = 11;
+	m = header(UIE_MSG_VIOLATION_ANS, 11);
 	m.u.violation_ans_seq = 99;
 	check_vector(vec_violation_ans, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_FASTPATH_REQ;
-	m.request_id = 6;
+	m = header(UIE_MSG_FASTPATH_REQ, 6);
 	m.u.fastpath_req = (struct uie_msg_fastpath_req){ .count = 2, .epoch = 3 };
 	check_vector(vec_fastpath_req, &m);
 	m.u.fastpath_req.count = 0; /* 1..4096 entries */
@@ -264,20 +255,14 @@ static void test_vectors(void **state)
 	m.u.fastpath_req.count = UIE_BRIDGE_FASTPATH_MAX + 1;
 	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_E_INVAL);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_FASTPATH_ANS;
-	m.request_id = 6;
+	m = header(UIE_MSG_FASTPATH_ANS, 6);
 	m.u.fastpath_ans = (struct uie_msg_fastpath_ans){ 2, 10 };
 	check_vector(vec_fastpath_ans, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_GEN_REQ;
-	m.request_id = 4;
+	m = header(UIE_MSG_GEN_REQ, 4);
 	check_vector(vec_gen_req, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_GEN_ANS;
-	m.request_id = 5;
+	m = header(UIE_MSG_GEN_ANS, 5);
 	m.u.blob_ans = (struct uie_msg_blob_ans){ UIE_GENPAGE_LEN, 2 };
 	check_vector(vec_gen_ans, &m);
 	/* The page is one page: any other length is refused both ways. */
