@@ -167,7 +167,6 @@ static int parse(int argc, char **argv, struct opts *o)
 		UIE_OPT_NUMBER("ready-fd", 0, o->ready_fd, 3, 1024, NULL),
 		UIE_OPT_STRING("log-file", 0, &o->log_file),
 		UIE_OPT_NUMBER("cpu", 0, o->cpu, 0, CPU_SETSIZE - 1, NULL),
-		UIE_OPT_HELP,
 		UIE_OPT_VERSION,
 		UIE_OPT_STRING("state-dir", 0, &o->mon.state_dir),
 		UIE_OPT_CALL("log-sync", 0, log_sync_option, &o->mon.log_sync),

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "uie/err.h"
+#include "uie/seccomp.h"
 
 /* Runs useradd for a system user without home or login shell; true when it exited 0. */
 static bool add_system_user(const char *name)
@@ -60,8 +61,6 @@ int uie_sandbox_drop(uid_t uid, gid_t gid)
 	return UIE_OK;
 }
 
-#define ARCH_OFF offsetof(struct seccomp_data, arch)
-#define NR_OFF offsetof(struct seccomp_data, nr)
 #define ARG2_LO_OFF offsetof(struct seccomp_data, args[2]) /* little-endian low word */
 
 /* What the request loop (and libc, OpenSSL and tpm2-tss under it) calls. */
@@ -160,10 +159,7 @@ static const int allowed[] = {
 int uie_sandbox_lock(bool net)
 {
 	static const struct sock_filter head[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARCH_OFF),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR_OFF),
+		UIE_BPF_X86_64_NR(SECCOMP_RET_KILL_PROCESS),
 		ALLOW_NOEXEC(SYS_mmap),
 		ALLOW_NOEXEC(SYS_mprotect),
 		/* Optional file access by libraries fails cleanly instead of killing. */

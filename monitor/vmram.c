@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "vmram.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 
@@ -54,20 +54,7 @@ bool uie_vmram_frame_ok(const struct uie_vmram *g, uint64_t gpa)
 
 int uie_vmram_read(const struct uie_vmram *g, uint64_t gpa, void *buf, size_t len)
 {
-	uint8_t *out = buf;
-
-	while (len > 0) {
-		ssize_t got = pread(g->fd, out, len, (off_t)gpa);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return UIE_E_IO;
-		out += got;
-		gpa += (uint64_t)got;
-		len -= (size_t)got;
-	}
-	return UIE_OK;
+	return uie_fd_pread_all(g->fd, buf, len, gpa);
 }
 
 /* Object read callback: [off, off+len) split at frame boundaries. */

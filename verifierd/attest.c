@@ -5,6 +5,7 @@
 
 #include "hex.h"
 #include "machine.h"
+#include "nonce.h"
 #include "uie/err.h"
 
 /*
@@ -55,18 +56,6 @@ static bool refusal(const struct vd_machine *m, const struct uie_verify_report *
 		return true;
 	}
 	return false;
-}
-
-static int use_nonce(struct vd_conn *c, const char *id, const struct vd_attest *a, bool *found)
-{
-	struct vd_params p = { 0 };
-
-	vd_param_bytes(&p, a->nonce, sizeof(a->nonce));
-	vd_param_text(&p, id);
-	return vd_db_row(c, "using a nonce",
-			 "DELETE FROM nonces WHERE nonce = $1 AND machine_id = $2 "
-			 "AND expires_at > now() RETURNING 1",
-			 &p, found);
 }
 
 /* The verdict row; *verdict its id. */
@@ -211,7 +200,10 @@ static json_t *post_locked(const struct vd_ctx *ctx, struct vd_conn *c, const ch
 				       uie_err_str(r));
 		return NULL;
 	}
-	if (use_nonce(c, id, a, &found) != UIE_OK)
+	if (vd_nonce_row(c, "using a nonce",
+			 "DELETE FROM nonces WHERE nonce = $1 AND machine_id = $2 AND expires_at > now() "
+			 "RETURNING 1",
+			 a->nonce, sizeof(a->nonce), id, &found) != UIE_OK)
 		vd_reply_db(rep, "using the nonce");
 	else if (!found)
 		vd_reply_error(rep, 409, "bad_nonce", "nonce was not issued for \"%s\", was used, or expired",

@@ -22,14 +22,15 @@ int vd_why(char why[VD_WHY_LEN], int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): va_start is the line above; clang 14 loses it on the path through get_ak from vd_rekey_parse_alloc */
+	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): va_start is the line above; clang 14 loses it on the path through get_ak from rekey_fields */
 	vsnprintf(why, VD_WHY_LEN, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
-int vd_load_object(const char *body, size_t len, const char *const *allowed, json_t **out,
-		   char why[VD_WHY_LEN])
+/* The body as one JSON object whose members are all in allowed (NULL-terminated). */
+static int load_object(const char *body, size_t len, const char *const *allowed, json_t **out,
+		       char why[VD_WHY_LEN])
 {
 	json_error_t jerr;
 	const char *key;
@@ -60,6 +61,24 @@ int vd_load_object(const char *body, size_t len, const char *const *allowed, jso
 	return UIE_OK;
 }
 
+int vd_body_read(const struct vd_body_kind *k, const struct uie_platform *pl, const char *body, size_t len,
+		 void *out, char why[VD_WHY_LEN])
+{
+	json_t *o;
+	int r;
+
+	memset(out, 0, k->size);
+	if ((r = load_object(body, len, k->members, &o, why)) != UIE_OK)
+		return r;
+	r = k->read(pl, o, out, why);
+	json_decref(o);
+	if (r != UIE_OK && k->release)
+		k->release(out);
+	if (r != UIE_OK)
+		memset(out, 0, k->size);
+	return r;
+}
+
 int vd_get_string(json_t *o, const char *key, bool required, const char **s, size_t *n, char why[VD_WHY_LEN])
 {
 	json_t *v = json_object_get(o, key);
@@ -72,6 +91,20 @@ int vd_get_string(json_t *o, const char *key, bool required, const char **s, siz
 		return vd_why(why, UIE_E_FORMAT, "\"%s\" must be a string", key);
 	*s = json_string_value(v);
 	*n = json_string_length(v);
+	return UIE_OK;
+}
+
+int vd_get_int(json_t *o, const char *key, json_int_t lo, json_int_t hi, const char *unit, json_int_t *v,
+	       char why[VD_WHY_LEN])
+{
+	json_t *j = json_object_get(o, key);
+
+	*v = json_integer_value(j); /* 0 for what is not an integer */
+	if (!json_is_integer(j))
+		return vd_why(why, UIE_E_FORMAT, "\"%s\" must be an integer", key);
+	if (*v < lo || *v > hi)
+		return vd_why(why, UIE_E_RANGE, "\"%s\" must be %lld..%lld%s", key, (long long)lo,
+			      (long long)hi, unit);
 	return UIE_OK;
 }
 
@@ -171,16 +204,14 @@ static int check_reference(const char *text, size_t len, char why[VD_WHY_LEN])
 /* The fields every enrolment has: "interval", "reference"?, "policies"?. */
 int vd_usual_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
 {
-	json_t *iv = json_object_get(o, "interval");
+	json_int_t interval;
 	const char *s;
 	size_t n;
 	int r;
 
-	if (!json_is_integer(iv))
-		return vd_why(why, UIE_E_FORMAT, "\"interval\" must be an integer");
-	if (json_integer_value(iv) < 1 || json_integer_value(iv) > 86400)
-		return vd_why(why, UIE_E_RANGE, "\"interval\" must be 1..86400 seconds");
-	e->interval = (uint32_t)json_integer_value(iv);
+	if ((r = vd_get_int(o, "interval", 1, 86400, " seconds", &interval, why)) != UIE_OK)
+		return r;
+	e->interval = (uint32_t)interval;
 	if ((r = vd_get_string(o, "reference", false, &s, &n, why)) != UIE_OK)
 		return r;
 	if (s && (n != strlen(s) || n > VD_REFERENCE_MAX))
@@ -193,8 +224,9 @@ int vd_usual_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e
 	return get_policies(pl, o, e, why);
 }
 
-static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol *e, char why[VD_WHY_LEN])
+static int enrol_fields(const struct uie_platform *pl, json_t *o, void *out, char why[VD_WHY_LEN])
 {
+	struct vd_enrol *e = out;
 	const char *s;
 	size_t n;
 	int r;
@@ -210,21 +242,19 @@ static int enrol_fields(const struct uie_platform *pl, json_t *o, struct vd_enro
 	return vd_usual_fields(pl, o, e, why);
 }
 
+static void enrol_release(void *e)
+{
+	vd_enrol_free(e);
+}
+
+static const char *const enrol_members[] = { "id", "ak_pub", "interval", "reference", "policies", NULL };
+const struct vd_body_kind vd_enrol_body = { enrol_members, sizeof(struct vd_enrol), enrol_fields,
+					    enrol_release };
+
 int vd_enrol_parse_alloc(const struct uie_platform *pl, const char *body, size_t len, struct vd_enrol *out,
 			 char why[VD_WHY_LEN])
 {
-	static const char *const allowed[] = { "id", "ak_pub", "interval", "reference", "policies", NULL };
-	json_t *o;
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	if ((r = vd_load_object(body, len, allowed, &o, why)) != UIE_OK)
-		return r;
-	r = enrol_fields(pl, o, out, why);
-	json_decref(o);
-	if (r != UIE_OK)
-		vd_enrol_free(out);
-	return r;
+	return vd_body_read(&vd_enrol_body, pl, body, len, out, why);
 }
 
 void vd_enrol_free(struct vd_enrol *e)
@@ -236,18 +266,19 @@ void vd_enrol_free(struct vd_enrol *e)
 	memset(e, 0, sizeof(*e));
 }
 
+static int rekey_fields(const struct uie_platform *pl, json_t *o, void *out, char why[VD_WHY_LEN])
+{
+	struct vd_rekey *k = out;
+
+	return get_ak(o, &k->ak_der, &k->ak_len, why);
+}
+
+static const char *const rekey_members[] = { "ak_pub", NULL };
+const struct vd_body_kind vd_rekey_body = { rekey_members, sizeof(struct vd_rekey), rekey_fields, NULL };
+
 int vd_rekey_parse_alloc(const char *body, size_t len, struct vd_rekey *out, char why[VD_WHY_LEN])
 {
-	static const char *const allowed[] = { "ak_pub", NULL };
-	json_t *o;
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	if ((r = vd_load_object(body, len, allowed, &o, why)) != UIE_OK)
-		return r;
-	r = get_ak(o, &out->ak_der, &out->ak_len, why);
-	json_decref(o);
-	return r;
+	return vd_body_read(&vd_rekey_body, NULL, body, len, out, why);
 }
 
 void vd_rekey_free(struct vd_rekey *k)
@@ -256,31 +287,35 @@ void vd_rekey_free(struct vd_rekey *k)
 	memset(k, 0, sizeof(*k));
 }
 
-int vd_attest_parse_alloc(const char *body, size_t len, struct vd_attest *out, char why[VD_WHY_LEN])
+static int attest_fields(const struct uie_platform *pl, json_t *o, void *out, char why[VD_WHY_LEN])
 {
-	static const char *const allowed[] = { "nonce", "evidence", NULL };
+	struct vd_attest *a = out;
 	const char *nonce, *ev;
 	size_t nlen, elen;
-	json_t *o;
 	int r;
 
-	memset(out, 0, sizeof(*out));
-	if ((r = vd_load_object(body, len, allowed, &o, why)) != UIE_OK)
-		return r;
 	if ((r = vd_get_string(o, "nonce", true, &nonce, &nlen, why)) != UIE_OK ||
 	    (r = vd_get_string(o, "evidence", true, &ev, &elen, why)) != UIE_OK)
-		goto out;
-	if (uie_hex_decode(nonce, nlen, out->nonce, VD_NONCE_LEN) != UIE_OK) {
-		r = vd_why(why, UIE_E_RANGE, "\"nonce\" must be %d hex digits", 2 * VD_NONCE_LEN);
-		goto out;
-	}
-	if ((r = uie_b64_decode_alloc(ev, elen, &out->ae, &out->ae_len)) != UIE_OK && r != UIE_E_NOMEM)
+		return r;
+	if (uie_hex_decode(nonce, nlen, a->nonce, VD_NONCE_LEN) != UIE_OK)
+		return vd_why(why, UIE_E_RANGE, "\"nonce\" must be %d hex digits", 2 * VD_NONCE_LEN);
+	if ((r = uie_b64_decode_alloc(ev, elen, &a->ae, &a->ae_len)) != UIE_OK && r != UIE_E_NOMEM)
 		r = vd_why(why, UIE_E_RANGE, "\"evidence\" is not base64");
-out:
-	json_decref(o);
-	if (r != UIE_OK)
-		vd_attest_free(out);
 	return r;
+}
+
+static void attest_release(void *a)
+{
+	vd_attest_free(a);
+}
+
+static const char *const attest_members[] = { "nonce", "evidence", NULL };
+const struct vd_body_kind vd_attest_body = { attest_members, sizeof(struct vd_attest), attest_fields,
+					     attest_release };
+
+int vd_attest_parse_alloc(const char *body, size_t len, struct vd_attest *out, char why[VD_WHY_LEN])
+{
+	return vd_body_read(&vd_attest_body, NULL, body, len, out, why);
 }
 
 void vd_attest_free(struct vd_attest *a)

@@ -23,6 +23,15 @@
 struct uie_verify_policy;
 
 /*
+ * How each body below is read (its members and reader, body_json.h): the
+ * handlers read theirs with vd_request_body (handlers.h), the parse
+ * functions below one from bytes.
+ */
+struct vd_body_kind;
+extern const struct vd_body_kind vd_enrol_body, vd_rekey_body, vd_attest_body, vd_fleet_body,
+	vd_enrol_ev_body, vd_activate_body;
+
+/*
  * A policy package as the verifier uses it: parsed, its table loaded
  * (pointing into buf, which must outlive out).  Checked so at enrolment and
  * again when an attestation loads it.  Return: UIE_OK or the parse's error.

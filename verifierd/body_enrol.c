@@ -148,19 +148,17 @@ static int get_measurements(json_t *o, struct vd_fleet *f, char why[VD_WHY_LEN])
 	return UIE_OK;
 }
 
-static int fleet_fields(json_t *o, struct vd_fleet *f, char why[VD_WHY_LEN])
+static int fleet_fields(const struct uie_platform *pl, json_t *o, void *out, char why[VD_WHY_LEN])
 {
-	json_t *vmpl = json_object_get(o, "vmpl");
+	struct vd_fleet *f = out;
+	json_int_t vmpl;
 	uint8_t tcb[8];
 	int r;
 
-	if ((r = fleet_roots(o, f, why)) != UIE_OK)
+	if ((r = fleet_roots(o, f, why)) != UIE_OK ||
+	    (r = vd_get_int(o, "vmpl", 0, 3, " (0 for an SVSM)", &vmpl, why)) != UIE_OK)
 		return r;
-	if (!json_is_integer(vmpl))
-		return vd_why(why, UIE_E_FORMAT, "\"vmpl\" must be an integer (0 for an SVSM)");
-	if (json_integer_value(vmpl) < 0 || json_integer_value(vmpl) > 3)
-		return vd_why(why, UIE_E_RANGE, "\"vmpl\" must be 0..3");
-	f->vmpl = (uint32_t)json_integer_value(vmpl);
+	f->vmpl = (uint32_t)vmpl;
 	if (json_object_get(o, "min_tcb")) {
 		if ((r = get_hex(o, "min_tcb", tcb, sizeof(tcb), why)) != UIE_OK)
 			return r;
@@ -172,23 +170,6 @@ static int fleet_fields(json_t *o, struct vd_fleet *f, char why[VD_WHY_LEN])
 	return get_measurements(o, f, why);
 }
 
-int vd_fleet_parse_alloc(const char *body, size_t len, struct vd_fleet *out, char why[VD_WHY_LEN])
-{
-	static const char *const allowed[] = { "ark",     "ask",  "simulated",    "min_tcb",
-					       "min_abi", "vmpl", "measurements", NULL };
-	json_t *o;
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	if ((r = vd_load_object(body, len, allowed, &o, why)) != UIE_OK)
-		return r;
-	r = fleet_fields(o, out, why);
-	json_decref(o);
-	if (r != UIE_OK)
-		vd_fleet_free(out);
-	return r;
-}
-
 void vd_fleet_free(struct vd_fleet *f)
 {
 	free(f->ark_pem);
@@ -197,8 +178,24 @@ void vd_fleet_free(struct vd_fleet *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static int ev_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol_ev *v, char why[VD_WHY_LEN])
+static void fleet_release(void *f)
 {
+	vd_fleet_free(f);
+}
+
+static const char *const fleet_members[] = { "ark",     "ask",  "simulated",    "min_tcb",
+					     "min_abi", "vmpl", "measurements", NULL };
+const struct vd_body_kind vd_fleet_body = { fleet_members, sizeof(struct vd_fleet), fleet_fields,
+					    fleet_release };
+
+int vd_fleet_parse_alloc(const char *body, size_t len, struct vd_fleet *out, char why[VD_WHY_LEN])
+{
+	return vd_body_read(&vd_fleet_body, NULL, body, len, out, why);
+}
+
+static int ev_fields(const struct uie_platform *pl, json_t *o, void *out, char why[VD_WHY_LEN])
+{
+	struct vd_enrol_ev *v = out;
 	const char *s;
 	size_t n;
 	int r;
@@ -220,25 +217,6 @@ static int ev_fields(const struct uie_platform *pl, json_t *o, struct vd_enrol_e
 	return vd_usual_fields(pl, o, &v->e, why);
 }
 
-int vd_enrol_ev_parse_alloc(const struct uie_platform *pl, const char *body, size_t len,
-			    struct vd_enrol_ev *out, char why[VD_WHY_LEN])
-{
-	static const char *const allowed[] = { "nonce",    "fleet",     "report",   "certs",
-					       "manifest", "single",    "ek",       "ak",
-					       "interval", "reference", "policies", NULL };
-	json_t *o;
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	if ((r = vd_load_object(body, len, allowed, &o, why)) != UIE_OK)
-		return r;
-	r = ev_fields(pl, o, out, why);
-	json_decref(o);
-	if (r != UIE_OK)
-		vd_enrol_ev_free(out);
-	return r;
-}
-
 void vd_enrol_ev_free(struct vd_enrol_ev *v)
 {
 	free(v->report);
@@ -250,19 +228,38 @@ void vd_enrol_ev_free(struct vd_enrol_ev *v)
 	memset(v, 0, sizeof(*v));
 }
 
-int vd_activate_parse(const char *body, size_t len, struct vd_activate *out, char why[VD_WHY_LEN])
+static void ev_release(void *v)
 {
-	static const char *const allowed[] = { "nonce", "secret", NULL };
-	json_t *o;
+	vd_enrol_ev_free(v);
+}
+
+static const char *const enrol_ev_members[] = { "nonce",    "fleet",     "report",   "certs",
+						"manifest", "single",    "ek",       "ak",
+						"interval", "reference", "policies", NULL };
+const struct vd_body_kind vd_enrol_ev_body = { enrol_ev_members, sizeof(struct vd_enrol_ev), ev_fields,
+					       ev_release };
+
+int vd_enrol_ev_parse_alloc(const struct uie_platform *pl, const char *body, size_t len,
+			    struct vd_enrol_ev *out, char why[VD_WHY_LEN])
+{
+	return vd_body_read(&vd_enrol_ev_body, pl, body, len, out, why);
+}
+
+static int activate_fields(const struct uie_platform *pl, json_t *o, void *out, char why[VD_WHY_LEN])
+{
+	struct vd_activate *a = out;
 	int r;
 
-	memset(out, 0, sizeof(*out));
-	if ((r = vd_load_object(body, len, allowed, &o, why)) != UIE_OK)
+	if ((r = get_hex(o, "nonce", a->nonce, sizeof(a->nonce), why)) != UIE_OK)
 		return r;
-	if ((r = get_hex(o, "nonce", out->nonce, sizeof(out->nonce), why)) == UIE_OK)
-		r = get_hex(o, "secret", out->secret, sizeof(out->secret), why);
-	json_decref(o);
-	if (r != UIE_OK)
-		memset(out, 0, sizeof(*out));
-	return r;
+	return get_hex(o, "secret", a->secret, sizeof(a->secret), why);
+}
+
+static const char *const activate_members[] = { "nonce", "secret", NULL };
+const struct vd_body_kind vd_activate_body = { activate_members, sizeof(struct vd_activate), activate_fields,
+					       NULL };
+
+int vd_activate_parse(const char *body, size_t len, struct vd_activate *out, char why[VD_WHY_LEN])
+{
+	return vd_body_read(&vd_activate_body, NULL, body, len, out, why);
 }

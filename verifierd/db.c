@@ -156,6 +156,14 @@ PGresult *vd_db_query(struct vd_conn *c, const char *what, const char *sql, cons
 	return NULL;
 }
 
+PGresult *vd_db_query_key(struct vd_conn *c, const char *what, const char *sql, const char *key)
+{
+	struct vd_params p = { 0 };
+
+	vd_param_text(&p, key);
+	return vd_db_query(c, what, sql, &p);
+}
+
 int vd_db_exec(struct vd_conn *c, const char *what, const char *sql, const struct vd_params *p)
 {
 	PGresult *res = vd_db_query(c, what, sql, p);

@@ -67,6 +67,8 @@ void vd_param_bytes(struct vd_params *p, const uint8_t *b, size_t n);
  * with what on stderr.
  */
 PGresult *vd_db_query(struct vd_conn *c, const char *what, const char *sql, const struct vd_params *p);
+/* The same for sql whose one parameter, $1, is key (a machine's id, a fleet's name). */
+PGresult *vd_db_query_key(struct vd_conn *c, const char *what, const char *sql, const char *key);
 /* The same for a command whose result is not needed; UIE_OK or UIE_E_IO. */
 int vd_db_exec(struct vd_conn *c, const char *what, const char *sql, const struct vd_params *p);
 /* The same for a statement that returns at most one row: *row whether it returned one. */

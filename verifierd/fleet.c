@@ -63,16 +63,15 @@ static int from_row(const PGresult *res, struct vd_fleet_trust *f)
 
 int vd_fleet_load_alloc(struct vd_conn *c, const char *name, struct vd_fleet_trust *f)
 {
-	struct vd_params p = { 0 };
 	PGresult *res;
 	int r;
 
 	memset(f, 0, sizeof(*f));
-	vd_param_text(&p, name);
-	if (!(res = vd_db_query(c, "loading a fleet",
-				"SELECT ark_pem, ask_pem, simulated, min_tcb, min_abi_major, min_abi_minor, "
-				"vmpl, any_measurement, measurements FROM fleets WHERE name = $1",
-				&p)))
+	if (!(res = vd_db_query_key(
+		      c, "loading a fleet",
+		      "SELECT ark_pem, ask_pem, simulated, min_tcb, min_abi_major, min_abi_minor, "
+		      "vmpl, any_measurement, measurements FROM fleets WHERE name = $1",
+		      name)))
 		return UIE_E_IO;
 	r = PQntuples(res) == 1 ? from_row(res, f) : UIE_E_NOTFOUND;
 	PQclear(res);

@@ -38,16 +38,12 @@ static int insert(struct vd_conn *c, const struct vd_enrol *e, bool *exists)
 void vd_h_enrol(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_request *req,
 		struct vd_reply *rep)
 {
-	char why[VD_WHY_LEN];
 	struct vd_enrol e;
 	bool exists = false;
-	int r;
 
 	(void)ctx;
-	if ((r = vd_enrol_parse_alloc(&c->hp.pl, req->body, req->body_len, &e, why)) != UIE_OK) {
-		vd_reply_body_error(rep, r, why);
+	if (!vd_request_body(&vd_enrol_body, c, req, &e, rep))
 		return;
-	}
 	if (vd_db_exec(c, "enrolling", "BEGIN", NULL) != UIE_OK || insert(c, &e, &exists) != UIE_OK ||
 	    (!exists && vd_db_exec(c, "enrolling", "COMMIT", NULL) != UIE_OK))
 		vd_reply_db(rep, "enrolling");

@@ -69,16 +69,13 @@ void vd_h_enrol_activate(const struct vd_ctx *ctx, struct vd_conn *c, const stru
 			 struct vd_reply *rep)
 {
 	uint8_t want[SHA256_DIGEST_LENGTH], got[SHA256_DIGEST_LENGTH];
-	char why[VD_WHY_LEN];
 	struct vd_activate a;
 	bool found = false, exists = false;
 	json_t *m = NULL;
-	int r, n;
+	int n;
 
-	if ((r = vd_activate_parse(req->body, req->body_len, &a, why)) != UIE_OK) {
-		vd_reply_body_error(rep, r, why);
+	if (!vd_request_body(&vd_activate_body, c, req, &a, rep))
 		return;
-	}
 	SHA256(a.secret, sizeof(a.secret), got);
 	OPENSSL_cleanse(a.secret, sizeof(a.secret));
 	if (vd_db_exec(c, "enrolling by attestation", "BEGIN", NULL) != UIE_OK ||

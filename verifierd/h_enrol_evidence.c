@@ -16,23 +16,11 @@
 #include "b64.h"
 #include "body.h"
 #include "fleet.h"
+#include "nonce.h"
 #include "uie/err.h"
 
 _Static_assert(VD_ENROL_NONCE_LEN == UIE_SNP_NONCE_LEN, "the enrolment nonce is the SVSM's");
 _Static_assert(VD_SECRET_LEN == UIE_ENROL_SECRET_LEN, "the secret posted back is the one sealed");
-
-/* The enrolment nonce is this machine's, issued and unanswered: its row locked. */
-static int issued(struct vd_conn *c, const char *id, const struct vd_enrol_ev *v, bool *ok)
-{
-	struct vd_params p = { 0 };
-
-	vd_param_bytes(&p, v->nonce, sizeof(v->nonce));
-	vd_param_text(&p, id);
-	return vd_db_row(c, "reading an enrolment nonce",
-			 "SELECT 1 FROM enrolments WHERE nonce = $1 AND machine_id = $2 AND secret_hash "
-			 "IS NULL AND expires_at > now() FOR UPDATE",
-			 &p, ok);
-}
 
 /* The enrolment pending the credential's answer, with its policies. */
 static int pend(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_enrol_ev *v,
@@ -142,17 +130,18 @@ void vd_h_enrol_evidence(const struct vd_ctx *ctx, struct vd_conn *c, const stru
 			 struct vd_reply *rep)
 {
 	struct uie_enrol_verdict ver = { 0 };
-	char why[VD_WHY_LEN];
 	struct vd_enrol_ev v;
 	bool ok = false;
-	int r;
 
-	if ((r = vd_enrol_ev_parse_alloc(&c->hp.pl, req->body, req->body_len, &v, why)) != UIE_OK) {
-		vd_reply_body_error(rep, r, why);
+	if (!vd_request_body(&vd_enrol_ev_body, c, req, &v, rep))
 		return;
-	}
 	if (vd_db_exec(c, "enrolling by attestation", "BEGIN", NULL) != UIE_OK ||
-	    issued(c, req->id, &v, &ok) != UIE_OK)
+	    /* the enrolment nonce is this machine's, issued and unanswered: its row locked */
+	    vd_nonce_row(
+		    c, "reading an enrolment nonce",
+		    "SELECT 1 FROM enrolments WHERE nonce = $1 AND machine_id = $2 AND secret_hash IS NULL "
+		    "AND expires_at > now() FOR UPDATE",
+		    v.nonce, sizeof(v.nonce), req->id, &ok) != UIE_OK)
 		vd_reply_db(rep, "reading the enrolment nonce");
 	else if (!ok)
 		vd_reply_error(rep, 409, "bad_nonce",

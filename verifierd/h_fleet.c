@@ -46,16 +46,12 @@ static int upsert(struct vd_conn *c, const char *name, const struct vd_fleet *f,
 void vd_h_fleet(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_request *req,
 		struct vd_reply *rep)
 {
-	char why[VD_WHY_LEN];
 	struct vd_fleet f;
 	bool created = false;
-	int r;
 
 	(void)ctx;
-	if ((r = vd_fleet_parse_alloc(req->body, req->body_len, &f, why)) != UIE_OK) {
-		vd_reply_body_error(rep, r, why);
+	if (!vd_request_body(&vd_fleet_body, c, req, &f, rep))
 		return;
-	}
 	if (upsert(c, req->id, &f, &created) != UIE_OK)
 		vd_reply_db(rep, "storing the fleet");
 	else

@@ -32,16 +32,13 @@ static int rekey(struct vd_conn *c, const char *id, const struct vd_rekey *k, bo
 void vd_h_rekey(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_request *req,
 		struct vd_reply *rep)
 {
-	char why[VD_WHY_LEN];
 	struct vd_rekey k;
 	bool known = false;
 	json_t *a = NULL;
-	int r, n;
+	int n;
 
-	if ((r = vd_rekey_parse_alloc(req->body, req->body_len, &k, why)) != UIE_OK) {
-		vd_reply_body_error(rep, r, why);
+	if (!vd_request_body(&vd_rekey_body, c, req, &k, rep))
 		return;
-	}
 	if (vd_db_exec(c, "re-keying", "BEGIN", NULL) != UIE_OK || rekey(c, req->id, &k, &known) != UIE_OK ||
 	    (known && vd_db_exec(c, "re-keying", "COMMIT", NULL) != UIE_OK))
 		vd_reply_db(rep, "re-keying");

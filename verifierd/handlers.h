@@ -7,8 +7,10 @@
 #ifndef UIE_VERIFIERD_HANDLERS_H
 #define UIE_VERIFIERD_HANDLERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "body.h"
 #include "db.h"
 #include "reply.h"
 #include "vd.h"
@@ -19,6 +21,13 @@ struct vd_request {
 	size_t body_len;
 	const char *limit; /* the ?limit= argument, or NULL */
 };
+
+/*
+ * The request's body read by kind k (body.h) into out; false with the 400
+ * (bad_json, bad_field), or the 500 of no memory, in rep.
+ */
+bool vd_request_body(const struct vd_body_kind *k, struct vd_conn *c, const struct vd_request *req, void *out,
+		     struct vd_reply *rep);
 
 typedef void vd_handler(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_request *req,
 			struct vd_reply *rep);

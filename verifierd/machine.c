@@ -73,15 +73,12 @@ static int load_reference(const PGresult *res, struct vd_machine *m)
 
 static int load_policies(struct vd_conn *c, const char *id, struct vd_machine *m)
 {
-	struct vd_params p = { 0 };
 	PGresult *res;
 	int r = UIE_OK;
 
-	vd_param_text(&p, id);
-	if (!(res = vd_db_query(c, "loading policies",
-				"SELECT package FROM policies WHERE machine_id = $1 "
-				"ORDER BY epoch LIMIT 16",
-				&p)))
+	if (!(res = vd_db_query_key(
+		      c, "loading policies",
+		      "SELECT package FROM policies WHERE machine_id = $1 ORDER BY epoch LIMIT 16", id)))
 		return UIE_E_IO;
 	for (int i = 0; i < PQntuples(res) && r == UIE_OK; i++) {
 		size_t len;
@@ -97,13 +94,11 @@ static int load_policies(struct vd_conn *c, const char *id, struct vd_machine *m
 
 int vd_machine_lock_alloc(struct vd_conn *c, const char *id, struct vd_machine *m)
 {
-	struct vd_params p = { 0 };
 	PGresult *res;
 	int r;
 
 	memset(m, 0, sizeof(*m));
-	vd_param_text(&p, id);
-	if (!(res = vd_db_query(c, "loading a machine", SELECT_MACHINE_FOR_UPDATE, &p)))
+	if (!(res = vd_db_query_key(c, "loading a machine", SELECT_MACHINE_FOR_UPDATE, id)))
 		return UIE_E_IO;
 	if (PQntuples(res) != 1) {
 		PQclear(res);

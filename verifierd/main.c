@@ -114,7 +114,6 @@ static int parse(int argc, char **argv, struct opts *o)
 		UIE_OPT_NUMBER("idle-timeout", 0, o->srv.idle_timeout, 1, 3600, NULL),
 		UIE_OPT_NUMBER("request-timeout", 0, o->srv.request_timeout, 1, 3600, NULL),
 		UIE_OPT_NUMBER("keep-verdicts", 0, o->keep_days, 1, 36500, NULL),
-		UIE_OPT_HELP,
 		UIE_OPT_VERSION,
 		UIE_OPT_END,
 	};

@@ -38,14 +38,6 @@ void vd_reply_db(struct vd_reply *rep, const char *what)
 	vd_reply_error(rep, 503, "database", "database failed while %s", what);
 }
 
-void vd_reply_body_error(struct vd_reply *rep, int err, const char *why)
-{
-	if (err == UIE_E_NOMEM)
-		vd_reply_error(rep, 500, "internal", "out of memory");
-	else
-		vd_reply_error(rep, 400, err == UIE_E_FORMAT ? "bad_json" : "bad_field", "%s", why);
-}
-
 void vd_reply_unknown(struct vd_reply *rep, const char *id)
 {
 	vd_reply_error(rep, 404, "unknown_machine", "no machine \"%s\" is enrolled", id);

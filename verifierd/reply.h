@@ -21,9 +21,6 @@ __attribute__((format(printf, 4, 5))) void vd_reply_error(struct vd_reply *rep, 
 /* Sets json (reference stolen) with status; a NULL json is a 500 (no memory). */
 void vd_reply_json(struct vd_reply *rep, unsigned status, json_t *json);
 
-/* The 400 (or 500, no memory) of a body parse that failed with err (body.h), why its reason. */
-void vd_reply_body_error(struct vd_reply *rep, int err, const char *why);
-
 /* The 404 of a machine id nobody enrolled. */
 void vd_reply_unknown(struct vd_reply *rep, const char *id);
 

@@ -6,26 +6,29 @@
 #define M "/v1/machines"
 #define F "/v1/fleets"
 
+#define METHODS_MAX 2 /* the most methods one path takes */
+
+/* Each path (a prefix, then "/ID" or not, then a suffix) with the methods it takes. */
 static const struct {
-	const char *method;
 	const char *prefix;
-	const char *suffix; /* after "/ID", "" for none */
-	vd_handler *fn;
-	enum vd_access access;
 	bool with_id;
+	const char *suffix; /* after "/ID", "" for none */
+	struct {
+		const char *name; /* NULL: no more methods */
+		vd_handler *fn;
+		enum vd_access access;
+	} method[METHODS_MAX];
 } routes[] = {
-	{ "POST", M, "", vd_h_enrol, VD_ADMIN_IF_ON, false },
-	{ "GET", M, "", vd_h_list, VD_ANYONE, false },
-	{ "GET", M, "", vd_h_machine, VD_ANYONE, true },
-	{ "DELETE", M, "", vd_h_delete, VD_ADMIN, true },
-	{ "PUT", M, "/ak", vd_h_rekey, VD_ADMIN, true },
-	{ "POST", M, "/nonce", vd_h_nonce, VD_ANYONE, true },
-	{ "POST", M, "/attestations", vd_h_attest, VD_ANYONE, true },
-	{ "GET", M, "/verdicts", vd_h_verdicts, VD_ANYONE, true },
-	{ "POST", M, "/enrolment/nonce", vd_h_enrol_nonce, VD_ANYONE, true },
-	{ "POST", M, "/enrolment/evidence", vd_h_enrol_evidence, VD_ANYONE, true },
-	{ "POST", M, "/enrolment/activate", vd_h_enrol_activate, VD_ANYONE, true },
-	{ "PUT", F, "", vd_h_fleet, VD_ADMIN, true },
+	{ M, false, "", { { "POST", vd_h_enrol, VD_ADMIN_IF_ON }, { "GET", vd_h_list, VD_ANYONE } } },
+	{ M, true, "", { { "GET", vd_h_machine, VD_ANYONE }, { "DELETE", vd_h_delete, VD_ADMIN } } },
+	{ M, true, "/ak", { { "PUT", vd_h_rekey, VD_ADMIN } } },
+	{ M, true, "/nonce", { { "POST", vd_h_nonce, VD_ANYONE } } },
+	{ M, true, "/attestations", { { "POST", vd_h_attest, VD_ANYONE } } },
+	{ M, true, "/verdicts", { { "GET", vd_h_verdicts, VD_ANYONE } } },
+	{ M, true, "/enrolment/nonce", { { "POST", vd_h_enrol_nonce, VD_ANYONE } } },
+	{ M, true, "/enrolment/evidence", { { "POST", vd_h_enrol_evidence, VD_ANYONE } } },
+	{ M, true, "/enrolment/activate", { { "POST", vd_h_enrol_activate, VD_ANYONE } } },
+	{ F, true, "", { { "PUT", vd_h_fleet, VD_ADMIN } } },
 };
 
 /* The prefix url starts with (followed by nothing or "/"), or NULL. */
@@ -44,7 +47,7 @@ vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1]
 		     struct vd_reply *rep)
 {
 	const char *rest, *suffix = "", *prefix = prefix_of(url);
-	bool with_id = false, path_known = false;
+	bool with_id = false;
 	size_t n;
 
 	id[0] = '\0';
@@ -67,13 +70,11 @@ vd_handler *vd_route(const char *method, const char *url, char id[VD_ID_MAX + 1]
 		if (routes[i].prefix != prefix || routes[i].with_id != with_id ||
 		    strcmp(routes[i].suffix, suffix) != 0)
 			continue;
-		path_known = true;
-		if (strcmp(routes[i].method, method) == 0) {
-			*access = routes[i].access;
-			return routes[i].fn;
-		}
-	}
-	if (path_known) {
+		for (size_t k = 0; k < METHODS_MAX && routes[i].method[k].name; k++)
+			if (strcmp(routes[i].method[k].name, method) == 0) {
+				*access = routes[i].method[k].access;
+				return routes[i].method[k].fn;
+			}
 		vd_reply_error(rep, 405, "method", "%s is not allowed on %s", method, url);
 		return NULL;
 	}

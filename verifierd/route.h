@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The API's paths (docs/VERIFIER.md 3): one table row per method and path. */
+/* The API's paths (docs/VERIFIER.md 3): one table row per path, with the methods it takes. */
 #ifndef UIE_VERIFIERD_ROUTE_H
 #define UIE_VERIFIERD_ROUTE_H
 

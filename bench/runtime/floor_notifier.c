@@ -46,10 +46,7 @@ static int install(void)
 {
 	/* Jump offsets count the instructions after the jump. */
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		UIE_BPF_X86_64_NR(SECCOMP_RET_KILL_PROCESS),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 8, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 7, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap, 3, 0),

@@ -157,6 +157,24 @@ int uie_fd_write_all(int fd, const void *buf, size_t len)
 	return UIE_OK;
 }
 
+int uie_fd_pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return UIE_E_IO;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return UIE_OK;
+}
+
 /* All of buf into the existing non-regular file path (a FIFO, a device), never replacing it. */
 static int write_through(const char *path, const void *buf, size_t len)
 {

@@ -37,6 +37,9 @@ int uie_err_from_errno(int e);
 /* All of buf to fd, retrying short writes; the error names the cause (uie_err_from_errno). */
 int uie_fd_write_all(int fd, const void *buf, size_t len);
 
+/* All len bytes of fd at offset off into buf, retrying short reads; UIE_E_IO on an error or the end. */
+int uie_fd_pread_all(int fd, void *buf, size_t len, uint64_t off);
+
 /*
  * Replaces path by len bytes: a temporary file next to it with the given
  * mode, written, fsync'ed, then renamed over path.  On error path is

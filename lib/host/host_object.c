@@ -6,32 +6,20 @@
  */
 #include "host_object.h"
 
-#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "uie/err.h"
 #include "uie/sys.h"
 
 static int ho_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
-	struct uie_host_object *ho = ctx;
-	uint8_t *p = buf;
+	const struct uie_host_object *ho = ctx;
 
-	while (len) {
-		ssize_t n = pread(ho->fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return UIE_E_IO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return UIE_OK;
+	return uie_fd_pread_all(ho->fd, buf, len, off);
 }
 
 int uie_host_object_open(struct uie_host_object *ho, int fd, bool map, struct uie_file_id *id)

@@ -54,7 +54,7 @@ static void say_usage(const struct uie_opts *s, FILE *f)
 	if (s->usage)
 		s->usage(f);
 	else if (s->synopsis)
-		fputs(s->synopsis, f);
+		fprintf(f, "usage: %s %s", s->prog, s->synopsis);
 }
 
 /* Row o with its argument (NULL for an option without one). */
@@ -87,6 +87,9 @@ int uie_opts_usage(const struct uie_opts *s)
 	return UIE_OPTS_EXIT_USAGE;
 }
 
+/* The row every command with a usage has, after its table's. */
+static const struct uie_opt help = { .name = "help", .letter = 'h', .kind = UIE_OPTK_HELP };
+
 /* The row getopt_long's answer c stands for, or NULL (an unknown option). */
 static const struct uie_opt *row_of(const struct uie_opt *t, size_t n, int c)
 {
@@ -95,16 +98,16 @@ static const struct uie_opt *row_of(const struct uie_opt *t, size_t n, int c)
 	for (size_t i = 0; c > 0 && i < n; i++)
 		if (t[i].letter == c)
 			return &t[i];
-	return NULL;
+	return c == help.letter ? &help : NULL;
 }
 
 int uie_opts_parse(const struct uie_opts *s, int argc, char **argv)
 {
-	struct option lo[ROWS_MAX + 1];
-	char letters[2 * ROWS_MAX + 2], *p = letters;
+	struct option lo[ROWS_MAX + 2];
+	char letters[2 * ROWS_MAX + 3], *p = letters;
 	const struct uie_opt *o;
 	int c, rc = UIE_OPTS_GO;
-	size_t n;
+	size_t n, nlo;
 
 	if (s->in_order)
 		*p++ = '+';
@@ -122,7 +125,12 @@ int uie_opts_parse(const struct uie_opts *s, int argc, char **argv)
 				*p++ = ':';
 		}
 	}
-	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	nlo = n;
+	if (s->usage || s->synopsis) {
+		lo[nlo++] = (struct option){ help.name, no_argument, NULL, help.letter };
+		*p++ = help.letter;
+	}
+	lo[nlo] = (struct option){ NULL, 0, NULL, 0 };
 	*p = '\0';
 	optind = 0; /* 0, not 1: glibc then reads the optstring's '+' again (a second parse) */
 	while (rc == UIE_OPTS_GO && (c = getopt_long(argc, argv, letters, lo, NULL)) != -1)

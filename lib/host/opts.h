@@ -31,7 +31,7 @@ enum uie_opt_kind {
 	UIE_OPTK_CLEAR,   /* *flag = false */
 	UIE_OPTK_COUNT,   /* ++*count */
 	UIE_OPTK_CALL,    /* call(ctx, argument): UIE_OPTS_GO, or the exit status after saying why */
-	UIE_OPTK_HELP,    /* the usage on stdout; exit 0 */
+	UIE_OPTK_HELP,    /* the usage on stdout; exit 0 (the row uie_opts_parse adds) */
 	UIE_OPTK_VERSION, /* "PROG VERSION" on stdout; exit 0 */
 };
 
@@ -84,10 +84,6 @@ struct uie_opt {
 	{                                                                                                   \
 		.name = (name_), .letter = (letter_), .kind = UIE_OPTK_CALL, .call = (fn), .ctx = (context) \
 	}
-#define UIE_OPT_HELP                                                 \
-	{                                                            \
-		.name = "help", .letter = 'h', .kind = UIE_OPTK_HELP \
-	}
 #define UIE_OPT_VERSION                                     \
 	{                                                   \
 		.name = "version", .kind = UIE_OPTK_VERSION \
@@ -99,9 +95,9 @@ struct uie_opt {
 
 struct uie_opts {
 	const char *prog;          /* what messages start with: "uie attest" */
-	const struct uie_opt *opt; /* the table, ended by UIE_OPT_END; at most 32 rows */
+	const struct uie_opt *opt; /* the table, ended by UIE_OPT_END; at most 32 rows, no --help */
 	void (*usage)(FILE *f);    /* for --help (stdout) and a bad command line (stderr); or NULL */
-	const char *synopsis;      /* without usage: this text, printed as it is, instead */
+	const char *synopsis;      /* without usage: printed after "usage: PROG " instead */
 	bool in_order;             /* stop at the first operand (what follows is a program's own) */
 	int min_operands;          /* how many operands it takes (0, 0: none) */
 	int max_operands;          /* UIE_OPTS_ANY: no limit */
@@ -112,9 +108,10 @@ struct uie_opts {
 
 /*
  * Parses argv[1..] by s->opt into the rows' places, from the start
- * (getopt fully reset).  An unknown option, one without its argument, or too few
- * or too many operands print the usage on stderr; a bad value says what
- * is wrong with it.
+ * (getopt fully reset); --help (-h) prints the usage, when s has one, on
+ * stdout and answers UIE_OPTS_EXIT_OK.  An unknown option, one without its
+ * argument, or too few or too many operands print the usage on stderr; a
+ * bad value says what is wrong with it.
  */
 int uie_opts_parse(const struct uie_opts *s, int argc, char **argv);
 

@@ -83,11 +83,13 @@ static bool fingerprint(X509 *ark, uint8_t md[32])
 bool uie_snp_ark_pinned(X509 *ark)
 {
 	uint8_t md[32];
+	char hex[2 * sizeof(md) + 1];
 
 	if (!ark || !fingerprint(ark, md))
 		return false;
+	uie_hex_encode(hex, md, sizeof(md));
 	for (int p = 0; p < UIE_SNP_PRODUCT__MAX; p++)
-		if (!memcmp(md, uie_snp_builtin[p].ark_sha256, sizeof(md)))
+		if (!strcmp(hex, uie_snp_builtin[p].ark_sha256))
 			return true;
 	return false;
 }

@@ -21,51 +21,63 @@ int uie_snp_fail(struct uie_snp_why *why, int err, const char *fmt, ...)
 	return err;
 }
 
-/* n reserved bytes that must be zero; names them in why on the first failure. */
-static void reserved(struct uie_rbuf *b, size_t n, struct uie_snp_why *why, int *r)
-{
-	size_t at = b->off;
+/*
+ * One walk over the report's fields in their order serves both ways:
+ * reading fills the report from b and checks what must be zero, writing
+ * puts the report into w.
+ */
+struct codec {
+	struct uie_rbuf *b; /* reading; NULL when writing */
+	struct uie_wbuf *w; /* writing */
+	size_t at;          /* bytes walked */
+	struct uie_snp_why *why;
+	int r; /* reading: the first failure, named in why */
+};
 
-	if (*r == UIE_OK && uie_rbuf_zero(b, n) != UIE_OK)
-		*r = uie_snp_fail(why, UIE_E_FORMAT, "report: reserved bytes 0x%03zx-0x%03zx are not zero",
-				  at, at + n - 1);
+/* u8, u32 and u64: a little-endian number of that many bits, read into *v or written from it. */
+#define NUMBER(bits)                                            \
+	static void u##bits(struct codec *c, uint##bits##_t *v) \
+	{                                                       \
+		if (c->b)                                       \
+			uie_rbuf_u##bits(c->b, v);              \
+		else                                            \
+			uie_wbuf_u##bits(c->w, *v);             \
+		c->at += (bits) / 8;                            \
+	}
+NUMBER(8)
+NUMBER(32)
+NUMBER(64)
+
+static void bytes(struct codec *c, uint8_t *p, size_t n)
+{
+	if (c->b)
+		uie_rbuf_bytes(c->b, p, n);
+	else
+		uie_wbuf_bytes(c->w, p, n);
+	c->at += n;
+}
+
+/* n reserved bytes: written as zero; read, they must be zero. */
+static void reserved(struct codec *c, size_t n)
+{
+	if (!c->b)
+		uie_wbuf_zero(c->w, n);
+	else if (uie_rbuf_zero(c->b, n) != UIE_OK && c->r == UIE_OK)
+		c->r = uie_snp_fail(c->why, UIE_E_FORMAT,
+				    "report: reserved bytes 0x%03zx-0x%03zx are not zero", c->at,
+				    c->at + n - 1);
+	c->at += n;
 }
 
 /* R or S: 72 little-endian bytes of which a P-384 scalar uses the low 48. */
-static void sig_component(struct uie_rbuf *b, uint8_t out[UIE_SNP_SIG_COMPONENT], const char *name,
-			  struct uie_snp_why *why, int *r)
+static void sig_component(struct codec *c, uint8_t v[UIE_SNP_SIG_COMPONENT], const char *name)
 {
-	uie_rbuf_bytes(b, out, UIE_SNP_SIG_COMPONENT);
-	for (size_t i = UIE_SNP_P384_LEN; *r == UIE_OK && i < UIE_SNP_SIG_COMPONENT; i++)
-		if (out[i])
-			*r = uie_snp_fail(why, UIE_E_FORMAT,
-					  "report: SIGNATURE %s has bytes above the 48 of a P-384 scalar",
-					  name);
-}
-
-static void fields_head(struct uie_rbuf *b, struct uie_snp_report *o)
-{
-	uie_rbuf_u32(b, &o->guest_svn);
-	uie_rbuf_u64(b, &o->policy);
-	uie_rbuf_bytes(b, o->family_id, sizeof(o->family_id));
-	uie_rbuf_bytes(b, o->image_id, sizeof(o->image_id));
-	uie_rbuf_u32(b, &o->vmpl);
-	uie_rbuf_u32(b, &o->sig_algo);
-	uie_rbuf_u64(b, &o->current_tcb);
-	uie_rbuf_u64(b, &o->platform_info);
-	uie_rbuf_u32(b, &o->key_info);
-}
-
-static void fields_digests(struct uie_rbuf *b, struct uie_snp_report *o)
-{
-	uie_rbuf_bytes(b, o->report_data, sizeof(o->report_data));
-	uie_rbuf_bytes(b, o->measurement, sizeof(o->measurement));
-	uie_rbuf_bytes(b, o->host_data, sizeof(o->host_data));
-	uie_rbuf_bytes(b, o->id_key_digest, sizeof(o->id_key_digest));
-	uie_rbuf_bytes(b, o->author_key_digest, sizeof(o->author_key_digest));
-	uie_rbuf_bytes(b, o->report_id, sizeof(o->report_id));
-	uie_rbuf_bytes(b, o->report_id_ma, sizeof(o->report_id_ma));
-	uie_rbuf_u64(b, &o->reported_tcb);
+	bytes(c, v, UIE_SNP_SIG_COMPONENT);
+	for (size_t i = UIE_SNP_P384_LEN; c->b && c->r == UIE_OK && i < UIE_SNP_SIG_COMPONENT; i++)
+		if (v[i])
+			c->r = uie_snp_fail(c->why, UIE_E_FORMAT,
+					    "report: SIGNATURE %s has bytes above the 48 of a P-384 scalar",
+					    name);
 }
 
 static int check_head(const struct uie_snp_report *o, struct uie_snp_why *why)
@@ -87,9 +99,60 @@ static int check_head(const struct uie_snp_report *o, struct uie_snp_why *why)
 	return UIE_OK;
 }
 
+static void fields(struct codec *c, struct uie_snp_report *o)
+{
+	u32(c, &o->version);
+	u32(c, &o->guest_svn);
+	u64(c, &o->policy);
+	bytes(c, o->family_id, sizeof(o->family_id));
+	bytes(c, o->image_id, sizeof(o->image_id));
+	u32(c, &o->vmpl);
+	u32(c, &o->sig_algo);
+	u64(c, &o->current_tcb);
+	u64(c, &o->platform_info);
+	u32(c, &o->key_info);
+	if (c->b)
+		c->r = check_head(o, c->why);
+	reserved(c, 4);
+	bytes(c, o->report_data, sizeof(o->report_data));
+	bytes(c, o->measurement, sizeof(o->measurement));
+	bytes(c, o->host_data, sizeof(o->host_data));
+	bytes(c, o->id_key_digest, sizeof(o->id_key_digest));
+	bytes(c, o->author_key_digest, sizeof(o->author_key_digest));
+	bytes(c, o->report_id, sizeof(o->report_id));
+	bytes(c, o->report_id_ma, sizeof(o->report_id_ma));
+	u64(c, &o->reported_tcb);
+	if (o->version >= 3) {
+		u8(c, &o->cpuid_fam_id);
+		u8(c, &o->cpuid_mod_id);
+		u8(c, &o->cpuid_step);
+	}
+	reserved(c, o->version >= 3 ? 21 : 24);
+	bytes(c, o->chip_id, sizeof(o->chip_id));
+	u64(c, &o->committed_tcb);
+	u8(c, &o->current_build);
+	u8(c, &o->current_minor);
+	u8(c, &o->current_major);
+	reserved(c, 1);
+	u8(c, &o->committed_build);
+	u8(c, &o->committed_minor);
+	u8(c, &o->committed_major);
+	reserved(c, 1);
+	u64(c, &o->launch_tcb);
+	if (o->version >= 5) {
+		u64(c, &o->launch_mit_vector);
+		u64(c, &o->current_mit_vector);
+	}
+	reserved(c, UIE_SNP_SIGNED_LEN - c->at);
+	sig_component(c, o->sig_r, "R");
+	sig_component(c, o->sig_s, "S");
+	reserved(c, UIE_SNP_REPORT_LEN - c->at);
+}
+
 int uie_snp_report_parse(const uint8_t *p, size_t n, struct uie_snp_report *out, struct uie_snp_why *why)
 {
 	struct uie_rbuf b;
+	struct codec c = { .b = &b, .why = why };
 	int r = uie_out_begin(out, sizeof(*out), p != NULL);
 
 	if (r != UIE_OK)
@@ -97,87 +160,18 @@ int uie_snp_report_parse(const uint8_t *p, size_t n, struct uie_snp_report *out,
 	if (n != UIE_SNP_REPORT_LEN)
 		return uie_snp_fail(why, UIE_E_TRUNCATED, "report: %zu bytes, not %d", n, UIE_SNP_REPORT_LEN);
 	uie_rbuf_init(&b, p, n);
-	uie_rbuf_u32(&b, &out->version);
-	fields_head(&b, out);
-	r = check_head(out, why);
-	reserved(&b, 4, why, &r);
-	fields_digests(&b, out);
-	if (out->version >= 3) {
-		uie_rbuf_u8(&b, &out->cpuid_fam_id);
-		uie_rbuf_u8(&b, &out->cpuid_mod_id);
-		uie_rbuf_u8(&b, &out->cpuid_step);
-	}
-	reserved(&b, out->version >= 3 ? 21 : 24, why, &r);
-	uie_rbuf_bytes(&b, out->chip_id, sizeof(out->chip_id));
-	uie_rbuf_u64(&b, &out->committed_tcb);
-	uie_rbuf_u8(&b, &out->current_build);
-	uie_rbuf_u8(&b, &out->current_minor);
-	uie_rbuf_u8(&b, &out->current_major);
-	reserved(&b, 1, why, &r);
-	uie_rbuf_u8(&b, &out->committed_build);
-	uie_rbuf_u8(&b, &out->committed_minor);
-	uie_rbuf_u8(&b, &out->committed_major);
-	reserved(&b, 1, why, &r);
-	uie_rbuf_u64(&b, &out->launch_tcb);
-	if (out->version >= 5) {
-		uie_rbuf_u64(&b, &out->launch_mit_vector);
-		uie_rbuf_u64(&b, &out->current_mit_vector);
-	}
-	reserved(&b, UIE_SNP_SIGNED_LEN - b.off, why, &r);
-	sig_component(&b, out->sig_r, "R", why, &r);
-	sig_component(&b, out->sig_s, "S", why, &r);
-	reserved(&b, UIE_SNP_REPORT_LEN - b.off, why, &r);
-	if (r == UIE_OK && (r = uie_rbuf_end(&b)) != UIE_OK)
+	fields(&c, out);
+	if ((r = c.r) == UIE_OK && (r = uie_rbuf_end(&b)) != UIE_OK)
 		uie_snp_fail(why, r, "report: malformed");
 	return uie_out_end(out, sizeof(*out), r);
 }
 
 void uie_snp_report_put(struct uie_wbuf *w, const struct uie_snp_report *r)
 {
-	uie_wbuf_u32(w, r->version);
-	uie_wbuf_u32(w, r->guest_svn);
-	uie_wbuf_u64(w, r->policy);
-	uie_wbuf_bytes(w, r->family_id, sizeof(r->family_id));
-	uie_wbuf_bytes(w, r->image_id, sizeof(r->image_id));
-	uie_wbuf_u32(w, r->vmpl);
-	uie_wbuf_u32(w, r->sig_algo);
-	uie_wbuf_u64(w, r->current_tcb);
-	uie_wbuf_u64(w, r->platform_info);
-	uie_wbuf_u32(w, r->key_info);
-	uie_wbuf_zero(w, 4);
-	uie_wbuf_bytes(w, r->report_data, sizeof(r->report_data));
-	uie_wbuf_bytes(w, r->measurement, sizeof(r->measurement));
-	uie_wbuf_bytes(w, r->host_data, sizeof(r->host_data));
-	uie_wbuf_bytes(w, r->id_key_digest, sizeof(r->id_key_digest));
-	uie_wbuf_bytes(w, r->author_key_digest, sizeof(r->author_key_digest));
-	uie_wbuf_bytes(w, r->report_id, sizeof(r->report_id));
-	uie_wbuf_bytes(w, r->report_id_ma, sizeof(r->report_id_ma));
-	uie_wbuf_u64(w, r->reported_tcb);
-	if (r->version >= 3) {
-		uie_wbuf_u8(w, r->cpuid_fam_id);
-		uie_wbuf_u8(w, r->cpuid_mod_id);
-		uie_wbuf_u8(w, r->cpuid_step);
-	}
-	uie_wbuf_zero(w, r->version >= 3 ? 21 : 24);
-	uie_wbuf_bytes(w, r->chip_id, sizeof(r->chip_id));
-	uie_wbuf_u64(w, r->committed_tcb);
-	uie_wbuf_u8(w, r->current_build);
-	uie_wbuf_u8(w, r->current_minor);
-	uie_wbuf_u8(w, r->current_major);
-	uie_wbuf_zero(w, 1);
-	uie_wbuf_u8(w, r->committed_build);
-	uie_wbuf_u8(w, r->committed_minor);
-	uie_wbuf_u8(w, r->committed_major);
-	uie_wbuf_zero(w, 1);
-	uie_wbuf_u64(w, r->launch_tcb);
-	if (r->version >= 5) {
-		uie_wbuf_u64(w, r->launch_mit_vector);
-		uie_wbuf_u64(w, r->current_mit_vector);
-	}
-	uie_wbuf_zero(w, r->version >= 5 ? 152 : 168);
-	uie_wbuf_bytes(w, r->sig_r, sizeof(r->sig_r));
-	uie_wbuf_bytes(w, r->sig_s, sizeof(r->sig_s));
-	uie_wbuf_zero(w, UIE_SNP_REPORT_LEN - UIE_SNP_SIGNED_LEN - 2 * UIE_SNP_SIG_COMPONENT);
+	struct uie_snp_report o = *r;
+	struct codec c = { .w = w };
+
+	fields(&c, &o);
 }
 
 enum uie_snp_signing_key uie_snp_report_signing_key(const struct uie_snp_report *r)

@@ -11,7 +11,7 @@ struct uie_snp_builtin {
 	const char *name;       /* "Milan" */
 	const char *ask_pem;    /* the ASK certificate, PEM */
 	const char *ark_pem;    /* the ARK certificate, PEM */
-	uint8_t ark_sha256[32]; /* SHA-256 of the ARK's DER: the pin */
+	const char *ark_sha256; /* SHA-256 of the ARK's DER in hex, as sha256sum prints it: the pin */
 };
 
 extern const struct uie_snp_builtin uie_snp_builtin[UIE_SNP_PRODUCT__MAX];

@@ -51,7 +51,6 @@ static int parse(int argc, char **argv, struct attest_opts *o)
 		UIE_OPT_STRING("configfs", 0, &o->configfs),
 		UIE_OPT_STRING("reference", 0, &o->reference),
 		UIE_OPT_LIST("policy", 0, o->policies, &o->npolicies, ATTEST_MAX_POLICIES),
-		UIE_OPT_HELP,
 		UIE_OPT_VERSION,
 		UIE_OPT_END,
 	};

@@ -30,7 +30,6 @@ int uie_cmd_evidence_checkpoint(int argc, char **argv)
 	const struct uie_opt t[] = {
 		UIE_OPT_STRING("socket", 0, &sock),
 		UIE_OPT_STRING("state", 0, &state),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = "uie evidence checkpoint", .opt = t, .usage = usage };

@@ -112,7 +112,6 @@ int uie_cmd_credential_make(int argc, char **argv)
 		UIE_OPT_STRING("secret-out", 0, &sout),
 		UIE_OPT_STRING("challenge", 0, &chal),
 		UIE_OPT_STRING("output", 'o', &out),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = MAKE, .opt = t, .usage = make_usage };
@@ -166,7 +165,6 @@ int uie_cmd_credential_activate(int argc, char **argv)
 	const struct uie_opt t[] = {
 		UIE_OPT_STRING("socket", 0, &sock),
 		UIE_OPT_STRING("output", 'o', &out),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = {

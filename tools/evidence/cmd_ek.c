@@ -69,7 +69,6 @@ int uie_cmd_ek_show(int argc, char **argv)
 		UIE_OPT_STRING("socket", 0, &sock),
 		UIE_OPT_STRING("ek-out", 0, &ek_out),
 		UIE_OPT_STRING("ak-out", 0, &ak_out),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = CMD, .opt = t, .usage = usage };

@@ -51,7 +51,6 @@ static int parse(int argc, char **argv, struct export_opts *o)
 		UIE_OPT_STRING("output", 'o', &o->out),
 		UIE_OPT_STRING("cel", 0, &o->cel),
 		UIE_OPT_STRING("pubkey-out", 0, &o->pubkey),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = CMD, .opt = t, .usage = usage };

@@ -40,7 +40,7 @@ int uie_cmd_evidence_split(int argc, char **argv)
 {
 	char nonce[2 * UIE_NONCE_MAX + 2];
 	const char *dir = NULL;
-	const struct uie_opt t[] = { UIE_OPT_STRING("output", 'o', &dir), UIE_OPT_HELP, UIE_OPT_END };
+	const struct uie_opt t[] = { UIE_OPT_STRING("output", 'o', &dir), UIE_OPT_END };
 	const struct uie_opts spec = {
 		.prog = "uie evidence split", .opt = t, .usage = usage, .min_operands = 1, .max_operands = 1
 	};

@@ -62,7 +62,6 @@ static int parse(int argc, char **argv, struct verify_opts *o)
 		UIE_OPT_STRING("state", 0, &o->state),
 		UIE_OPT_FLAG("json", 0, UIE_OPTK_SET, &o->json),
 		ATTESTED_OPTS(&o->att),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = {

@@ -55,7 +55,6 @@ int uie_cmd_policy_compile(int argc, char **argv)
 		UIE_OPT_STRING("output", 'o', &out),
 		UIE_OPT_CALL("trust-fs", 0, trust_fs_option, &src),
 		UIE_OPT_FLAG("require-immutable", 0, UIE_OPTK_SET, &immutable),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = {

@@ -291,7 +291,6 @@ int uie_cmd_ref_scan(int argc, char **argv)
 		UIE_OPT_LIST("package", 0, pkgs, &npkg, MAX_ARGS),
 		UIE_OPT_LIST("jit", 0, jits, &njit, MAX_ARGS),
 		UIE_OPT_LIST("deb", 0, debs, &ndeb, MAX_ARGS),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = {

@@ -71,7 +71,6 @@ int uie_cmd_run(int argc, char **argv)
 		UIE_OPT_FLAG("no-fast-path", 'P', UIE_OPTK_CLEAR, &o.fast_path),
 		UIE_OPT_COUNT("verbose", 'v', &o.verbose),
 		UIE_OPT_FLAG("timing", 0, UIE_OPTK_SET, &o.timing),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	/* In order: stop at PROGRAM so that its options stay its own. */

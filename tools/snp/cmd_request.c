@@ -25,7 +25,7 @@
 
 #define PROG "uie snp request"
 
-static const char usage[] = "usage: uie snp request [--socket PATH] --nonce HEX128 -o DIR\n"
+static const char usage[] = "[--socket PATH] --nonce HEX128 -o DIR\n"
 			    "  writes DIR/{outblob,manifestblob,auxblob,service_guid}: the monitor's answer\n"
 			    "  to an attestation request, as configfs-tsm gives it to a guest\n";
 
@@ -36,7 +36,6 @@ int uie_cmd_snp_request(int argc, char **argv)
 		UIE_OPT_STRING("socket", 0, &sock),
 		UIE_OPT_STRING("nonce", 0, &nonce_hex),
 		UIE_OPT_STRING("output", 'o', &out),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = PROG, .opt = t, .synopsis = usage };

@@ -29,10 +29,8 @@
 
 #define CHAIN "uie snp sim-chain"
 
-static const char chain_usage[] =
-	"usage: uie snp sim-chain -o DIR [--product milan|genoa|turin] [--chip-id HEX128] [--tcb "
-	"HEX16]\n"
-	"  makes a simulated ARK, ASK and VCEK (DIR/{ark,ask,vcek}.pem and .key)\n";
+static const char chain_usage[] = "-o DIR [--product milan|genoa|turin] [--chip-id HEX128] [--tcb HEX16]\n"
+				  "  makes a simulated ARK, ASK and VCEK (DIR/{ark,ask,vcek}.pem and .key)\n";
 
 int uie_cmd_snp_sim_chain(int argc, char **argv)
 {
@@ -42,7 +40,6 @@ int uie_cmd_snp_sim_chain(int argc, char **argv)
 		UIE_OPT_STRING("product", 0, &product),
 		UIE_OPT_STRING("chip-id", 0, &chip_hex),
 		UIE_OPT_STRING("tcb", 0, &tcb_hex),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = CHAIN, .opt = t, .synopsis = chain_usage };
@@ -82,7 +79,7 @@ int uie_cmd_snp_sim_chain(int argc, char **argv)
 #define ATTEST "uie snp sim-attest"
 
 static const char attest_usage[] =
-	"usage: uie snp sim-attest --chain DIR --nonce HEX128 --ek FILE [--single]\n"
+	"--chain DIR --nonce HEX128 --ek FILE [--single]\n"
 	"         [--measurement HEX96] -o OUT\n"
 	"  writes OUT/{outblob,manifestblob,auxblob,service_guid} as a simulated SVSM answers\n";
 
@@ -97,7 +94,6 @@ int uie_cmd_snp_sim_attest(int argc, char **argv)
 		UIE_OPT_FLAG("single", 0, UIE_OPTK_SET, &single),
 		UIE_OPT_STRING("measurement", 0, &meas),
 		UIE_OPT_STRING("output", 'o', &out),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = { .prog = ATTEST, .opt = t, .synopsis = attest_usage };

@@ -132,7 +132,6 @@ int uie_cmd_snp_verify(int argc, char **argv)
 		UIE_OPT_STRING("configfs", 0, &a.configfs),
 		UIE_OPT_STRING("nonce", 0, &a.nonce),
 		UIE_OPT_STRING("ek-out", 0, &a.ek_out),
-		UIE_OPT_HELP,
 		UIE_OPT_END,
 	};
 	const struct uie_opts spec = {

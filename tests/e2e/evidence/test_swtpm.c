@@ -24,8 +24,15 @@ struct fx {
 	char spec[4200];
 };
 
-static int start(void **state, bool unix_socket)
+/*
+ * How setup reaches swtpm, cmocka's initial state for it: the private unix
+ * socket a deployment uses (docs/THREAT-MODEL-evidence.md), or TCP.
+ */
+static bool over_unix = true, over_tcp = false;
+
+static int setup(void **state)
 {
+	bool unix_socket = *(bool *)*state;
 	struct fx *f = calloc(1, sizeof(*f));
 
 	if (!f || !(f->dir = ev_mkdtemp()) || ev_swtpm_start(f->dir, unix_socket, &f->sw) != UIE_OK) {
@@ -38,17 +45,6 @@ static int start(void **state, bool unix_socket)
 		snprintf(f->spec, sizeof(f->spec), "swtpm:127.0.0.1:%d", f->sw.port);
 	*state = f;
 	return 0;
-}
-
-static int setup_tcp(void **state)
-{
-	return start(state, false);
-}
-
-/* The private unix socket a deployment uses (docs/THREAT-MODEL-evidence.md). */
-static int setup_unix(void **state)
-{
-	return start(state, true);
 }
 
 static int teardown(void **state)
@@ -158,7 +154,8 @@ static void test_unreachable(void **state)
 	assert_null(t);
 }
 
-TC_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_quote_checkquote_verify, setup_tcp, teardown),
-	cmocka_unit_test_setup_teardown(test_quote_checkquote_verify, setup_unix, teardown),
-	cmocka_unit_test_setup_teardown(test_reopen, setup_unix, teardown),
+TC_MAIN(NULL, NULL,
+	cmocka_unit_test_prestate_setup_teardown(test_quote_checkquote_verify, setup, teardown, &over_tcp),
+	cmocka_unit_test_prestate_setup_teardown(test_quote_checkquote_verify, setup, teardown, &over_unix),
+	cmocka_unit_test_prestate_setup_teardown(test_reopen, setup, teardown, &over_unix),
 	cmocka_unit_test(test_unreachable))

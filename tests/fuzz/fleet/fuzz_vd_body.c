@@ -4,16 +4,19 @@
  * (body_enrol.c) and the base64 under them.  The first byte picks the
  * body (modulo 6: an enrolment, an attestation, a re-keying, a fleet, the
  * evidence of an enrolment by attestation, an activated secret), the rest
- * is the body.  What parses must
- * hold only values in range; base64 must round-trip both ways (a text that
- * decodes is the encoding of what it decodes to: one text, one meaning).
+ * is the body.  What parses must hold only values in range, what does not
+ * must leave its struct all zero; base64 must round-trip both ways (a text
+ * that decodes is the encoding of what it decodes to: one text, one
+ * meaning).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "b64.h"
 #include "body.h"
+#include "body_json.h"
 #include "fuzz_platform.h"
 #include "uie/err.h"
 
@@ -39,12 +42,29 @@ static void check_b64(const uint8_t *data, size_t size)
 	free(dec);
 }
 
-static void check_enrol(const struct uie_platform *pl, const char *body, size_t len)
+/*
+ * body by kind k into out (size bytes): whether it parsed.  A refusal must
+ * own nothing: out is left all zero (vd_body_read).
+ */
+static bool parsed(const struct vd_body_kind *k, const struct uie_platform *pl, const char *body, size_t len,
+		   void *out, size_t size)
 {
 	char why[VD_WHY_LEN];
+	const uint8_t *o = out;
+
+	if (vd_body_read(k, pl, body, len, out, why) == UIE_OK)
+		return true;
+	for (size_t i = 0; i < size; i++)
+		if (o[i])
+			abort();
+	return false;
+}
+
+static void check_enrol(const struct uie_platform *pl, const char *body, size_t len)
+{
 	struct vd_enrol e;
 
-	if (vd_enrol_parse_alloc(pl, body, len, &e, why) != UIE_OK)
+	if (!parsed(&vd_enrol_body, pl, body, len, &e, sizeof(e)))
 		return;
 	if (!uie_machine_id_ok(e.id) || e.interval < 1 || e.interval > 86400 || !e.ak_der || !e.ak_len ||
 	    e.npol > VD_MAX_POLICIES)
@@ -58,10 +78,9 @@ static void check_enrol(const struct uie_platform *pl, const char *body, size_t 
 
 static void check_attest(const char *body, size_t len)
 {
-	char why[VD_WHY_LEN];
 	struct vd_attest a;
 
-	if (vd_attest_parse_alloc(body, len, &a, why) != UIE_OK)
+	if (!parsed(&vd_attest_body, NULL, body, len, &a, sizeof(a)))
 		return;
 	if (!a.ae)
 		abort();
@@ -70,14 +89,10 @@ static void check_attest(const char *body, size_t len)
 
 static void check_rekey(const char *body, size_t len)
 {
-	char why[VD_WHY_LEN];
 	struct vd_rekey k;
 
-	if (vd_rekey_parse_alloc(body, len, &k, why) != UIE_OK) {
-		if (k.ak_der || k.ak_len) /* a refusal owns nothing */
-			abort();
+	if (!parsed(&vd_rekey_body, NULL, body, len, &k, sizeof(k)))
 		return;
-	}
 	if (!k.ak_der || !k.ak_len)
 		abort();
 	vd_rekey_free(&k);
@@ -85,14 +100,10 @@ static void check_rekey(const char *body, size_t len)
 
 static void check_fleet(const char *body, size_t len)
 {
-	char why[VD_WHY_LEN];
 	struct vd_fleet f;
 
-	if (vd_fleet_parse_alloc(body, len, &f, why) != UIE_OK) {
-		if (f.ark_pem || f.ask_pem || f.measurements) /* a refusal owns nothing */
-			abort();
+	if (!parsed(&vd_fleet_body, NULL, body, len, &f, sizeof(f)))
 		return;
-	}
 	if (f.vmpl > 3 || !f.ark_pem != !f.ask_pem || (f.simulated && !f.ark_pem) ||
 	    f.nmeasurements > VD_MAX_MEASUREMENTS || (f.any_measurement && f.nmeasurements))
 		abort();
@@ -101,28 +112,22 @@ static void check_fleet(const char *body, size_t len)
 
 static void check_enrol_ev(const struct uie_platform *pl, const char *body, size_t len)
 {
-	char why[VD_WHY_LEN];
 	struct vd_enrol_ev v;
 
-	if (vd_enrol_ev_parse_alloc(pl, body, len, &v, why) != UIE_OK) {
-		if (v.report || v.certs || v.manifest || v.ek || v.ak)
-			abort();
+	if (!parsed(&vd_enrol_ev_body, pl, body, len, &v, sizeof(v)))
 		return;
-	}
 	if (!vd_fleet_name_ok(v.fleet) || !v.report_len || v.report_len > VD_SNP_BLOB_MAX || !v.certs_len ||
 	    !v.manifest_len || !v.ek_len || !v.ak_len || v.e.interval < 1 || v.e.interval > 86400)
 		abort();
 	vd_enrol_ev_free(&v);
 }
 
+/* Any secret of the right length parses; a refused one must not stay behind (parsed checks). */
 static void check_activate(const char *body, size_t len)
 {
-	char why[VD_WHY_LEN];
 	struct vd_activate a;
-	static const uint8_t zero[VD_SECRET_LEN];
 
-	if (vd_activate_parse(body, len, &a, why) != UIE_OK && memcmp(a.secret, zero, sizeof(zero)) != 0)
-		abort();
+	parsed(&vd_activate_body, NULL, body, len, &a, sizeof(a));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -35,6 +35,9 @@ struct fx {
 	struct uie_vtpm *t, *other;
 };
 
+/* Which vTPM setup opens: cmocka's initial state for it (ON below). */
+static bool on_swtpm = true, on_builtin = false;
+
 static const uint8_t cred32[32] = "a fresh secret of the verifier!";
 
 static struct uie_vtpm *open_builtin(const char *dir, const char *name)
@@ -47,8 +50,9 @@ static struct uie_vtpm *open_builtin(const char *dir, const char *name)
 	return t;
 }
 
-static int setup(void **state, bool swtpm)
+static int setup(void **state)
 {
+	bool swtpm = *(bool *)*state;
 	struct fx *f = calloc(1, sizeof(*f));
 	char spec[4200];
 
@@ -68,16 +72,6 @@ static int setup(void **state, bool swtpm)
 	f->other = open_builtin(f->dir, "other.pem");
 	*state = f;
 	return 0;
-}
-
-static int setup_swtpm(void **state)
-{
-	return setup(state, true);
-}
-
-static int setup_builtin(void **state)
-{
-	return setup(state, false);
 }
 
 static int teardown(void **state)
@@ -209,6 +203,21 @@ static void test_other_ek(void **state)
 }
 
 /* Every single-bit flip (one per byte) of the blob and of the secret is refused. */
+/* A bit of each byte of p[0..n) (in the blob or the secret) flipped in turn: t activates nothing. */
+static void each_byte_flipped(struct uie_vtpm *t, const uint8_t *blob, size_t bl, const uint8_t *secret,
+			      size_t sl, uint8_t *p, size_t n)
+{
+	uint8_t out[UIE_CRED_MAX];
+	size_t ol;
+
+	for (size_t i = 0; i < n; i++) {
+		p[i] ^= (uint8_t)(1u << (i % 8));
+		assert_int_not_equal(uie_vtpm_activate_credential(t, blob, bl, secret, sl, out, &ol), UIE_OK);
+		assert_int_equal(ol, 0);
+		p[i] ^= (uint8_t)(1u << (i % 8));
+	}
+}
+
 static void test_flipped(void **state)
 {
 	struct fx *f = *state;
@@ -220,20 +229,8 @@ static void test_flipped(void **state)
 	assert_int_equal(uie_credential_make(p.ek, p.ek_len, p.ak, p.ak_len, cred32, sizeof(cred32), &blob,
 					     &bl, &secret, &sl, NULL),
 			 UIE_OK);
-	for (size_t i = 0; i < bl; i++) {
-		blob[i] ^= (uint8_t)(1u << (i % 8));
-		assert_int_not_equal(uie_vtpm_activate_credential(f->t, blob, bl, secret, sl, out, &ol),
-				     UIE_OK);
-		assert_int_equal(ol, 0);
-		blob[i] ^= (uint8_t)(1u << (i % 8));
-	}
-	for (size_t i = 0; i < sl; i++) {
-		secret[i] ^= (uint8_t)(1u << (i % 8));
-		assert_int_not_equal(uie_vtpm_activate_credential(f->t, blob, bl, secret, sl, out, &ol),
-				     UIE_OK);
-		assert_int_equal(ol, 0);
-		secret[i] ^= (uint8_t)(1u << (i % 8));
-	}
+	each_byte_flipped(f->t, blob, bl, secret, sl, blob, bl);
+	each_byte_flipped(f->t, blob, bl, secret, sl, secret, sl);
 	/* The body of the blob (HMAC, encIdentity) altered: the integrity check says so. */
 	blob[10] ^= 0x80;
 	assert_int_equal(uie_vtpm_activate_credential(f->t, blob, bl, secret, sl, out, &ol), UIE_E_SIGNATURE);
@@ -539,16 +536,12 @@ static void test_builtin_bad_ek_file(void **state)
 }
 
 /* The tests of both backends, each with the fixture that setup makes. */
-#define ON_BOTH(setup)                                                                  \
-	cmocka_unit_test_setup_teardown(test_ek_ak_public, setup, teardown),            \
-		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),      \
-		cmocka_unit_test_setup_teardown(test_other_ak, setup, teardown),        \
-		cmocka_unit_test_setup_teardown(test_other_ek, setup, teardown),        \
-		cmocka_unit_test_setup_teardown(test_flipped, setup, teardown),         \
-		cmocka_unit_test_setup_teardown(test_tpm2_tools_blob, setup, teardown), \
-		cmocka_unit_test_setup_teardown(test_ek_stays, setup, teardown)
+#define ON(test, backend) cmocka_unit_test_prestate_setup_teardown(test, setup, teardown, &(backend))
+#define ON_BOTH(backend)                                                                                  \
+	ON(test_ek_ak_public, backend), ON(test_round_trip, backend), ON(test_other_ak, backend),         \
+		ON(test_other_ek, backend), ON(test_flipped, backend), ON(test_tpm2_tools_blob, backend), \
+		ON(test_ek_stays, backend)
 
-TC_MAIN(NULL, NULL, ON_BOTH(setup_builtin),
-	cmocka_unit_test_setup_teardown(test_maker_refuses, setup_builtin, teardown),
+TC_MAIN(NULL, NULL, ON_BOTH(on_builtin), ON(test_maker_refuses, on_builtin),
 	cmocka_unit_test(test_builtin_bad_ek_file), cmocka_unit_test(test_challenge),
-	cmocka_unit_test(test_vectors), ON_BOTH(setup_swtpm))
+	cmocka_unit_test(test_vectors), ON_BOTH(on_swtpm))

@@ -232,7 +232,6 @@ static int parse(struct args *a, struct uie_opts spec, ...)
 		UIE_OPT_FLAG("no-off", 'O', UIE_OPTK_CLEAR, &a->off),
 		UIE_OPT_COUNT("verbose", 'v', &a->verbose),
 		UIE_OPT_CALL("call", 0, call, a),
-		UIE_OPT_HELP,
 		UIE_OPT_VERSION,
 		UIE_OPT_END,
 	};
@@ -334,7 +333,7 @@ static void test_opts_help_version(void **state)
 	struct args a;
 
 	(void)state;
-	/* Both end parsing at once, whatever follows. */
+	/* Both end parsing at once, whatever follows; --help is no row of the table. */
 	assert_int_equal(parse(&a, NONE, "--help", "--unknown", NULL), UIE_OPTS_EXIT_OK);
 	assert_int_equal(usage_to, 1);
 	assert_int_equal(parse(&a, NONE, "-h", NULL), UIE_OPTS_EXIT_OK);
@@ -343,9 +342,34 @@ static void test_opts_help_version(void **state)
 	assert_int_equal(usage_to, 0);
 }
 
+/* A command with a synopsis instead of a usage function: --help prints "usage: PROG " and it. */
+static void test_opts_synopsis(void **state)
+{
+	const struct uie_opt t[] = { UIE_OPT_END };
+	const struct uie_opts spec = { .prog = "test", .opt = t, .synopsis = "FILE\n  reads FILE\n" };
+	char *argv[] = { "test", "--help", NULL };
+	char got[64] = { 0 };
+	FILE *out = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+
+	(void)state;
+	assert_non_null(out);
+	assert_true(saved >= 0);
+	fflush(stdout);
+	assert_true(dup2(fileno(out), STDOUT_FILENO) >= 0);
+	assert_int_equal(uie_opts_parse(&spec, 2, argv), UIE_OPTS_EXIT_OK);
+	fflush(stdout);
+	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+	close(saved);
+	rewind(out);
+	assert_true(fread(got, 1, sizeof(got) - 1, out) > 0);
+	fclose(out);
+	assert_string_equal(got, "usage: test FILE\n  reads FILE\n");
+}
+
 TC_MAIN(setup, teardown, cmocka_unit_test(test_hex_decode), cmocka_unit_test(test_hex_decode_upto),
 	cmocka_unit_test(test_hex_encode), cmocka_unit_test(test_parse_u64),
 	cmocka_unit_test(test_file_roundtrip), cmocka_unit_test(test_file_errors),
 	cmocka_unit_test(test_fd_read), cmocka_unit_test(test_opts_rows),
 	cmocka_unit_test(test_opts_bad_values), cmocka_unit_test(test_opts_operands),
-	cmocka_unit_test(test_opts_help_version))
+	cmocka_unit_test(test_opts_help_version), cmocka_unit_test(test_opts_synopsis))

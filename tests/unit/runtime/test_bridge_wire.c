@@ -14,6 +14,19 @@
 #include "genpage.h"
 #include "wire.h"
 
+/* A message of type and request_id, everything else zero. */
+static struct uie_wire_msg header(uint16_t type, uint32_t request_id)
+{
+	return (struct uie_wire_msg){ .type = type, .request_id = request_id };
+}
+
+/* n bytes of value v at p; n, the field's length. */
+static uint16_t filled(uint8_t *p, uint8_t v, uint16_t n)
+{
+	memset(p, v, n);
+	return n;
+}
+
 /* One filled example of each type (requests and full answers). */
 static struct uie_wire_msg example(uint16_t type)
 {
@@ -86,25 +99,17 @@ static struct uie_wire_msg example(uint16_t type)
 		break;
 	case UIE_MSG_VIOLATION_ANS:
 	case UIE_MSG_VIOLATION_VM_ANS: m.u.violation_ans_seq = 99; break;
-	case UIE_MSG_PUBKEY_ANS:
-		m.u.pubkey_ans.len = 91;
-		memset(m.u.pubkey_ans.der, 0x30, 91);
-		break;
+	case UIE_MSG_PUBKEY_ANS: m.u.pubkey_ans.len = filled(m.u.pubkey_ans.der, 0x30, 91); break;
 	case UIE_MSG_TPM_KEYS_ANS:
-		m.u.tpm_keys_ans.ek_len = 316;
-		memset(m.u.tpm_keys_ans.ek, 0x01, 316);
-		m.u.tpm_keys_ans.ak_len = 90;
-		memset(m.u.tpm_keys_ans.ak, 0x02, 90);
+		m.u.tpm_keys_ans.ek_len = filled(m.u.tpm_keys_ans.ek, 0x01, 316);
+		m.u.tpm_keys_ans.ak_len = filled(m.u.tpm_keys_ans.ak, 0x02, 90);
 		break;
 	case UIE_MSG_ACTIVATE_REQ:
-		m.u.activate_req.blob_len = 70;
-		memset(m.u.activate_req.blob, 0x03, 70);
-		m.u.activate_req.secret_len = 258;
-		memset(m.u.activate_req.secret, 0x04, 258);
+		m.u.activate_req.blob_len = filled(m.u.activate_req.blob, 0x03, 70);
+		m.u.activate_req.secret_len = filled(m.u.activate_req.secret, 0x04, 258);
 		break;
 	case UIE_MSG_ACTIVATE_ANS:
-		m.u.activate_ans.len = 32;
-		memset(m.u.activate_ans.cred, 0x05, 32);
+		m.u.activate_ans.len = (uint8_t)filled(m.u.activate_ans.cred, 0x05, 32);
 		break;
 	default: break;
 	}
@@ -197,21 +202,15 @@ static void test_vectors(void **state)
 	size_t n;
 
 	(void)state;
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_STATUS_REQ;
-	m.request_id = 1;
+	m = header(UIE_MSG_STATUS_REQ, 1);
 	check_vector(vec_status_req, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_MEASURE_REQ;
-	m.request_id = 0x11223344;
+	m = header(UIE_MSG_MEASURE_REQ, 0x11223344);
 	m.u.measure_req = (struct uie_msg_measure_req){ UIE_EV_MMAP_EXEC,  UIE_ROLE_DSO, 0,      4242,
 							0x7f0000001000ull, 0x2000,       0x1000, 42 };
 	check_vector(vec_measure_req, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_MEASURE_ANS;
-	m.request_id = 0x11223344;
+	m = header(UIE_MSG_MEASURE_ANS, 0x11223344);
 	m.u.measure_ans.decision = UIE_ALLOW;
 	m.u.measure_ans.policy_decision = UIE_ALLOW;
 	m.u.measure_ans.reason = UIE_R_RULE_ALLOW;
@@ -223,22 +222,17 @@ static void test_vectors(void **state)
 	m.u.measure_ans.seq = 7;
 	check_vector(vec_measure_ans, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_ERROR_ANS;
+	m = header(UIE_MSG_ERROR_ANS, 0);
 	m.status = UIE_E_VERSION;
 	check_vector(vec_error_ans, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_EXPORT_REQ;
-	m.request_id = 9;
+	m = header(UIE_MSG_EXPORT_REQ, 9);
 	m.u.export_req.since_seq = 5;
 	m.u.export_req.nonce_len = 3;
 	memcpy(m.u.export_req.nonce, "abc", 3);
 	check_vector(vec_export_req, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_VIOLATION_REQ;
-	m.request_id = 11;
+	m = header(UIE_MSG_VIOLATION_REQ, 11);
 	m.u.violation_req = (struct uie_msg_violation_req){ .pid = 4343, .kind = UIE_VIOLATION_WRITE };
 	check_vector(vec_violation_req, &m);
 	n = tc_hex(vec_violation_req, b, sizeof(b));
@@ -249,15 +243,11 @@ static void test_vectors(void **state)
 	b[20] = 1;
 	b[21] = 1; /* reserved */
 	assert_int_equal(uie_bridge_decode(b, n, &m), UIE_E_FORMAT);
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_VIOLATION_ANS;
-	m.request_id = 11;
+	m = header(UIE_MSG_VIOLATION_ANS, 11);
 	m.u.violation_ans_seq = 99;
 	check_vector(vec_violation_ans, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_FASTPATH_REQ;
-	m.request_id = 6;
+	m = header(UIE_MSG_FASTPATH_REQ, 6);
 	m.u.fastpath_req = (struct uie_msg_fastpath_req){ .count = 2, .epoch = 3 };
 	check_vector(vec_fastpath_req, &m);
 	m.u.fastpath_req.count = 0; /* 1..4096 entries */
@@ -265,20 +255,14 @@ static void test_vectors(void **state)
 	m.u.fastpath_req.count = UIE_BRIDGE_FASTPATH_MAX + 1;
 	assert_int_equal(uie_bridge_encode(&m, b, sizeof(b), &n), UIE_E_INVAL);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_FASTPATH_ANS;
-	m.request_id = 6;
+	m = header(UIE_MSG_FASTPATH_ANS, 6);
 	m.u.fastpath_ans = (struct uie_msg_fastpath_ans){ 2, 10 };
 	check_vector(vec_fastpath_ans, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_GEN_REQ;
-	m.request_id = 4;
+	m = header(UIE_MSG_GEN_REQ, 4);
 	check_vector(vec_gen_req, &m);
 
-	memset(&m, 0, sizeof(m));
-	m.type = UIE_MSG_GEN_ANS;
-	m.request_id = 5;
+	m = header(UIE_MSG_GEN_ANS, 5);
 	m.u.blob_ans = (struct uie_msg_blob_ans){ UIE_GENPAGE_LEN, 2 };
 	check_vector(vec_gen_ans, &m);
 	/* The page is one page: any other length is refused both ways. */
@@ -491,16 +475,25 @@ static int mutate_example(uint16_t type, size_t off, uint8_t val)
 	return uie_bridge_decode(b, n, &m);
 }
 
+/* example(type) encodes to len bytes, and its descriptor rule is rule. */
+static void expect_encoded(uint16_t type, size_t len, enum uie_bridge_fd_rule rule)
+{
+	struct uie_wire_msg m;
+	uint8_t b[UIE_BRIDGE_MAX_MSG];
+
+	assert_int_equal(encode_example(type, &m, b), len);
+	assert_int_equal(uie_bridge_fd_rule(&m), rule);
+}
+
 /* TPM_KEYS_ANS, ACTIVATE_REQ and ACTIVATE_ANS (docs/BRIDGE.md section 3): lengths and padding. */
 static void test_credential_msgs(void **state)
 {
 	struct uie_wire_msg m;
 	uint8_t b[UIE_BRIDGE_MAX_MSG];
-	size_t n = encode_example(UIE_MSG_ACTIVATE_REQ, &m, b);
+	size_t n;
 
 	(void)state;
-	assert_int_equal(n, 16 + 784);
-	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
+	expect_encoded(UIE_MSG_ACTIVATE_REQ, 16 + 784, UIE_FD_NONE);
 	/* blob_len @16 (u16 LE), secret_len @18, reserved @20, blob @24, secret @280 */
 	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 16, 0), UIE_E_FORMAT); /* empty blob */
 	assert_int_equal(mutate_example(UIE_MSG_ACTIVATE_REQ, 17, 1), UIE_E_FORMAT); /* blob_len 326 > 256 */
@@ -536,10 +529,9 @@ static void test_snp_report_msgs(void **state)
 	size_t n = encode_example(UIE_MSG_SNP_REPORT_REQ, &m, b);
 
 	(void)state;
-	assert_int_equal(n, 16 + 72);
+	expect_encoded(UIE_MSG_SNP_REPORT_REQ, 16 + 72, UIE_FD_NONE);
 	assert_int_equal(b[16], 0x6b);
 	assert_int_equal(b[80], UIE_BRIDGE_SNP_SINGLE);
-	assert_int_equal(uie_bridge_fd_rule(&m), UIE_FD_NONE);
 	assert_int_equal(mutate_example(UIE_MSG_SNP_REPORT_REQ, 80, 2), UIE_E_FORMAT); /* unknown flag */
 	assert_int_equal(mutate_example(UIE_MSG_SNP_REPORT_REQ, 87, 1), UIE_E_FORMAT); /* reserved */
 	assert_int_equal(mutate_example(UIE_MSG_SNP_REPORT_REQ, 80, 0), UIE_OK);

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "uie/samples.h"
+#include "uie/seccomp.h"
 #include "tcommon.h"
 
 static void test_empty(void **state)
@@ -78,10 +79,7 @@ static void test_full_under_filter(void **state)
 {
 	static struct uie_samples s;
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		UIE_BPF_X86_64_NR(SECCOMP_RET_ALLOW),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sysinfo, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
