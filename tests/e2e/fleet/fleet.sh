@@ -9,6 +9,8 @@
 #  - uie attest against a real uie-monitord, across a monitor restart, and
 #    served while another address floods a rate-limited verifier;
 #  - connections held open by one address (slow-loris, half-open bodies);
+#  - requests the HTTP library rejects while reading their head, over HTTP and
+#    TLS: answered with the documented JSON, one response, connection closed;
 #  - TLS with a self-signed server certificate, and client certificates;
 #  - the administrator's token (--admin-token) of A: test_fleet, token files refused.
 #
@@ -31,6 +33,10 @@ note "the API with in-process machines (A $A, B $B)"
 "$TEST_FLEET" "$A" "$B" "$TOKEN" || fail "test_fleet"
 
 grep -h . "$T/vd-a.log" "$T/vd-b.log" && fail "a verifier logged errors (above): a database error or a notice"
+
+note "requests the HTTP library rejects while reading their head: the documented JSON (HTTP)"
+python3 "$HOSTILE" heads "${B##*:}" >"$T/heads.out" 2>&1 || fail "bad heads over HTTP: $(cat "$T/heads.out")"
+cat "$T/heads.out"
 
 note "retention: --keep-verdicts prunes old verdicts, never a machine's first bad one"
 verdicts_of() { pg_sql "SELECT count(*) FROM verdicts WHERE machine_id = '$1'"; }
@@ -141,6 +147,8 @@ S=https://127.0.0.1:$VD_PORT
 code=$(curl -s -o tls.out -w '%{http_code}' --cacert srv.pem "$S/v1/machines/real-1")
 [ "$code" = 200 ] && grep -q '"status":"trusted"' tls.out || fail "HTTPS read: $code $(cat tls.out)"
 curl -s -o /dev/null "$S/v1/machines" && fail "HTTPS accepted without the server's certificate being trusted"
+python3 "$HOSTILE" heads "$VD_PORT" srv.pem >heads-tls.out 2>&1 || fail "bad heads over TLS: $(cat heads-tls.out)"
+cat heads-tls.out
 vd_start mtls "$VD" "$SCHEMA" --tls-cert srv.pem --tls-key srv.key --tls-client-ca ca.pem ||
 	fail "mTLS verifier did not start"
 M=https://127.0.0.1:$VD_PORT
