@@ -17,11 +17,13 @@ static int judge_later(int ok, X509_STORE_CTX *x)
 	return 1;
 }
 
-static int fail(const char *what, char why[VD_TLS_WHY_LEN])
+/* The option what is refused: none (nothing of the PEM kind expected in it), else OpenSSL's reason. */
+static int fail(const char *what, const char *none, char why[VD_TLS_WHY_LEN])
 {
 	unsigned long e = ERR_peek_last_error();
+	const char *reason = e ? ERR_reason_error_string(e) : NULL;
 
-	snprintf(why, VD_TLS_WHY_LEN, "%s: %s", what, e ? ERR_reason_error_string(e) : "no PEM certificate");
+	snprintf(why, VD_TLS_WHY_LEN, "%s: %s", what, none ? none : reason ? reason : "refused by OpenSSL");
 	ERR_clear_error();
 	return UIE_E_FORMAT;
 }
@@ -31,15 +33,17 @@ static int use_cert(SSL_CTX *ctx, const char *pem, char why[VD_TLS_WHY_LEN])
 {
 	BIO *b = BIO_new_mem_buf(pem, -1);
 	X509 *x = b ? PEM_read_bio_X509_AUX(b, NULL, NULL, NULL) : NULL;
-	int ok = x && SSL_CTX_use_certificate(ctx, x) == 1;
+	bool read = x != NULL;
+	int ok = read && SSL_CTX_use_certificate(ctx, x) == 1;
+	X509 *more;
 
 	X509_free(x);
-	while (ok && (x = PEM_read_bio_X509(b, NULL, NULL, NULL)))
-		if (!(ok = SSL_CTX_add0_chain_cert(ctx, x) == 1))
-			X509_free(x);
+	while (ok && (more = PEM_read_bio_X509(b, NULL, NULL, NULL)))
+		if (!(ok = SSL_CTX_add0_chain_cert(ctx, more) == 1))
+			X509_free(more);
 	BIO_free(b);
 	if (!ok)
-		return fail("--tls-cert", why);
+		return fail("--tls-cert", read ? NULL : "no PEM certificate in it", why);
 	ERR_clear_error(); /* the end of the chain */
 	return UIE_OK;
 }
@@ -48,11 +52,12 @@ static int use_key(SSL_CTX *ctx, const char *pem, char why[VD_TLS_WHY_LEN])
 {
 	BIO *b = BIO_new_mem_buf(pem, -1);
 	EVP_PKEY *k = b ? PEM_read_bio_PrivateKey(b, NULL, NULL, NULL) : NULL;
-	int ok = k && SSL_CTX_use_PrivateKey(ctx, k) == 1 && SSL_CTX_check_private_key(ctx) == 1;
+	bool read = k != NULL;
+	int ok = read && SSL_CTX_use_PrivateKey(ctx, k) == 1 && SSL_CTX_check_private_key(ctx) == 1;
 
 	EVP_PKEY_free(k);
 	BIO_free(b);
-	return ok ? UIE_OK : fail("--tls-key", why);
+	return ok ? UIE_OK : fail("--tls-key", read ? NULL : "no PEM private key in it", why);
 }
 
 /* Every certificate of pem is trusted for clients, and named to them as acceptable. */
@@ -71,7 +76,7 @@ static int use_client_ca(SSL_CTX *ctx, const char *pem, char why[VD_TLS_WHY_LEN]
 	}
 	BIO_free(b);
 	if (!ok || !n)
-		return fail("--tls-client-ca", why);
+		return fail("--tls-client-ca", ok ? "no PEM certificate in it" : NULL, why);
 	ERR_clear_error();
 	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, judge_later);
 	return UIE_OK;
@@ -90,9 +95,9 @@ int vd_tls_ctx_alloc(const char *cert, const char *key, const char *client_ca, S
 		return UIE_E_NOMEM;
 	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
 	SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-	/* No resumption: every connection's client certificate is verified afresh. */
+	/* No resumption: every connection's client certificate is verified afresh; no renegotiation. */
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
-	SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
+	SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET | SSL_OP_NO_RENEGOTIATION);
 	SSL_CTX_set_num_tickets(ctx, 0);
 	SSL_CTX_set_session_id_context(ctx, sid, sizeof(sid) - 1);
 	if ((r = use_cert(ctx, cert, why)) != UIE_OK || (r = use_key(ctx, key, why)) != UIE_OK ||

@@ -142,6 +142,16 @@ openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout cli.key -
 	-subj /CN=agent 2>/dev/null &&
 	openssl x509 -req -in cli.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out cli.pem -days 1 2>/dev/null ||
 	fail "openssl client cert"
+# TLS inputs that are not what they should be: refused at start (exit 1), naming the option.
+for args in "--tls-cert srv.pem --tls-key cli.key:--tls-key: key values mismatch" \
+	"--tls-cert srv.key --tls-key srv.key:--tls-cert: no PEM certificate in it" \
+	"--tls-cert srv.pem --tls-key srv.pem:--tls-key: no PEM private key in it" \
+	"--tls-cert srv.pem --tls-key srv.key --tls-client-ca srv.key:--tls-client-ca: no PEM certificate in it"; do
+	# shellcheck disable=SC2086
+	"$VD" --listen 127.0.0.1:0 --db "$PG_CONN" --schema-dir "$SCHEMA" ${args%%:*} >/dev/null 2>tls.err
+	rc=$?
+	[ $rc = 1 ] && grep -qF -- "${args#*:}" tls.err || fail "${args%%:*}: exit $rc, $(head -1 tls.err)"
+done
 vd_start tls "$VD" "$SCHEMA" --tls-cert srv.pem --tls-key srv.key || fail "TLS verifier did not start"
 S=https://127.0.0.1:$VD_PORT
 code=$(curl -s -o tls.out -w '%{http_code}' --cacert srv.pem "$S/v1/machines/real-1")
