@@ -21,10 +21,10 @@
 #include "uie/buf.h"
 #include "uie/err.h"
 
-#define CONNS 1280  /* libmicrohttpd's 1024 and some being refused */
-#define BUF 16384   /* each direction's buffer */
-#define ROUNDS 16   /* of a connection's pumping before the next's turn */
-#define LINGER_S 10 /* for a client to take its last answer */
+#define CONNS 1280 /* libmicrohttpd's 1024 and some being refused */
+#define BUF 16384  /* each direction's buffer */
+#define ROUNDS 16  /* of a connection's pumping before the next's turn */
+#define LINGER_S 5 /* for a client to take its last answer and close */
 #define NFD_MAX 1048576
 #define KEY_LISTEN UINT64_MAX
 #define KEY_STOP (UINT64_MAX - 1)
@@ -42,7 +42,11 @@ struct conn {
 	bool handshaken;      /* or no TLS */
 	bool ssl_in, ssl_out; /* OpenSSL waits for the socket to read, to write */
 	bool ssl_dead;        /* a fatal TLS error: no close_notify */
-	bool client_eof, up_shut, up_dead;
+	bool client_eof;      /* the client sent its last byte */
+	bool up_shut;         /* and libmicrohttpd was told so (its end shut for reading) */
+	bool up_dead;         /* libmicrohttpd takes no more: what the client sends goes nowhere */
+	bool again; /* its turn ended still moving bytes (OpenSSL may hold some the socket does not show) */
+	bool shut;  /* all is sent: our side is shut, the client's drained until it closes */
 	uint32_t cev, rev; /* the events asked of epoll; 0: not registered */
 	time_t done_at;    /* when libmicrohttpd closed its end */
 	size_t up_len, rx_len;
@@ -54,6 +58,7 @@ struct conn {
 struct vd_relay {
 	int lfd, ep, stop;
 	bool paused; /* out of descriptors: not accepting for a while */
+	bool again;  /* a connection wants another turn without waiting for the sockets */
 	time_t swept;
 	struct MHD_Daemon *d;
 	SSL_CTX *tls;
@@ -89,7 +94,7 @@ static void interests(const struct vd_relay *r, size_t i)
 	bool up = c->handshaken && !c->client_eof && !c->up_dead && c->rfd >= 0 && c->up_len < BUF;
 
 	watch(r, c->cfd, &c->cev,
-	      ((up || c->ssl_in) ? EPOLLIN : 0) | ((c->down.len || c->ssl_out) ? EPOLLOUT : 0),
+	      ((up || c->ssl_in || c->shut) ? EPOLLIN : 0) | ((c->down.len || c->ssl_out) ? EPOLLOUT : 0),
 	      (uint64_t)i << 1);
 	if (c->rfd >= 0)
 		watch(r, c->rfd, &c->rev, (c->rx_len < BUF ? EPOLLIN : 0) | (c->up_len ? EPOLLOUT : 0),
@@ -109,7 +114,7 @@ static void conn_close(struct vd_relay *r, size_t i)
 	struct conn *c = r->conn[i];
 
 	if (c->ssl) {
-		if (c->handshaken && !c->ssl_dead)
+		if (c->handshaken && !c->ssl_dead && !c->shut)
 			SSL_shutdown(c->ssl); /* close_notify, not waiting for the client's */
 		SSL_free(c->ssl);
 		ERR_clear_error();
@@ -253,6 +258,29 @@ static void mhd_side(struct conn *c, bool *moved)
 		mhd_done(c); /* a reply replaced: the connection ends with it */
 }
 
+/*
+ * After the last answer: our side shut, the client's drained until it closes (closing with its
+ * bytes unread would reset the connection, and the client could lose the answer).  False: over.
+ */
+static bool drain(struct conn *c)
+{
+	uint8_t junk[4096];
+	ssize_t k;
+
+	if (c->ssl && (!c->handshaken || c->ssl_dead))
+		return false;
+	if (!c->shut) {
+		c->shut = true;
+		if (c->ssl)
+			SSL_shutdown(c->ssl); /* close_notify, sent as far as the socket takes it */
+		else
+			shutdown(c->cfd, SHUT_WR);
+	}
+	while ((k = client_read(c, junk, sizeof(junk))) > 0)
+		;
+	return k == IO_WAIT;
+}
+
 /* Moves what can be moved; false when the connection is over. */
 static bool pump(struct vd_relay *r, struct conn *c)
 {
@@ -266,7 +294,19 @@ static bool pump(struct vd_relay *r, struct conn *c)
 			return false;
 		mhd_side(c, &moved);
 	}
-	return c->rfd >= 0 || c->down.len;
+	c->again = moved;
+	return c->rfd >= 0 || c->down.len || drain(c);
+}
+
+/* A connection's turn: pumped, then closed or watched for what it waits for. */
+static void turn(struct vd_relay *r, size_t i)
+{
+	if (!pump(r, r->conn[i])) {
+		conn_close(r, i);
+		return;
+	}
+	interests(r, i);
+	r->again = r->again || r->conn[i]->again;
 }
 
 /* A client accepted on fd: its pair, and libmicrohttpd's end handed over. */
@@ -330,7 +370,7 @@ static void accept_all(struct vd_relay *r)
 	}
 }
 
-/* Once a second: connections whose client does not take its last answer are closed; accepting resumes. */
+/* Once a second: clients that neither take their last answer nor close are closed; accepting resumes. */
 static void sweep(struct vd_relay *r)
 {
 	time_t t = now();
@@ -350,21 +390,23 @@ static void *run(void *arg)
 	struct epoll_event ev[64];
 
 	for (;;) {
-		int n = epoll_wait(r->ep, ev, 64, 1000);
+		bool again = r->again;
+		int n = epoll_wait(r->ep, ev, 64, again ? 0 : 1000);
 
+		r->again = false;
 		for (int k = 0; k < n; k++) {
 			uint64_t key = ev[k].data.u64;
-			size_t i = (size_t)(key >> 1);
 
 			if (key == KEY_STOP)
 				return NULL;
 			if (key == KEY_LISTEN)
 				accept_all(r);
-			else if (r->conn[i] && !pump(r, r->conn[i]))
-				conn_close(r, i);
-			else if (r->conn[i])
-				interests(r, i);
+			else if (r->conn[key >> 1])
+				turn(r, (size_t)(key >> 1));
 		}
+		for (size_t i = 0; again && i < CONNS; i++)
+			if (r->conn[i] && r->conn[i]->again)
+				turn(r, i);
 		sweep(r);
 	}
 }

@@ -3,8 +3,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,7 +296,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 		vfprintf(stderr, fmt, ap);
 }
 
-/* The listening socket on sa (non-blocking: the relay accepts), bound here so that a failure is ours to name (errno kept). */
+/* The listening socket on sa, non-blocking (the relay accepts); bound here: errno is ours to name. */
 static int listen_on(const struct sockaddr_in *sa)
 {
 	int one = 1, e, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);

@@ -9,7 +9,7 @@
 
 #include "uie/err.h"
 
-/* The chain is judged after the handshake (vd_tls_client_verified): a bad one is a 403, not a failed handshake. */
+/* The chain is judged after the handshake (vd_tls_client_verified): a bad one is a 403, not a failure. */
 static int judge_later(int ok, X509_STORE_CTX *x)
 {
 	(void)ok;
