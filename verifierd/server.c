@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -231,16 +232,23 @@ static void take(struct pending *p, size_t max, const char *data, size_t n)
 
 /*
  * What libmicrohttpd lets through but HTTP/1.1 refuses (RFC 9112 3.2, 6.1): a request without Host;
- * a Content-Length beside a Transfer-Encoding (which one frames the body?).  Else a 400 in rep,
- * and the connection is closed after it.
+ * a Content-Length beside a Transfer-Encoding (which one frames the body?); a Transfer-Encoding
+ * other than chunked (the library would wait for the body's end until the connection's).  Else a
+ * 400 or 501 in rep, and the connection is closed after it.
  */
 static bool head_ok(struct MHD_Connection *conn, const char *version, const char *cl, struct vd_reply *rep)
 {
+	const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+						     MHD_HTTP_HEADER_TRANSFER_ENCODING);
+
 	if (strcmp(version, MHD_HTTP_VERSION_1_1) == 0 &&
 	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
 		vd_reply_error(rep, 400, "bad_request", "an HTTP/1.1 request without a Host header");
-	else if (cl && MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+	else if (cl && te)
 		vd_reply_error(rep, 400, "bad_request", "both Content-Length and Transfer-Encoding");
+	else if (te && strcasecmp(te, "chunked") != 0)
+		vd_reply_error(rep, 501, "not_implemented",
+			       "Transfer-Encoding %.64s is not implemented: only chunked", te);
 	else
 		return true;
 	rep->close = true;

@@ -22,7 +22,8 @@
 #   hostile.py heads PORT [CA]
 #       Requests the HTTP library rejects while reading their head (a bad
 #       Content-Length, no HTTP version, a header line without a colon, a head
-#       over the size limit, HTTP/1.1 without Host, HTTP/9.9, ...): each is
+#       over the size limit, HTTP/1.1 without Host, HTTP/9.9, a Transfer-Encoding
+#       other than chunked, ...): each is
 #       answered with one response, JSON {"error", "reason"} of type
 #       application/json, and the connection is closed; a good request on a
 #       new connection is still served.  Then several good requests on one
@@ -181,6 +182,9 @@ BAD_HEADS = [
     ("both Content-Length and chunked",
      b"POST /v1/machines HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
      b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"),
+    ("a Transfer-Encoding other than chunked",
+     b"POST /v1/machines HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+     b"Transfer-Encoding: gzip\r\n\r\n{}"),
     ("a chunk size that is no number",
      b"POST /v1/machines HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
      b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"),
