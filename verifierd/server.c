@@ -296,7 +296,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
  * libmicrohttpd's messages, but for those of the TCP options it tries on the relay's socketpairs,
  * which have none (a socketpair has no delay to push either).
  */
-static void mhd_log(void *cls, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
 	if (strncmp(fmt, "Setting %s option to %s state failed", 36) != 0 &&
