@@ -101,11 +101,17 @@ static void interests(const struct vd_relay *r, size_t i)
 		      (uint64_t)i << 1 | 1);
 }
 
+/* fd read by epoll ep, its events marked key. */
+static bool add_key(int ep, int fd, uint64_t key)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = key };
+
+	return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0;
+}
+
 static void resume(struct vd_relay *r)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = KEY_LISTEN };
-
-	if (r->paused && epoll_ctl(r->ep, EPOLL_CTL_ADD, r->lfd, &ev) == 0)
+	if (r->paused && add_key(r->ep, r->lfd, KEY_LISTEN))
 		r->paused = false;
 }
 
@@ -423,22 +429,23 @@ static size_t fd_limit(void)
 int vd_relay_start_alloc(int lfd, struct MHD_Daemon *d, SSL_CTX *tls, struct vd_relay **out)
 {
 	struct vd_relay *r = calloc(1, sizeof(*r));
-	struct epoll_event ev = { .events = EPOLLIN };
+	size_t nfd = fd_limit();
 	int e;
 
 	*out = NULL;
-	if (!r || !(r->verified = calloc(r->nfd = fd_limit(), sizeof(*r->verified)))) {
+	if (!r || !(r->verified = calloc(nfd, sizeof(*r->verified)))) {
 		free(r);
 		close(lfd);
 		return UIE_E_NOMEM;
 	}
-	*r = (struct vd_relay){ .lfd = lfd, .d = d, .tls = tls, .nfd = r->nfd, .verified = r->verified };
+	r->nfd = nfd;
+	r->lfd = lfd;
+	r->d = d;
+	r->tls = tls;
 	r->ep = epoll_create1(EPOLL_CLOEXEC);
 	r->stop = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	ev.data.u64 = KEY_LISTEN;
-	if (r->ep >= 0 && r->stop >= 0 && epoll_ctl(r->ep, EPOLL_CTL_ADD, lfd, &ev) == 0 &&
-	    (ev.data.u64 = KEY_STOP, epoll_ctl(r->ep, EPOLL_CTL_ADD, r->stop, &ev) == 0) &&
-	    (errno = pthread_create(&r->thread, NULL, run, r)) == 0) {
+	if (r->ep >= 0 && r->stop >= 0 && add_key(r->ep, lfd, KEY_LISTEN) &&
+	    add_key(r->ep, r->stop, KEY_STOP) && (errno = pthread_create(&r->thread, NULL, run, r)) == 0) {
 		*out = r;
 		return UIE_OK;
 	}
