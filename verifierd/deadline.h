@@ -4,8 +4,10 @@
  * within a number of seconds of its start (or of the end of its previous
  * request), however slowly it trickles; the idle timeout alone lets a
  * client that sends a byte now and then stay connected for ever.  A
- * watcher thread shuts down the socket of a connection past its deadline,
- * and the HTTP server closes it as it would a client that went away.
+ * watcher thread shuts down libmicrohttpd's socket of a connection past its
+ * deadline (its end of the relay's socket pair, relay.h): the HTTP server
+ * closes it as it would a client that went away, and the relay then closes
+ * the client's connection.
  */
 #ifndef UIE_VERIFIERD_DEADLINE_H
 #define UIE_VERIFIERD_DEADLINE_H

@@ -197,7 +197,7 @@ static int read_admin_token(const char *path, const char **token)
 
 static int serve(struct opts *o)
 {
-	char why[VD_DB_WHY_LEN] = "";
+	char why[VD_DB_WHY_LEN] = "", swhy[VD_SERVER_WHY_LEN];
 	struct vd_server *srv = NULL;
 	struct vd_retention *ret = NULL;
 	struct vd_db *db = NULL;
@@ -223,10 +223,11 @@ static int serve(struct opts *o)
 		fprintf(stderr, "uie-verifierd: pruning the verdicts: %s\n", uie_err_str(r));
 	else if (o->rate && !(o->srv.rate = vd_rate_alloc(o->rate, o->burst)))
 		fprintf(stderr, "uie-verifierd: rate limit: %s\n", uie_err_str(r = UIE_E_NOMEM));
-	else if ((r = vd_server_start_alloc(&ctx, &o->srv, &srv, &port)) != UIE_OK)
+	else if ((r = vd_server_start_alloc(&ctx, &o->srv, &srv, &port, swhy)) != UIE_OK && r == UIE_E_FORMAT)
+		fprintf(stderr, "uie-verifierd: %s\n", swhy);
+	else if (r != UIE_OK)
 		fprintf(stderr, "uie-verifierd: --listen %s: %s\n", o->listen,
-			r == UIE_E_SYS ? "the HTTP server did not start (the TLS certificate and key?)"
-				       : uie_file_err_str(r));
+			swhy[0] ? swhy : uie_file_err_str(r));
 	if (r == UIE_OK) {
 		printf("listening on %u\n", port);
 		fflush(stdout);

@@ -4,15 +4,16 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 
 #include "admin.h"
@@ -21,13 +22,17 @@
 #include "fileio.h"
 #include "hex.h"
 #include "ratelimit.h"
+#include "relay.h"
 #include "route.h"
+#include "tls.h"
 #include "uie/err.h"
 
 #define CONNECTIONS_MAX 1024
 
 struct vd_server {
 	struct MHD_Daemon *d;
+	struct vd_relay *relay; /* owns the clients' connections (relay.h) */
+	SSL_CTX *tls;           /* or NULL: plain HTTP */
 	const struct vd_ctx *ctx;
 	struct vd_rate *rate;
 	bool client_ca;
@@ -108,15 +113,12 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct vd_reply *
 	return ret;
 }
 
-/* A TLS client that presented a certificate our client CA signed. */
-static bool client_verified(struct MHD_Connection *conn)
+/* A TLS client that presented a certificate our client CA signed (the relay's handshake said so). */
+static bool client_verified(const struct vd_server *s, struct MHD_Connection *conn)
 {
-	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
-								     MHD_CONNECTION_INFO_GNUTLS_SESSION);
-	unsigned status = 0;
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 
-	return ci && ci->tls_session &&
-	       gnutls_certificate_verify_peers2((gnutls_session_t)ci->tls_session, &status) == 0 && !status;
+	return ci && vd_relay_client_verified(s->relay, ci->connect_fd);
 }
 
 /* Whether the client's address is within the rate limit; else a 429 in rep. */
@@ -179,7 +181,7 @@ static void serve(const struct vd_server *s, struct MHD_Connection *conn, const 
 	struct vd_conn *c;
 	vd_handler *fn;
 
-	if (s->client_ca && !client_verified(conn)) {
+	if (s->client_ca && !client_verified(s, conn)) {
 		vd_reply_error(rep, 403, "client_cert", "a client certificate signed by our CA is required");
 		return;
 	}
@@ -228,6 +230,31 @@ static void take(struct pending *p, size_t max, const char *data, size_t n)
 	p->body[p->len] = '\0';
 }
 
+/*
+ * What libmicrohttpd lets through but HTTP/1.1 refuses (RFC 9112 3.2, 6.1): a request without Host;
+ * a Content-Length beside a Transfer-Encoding (which one frames the body?); a Transfer-Encoding
+ * other than chunked (the library would wait for the body's end until the connection's).  Else a
+ * 400 or 501 in rep, and the connection is closed after it.
+ */
+static bool head_ok(struct MHD_Connection *conn, const char *version, const char *cl, struct vd_reply *rep)
+{
+	const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+						     MHD_HTTP_HEADER_TRANSFER_ENCODING);
+
+	if (strcmp(version, MHD_HTTP_VERSION_1_1) == 0 &&
+	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
+		vd_reply_error(rep, 400, "bad_request", "an HTTP/1.1 request without a Host header");
+	else if (cl && te)
+		vd_reply_error(rep, 400, "bad_request", "both Content-Length and Transfer-Encoding");
+	else if (te && strcasecmp(te, "chunked") != 0)
+		vd_reply_error(rep, 501, "not_implemented",
+			       "Transfer-Encoding %.64s is not implemented: only chunked", te);
+	else
+		return true;
+	rep->close = true;
+	return false;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
 				  const char *version, const char *upload_data, size_t *upload_size,
 				  void **con_cls)
@@ -238,7 +265,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	const char *cl;
 	uint64_t announced;
 
-	(void)version;
 	if (!p) {
 		if (!(p = calloc(1, sizeof(*p))))
 			return MHD_NO;
@@ -246,6 +272,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		if (!within_rate(s, conn, &rep))
 			return send_reply(conn, &rep); /* before the body is read, nothing stored */
 		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (!head_ok(conn, version, cl, &rep))
+			return send_reply(conn, &rep);
 		if (!cl || (uie_parse_u64(cl, &announced) == UIE_OK && announced <= s->ctx->cfg->max_body))
 			return MHD_YES;
 		p->too_big = true; /* answered before the body is read */
@@ -254,16 +282,32 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	/* After a body too large (unread, or read and dropped) the connection is closed. */
-	rep.close = p->too_big;
+	/*
+	 * After a body too large (unread, or read and dropped) the connection is closed; after the
+	 * answer to a HEAD too: it announces a body it does not carry, and the relay frames the
+	 * answers by their Content-Length (resphead.h).
+	 */
+	rep.close = p->too_big || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
 	serve(s, conn, url, method, p, &rep);
 	return send_reply(conn, &rep);
 }
 
-/* The listening socket on sa, bound here so that a failure is ours to name (errno kept). */
+/*
+ * libmicrohttpd's messages, but for those of the TCP options it tries on the relay's socketpairs,
+ * which have none (a socketpair has no delay to push either).
+ */
+__attribute__((format(printf, 2, 0))) static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	if (strncmp(fmt, "Setting %s option to %s state failed", 36) != 0 &&
+	    strncmp(fmt, "Failed to push the data", 23) != 0)
+		vfprintf(stderr, fmt, ap);
+}
+
+/* The listening socket on sa, non-blocking (the relay accepts); bound here: errno is ours to name. */
 static int listen_on(const struct sockaddr_in *sa)
 {
-	int one = 1, e, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1, e, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
 	if (fd < 0)
 		return -1;
@@ -276,64 +320,74 @@ static int listen_on(const struct sockaddr_in *sa)
 	return -1;
 }
 
-int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts *o, struct vd_server **out,
-			  uint16_t *port)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons(o->port),
-				  .sin_addr.s_addr = htonl(o->addr) };
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_EPOLL;
-	struct vd_server *s = calloc(1, sizeof(*s));
-	socklen_t sl = sizeof(sa);
-	int lfd, e;
-
-	*out = NULL;
-	if (!s)
-		return UIE_E_NOMEM;
-	if ((lfd = listen_on(&sa)) < 0 || getsockname(lfd, (struct sockaddr *)&sa, &sl) != 0) {
-		e = errno;
-		if (lfd >= 0)
-			close(lfd);
-		free(s);
-		errno = e;
-		return uie_err_from_errno(e);
-	}
-	s->ctx = ctx;
-	s->rate = o->rate;
-	s->client_ca = o->client_ca != NULL;
-	s->admin_token = o->admin_token;
-	if (!(s->deadlines = vd_deadlines_start(o->request_timeout))) {
-		close(lfd);
-		free(s);
-		return UIE_E_NOMEM;
-	}
-	if (o->tls_cert)
-		flags |= MHD_USE_TLS;
-	/* The TLS options end the list early (MHD_OPTION_END) when not given. */
-	s->d = MHD_start_daemon(
-		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, lfd,
-		MHD_OPTION_THREAD_POOL_SIZE, o->threads, MHD_OPTION_CONNECTION_LIMIT, CONNECTIONS_MAX,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_client, MHD_OPTION_CONNECTION_TIMEOUT,
-		o->idle_timeout, MHD_OPTION_NOTIFY_COMPLETED, pending_free, s, MHD_OPTION_NOTIFY_CONNECTION,
-		on_connection, s, o->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, o->tls_cert,
-		MHD_OPTION_HTTPS_MEM_KEY, o->tls_key,
-		o->client_ca ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, o->client_ca, MHD_OPTION_END);
-	if (!s->d) {
-		close(lfd);
-		vd_deadlines_stop(s->deadlines);
-		free(s);
-		return UIE_E_SYS;
-	}
-	*port = ntohs(sa.sin_port);
-	*out = s;
-	return UIE_OK;
-}
-
 void vd_server_free(struct vd_server *s)
 {
 	if (!s)
 		return;
-	MHD_stop_daemon(s->d);
+	vd_relay_stop(s->relay); /* the clients' connections first: nothing more comes in */
+	if (s->d)
+		MHD_stop_daemon(s->d);
 	vd_deadlines_stop(s->deadlines);
+	SSL_CTX_free(s->tls);
 	free(s);
+}
+
+int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts *o, struct vd_server **out,
+			  uint16_t *port, char why[VD_SERVER_WHY_LEN])
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(o->port),
+				  .sin_addr.s_addr = htonl(o->addr) };
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_EPOLL |
+			 MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
+	struct vd_server *s = calloc(1, sizeof(*s));
+	socklen_t sl = sizeof(sa);
+	int lfd = -1, r;
+
+	*out = NULL;
+	why[0] = '\0';
+	if (!s)
+		return UIE_E_NOMEM;
+	s->ctx = ctx;
+	s->rate = o->rate;
+	s->client_ca = o->client_ca != NULL;
+	s->admin_token = o->admin_token;
+	if (o->tls_cert &&
+	    (r = vd_tls_ctx_alloc(o->tls_cert, o->tls_key, o->client_ca, &s->tls, why)) != UIE_OK) {
+		vd_server_free(s);
+		return r;
+	}
+	if ((lfd = listen_on(&sa)) < 0 || getsockname(lfd, (struct sockaddr *)&sa, &sl) != 0) {
+		r = errno;
+		if (lfd >= 0)
+			close(lfd);
+		vd_server_free(s);
+		errno = r;
+		return uie_err_from_errno(r);
+	}
+	if (!(s->deadlines = vd_deadlines_start(o->request_timeout))) {
+		close(lfd);
+		vd_server_free(s);
+		return UIE_E_NOMEM;
+	}
+	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+				NULL, MHD_OPTION_THREAD_POOL_SIZE, o->threads, MHD_OPTION_CONNECTION_LIMIT,
+				CONNECTIONS_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_client,
+				MHD_OPTION_CONNECTION_TIMEOUT, o->idle_timeout, MHD_OPTION_NOTIFY_COMPLETED,
+				pending_free, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+				MHD_OPTION_END);
+	if (!s->d) {
+		close(lfd);
+		vd_server_free(s);
+		snprintf(why, VD_SERVER_WHY_LEN, "the HTTP server did not start");
+		return UIE_E_SYS;
+	}
+	if ((r = vd_relay_start_alloc(lfd, s->d, s->tls, &s->relay)) != UIE_OK) {
+		snprintf(why, VD_SERVER_WHY_LEN, "the connection relay did not start: %s", strerror(errno));
+		vd_server_free(s);
+		return r;
+	}
+	*port = ntohs(sa.sin_port);
+	*out = s;
+	return UIE_OK;
 }

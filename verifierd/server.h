@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The HTTP(S) side of uie-verifierd (libmicrohttpd): a pool of threads,
- * each request read up to the body limit, routed, run with a database
- * connection of its own and answered with JSON.
+ * The HTTP(S) side of uie-verifierd: the relay (relay.h) owns the clients'
+ * connections and their TLS; libmicrohttpd's pool of threads reads each
+ * request up to the body limit, routes it, runs it with a database
+ * connection of its own and answers it with JSON.
  */
 #ifndef UIE_VERIFIERD_SERVER_H
 #define UIE_VERIFIERD_SERVER_H
@@ -27,12 +28,16 @@ struct vd_server_opts {
 
 struct vd_server;
 
+#define VD_SERVER_WHY_LEN 256
+
 /*
  * Serves ctx (which must outlive the server) on o's address; *port is the
- * port bound.  Return: UIE_OK, UIE_E_SYS (bind, TLS set-up), UIE_E_NOMEM.
+ * port bound.  Return: UIE_OK; UIE_E_FORMAT (the TLS certificate, key or
+ * client CA: why names it), UIE_E_SYS (why says what did not start), an
+ * error of bind (errno's), UIE_E_NOMEM.
  */
 int vd_server_start_alloc(const struct vd_ctx *ctx, const struct vd_server_opts *o, struct vd_server **out,
-			  uint16_t *port);
+			  uint16_t *port, char why[VD_SERVER_WHY_LEN]);
 /* Stops after the requests in flight; frees s. */
 void vd_server_free(struct vd_server *s);
 

@@ -9,6 +9,8 @@
 #  - uie attest against a real uie-monitord, across a monitor restart, and
 #    served while another address floods a rate-limited verifier;
 #  - connections held open by one address (slow-loris, half-open bodies);
+#  - requests the HTTP library rejects while reading their head, over HTTP and
+#    TLS: answered with the documented JSON, one response, connection closed;
 #  - TLS with a self-signed server certificate, and client certificates;
 #  - the administrator's token (--admin-token) of A: test_fleet, token files refused.
 #
@@ -31,6 +33,10 @@ note "the API with in-process machines (A $A, B $B)"
 "$TEST_FLEET" "$A" "$B" "$TOKEN" || fail "test_fleet"
 
 grep -h . "$T/vd-a.log" "$T/vd-b.log" && fail "a verifier logged errors (above): a database error or a notice"
+
+note "requests the HTTP library rejects while reading their head: the documented JSON (HTTP)"
+python3 "$HOSTILE" heads "${B##*:}" >"$T/heads.out" 2>&1 || fail "bad heads over HTTP: $(cat "$T/heads.out")"
+cat "$T/heads.out"
 
 note "retention: --keep-verdicts prunes old verdicts, never a machine's first bad one"
 verdicts_of() { pg_sql "SELECT count(*) FROM verdicts WHERE machine_id = '$1'"; }
@@ -136,11 +142,23 @@ openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout cli.key -
 	-subj /CN=agent 2>/dev/null &&
 	openssl x509 -req -in cli.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out cli.pem -days 1 2>/dev/null ||
 	fail "openssl client cert"
+# TLS inputs that are not what they should be: refused at start (exit 1), naming the option.
+for args in "--tls-cert srv.pem --tls-key cli.key:--tls-key: key values mismatch" \
+	"--tls-cert srv.key --tls-key srv.key:--tls-cert: no PEM certificate in it" \
+	"--tls-cert srv.pem --tls-key srv.pem:--tls-key: no PEM private key in it" \
+	"--tls-cert srv.pem --tls-key srv.key --tls-client-ca srv.key:--tls-client-ca: no PEM certificate in it"; do
+	# shellcheck disable=SC2086
+	"$VD" --listen 127.0.0.1:0 --db "$PG_CONN" --schema-dir "$SCHEMA" ${args%%:*} >/dev/null 2>tls.err
+	rc=$?
+	[ $rc = 1 ] && grep -qF -- "${args#*:}" tls.err || fail "${args%%:*}: exit $rc, $(head -1 tls.err)"
+done
 vd_start tls "$VD" "$SCHEMA" --tls-cert srv.pem --tls-key srv.key || fail "TLS verifier did not start"
 S=https://127.0.0.1:$VD_PORT
 code=$(curl -s -o tls.out -w '%{http_code}' --cacert srv.pem "$S/v1/machines/real-1")
 [ "$code" = 200 ] && grep -q '"status":"trusted"' tls.out || fail "HTTPS read: $code $(cat tls.out)"
 curl -s -o /dev/null "$S/v1/machines" && fail "HTTPS accepted without the server's certificate being trusted"
+python3 "$HOSTILE" heads "$VD_PORT" srv.pem >heads-tls.out 2>&1 || fail "bad heads over TLS: $(cat heads-tls.out)"
+cat heads-tls.out
 vd_start mtls "$VD" "$SCHEMA" --tls-cert srv.pem --tls-key srv.key --tls-client-ca ca.pem ||
 	fail "mTLS verifier did not start"
 M=https://127.0.0.1:$VD_PORT
