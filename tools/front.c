@@ -25,6 +25,17 @@ static int exec_failed(const char *path)
 	return e == ENOENT ? 127 : 126;
 }
 
+/* Executes path's directory (its first dir bytes) joined with rel; returns only on failure. */
+static void exec_in(char *path, size_t dir, const char *rel, char **argv)
+{
+	if (dir + strlen(rel) >= PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return;
+	}
+	strcpy(path + dir, rel);
+	execv(path, argv);
+}
+
 /*
  * Executes uie-tool with argv; returns (an exit status) only on failure.
  * Relative to this program: beside it (a build tree), then where the
@@ -33,7 +44,6 @@ static int exec_failed(const char *path)
  */
 static int exec_tool(char **argv)
 {
-	static const char *const rel[] = { "uie-tool", UIE_TOOL_REL };
 	char path[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
 	char *slash = NULL;
@@ -48,17 +58,10 @@ static int exec_tool(char **argv)
 		return exec_failed(UIE_TOOL_PATH);
 	}
 	dir = (size_t)(slash - path) + 1;
-	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		if (dir + strlen(rel[i]) >= sizeof(path)) {
-			errno = ENAMETOOLONG;
-			return exec_failed(rel[i]);
-		}
-		strcpy(path + dir, rel[i]);
-		execv(path, argv);
-		if (errno != ENOENT || i + 1 == sizeof(rel) / sizeof(rel[0]))
-			return exec_failed(path);
-	}
-	return 127; /* not reached: the last candidate returns above */
+	exec_in(path, dir, "uie-tool", argv);
+	if (errno == ENOENT)
+		exec_in(path, dir, UIE_TOOL_REL, argv);
+	return exec_failed(path);
 }
 
 int main(int argc, char **argv)
