@@ -28,11 +28,13 @@ static int exec_failed(const char *path)
 /* Executes path's directory (its first dir bytes) joined with rel; returns only on failure. */
 static void exec_in(char *path, size_t dir, const char *rel, char **argv)
 {
-	if (dir + strlen(rel) >= PATH_MAX) {
+	size_t len = strlen(rel);
+
+	if (dir + len >= PATH_MAX) {
 		errno = ENAMETOOLONG;
 		return;
 	}
-	strcpy(path + dir, rel);
+	memcpy(path + dir, rel, len + 1);
 	execv(path, argv);
 }
 

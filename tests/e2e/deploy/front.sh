@@ -14,8 +14,13 @@ T=$(mktemp -d /tmp/uie-front.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-# (A sanitizer build adds its runtimes: not what a user runs.)
-needed=$(readelf -d "$uie" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -Ev '^lib(a|ub)san\.so' | tr '\n' ' ')
+# A sanitizer build adds its runtimes and what they need (gcc: libasan.so,
+# libubsan.so; clang links them in and adds libm, libgcc_s): not what a
+# user runs, so they are not counted when the program carries a runtime.
+sanitizer_libs='^lib(a|ub)san\.so'
+readelf --dyn-syms -W "$uie" | grep -Eq ' __(asan|ubsan)_' &&
+	sanitizer_libs='^lib((a|ub)san|m|gcc_s|pthread|dl|rt|resolv)\.so'
+needed=$(readelf -d "$uie" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -Ev "$sanitizer_libs" | tr '\n' ' ')
 [ "$needed" = "libc.so.6 " ] || fail "uie needs more than the C library: $needed"
 [ -n "$(readelf -d "$tool" | grep 'NEEDED.*libcrypto')" ] ||
 	fail "uie-tool does not link libcrypto: is this the right program?"
