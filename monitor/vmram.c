@@ -41,8 +41,7 @@ void uie_vmram_close(struct uie_vmram *g)
 {
 	if (g->fd >= 0)
 		close(g->fd);
-	g->fd = -1;
-	g->size = 0;
+	*g = (struct uie_vmram){ .fd = -1 };
 }
 
 bool uie_vmram_frame_ok(const struct uie_vmram *g, uint64_t gpa)

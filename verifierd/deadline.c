@@ -55,19 +55,13 @@ struct vd_deadlines *vd_deadlines_start(unsigned seconds)
 		d->slot[i].fd = -1;
 	d->seconds = seconds;
 	d->t = (struct vd_ticker){ .period = 1, .tick = watch, .arg = d };
-	if (vd_ticker_start(&d->t) != UIE_OK) {
-		free(d);
-		return NULL;
-	}
-	return d;
+	return vd_ticker_start_or_free(&d->t) == UIE_OK ? d : NULL;
 }
 
 void vd_deadlines_stop(struct vd_deadlines *d)
 {
-	if (!d)
-		return;
-	vd_ticker_stop(&d->t);
-	free(d);
+	if (d)
+		vd_ticker_stop_free(&d->t);
 }
 
 struct vd_deadline *vd_deadline_begin(struct vd_deadlines *d, int fd)

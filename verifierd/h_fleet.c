@@ -6,11 +6,13 @@
 #include "uie/buf.h"
 #include "uie/err.h"
 
-static int upsert(struct vd_conn *c, const char *name, const struct vd_fleet *f, bool *created)
+/* Stores fleet name's trust f, created or replaced, and replies which, or the database's failure. */
+static void store(struct vd_conn *c, const char *name, const struct vd_fleet *f, struct vd_reply *rep)
 {
 	uint8_t tcb[8];
 	struct vd_params p = { 0 };
 	PGresult *res;
+	bool created;
 
 	uie_put_le64(tcb, f->min_tcb);
 	vd_param_text(&p, name);
@@ -36,30 +38,28 @@ static int upsert(struct vd_conn *c, const char *name, const struct vd_fleet *f,
 		      "min_abi_minor = EXCLUDED.min_abi_minor, vmpl = EXCLUDED.vmpl, "
 		      "any_measurement = EXCLUDED.any_measurement, measurements = EXCLUDED.measurements, "
 		      "updated_at = now() RETURNING xmax = 0",
-		      &p)))
-		return UIE_E_IO;
-	*created = PQntuples(res) == 1 && PQgetvalue(res, 0, 0)[0] == 't';
+		      &p))) {
+		vd_reply_db(rep, "storing the fleet");
+		return;
+	}
+	created = PQntuples(res) == 1 && PQgetvalue(res, 0, 0)[0] == 't';
 	PQclear(res);
-	return UIE_OK;
+	vd_reply_json(rep, created ? 201 : 200,
+		      json_pack("{s:s, s:s, s:b, s:i, s:o}", "fleet", name, "roots",
+				f->ark_pem ? "given" : "AMD built-in", "simulated", f->simulated, "vmpl",
+				(int)f->vmpl, "measurements",
+				f->any_measurement ? json_string("any")
+						   : json_integer((json_int_t)f->nmeasurements)));
 }
 
 void vd_h_fleet(const struct vd_ctx *ctx, struct vd_conn *c, const struct vd_request *req,
 		struct vd_reply *rep)
 {
 	struct vd_fleet f;
-	bool created = false;
 
 	(void)ctx;
-	if (!vd_request_body(&vd_fleet_body, c, req, &f, rep))
-		return;
-	if (upsert(c, req->id, &f, &created) != UIE_OK)
-		vd_reply_db(rep, "storing the fleet");
-	else
-		vd_reply_json(rep, created ? 201 : 200,
-			      json_pack("{s:s, s:s, s:b, s:i, s:o}", "fleet", req->id, "roots",
-					f.ark_pem ? "given" : "AMD built-in", "simulated", f.simulated,
-					"vmpl", (int)f.vmpl, "measurements",
-					f.any_measurement ? json_string("any")
-							  : json_integer((json_int_t)f.nmeasurements)));
-	vd_fleet_free(&f);
+	if (vd_request_body(&vd_fleet_body, c, req, &f, rep)) {
+		store(c, req->id, &f, rep);
+		vd_fleet_free(&f);
+	}
 }

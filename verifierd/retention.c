@@ -87,18 +87,13 @@ int vd_retention_start_alloc(struct vd_db *db, unsigned days, struct vd_retentio
 	r->db = db;
 	r->days = days;
 	r->t = (struct vd_ticker){ .period = VD_RETENTION_PERIOD_S, .unlocked = true, .tick = run, .arg = r };
-	if ((e = vd_ticker_start(&r->t)) != UIE_OK) {
-		free(r);
-		return e;
-	}
-	*out = r;
-	return UIE_OK;
+	if ((e = vd_ticker_start_or_free(&r->t)) == UIE_OK)
+		*out = r;
+	return e;
 }
 
 void vd_retention_free(struct vd_retention *r)
 {
-	if (!r)
-		return;
-	vd_ticker_stop(&r->t);
-	free(r);
+	if (r)
+		vd_ticker_stop_free(&r->t);
 }

@@ -2,6 +2,7 @@
 #include "ticker.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "uie/err.h"
@@ -30,7 +31,7 @@ static void *run(void *arg)
 	return NULL;
 }
 
-int vd_ticker_start(struct vd_ticker *t)
+int vd_ticker_start_or_free(struct vd_ticker *t)
 {
 	pthread_condattr_t ca;
 
@@ -44,10 +45,11 @@ int vd_ticker_start(struct vd_ticker *t)
 		return UIE_OK;
 	pthread_cond_destroy(&t->wake);
 	pthread_mutex_destroy(&t->lock);
+	free(t->arg);
 	return UIE_E_SYS;
 }
 
-void vd_ticker_stop(struct vd_ticker *t)
+void vd_ticker_stop_free(struct vd_ticker *t)
 {
 	pthread_mutex_lock(&t->lock);
 	t->stop = true;
@@ -56,4 +58,5 @@ void vd_ticker_stop(struct vd_ticker *t)
 	pthread_join(t->thread, NULL);
 	pthread_cond_destroy(&t->wake);
 	pthread_mutex_destroy(&t->lock);
+	free(t->arg);
 }

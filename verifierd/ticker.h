@@ -20,10 +20,14 @@ struct vd_ticker {
 	void *arg;
 };
 
-/* Starts t (its fields above stop set by the caller); UIE_OK or UIE_E_SYS, nothing left running. */
-int vd_ticker_start(struct vd_ticker *t);
+/*
+ * t is a field of the allocation t->arg (its owner, which the tick is given).
+ * Starts t (its fields above stop set by the caller); UIE_OK, or UIE_E_SYS
+ * with nothing left running and the owner freed.
+ */
+int vd_ticker_start_or_free(struct vd_ticker *t);
 
-/* Stops t: the tick in progress finishes, no other starts; then t's thread is joined. */
-void vd_ticker_stop(struct vd_ticker *t);
+/* Stops t: the tick in progress finishes, no other starts; t's thread is joined, then its owner freed. */
+void vd_ticker_stop_free(struct vd_ticker *t);
 
 #endif

@@ -220,12 +220,14 @@ void uie_snp_sim_free(struct uie_snp_sim *s)
 {
 	if (!s)
 		return;
-	X509_free(s->ark);
-	X509_free(s->ask);
-	X509_free(s->vcek);
-	EVP_PKEY_free(s->ark_key);
-	EVP_PKEY_free(s->ask_key);
-	EVP_PKEY_free(s->vcek_key);
+	/* The chain's links, each a certificate and its key. */
+	X509 *certs[] = { s->ark, s->ask, s->vcek };
+	EVP_PKEY *keys[] = { s->ark_key, s->ask_key, s->vcek_key };
+
+	for (size_t i = 0; i < sizeof(certs) / sizeof(certs[0]); i++) {
+		X509_free(certs[i]);
+		EVP_PKEY_free(keys[i]);
+	}
 	memset(s, 0, sizeof(*s));
 }
 

@@ -79,6 +79,28 @@ static int write_cel(const char *path, const uint8_t *ae, size_t len)
 	return r;
 }
 
+/* Says which output (what, path) could not be written; returns r. */
+static int output_err(const char *what, const char *path, int r)
+{
+	fprintf(stderr, "uie evidence export: %s%s: %s\n", what, path, uie_file_err_str(r));
+	return r;
+}
+
+/* Writes each output asked for: the AE, the AK's public key, the CEL-JSON. */
+static int write_outputs(const struct export_opts *o, const uint8_t *ae, size_t ae_len, const uint8_t *der,
+			 size_t der_len)
+{
+	int r;
+
+	if (o->pubkey && (r = evio_write_pubkey_pem(o->pubkey, der, der_len)) != UIE_OK)
+		return output_err("", o->pubkey, r);
+	if ((r = uie_file_write_output(o->out, ae, ae_len, 0644)) != UIE_OK)
+		return output_err("", o->out, r);
+	if (o->cel && (r = write_cel(o->cel, ae, ae_len)) != UIE_OK)
+		return output_err("CEL ", o->cel, r);
+	return UIE_OK;
+}
+
 /* Why the monitor has no records from since: past its last one, or dropped at a checkpoint. */
 static void say_range(int fd, const char *sock, uint64_t since)
 {
@@ -132,19 +154,8 @@ int uie_cmd_evidence_export(int argc, char **argv)
 		uie_tool_peer_err("uie evidence export", o.socket, r);
 		goto out;
 	}
-	if (o.pubkey && (r = evio_write_pubkey_pem(o.pubkey, der, der_len)) != UIE_OK) {
-		fprintf(stderr, "uie evidence export: %s: %s\n", o.pubkey, uie_file_err_str(r));
-		goto out;
-	}
-	if ((r = uie_file_write_output(o.out, ae, ae_len, 0644)) != UIE_OK) {
-		fprintf(stderr, "uie evidence export: %s: %s\n", o.out, uie_file_err_str(r));
-		goto out;
-	}
-	if (o.cel && (r = write_cel(o.cel, ae, ae_len)) != UIE_OK) {
-		fprintf(stderr, "uie evidence export: CEL %s: %s\n", o.cel, uie_file_err_str(r));
-		goto out;
-	}
-	rc = UIE_EXIT_OK;
+	if (write_outputs(&o, ae, ae_len, der, der_len) == UIE_OK)
+		rc = UIE_EXIT_OK;
 out:
 	free(ae);
 	free(der);
