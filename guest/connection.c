@@ -53,13 +53,8 @@ static bool same_run(struct uie_sup *s)
 }
 
 /* Connects, then fetches the generation page and hint (the fast path, when enabled). */
-void uie_guest_connect(struct uie_sup *s)
+static void connect_now(struct uie_sup *s)
 {
-	uint64_t begun;
-
-	if (s->conn.fd >= 0 || s->conn.other_boot)
-		return;
-	begun = uie_phase_begin(&s->phases);
 	if (s->o->socket_fd >= 0) {
 		/* One connection, handed over by uie-init: once closed, none is left (fail closed). */
 		s->conn.fd = s->conn.fd_used ? -1 : s->o->socket_fd;
@@ -76,5 +71,15 @@ void uie_guest_connect(struct uie_sup *s)
 		return;
 	}
 	uie_guest_fastpath_open(s);
+}
+
+void uie_guest_connect(struct uie_sup *s)
+{
+	uint64_t begun;
+
+	if (s->conn.fd >= 0 || s->conn.other_boot)
+		return;
+	begun = uie_phase_begin(&s->phases);
+	connect_now(s);
 	uie_phase_end(&s->phases, UIE_PHASE_CONNECT, begun);
 }

@@ -18,17 +18,25 @@ static const char *const phase_names[UIE_PHASE__MAX] = {
 	[UIE_PHASE_CONNECT] = "connect",   [UIE_PHASE_ASK] = "ask",     [UIE_PHASE_TEARDOWN] = "teardown",
 };
 
-uint64_t uie_phase_begin(const struct uie_phases *p)
+uint64_t uie_phase_begin(struct uie_phases *p)
 {
-	return p->on ? uie_now_ns() : 0;
+	if (!p->on)
+		return 0;
+	p->open++;
+	return uie_now_ns();
 }
 
 void uie_phase_end(struct uie_phases *p, enum uie_phase ph, uint64_t begun)
 {
+	uint64_t ns;
+
 	if (!p->on)
 		return;
-	p->ns[ph] += uie_now_ns() - begun;
+	ns = uie_now_ns() - begun;
+	p->ns[ph] += ns;
 	p->count[ph]++;
+	if (--p->open > 0)
+		p->nested_ns += ns;
 }
 
 void uie_phases_print(const struct uie_phases *p, FILE *f)
@@ -43,6 +51,7 @@ void uie_phases_print(const struct uie_phases *p, FILE *f)
 			fprintf(f, "/%u", p->count[i]);
 	}
 	/* The program's own run, its exec and exit, and waiting on them. */
+	own -= p->nested_ns; /* a phase within another (connect during the spawn) counts once */
 	fprintf(f, " program=%llu total=%llu us\n", (unsigned long long)((total - own) / 1000),
 		(unsigned long long)(total / 1000));
 	for (unsigned k = 0; p->grants && k < UIE_GK__MAX; k++) {

@@ -70,12 +70,14 @@ struct uie_phases {
 	uint64_t start_ns;              /* uie_guest_run entered */
 	uint64_t ns[UIE_PHASE__MAX];    /* time spent in each phase */
 	unsigned count[UIE_PHASE__MAX]; /* times each phase ran */
+	unsigned open;                  /* phases begun and not ended */
+	uint64_t nested_ns;             /* of ns[], what ran within another phase (set-up during the spawn) */
 	struct uie_grant_times *grants; /* allocated once when on */
 	struct uie_grant_clock *cur;    /* the notification whose steps are timed, or NULL */
 };
 
-/* A phase's start: 0 when timing is off. */
-uint64_t uie_phase_begin(const struct uie_phases *p);
+/* A phase's start: 0 when timing is off.  Phases may nest (the set-up made while the child confines itself). */
+uint64_t uie_phase_begin(struct uie_phases *p);
 /* Adds the time since begun (from uie_phase_begin) to phase ph. */
 void uie_phase_end(struct uie_phases *p, enum uie_phase ph, uint64_t begun);
 /* One line "uie: timing: ..." (microseconds) on f, the whole run included,

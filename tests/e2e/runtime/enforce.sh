@@ -113,6 +113,11 @@ phases='fanotify=[0-9]* probe=[0-9]* spawn=[0-9]* connect=[0-9]* ask=[0-9]*/[1-9
 run_uie --timing -- /bin/true
 expect_rc 0 "--timing"
 expect_err "^uie: timing: $phases" "--timing: every phase, and the program's grants asked"
+# The set-up made while the child confines itself (fanotify, connect) lies within the spawn:
+# counted once, the program's part is no more than the whole.
+echo "$ERR" | awk '/^uie: timing:/ { for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] + 0 }
+	ok = v["program"] <= v["total"] && v["spawn"] + v["probe"] + v["program"] <= v["total"] + 3 }
+	END { exit !ok }' || { show; fail "--timing: phases add up to more than the run"; }
 steps='identify=[0-9.]* seal=[0-9.]* monitor=[0-9.]* answer=[0-9.]* total=[0-9.]* us$'
 expect_err "^uie: grants: execve n=1 asks=2 local=0 $steps" "--timing: the exec's steps, program and interpreter asked"
 expect_err "^uie: grants: mmap n=[1-9][0-9]* asks=[1-9][0-9]* local=0 $steps" "--timing: the libraries' grants"
