@@ -74,7 +74,9 @@ note "packages: $(tr '\n' ' ' < "$T/packages")"
 scan_policy() {
 	local name=$1
 	shift
-	"$UIE" ref scan "${args[@]}" "$@" "$T/script.sh" "$T/script.py" "$PROGS/memfd_exec" --json \
+	# memfd_exec with its libraries: a gcc sanitizer build links libasan.so, in no package above.
+	# shellcheck disable=SC2046 # one path per line
+	"$UIE" ref scan "${args[@]}" "$@" "$T/script.sh" "$T/script.py" $(closure "$PROGS/memfd_exec") --json \
 		-o "$T/$name.manifest" 2>"$T/scan.err" || { cat "$T/scan.err" >&2; fail "ref scan ($name)"; }
 	# shellcheck disable=SC2086
 	"$UIE" policy compile --mode enforce --default deny $TRUST_FS "$T/$name.manifest" -o "$T/$name.table" \
