@@ -2,20 +2,21 @@
 #include "deadline.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "ticker.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 /* Slots: the server's connection limit and some connections being refused. */
 #define SLOTS 1280
 
 struct vd_deadline {
-	int fd;   /* -1: slot free */
-	bool cut; /* shut down: past its deadline */
-	time_t due;
+	int fd;          /* -1: slot free */
+	bool cut;        /* shut down: past its deadline */
+	uint64_t due_ms; /* uie_now_ms() */
 };
 
 struct vd_deadlines {
@@ -24,22 +25,14 @@ struct vd_deadlines {
 	struct vd_deadline slot[SLOTS];
 };
 
-static time_t now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
-
 /* Once a second, under the lock: connections past their deadline are shut down, once. */
 static void watch(void *arg)
 {
 	struct vd_deadlines *d = arg;
-	time_t t = now();
+	uint64_t t = uie_now_ms();
 
 	for (size_t i = 0; i < SLOTS; i++)
-		if (d->slot[i].fd >= 0 && !d->slot[i].cut && d->slot[i].due <= t) {
+		if (d->slot[i].fd >= 0 && !d->slot[i].cut && d->slot[i].due_ms <= t) {
 			shutdown(d->slot[i].fd, SHUT_RDWR);
 			d->slot[i].cut = true;
 		}
@@ -74,7 +67,7 @@ struct vd_deadline *vd_deadline_begin(struct vd_deadlines *d, int fd)
 			c = &d->slot[i];
 			c->fd = fd;
 			c->cut = false;
-			c->due = now() + (time_t)d->seconds;
+			c->due_ms = uie_now_ms() + (uint64_t)d->seconds * 1000u;
 		}
 	pthread_mutex_unlock(&d->t.lock);
 	return c;
@@ -83,7 +76,7 @@ struct vd_deadline *vd_deadline_begin(struct vd_deadlines *d, int fd)
 void vd_deadline_renew(struct vd_deadlines *d, struct vd_deadline *c)
 {
 	pthread_mutex_lock(&d->t.lock);
-	c->due = now() + (time_t)d->seconds;
+	c->due_ms = uie_now_ms() + (uint64_t)d->seconds * 1000u;
 	pthread_mutex_unlock(&d->t.lock);
 }
 

@@ -11,7 +11,6 @@
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -20,6 +19,7 @@
 #include "tls.h"
 #include "uie/buf.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 #define CONNS 1280 /* libmicrohttpd's 1024 and some being refused */
 #define BUF 16384  /* each direction's buffer */
@@ -48,10 +48,10 @@ struct conn {
 	bool again; /* its turn ended still moving bytes (OpenSSL may hold some the socket does not show) */
 	bool shut;  /* all is sent: our side is shut, the client's drained until it closes */
 	uint32_t cev, rev; /* the events asked of epoll; 0: not registered */
-	time_t done_at;    /* when libmicrohttpd closed its end */
+	uint64_t done_ms;  /* when libmicrohttpd closed its end (uie_now_ms) */
 	size_t up_len, rx_len;
 	struct vd_resp_stream resp;
-	struct uie_wbuf down;
+	struct uie_wbuf down; /* its storage: down_mem */
 	uint8_t up[BUF], rx[BUF], down_mem[BUF];
 };
 
@@ -59,7 +59,7 @@ struct vd_relay {
 	int lfd, ep, stop;
 	bool paused; /* out of descriptors: not accepting for a while */
 	bool again;  /* a connection wants another turn without waiting for the sockets */
-	time_t swept;
+	uint64_t swept_ms;
 	struct MHD_Daemon *d;
 	SSL_CTX *tls;
 	pthread_t thread;
@@ -67,14 +67,6 @@ struct vd_relay {
 	atomic_bool *verified; /* by libmicrohttpd's socket */
 	struct conn *conn[CONNS];
 };
-
-static time_t now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
 
 /* Asks epoll for want on fd (cur: what it has now), adding or removing fd as needed. */
 static void watch(const struct vd_relay *r, int fd, uint32_t *cur, uint32_t want, uint64_t key)
@@ -192,7 +184,7 @@ static void mhd_done(struct conn *c)
 	c->rfd = -1;
 	c->rev = 0;
 	c->up_len = 0;
-	c->done_at = now();
+	c->done_ms = uie_now_ms();
 }
 
 /* The client's side: the TLS handshake, then its bytes into up and down's to it. IO_FAIL: it is gone. */
@@ -217,10 +209,10 @@ static ssize_t client_side(struct vd_relay *r, struct conn *c, bool *moved)
 			c->up_len += (size_t)k;
 		*moved = true;
 	}
-	if (c->down.len && (k = client_write(c, c->down_mem, c->down.len)) != IO_WAIT) {
+	if (c->down.len && (k = client_write(c, c->down.p, c->down.len)) != IO_WAIT) {
 		if (k < 0)
 			return IO_FAIL;
-		consume(c->down_mem, &c->down.len, (size_t)k);
+		uie_wbuf_drop(&c->down, (size_t)k);
 		*moved = true;
 	}
 	return IO_WAIT;
@@ -379,13 +371,13 @@ static void accept_all(struct vd_relay *r)
 /* Once a second: clients that neither take their last answer nor close are closed; accepting resumes. */
 static void sweep(struct vd_relay *r)
 {
-	time_t t = now();
+	uint64_t t = uie_now_ms();
 
-	if (t == r->swept)
+	if (t - r->swept_ms < 1000u)
 		return;
-	r->swept = t;
+	r->swept_ms = t;
 	for (size_t i = 0; i < CONNS; i++)
-		if (r->conn[i] && r->conn[i]->rfd < 0 && r->conn[i]->done_at + LINGER_S <= t)
+		if (r->conn[i] && r->conn[i]->rfd < 0 && r->conn[i]->done_ms + LINGER_S * 1000u <= t)
 			conn_close(r, i);
 	resume(r);
 }

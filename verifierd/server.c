@@ -11,7 +11,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -26,6 +25,7 @@
 #include "route.h"
 #include "tls.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 #define CONNECTIONS_MAX 1024
 
@@ -127,16 +127,13 @@ static bool within_rate(const struct vd_server *s, struct MHD_Connection *conn, 
 	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
 								     MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	uint64_t addr = 0;
-	struct timespec now;
 
 	if (!s->rate)
 		return true;
 	/* The server listens on IPv4 only: the address is the key. */
 	if (ci && ci->client_addr && ci->client_addr->sa_family == AF_INET)
 		addr = ((const struct sockaddr_in *)(const void *)ci->client_addr)->sin_addr.s_addr;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (vd_rate_take(s->rate, addr, (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec,
-			 &rep->retry_after))
+	if (vd_rate_take(s->rate, addr, uie_now_ns(), &rep->retry_after))
 		return true;
 	vd_reply_error(rep, 429, "rate_limited", "too many requests from this address: retry after %u s",
 		       rep->retry_after);

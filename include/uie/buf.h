@@ -102,6 +102,8 @@ void uie_wbuf_u64(struct uie_wbuf *b, uint64_t v);
 void uie_wbuf_bytes(struct uie_wbuf *b, const void *p, size_t n);
 void uie_wbuf_zero(struct uie_wbuf *b, size_t n);
 void uie_wbuf_file_id(struct uie_wbuf *b, const struct uie_file_id *id);
+/* Drops the first n bytes written (sent, say): the rest moves to the start. n > len drops all. */
+void uie_wbuf_drop(struct uie_wbuf *b, size_t n);
 
 /* Raw little-endian loads and stores for code that already checked bounds. */
 uint16_t uie_le16(const uint8_t *p);

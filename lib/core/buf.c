@@ -224,6 +224,15 @@ void uie_wbuf_zero(struct uie_wbuf *b, size_t n)
 		uie_memset(p, 0, n);
 }
 
+void uie_wbuf_drop(struct uie_wbuf *b, size_t n)
+{
+	if (n > b->len)
+		n = b->len;
+	if (b->len > n)
+		uie_memmove(b->p, b->p + n, b->len - n);
+	b->len -= n;
+}
+
 void uie_wbuf_file_id(struct uie_wbuf *b, const struct uie_file_id *id)
 {
 	uie_wbuf_u64(b, id->dev);

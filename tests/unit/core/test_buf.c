@@ -97,5 +97,27 @@ static void test_magic_version(void **state)
 	assert_int_equal(uie_rbuf_magic_version(&b, "UIEX", 4, 2), UIE_E_TRUNCATED);
 }
 
+/* Sent bytes dropped from the front: the rest stays in order, more can be written after it. */
+static void test_wbuf_drop(void **state)
+{
+	uint8_t mem[6];
+	struct uie_wbuf b;
+
+	(void)state;
+	uie_wbuf_init(&b, mem, sizeof(mem));
+	uie_wbuf_bytes(&b, "abcde", 5);
+	uie_wbuf_drop(&b, 2);
+	assert_int_equal(b.len, 3);
+	assert_memory_equal(b.p, "cde", 3);
+	uie_wbuf_bytes(&b, "fgh", 3);
+	assert_int_equal(b.err, UIE_OK);
+	assert_memory_equal(b.p, "cdefgh", 6);
+	uie_wbuf_drop(&b, 99);
+	assert_int_equal(b.len, 0);
+	uie_wbuf_u8(&b, 1);
+	assert_int_equal(b.len, 1);
+}
+
 TC_MAIN(NULL, NULL, cmocka_unit_test(test_reads), cmocka_unit_test(test_truncation_latches),
-	cmocka_unit_test(test_reserved_latches), cmocka_unit_test(test_magic_version))
+	cmocka_unit_test(test_reserved_latches), cmocka_unit_test(test_magic_version),
+	cmocka_unit_test(test_wbuf_drop))
