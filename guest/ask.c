@@ -68,13 +68,17 @@ static uint8_t role_of(struct uie_grant *g)
 	return g->role;
 }
 
+uint8_t uie_guest_head_role(const uint8_t *head, size_t len, uint8_t role)
+{
+	return len >= 2 && head[0] == '#' && head[1] == '!' ? UIE_ROLE_SCRIPT : role;
+}
+
 uint8_t uie_guest_exec_role(int fd, uint8_t role)
 {
-	char m[2];
+	uint8_t m[2];
+	ssize_t n = pread(fd, m, sizeof(m), 0);
 
-	return pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && m[0] == '#' && m[1] == '!'
-		       ? UIE_ROLE_SCRIPT
-		       : role;
+	return uie_guest_head_role(m, n > 0 ? (size_t)n : 0, role);
 }
 
 /*
@@ -123,7 +127,7 @@ static void prepare(struct uie_sup *s, struct uie_grant *g)
 				   .file_offset = g->offset,
 				   .cond = object ? g->cond : 0 };
 	g->seal = UIE_SEAL_HELD;
-	g->fresh_seal = g->quiet = false;
+	g->fresh_seal = g->quiet = g->overlay = false;
 	g->why[0] = '\0';
 	if (object) {
 		struct uie_fs_source src;
@@ -131,6 +135,7 @@ static void prepare(struct uie_sup *s, struct uie_grant *g)
 		g->req.id = uie_file_id_of(&g->st);
 		uie_guest_fs_source(&s->mounts, g->objfd, &g->st, g->pid, s->o->allow_mounts, &src);
 		g->req.fs = src.kind;
+		g->overlay = src.overlay;
 		if (src.immutable)
 			g->req.cond |= UIE_COND_IMMUTABLE;
 		else if ((g->seal = uie_guest_seal(s, g->objfd, &g->st, g->pid, &g->fresh_seal)) ==
@@ -269,8 +274,9 @@ void uie_guest_commit(struct uie_sup *s, const struct uie_grant *g)
 		uie_guest_subject_granted(&s->subjects, &g->st, g->v.seq);
 	if (uie_guest_remember(&s->granted, g->req.id.dev, g->req.id.ino))
 		uie_guest_watch_add(&s->fan, g->objfd);
-	/* What reconciliation will see in the maps for this file, if that differs. */
-	if (uie_guest_maps_backing_id(s->kern.procmap_query, g->objfd, &g->st, &dev, &ino))
+	/* What reconciliation will see in the maps for this file, if that differs (overlayfs only:
+	 * the file-source check's fstatfs of the same descriptor said whether it is). */
+	if (g->overlay && uie_guest_maps_backing_id(s->kern.procmap_query, g->objfd, &g->st, &dev, &ino))
 		uie_guest_remember(&s->granted, dev, ino);
 }
 

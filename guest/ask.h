@@ -31,6 +31,7 @@ struct uie_grant {
 	struct stat exe; /* the caller's main program (/proc/PID/exe), when exe_known > 0 */
 	int exe_known;   /* 0: not looked at yet; -1: could not be */
 	bool fresh_seal; /* the file's seal was taken for this grant: dropped on refusal */
+	bool overlay;    /* the file may be on overlayfs (struct uie_fs_source) */
 	bool quiet;      /* a refusal that is counted, not named on stderr */
 	int seal;        /* UIE_SEAL_* */
 	struct uie_req req;
@@ -79,5 +80,7 @@ bool uie_guest_grant(struct uie_sup *s, struct uie_grant *g);
 bool uie_guest_examine(struct uie_grant *g);
 /* Role of a file run by execve: SCRIPT when it starts with "#!", else role. */
 uint8_t uie_guest_exec_role(int fd, uint8_t role);
+/* The same from its first len bytes, already read. */
+uint8_t uie_guest_head_role(const uint8_t *head, size_t len, uint8_t role);
 
 #endif

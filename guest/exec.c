@@ -31,42 +31,52 @@
 #include "uie/sys.h"
 
 #define MAX_INTERP_DEPTH (UIE_ASK_MAX - 1) /* the kernel allows 5 levels of binfmt rewriting */
+#define HEAD_MAX 4096                      /* ELF headers and PT_INTERP of an executable mostly fit */
+#define SHEBANG_MAX 255 /* of a "#!" line, as before: the kernel reads 256 bytes (BINPRM_BUF_SIZE) */
 
 /* The objects of one execve: the program, then its interpreters. */
 struct uie_exec_chain {
 	struct uie_grant g[UIE_ASK_MAX];
 	char what[UIE_ASK_MAX][PATH_MAX + 32];
 	unsigned n;
+	/* The first bytes of the last object added, read once for its role and its interpreter. */
+	uint8_t head[HEAD_MAX];
+	size_t head_len;
+	int head_err;
 };
 
-/* The interpreter named by a "#!" line, or by PT_INTERP; *name[0] == 0 when none. */
-static int interp_of(int fd, char *name, size_t cap)
+/*
+ * The interpreter named by the "#!" line or PT_INTERP of ch's last object,
+ * from its first bytes (ch->head); name[0] == 0 when none.
+ */
+static int interp_of(const struct uie_exec_chain *ch, char *name, size_t cap)
 {
+	const struct uie_grant *g = &ch->g[ch->n - 1];
+	const char *head = (const char *)ch->head;
+	size_t n = ch->head_len;
 	struct uie_host_object ho;
 	struct uie_elf_info info;
-	char head[256];
-	ssize_t n;
 	int r;
 
 	name[0] = '\0';
-	n = pread(fd, head, sizeof(head) - 1, 0);
-	if (n < 0)
-		return UIE_E_IO;
-	head[n] = '\0';
+	if (ch->head_err != UIE_OK)
+		return ch->head_err;
 	if (n >= 2 && head[0] == '#' && head[1] == '!') {
 		size_t i = 2, j = 0;
 
-		while (head[i] == ' ' || head[i] == '\t')
+		if (n > SHEBANG_MAX)
+			n = SHEBANG_MAX; /* what the kernel reads of it */
+		while (i < n && (head[i] == ' ' || head[i] == '\t'))
 			i++;
-		while (head[i] && head[i] != ' ' && head[i] != '\t' && head[i] != '\n' && j + 1 < cap)
+		while (i < n && head[i] && head[i] != ' ' && head[i] != '\t' && head[i] != '\n' &&
+		       j + 1 < cap)
 			name[j++] = head[i++];
 		name[j] = '\0';
 		return j > 0 ? UIE_OK : UIE_E_FORMAT;
 	}
 	if (n < 4 || memcmp(head, "\177ELF", 4) != 0)
 		return UIE_E_FORMAT; /* neither: the kernel answers ENOEXEC */
-	if ((r = uie_host_object_open(&ho, fd, false, NULL)) != UIE_OK)
-		return r;
+	uie_host_object_over(&ho, g->objfd, &g->st, ch->head, n);
 	r = uie_elf_parse(&ho.obj, &info);
 	if (r == UIE_OK && info.has_interp) {
 		if (info.interp_len == 0 || info.interp_len >= cap)
@@ -88,20 +98,27 @@ static bool add_object(struct uie_exec_chain *ch, pid_t pid, int fd, uint8_t rol
 {
 	struct uie_grant *g = &ch->g[ch->n];
 	struct stat st;
+	ssize_t n;
 
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return false;
 	}
 	snprintf(ch->what[ch->n], sizeof(ch->what[ch->n]), "%s", what);
-	if (uie_sys_fileless(fd, &st))
+	ch->head_len = 0;
+	ch->head_err = UIE_E_FORMAT; /* no interpreter to look for */
+	if (uie_sys_fileless(fd, &st)) {
 		*g = (struct uie_grant){ .event = UIE_EV_EXECVE, .role = UIE_ROLE_ANON, .pid = pid };
-	else
+	} else {
+		n = pread(fd, ch->head, sizeof(ch->head), 0);
+		ch->head_len = n > 0 ? (size_t)n : 0;
+		ch->head_err = n < 0 ? UIE_E_IO : UIE_OK;
 		*g = (struct uie_grant){ .event = UIE_EV_EXECVE,
-					 .role = uie_guest_exec_role(fd, role),
+					 .role = uie_guest_head_role(ch->head, ch->head_len, role),
 					 .pid = pid,
 					 .st = st,
 					 .length = (uint64_t)st.st_size };
+	}
 	g->objfd = fd;
 	g->what = ch->what[ch->n];
 	ch->n++;
@@ -120,7 +137,7 @@ static int walk_chain(struct uie_exec_chain *ch, const struct uie_call *c, bool 
 	char name[PATH_MAX];
 
 	for (unsigned depth = 0; depth < MAX_INTERP_DEPTH; depth++) {
-		int next, r = interp_of(ch->g[ch->n - 1].objfd, name, sizeof(name));
+		int next, r = interp_of(ch, name, sizeof(name));
 
 		if (r == UIE_E_FORMAT)                /* neither ELF nor #!: under the watch the kernel's */
 			return watched ? 0 : ENOEXEC; /* binfmt_misc handler is checked when opened */

@@ -150,16 +150,18 @@ void uie_guest_fs_source(struct uie_mounts *mc, int fd, const struct stat *st, p
 	bool mounted;
 
 	out->kind = UIE_FS_LOCAL;
-	out->immutable = false;
+	out->immutable = out->overlay = false;
 	if (st->st_nlink == 0) { /* only sealed memfds get here (fileless ones are ANON) */
 		out->immutable = true;
 		return;
 	}
 	if (fstatfs(fd, &sfs) != 0) {
 		out->kind = UIE_FS_REMOTE; /* unknown: untrusted */
+		out->overlay = true;
 		return;
 	}
 	out->kind = uie_sys_fs_kind_of_magic((uint64_t)sfs.f_type);
+	out->overlay = sfs.f_type == OVERLAYFS_SUPER_MAGIC;
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) != 0)
 		return;
 	if (out->kind == UIE_FS_LOCAL && (sx.stx_attributes_mask & STATX_ATTR_VERITY) &&

@@ -39,6 +39,7 @@ struct uie_mounts {
 struct uie_fs_source {
 	uint8_t kind;   /* enum uie_fs_kind */
 	bool immutable; /* UIE_COND_IMMUTABLE: nothing can change the file's bytes */
+	bool overlay;   /* on overlayfs, or not known (fstatfs failed) */
 };
 
 /*

@@ -71,6 +71,18 @@ static unsigned take_fds(struct msghdr *mh, int *fd)
 	return count;
 }
 
+/* One recvmsg of mh (its control buffer set again), retried on EINTR. */
+static ssize_t recv_into(int sock, struct msghdr *mh, size_t controllen, int flags)
+{
+	ssize_t n;
+
+	mh->msg_controllen = controllen;
+	do
+		n = recvmsg(sock, mh, MSG_CMSG_CLOEXEC | flags);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
 int uie_bridge_recv(int sock, uint8_t *buf, size_t *len, int *fd, int timeout_ms)
 {
 	union {
@@ -78,13 +90,15 @@ int uie_bridge_recv(int sock, uint8_t *buf, size_t *len, int *fd, int timeout_ms
 		char buf[CMSG_SPACE(FD_SLOTS * sizeof(int))];
 	} ctl;
 	struct iovec iov = { .iov_base = buf, .iov_len = UIE_BRIDGE_MAX_MSG };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf };
 	unsigned nfds;
 	ssize_t n;
 
 	*len = 0;
 	*fd = -1;
-	if (timeout_ms >= 0) {
+	/* An answer is often there already (the monitor ran while we sent): poll only when it is not. */
+	n = recv_into(sock, &mh, sizeof(ctl.buf), timeout_ms >= 0 ? MSG_DONTWAIT : 0);
+	if (n < 0 && timeout_ms >= 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 		struct pollfd p = { .fd = sock, .events = POLLIN };
 		int r;
 
@@ -95,12 +109,8 @@ int uie_bridge_recv(int sock, uint8_t *buf, size_t *len, int *fd, int timeout_ms
 			return UIE_E_SYS;
 		if (r == 0)
 			return UIE_E_TIMEOUT;
+		n = recv_into(sock, &mh, sizeof(ctl.buf), 0);
 	}
-	mh.msg_control = ctl.buf;
-	mh.msg_controllen = sizeof(ctl.buf);
-	do
-		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return errno == ECONNRESET ? UIE_E_PEER : UIE_E_SYS;
 	nfds = take_fds(&mh, fd);

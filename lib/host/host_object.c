@@ -19,6 +19,10 @@ static int ho_read(void *ctx, uint64_t off, void *buf, size_t len)
 {
 	const struct uie_host_object *ho = ctx;
 
+	if (off <= ho->head_len && len <= ho->head_len - off) {
+		memcpy(buf, ho->head + off, len);
+		return UIE_OK;
+	}
 	return uie_fd_pread_all(ho->fd, buf, len, off);
 }
 
@@ -47,6 +51,15 @@ int uie_host_object_open(struct uie_host_object *ho, int fd, bool map, struct ui
 		}
 	}
 	return UIE_OK;
+}
+
+void uie_host_object_over(struct uie_host_object *ho, int fd, const struct stat *st, const void *head,
+			  size_t head_len)
+{
+	*ho = (struct uie_host_object){ .fd = fd, .head = head, .head_len = head_len };
+	ho->obj.ctx = ho;
+	ho->obj.size = (uint64_t)st->st_size;
+	ho->obj.read = ho_read;
 }
 
 void uie_host_object_close(struct uie_host_object *ho)

@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
 
 #include "uie/platform.h"
 #include "uie/sys.h"
@@ -15,6 +17,8 @@ struct uie_host_object {
 	int fd;        /* borrowed */
 	void *mapping; /* owned when not NULL */
 	size_t map_len;
+	const uint8_t *head; /* borrowed: the first head_len bytes, already read (uie_host_object_over) */
+	size_t head_len;
 };
 
 /*
@@ -24,6 +28,14 @@ struct uie_host_object {
  * is what the monitor uses on files a guest can still modify.
  */
 int uie_host_object_open(struct uie_host_object *ho, int fd, bool map, struct uie_file_id *id);
+/*
+ * obj over fd (borrowed) of size st->st_size, read through pread, whose
+ * first head_len bytes the caller has read into head (borrowed too): reads
+ * within them take no system call (the ELF header, program headers and
+ * PT_INTERP string of an executable are in its first page).
+ */
+void uie_host_object_over(struct uie_host_object *ho, int fd, const struct stat *st, const void *head,
+			  size_t head_len);
 void uie_host_object_close(struct uie_host_object *ho);
 
 #endif

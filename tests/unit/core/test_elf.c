@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -271,12 +272,23 @@ static void test_real_binaries(void **state)
 
 			reference_digest(paths[i], alg ? EVP_sha384() : EVP_sha256(), want, &nexec);
 			assert_true(nexec > 0);
-			for (int map = 0; map < 2; map++) {
+			/* Through pread, a mapping, and pread behind a first page read once (the interceptor's). */
+			for (int mode = 0; mode < 3; mode++) {
 				struct uie_host_object ho;
 				struct uie_elf_info info;
 				struct uie_digest d;
+				uint8_t head[4096];
+				struct stat st;
 
-				assert_int_equal(uie_host_object_open(&ho, fd, map, NULL), UIE_OK);
+				if (mode < 2) {
+					assert_int_equal(uie_host_object_open(&ho, fd, mode == 1, NULL),
+							 UIE_OK);
+				} else {
+					assert_int_equal(fstat(fd, &st), 0);
+					assert_int_equal(pread(fd, head, sizeof(head), 0),
+							 (ssize_t)sizeof(head));
+					uie_host_object_over(&ho, fd, &st, head, sizeof(head));
+				}
 				assert_int_equal(uie_elf_measure(&th_hp.pl, &ho.obj, a, &info, &d), UIE_OK);
 				assert_int_equal(info.nexec, nexec);
 				assert_int_equal(d.len, uie_hash_len(a));
@@ -291,6 +303,25 @@ static void test_real_binaries(void **state)
 	}
 	/* The four Debian system objects must all be there. */
 	assert_true(checked >= 4);
+}
+
+/* Reads within the head take no system call (no descriptor at all here); beyond it they read the file. */
+static void test_head_object(void **state)
+{
+	static const uint8_t head[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct stat st = { .st_size = 100 };
+	struct uie_host_object ho;
+	uint8_t out[8];
+
+	(void)state;
+	uie_host_object_over(&ho, -1, &st, head, sizeof(head));
+	assert_int_equal(ho.obj.size, 100);
+	assert_int_equal(uie_object_read(&ho.obj, 2, out, 6), UIE_OK);
+	assert_memory_equal(out, head + 2, 6);
+	assert_int_equal(uie_object_read(&ho.obj, 8, out, 0), UIE_OK);
+	assert_int_equal(uie_object_read(&ho.obj, 4, out, 5), UIE_E_IO); /* crosses the head's end */
+	assert_int_equal(uie_object_read(&ho.obj, 9, out, 1), UIE_E_IO);
+	uie_host_object_close(&ho);
 }
 
 /* ---- hostile inputs ---- */
@@ -580,4 +611,4 @@ TC_MAIN(th_platform_setup, th_platform_teardown, cmocka_unit_test(test_vector_ti
 	cmocka_unit_test(test_vector_nosep), cmocka_unit_test(test_vector_range),
 	cmocka_unit_test(test_real_binaries), cmocka_unit_test(test_hostile_header),
 	cmocka_unit_test(test_hostile_segments), cmocka_unit_test(test_read_failure),
-	cmocka_unit_test(test_covers), cmocka_unit_test(test_reservation))
+	cmocka_unit_test(test_covers), cmocka_unit_test(test_reservation), cmocka_unit_test(test_head_object))
