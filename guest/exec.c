@@ -43,6 +43,7 @@ struct uie_exec_chain {
 	uint8_t head[HEAD_MAX];
 	size_t head_len;
 	int head_err;
+	int root; /* the caller's root directory, opened once for the chain (-1: not yet) */
 };
 
 /*
@@ -149,7 +150,7 @@ static int walk_chain(struct uie_exec_chain *ch, const struct uie_call *c, bool 
 		}
 		if (name[0] == '\0')
 			return 0;
-		if (uie_guest_open_as(c, AT_FDCWD, name, false, &next) != UIE_OK)
+		if (uie_guest_open_as(c, AT_FDCWD, name, false, &ch->root, &next) != UIE_OK)
 			return errno ? errno : ENOENT;
 		if (!add_object(ch, c->n->pid, next, UIE_ROLE_INTERP, name))
 			return EACCES;
@@ -196,7 +197,7 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	int flags = at ? (int)n->data.args[4] : 0;
 	char path[PATH_MAX], what[PATH_MAX + 32];
 	struct uie_exec_ids ids = { .n = 0 };
-	struct uie_exec_chain ch = { .n = 0 };
+	struct uie_exec_chain ch = { .n = 0, .root = -1 };
 	bool asked;
 	int fd = -1, err = 0;
 
@@ -216,18 +217,18 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		fd = uie_guest_call_getfd(c, dirfd);
 		snprintf(what, sizeof(what), "fd %d", dirfd);
 	} else {
-		if (uie_guest_open_as(c, dirfd, path, flags & AT_SYMLINK_NOFOLLOW, &fd) != UIE_OK)
+		if (uie_guest_open_as(c, dirfd, path, flags & AT_SYMLINK_NOFOLLOW, &ch.root, &fd) != UIE_OK)
 			fd = -1;
 		snprintf(what, sizeof(what), "%s", path);
 	}
 	if (fd < 0) {
 		uie_guest_deny(r, errno ? errno : ENOENT); /* what the kernel would say */
-		return;
+		goto out;
 	}
 	/* r says EACCES until the monitor has allowed every object of the chain. */
 	if (!add_object(&ch, n->pid, fd, UIE_ROLE_MAIN, what)) {
 		uie_guest_deny(r, EACCES);
-		return;
+		goto out;
 	}
 	if (ch.g[0].role != UIE_ROLE_ANON)
 		err = walk_chain(&ch, c, uie_guest_fan_covers(&s->fan, ch.g[0].st.st_dev));
@@ -243,4 +244,7 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	}
 	for (unsigned i = 0; i < ch.n; i++)
 		close(ch.g[i].objfd);
+out:
+	if (ch.root >= 0)
+		close(ch.root);
 }

@@ -95,7 +95,24 @@ int uie_guest_call_getfd(const struct uie_call *c, int fd)
 	return got;
 }
 
-int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, bool nofollow, int *fd)
+/* Opens path from tid's root directory (*root: opened here when -1, kept for the caller). */
+static int open_in_root(pid_t tid, const char *path, bool nofollow, int *root, int *fd)
+{
+	char base[64];
+
+	if (*root < 0) {
+		snprintf(base, sizeof(base), "/proc/%d/root", (int)tid);
+		if ((*root = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+			return UIE_E_SYS;
+	}
+	/* Absolute symlinks resolve against the target's root, as for the kernel.
+	 * Magic links (/proc/.../fd/N reached through a symlink) fail with EXDEV:
+	 * they would be resolved in the supervisor, so the call is refused. */
+	return open_beneath(*root, path, nofollow, RESOLVE_IN_ROOT, fd);
+}
+
+int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, bool nofollow, int *root,
+		      int *fd)
 {
 	pid_t tid = c->n->pid;
 	char base[64];
@@ -120,7 +137,7 @@ int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, boo
 			*fd = open(proc, O_RDONLY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
 			return *fd >= 0 ? UIE_OK : UIE_E_SYS;
 		}
-		return uie_guest_open_in_root(tid, path, fd);
+		return open_in_root(tid, path, nofollow, root, fd);
 	}
 	if (dirfd == AT_FDCWD) {
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)tid);
@@ -132,24 +149,6 @@ int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, boo
 		return UIE_E_SYS;
 	r = open_beneath(bfd, path, nofollow, 0, fd);
 	close(bfd);
-	return r;
-}
-
-int uie_guest_open_in_root(pid_t tid, const char *path, int *fd)
-{
-	char base[64];
-	int rfd, r;
-
-	*fd = -1;
-	snprintf(base, sizeof(base), "/proc/%d/root", (int)tid);
-	rfd = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rfd < 0)
-		return UIE_E_SYS;
-	/* Absolute symlinks resolve against the target's root, as for the kernel.
-	 * Magic links (/proc/.../fd/N reached through a symlink) fail with EXDEV:
-	 * they would be resolved in the supervisor, so the call is refused. */
-	r = open_beneath(rfd, path, false, RESOLVE_IN_ROOT, fd);
-	close(rfd);
 	return r;
 }
 

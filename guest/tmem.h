@@ -26,8 +26,13 @@ struct uie_call {
 int uie_guest_call_getfd(const struct uie_call *c, int fd);
 /* Reads a NUL-terminated string at addr of tid into buf (cap bytes). */
 int uie_guest_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
-/* Opens path as the caller would see it (dirfd in its table, or AT_FDCWD). */
-int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, bool nofollow, int *fd);
+/*
+ * Opens path as the caller would see it (dirfd in its table, or AT_FDCWD).
+ * An absolute path is resolved in the caller's root, whose descriptor is
+ * kept in *root (-1 on the first call; the caller closes it) for the next.
+ */
+int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, bool nofollow, int *root,
+		      int *fd);
 /*
  * Thread group and number of threads of tid: through its pidfd (-1: none)
  * where the kernel allows, else from /proc/TID/status.
@@ -35,7 +40,5 @@ int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, boo
 int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads);
 /* Whether the kernel has PIDFD_GET_INFO (Linux 6.13). */
 bool uie_guest_pidfd_info_works(void);
-/* Opens a path found inside the target's files (PT_INTERP, #!) from its root. */
-int uie_guest_open_in_root(pid_t tid, const char *path, int *fd);
 
 #endif
