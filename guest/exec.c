@@ -43,6 +43,7 @@ struct uie_exec_chain {
 	uint8_t head[HEAD_MAX];
 	size_t head_len;
 	int head_err;
+	struct stat head_st; /* that object's */
 	int root; /* the caller's root directory, opened once for the chain (-1: not yet) */
 };
 
@@ -52,7 +53,6 @@ struct uie_exec_chain {
  */
 static int interp_of(const struct uie_exec_chain *ch, char *name, size_t cap)
 {
-	const struct uie_grant *g = &ch->g[ch->n - 1];
 	const char *head = (const char *)ch->head;
 	size_t n = ch->head_len;
 	struct uie_host_object ho;
@@ -77,7 +77,7 @@ static int interp_of(const struct uie_exec_chain *ch, char *name, size_t cap)
 	}
 	if (n < 4 || memcmp(head, "\177ELF", 4) != 0)
 		return UIE_E_FORMAT; /* neither: the kernel answers ENOEXEC */
-	uie_host_object_over(&ho, g->objfd, &g->st, ch->head, n);
+	uie_host_object_over(&ho, ch->g[ch->n - 1].objfd, &ch->head_st, ch->head, n);
 	r = uie_elf_parse(&ho.obj, &info);
 	if (r == UIE_OK && info.has_interp) {
 		if (info.interp_len == 0 || info.interp_len >= cap)
@@ -106,20 +106,18 @@ static bool add_object(struct uie_exec_chain *ch, pid_t pid, int fd, uint8_t rol
 		return false;
 	}
 	snprintf(ch->what[ch->n], sizeof(ch->what[ch->n]), "%s", what);
-	ch->head_len = 0;
-	ch->head_err = UIE_E_FORMAT; /* no interpreter to look for */
-	if (uie_sys_fileless(fd, &st)) {
+	n = pread(fd, ch->head, sizeof(ch->head), 0);
+	ch->head_len = n > 0 ? (size_t)n : 0;
+	ch->head_err = n < 0 ? UIE_E_IO : UIE_OK;
+	ch->head_st = st;
+	if (uie_sys_fileless(fd, &st))
 		*g = (struct uie_grant){ .event = UIE_EV_EXECVE, .role = UIE_ROLE_ANON, .pid = pid };
-	} else {
-		n = pread(fd, ch->head, sizeof(ch->head), 0);
-		ch->head_len = n > 0 ? (size_t)n : 0;
-		ch->head_err = n < 0 ? UIE_E_IO : UIE_OK;
+	else
 		*g = (struct uie_grant){ .event = UIE_EV_EXECVE,
 					 .role = uie_guest_head_role(ch->head, ch->head_len, role),
 					 .pid = pid,
 					 .st = st,
 					 .length = (uint64_t)st.st_size };
-	}
 	g->objfd = fd;
 	g->what = ch->what[ch->n];
 	ch->n++;

@@ -3,7 +3,10 @@
  * Fileless execution: copies PROGRAM into a memfd and executes it with
  * `memfd_exec fexecve PROGRAM` (execveat AT_EMPTY_PATH) or
  * `memfd_exec procfd PROGRAM` (execve of /proc/self/fd/N); also
- * `memfd_exec mmap PROGRAM` maps the memfd PROT_EXEC.  `sealed-fexecve`
+ * `memfd_exec mmap PROGRAM` maps the memfd PROT_EXEC, and
+ * `memfd_exec interp PROGRAM SCRIPT` runs the memfd as the interpreter of
+ * SCRIPT, whose first line the caller wrote: "#!/proc/self/fd/9" (the
+ * memfd is descriptor 9 here).  `sealed-fexecve`
  * and `sealed-mmap` first seal the memfd against writes, shrinking and
  * growing: its content is then fixed and measured by digest.
  */
@@ -16,6 +19,8 @@
 #include <unistd.h>
 
 #include "attempt.h"
+
+#define INTERP_FD 9 /* "#!/proc/self/fd/9" */
 
 extern char **environ;
 
@@ -42,6 +47,14 @@ int main(int argc, char **argv)
 
 		return p == MAP_FAILED ? refused("mmap(PROT_EXEC) of a memfd", errno)
 				       : gained("memfd mapped executable");
+	}
+	if (!strcmp(argv[1], "interp")) {
+		char *sargs[] = { argv[argc > 3 ? 3 : 0], NULL };
+
+		if (argc < 4 || dup2(mfd, INTERP_FD) != INTERP_FD)
+			return setup_failed("memfd as descriptor 9");
+		execve(argv[3], sargs, environ);
+		return refused("a script run by a memfd", errno);
 	}
 	if (!strcmp(argv[1], "procfd")) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", mfd);

@@ -21,6 +21,12 @@ for i in range(n):
 printf '\314' | dd of="$T/modified.so" bs=1 seek="$off" conv=notrunc 2>/dev/null
 mkdir "$T/late" && printf '#!%s/late/payload\n' "$T" > "$T/script" && chmod 755 "$T/script"
 script_entry "$T/script" > "$T/extra"
+# An allowed script whose interpreter is a memfd (memfd_exec interp): fileless code run as an interpreter.
+printf '#!/proc/self/fd/9\n' > "$T/memfd-script" && chmod 755 "$T/memfd-script"
+script_entry "$T/memfd-script" >> "$T/extra"
+"$P/memfd_exec" interp "$P/payload" "$T/memfd-script" > "$T/native.out" 2>&1
+[ $? = 10 ] && grep -q '^GAINED payload ran' "$T/native.out" ||
+	fail "memfd as a #! interpreter: the attack does not work natively: $(cat "$T/native.out")"
 install_policy enforce /bin/sh /usr/bin/ls /usr/bin/cat /usr/bin/true "$P/dlopen_n" "$P/jit" \
 	"$P/memfd_exec" "$P/shm_exec" "$P/pers" "$P/remap" "$P/abi" "$P/procmem" "$P/vmwritev" \
 	"$P/ptrace_poke" "$P/fdswap" "$P/mprotect_swap" "$P/pathswap" "$P/libuiegood.so" \
@@ -93,6 +99,8 @@ for fan in "" --no-fanotify; do
 	for how in fexecve procfd mmap; do
 		refused "memfd $how" $fan -- "$P/memfd_exec" $how "$P/payload"
 	done
+	refused "memfd as a #! interpreter" $fan -- "$P/memfd_exec" interp "$P/payload" "$T/memfd-script"
+	expect_err "denied execve of /proc/self/fd/9 .*refused by the monitor" "memfd as a #! interpreter"
 	refused "shmat SHM_EXEC" $fan -- "$P/shm_exec"
 	refused "personality" $fan -- "$P/pers"
 	refused "remap_file_pages" $fan -- "$P/remap" "$P/libuiegood.so"
