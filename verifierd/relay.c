@@ -21,10 +21,10 @@
 #include "uie/err.h"
 #include "uie/sys.h"
 
-#define CONNS 1280 /* libmicrohttpd's 1024 and some being refused */
-#define BUF 16384  /* each direction's buffer */
-#define ROUNDS 16  /* of a connection's pumping before the next's turn */
-#define LINGER_S 5 /* for a client to take its last answer and close */
+#define CONNS 1280      /* libmicrohttpd's 1024 and some being refused */
+#define BUF 16384       /* each direction's buffer */
+#define ROUNDS 16       /* of a connection's pumping before the next's turn */
+#define LINGER_MS 5000u /* for a client to take its last answer and close */
 #define NFD_MAX 1048576
 #define KEY_LISTEN UINT64_MAX
 #define KEY_STOP (UINT64_MAX - 1)
@@ -377,7 +377,7 @@ static void sweep(struct vd_relay *r)
 		return;
 	r->swept_ms = t;
 	for (size_t i = 0; i < CONNS; i++)
-		if (r->conn[i] && r->conn[i]->rfd < 0 && r->conn[i]->done_ms + LINGER_S * 1000u <= t)
+		if (r->conn[i] && r->conn[i]->rfd < 0 && r->conn[i]->done_ms + LINGER_MS <= t)
 			conn_close(r, i);
 	resume(r);
 }
