@@ -44,7 +44,7 @@ struct uie_exec_chain {
 	size_t head_len;
 	int head_err;
 	struct stat head_st; /* that object's */
-	int root; /* the caller's root directory, opened once for the chain (-1: not yet) */
+	int root;            /* the caller's root directory, opened once for the chain (-1: not yet) */
 };
 
 /*
