@@ -12,9 +12,14 @@
  *             0.5 ms later the original back, and closing, while the parent keeps
  *             mapping the code afresh and calling it (grants racing writers)
  * and the parent calls the code.  GAINED when the payload ran; a victim
- * killed before the write never says anything (exit 137).
+ * killed before the write never says anything (exit 137).  In the race the
+ * victim may call the code while a write is half done (the kernel copies the
+ * bytes into the page cache while another CPU runs them): it then faults or
+ * runs garbage, and that too is bytes written after a grant that ran (GAINED),
+ * not a crash of the test.
  */
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -28,6 +33,12 @@
 
 static const char *lib_path;
 static time_t race_end;
+static sigjmp_buf torn; /* where a fault in code being rewritten returns to */
+
+static void on_torn(int sig)
+{
+	siglongjmp(torn, sig);
+}
 
 /* The race's writer: the payload in, the original back, until end. */
 static int rewriter(int fd, size_t len, off_t off, time_t end)
@@ -74,10 +85,18 @@ static int child(const char *mode, const char *lib, void *code, size_t len, off_
 /* The race's victim: maps the code afresh and calls it until the writer is done. */
 static int race(pid_t writer, void *code, size_t len, off_t off)
 {
-	unsigned long grants = 0, refusals = 0;
+	volatile unsigned long grants = 0, refusals = 0; /* kept across the fault's siglongjmp */
 	int fd = open(lib_path, O_RDONLY | O_CLOEXEC), st;
+	struct sigaction sa = { .sa_handler = on_torn };
 
 	munmap(code, len);
+	if (sigaction(SIGSEGV, &sa, NULL) != 0 || sigaction(SIGILL, &sa, NULL) != 0 ||
+	    sigaction(SIGBUS, &sa, NULL) != 0)
+		return setup_failed("fault handlers");
+	if (sigsetjmp(torn, 1) != 0) {
+		kill(writer, SIGKILL);
+		return gained("bytes written after a grant ran (half written: the call faulted)");
+	}
 	while (fd >= 0 && waitpid(writer, &st, WNOHANG) == 0) {
 		code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
 		if (code == MAP_FAILED) {
