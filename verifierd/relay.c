@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
@@ -49,10 +48,10 @@ struct conn {
 	bool shut;  /* all is sent: our side is shut, the client's drained until it closes */
 	uint32_t cev, rev; /* the events asked of epoll; 0: not registered */
 	uint64_t done_ms;  /* when libmicrohttpd closed its end (uie_now_ms) */
-	size_t up_len, rx_len;
 	struct vd_resp_stream resp;
-	struct uie_wbuf down; /* its storage: down_mem */
-	uint8_t up[BUF], rx[BUF], down_mem[BUF];
+	/* The client's bytes to libmicrohttpd, its answers as read, and as sent to the client. */
+	struct uie_wbuf up, rx, down;
+	uint8_t up_mem[BUF], rx_mem[BUF], down_mem[BUF];
 };
 
 struct vd_relay {
@@ -83,13 +82,13 @@ static void watch(const struct vd_relay *r, int fd, uint32_t *cur, uint32_t want
 static void interests(const struct vd_relay *r, size_t i)
 {
 	struct conn *c = r->conn[i];
-	bool up = c->handshaken && !c->client_eof && !c->up_dead && c->rfd >= 0 && c->up_len < BUF;
+	bool up = c->handshaken && !c->client_eof && !c->up_dead && c->rfd >= 0 && c->up.len < BUF;
 
 	watch(r, c->cfd, &c->cev,
 	      ((up || c->ssl_in || c->shut) ? EPOLLIN : 0) | ((c->down.len || c->ssl_out) ? EPOLLOUT : 0),
 	      (uint64_t)i << 1);
 	if (c->rfd >= 0)
-		watch(r, c->rfd, &c->rev, (c->rx_len < BUF ? EPOLLIN : 0) | (c->up_len ? EPOLLOUT : 0),
+		watch(r, c->rfd, &c->rev, (c->rx.len < BUF ? EPOLLIN : 0) | (c->up.len ? EPOLLOUT : 0),
 		      (uint64_t)i << 1 | 1);
 }
 
@@ -170,20 +169,13 @@ static ssize_t client_write(struct conn *c, const uint8_t *p, size_t n)
 	return tls_result(c, ret, put);
 }
 
-/* Drops the first n of the len bytes at p. */
-static void consume(uint8_t *p, size_t *len, size_t n)
-{
-	memmove(p, p + n, *len - n);
-	*len -= n;
-}
-
 /* libmicrohttpd is done with the connection: what the client still sends goes nowhere. */
 static void mhd_done(struct conn *c)
 {
 	close(c->rfd);
 	c->rfd = -1;
 	c->rev = 0;
-	c->up_len = 0;
+	c->up.len = 0;
 	c->done_ms = uie_now_ms();
 }
 
@@ -199,14 +191,14 @@ static ssize_t client_side(struct vd_relay *r, struct conn *c, bool *moved)
 		atomic_store(&r->verified[c->mfd], vd_tls_client_verified(c->ssl));
 		*moved = true;
 	}
-	while (!c->client_eof && !c->up_dead && c->rfd >= 0 && c->up_len < BUF &&
-	       (k = client_read(c, c->up + c->up_len, BUF - c->up_len)) != IO_WAIT) {
+	while (!c->client_eof && !c->up_dead && c->rfd >= 0 && c->up.len < BUF &&
+	       (k = client_read(c, c->up.p + c->up.len, BUF - c->up.len)) != IO_WAIT) {
 		if (k == IO_FAIL)
 			return IO_FAIL;
 		if (k == IO_EOF)
 			c->client_eof = true;
 		else
-			c->up_len += (size_t)k;
+			c->up.len += (size_t)k;
 		*moved = true;
 	}
 	if (c->down.len && (k = client_write(c, c->down.p, c->down.len)) != IO_WAIT) {
@@ -224,32 +216,32 @@ static void mhd_side(struct conn *c, bool *moved)
 	struct uie_rbuf in;
 	ssize_t k;
 
-	if (c->up_len && c->rfd >= 0 &&
-	    (k = sock_result(send(c->rfd, c->up, c->up_len, MSG_NOSIGNAL))) != IO_WAIT) {
+	if (c->up.len && c->rfd >= 0 &&
+	    (k = sock_result(send(c->rfd, c->up.p, c->up.len, MSG_NOSIGNAL))) != IO_WAIT) {
 		if (k > 0) {
-			consume(c->up, &c->up_len, (size_t)k);
+			uie_wbuf_drop(&c->up, (size_t)k);
 		} else { /* it closed: what it answered is still to be read */
-			c->up_len = 0;
+			c->up.len = 0;
 			c->up_dead = true;
 		}
 		*moved = true;
 	}
-	if (c->client_eof && !c->up_len && !c->up_shut && c->rfd >= 0) {
+	if (c->client_eof && !c->up.len && !c->up_shut && c->rfd >= 0) {
 		shutdown(c->rfd, SHUT_WR);
 		c->up_shut = true;
 	}
-	while (c->rfd >= 0 && c->rx_len < BUF &&
-	       (k = sock_result(recv(c->rfd, c->rx + c->rx_len, BUF - c->rx_len, 0))) != IO_WAIT) {
+	while (c->rfd >= 0 && c->rx.len < BUF &&
+	       (k = sock_result(recv(c->rfd, c->rx.p + c->rx.len, BUF - c->rx.len, 0))) != IO_WAIT) {
 		if (k < 0)
 			mhd_done(c);
 		else
-			c->rx_len += (size_t)k;
+			c->rx.len += (size_t)k;
 		*moved = true;
 	}
-	uie_rbuf_init(&in, c->rx, c->rx_len);
+	uie_rbuf_init(&in, c->rx.p, c->rx.len);
 	vd_resp_feed(&c->resp, &in, &c->down);
 	if (in.off) {
-		consume(c->rx, &c->rx_len, in.off);
+		uie_wbuf_drop(&c->rx, in.off);
 		*moved = true;
 	}
 	if (c->resp.state == VD_RESP_DONE && c->rfd >= 0)
@@ -327,6 +319,8 @@ static void admit(struct vd_relay *r, int fd, const struct sockaddr *sa, socklen
 	c->cfd = fd;
 	c->rfd = sv[0];
 	c->mfd = sv[1];
+	uie_wbuf_init(&c->up, c->up_mem, BUF);
+	uie_wbuf_init(&c->rx, c->rx_mem, BUF);
 	uie_wbuf_init(&c->down, c->down_mem, BUF);
 	atomic_store(&r->verified[sv[1]], false);
 	sv[1] = -1; /* libmicrohttpd's, whatever the answer */
