@@ -14,18 +14,36 @@
 
 #include "guest.h"
 
+/* The started child: its pid, a pidfd, its filter's listener, and the memory it ran on. */
+struct uie_spawned {
+	pid_t pid;
+	int pidfd, listener;
+	void *mem; /* until the child is reaped: uie_guest_spawned_release */
+	size_t mem_len;
+};
+
 /*
- * Forks the child, which confines itself and runs argv; receives its
+ * Starts the child, which confines itself and runs argv; receives its
  * listener.  meanwhile(ctx), when not NULL, runs in the parent while the
  * child confines itself (it cannot reach its first execve before the
- * listener is received and that execve answered).
+ * listener is received and that execve answered).  pipe_ignored: SIGPIPE
+ * was ignored when we were started (the program keeps it ignored; else it
+ * gets the default back).  On success the caller owns sp's descriptors
+ * and, once the child is reaped, releases sp->mem.
  */
 int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
-		    void (*meanwhile)(void *ctx), void *ctx, pid_t *pid, int *pidfd, int *listener);
+		    bool pipe_ignored, void (*meanwhile)(void *ctx), void *ctx, struct uie_spawned *sp);
+/* Unmaps the memory the child ran on before its exec: only after it is reaped. */
+void uie_guest_spawned_release(struct uie_spawned *sp);
 
 /* ---- filter.c: the BPF program and its installation (in the child) ---- */
 /* refuse_seqpacket: a SOCK_SEQPACKET path to the monitor may be in the tree's reach. */
 int uie_guest_filter_install(int *listener, bool refuse_seqpacket);
+/*
+ * Sets no_new_privs and installs fp with a listener: the listener, or
+ * -errno.  Raw system calls only (rawsys.h): safe in spawn.c's child.
+ */
+int uie_guest_filter_load(const struct sock_fprog *fp);
 #define UIE_FILTER_MAX 128 /* instructions, and conditional jumps */
 /*
  * The program uie_guest_filter_install would install, into ins (cap
@@ -35,6 +53,7 @@ int uie_guest_filter_install(int *listener, bool refuse_seqpacket);
 int uie_guest_filter_program(struct sock_filter *ins, unsigned cap, bool refuse_seqpacket);
 
 /* ---- landlock.c: no open-for-write below /proc in the tree (child) ---- */
+/* 0, or -errno.  Raw system calls only, nothing allocated: safe in spawn.c's child. */
 int uie_guest_landlock_apply(int abi);
 
 #endif

@@ -34,6 +34,7 @@
 
 #include "ask.h"
 #include "fan.h"
+#include "rawsys.h"
 #include "sup.h"
 #include "uie/err.h"
 #include "uie/sys.h"
@@ -120,9 +121,9 @@ int uie_guest_fan_init(struct uie_fan *fan)
  * The child shares our memory (CLONE_VM), so that making it copies no page
  * tables and leaves none of our pages copy-on-write: on the hosts measured
  * a fork and its faults cost more than the rest of the teardown
- * (docs/PERFORMANCE.md).  It makes only raw system calls on a stack of its
- * own, which stays mapped until we exit, and reads nothing of ours but the
- * descriptor numbers it was given.
+ * (docs/PERFORMANCE.md).  It makes only raw system calls (rawsys.h) on a
+ * stack of its own, which stays mapped until we exit, and reads nothing of
+ * ours but the descriptor numbers it was given.
  */
 #define RELEASER_STACK ((size_t)16 * 1024)
 
@@ -138,14 +139,14 @@ static int releaser(void *arg)
 	char c;
 
 	if (lo > 0)
-		syscall(SYS_close_range, 0u, (unsigned)lo - 1, 0u);
+		uie_raw(__NR_close_range, 0u, (unsigned)lo - 1, 0u);
 	if (hi > lo + 1)
-		syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0u);
-	syscall(SYS_close_range, (unsigned)hi + 1, ~0u, 0u);
-	while (syscall(SYS_read, r->ours_closed, &c, 1) < 0 && errno == EINTR)
+		uie_raw(__NR_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0u);
+	uie_raw(__NR_close_range, (unsigned)hi + 1, ~0u, 0u);
+	while (uie_raw(__NR_read, r->ours_closed, &c, 1) == -EINTR)
 		;
-	syscall(SYS_close, r->fan);
-	syscall(SYS_exit, 0);
+	uie_raw(__NR_close, r->fan);
+	uie_raw(__NR_exit, 0);
 	return 0;
 }
 

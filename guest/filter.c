@@ -52,6 +52,7 @@
 
 #include "census.h"
 #include "confine.h"
+#include "rawsys.h"
 #include "uie/err.h"
 #include "uie/seccomp.h"
 
@@ -264,11 +265,23 @@ int uie_guest_filter_program(struct sock_filter *ins, unsigned cap, bool refuse_
 	return (int)p.n;
 }
 
+int uie_guest_filter_load(const struct sock_fprog *fp)
+{
+	long fd, r = uie_raw(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1);
+
+	if (r != 0)
+		return (int)r;
+	fd = uie_raw(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+		     SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, fp);
+	if (fd == -EINVAL) /* kernels before 5.19 */
+		fd = uie_raw(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, fp);
+	return (int)fd;
+}
+
 int uie_guest_filter_install(int *listener, bool refuse_seqpacket)
 {
 	struct prog p = { 0 };
 	struct sock_fprog fp;
-	long fd;
 	int r;
 
 	*listener = -1;
@@ -276,14 +289,11 @@ int uie_guest_filter_install(int *listener, bool refuse_seqpacket)
 		return r;
 	fp.len = (unsigned short)p.n;
 	fp.filter = p.ins;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+	r = uie_guest_filter_load(&fp);
+	if (r < 0) {
+		errno = -r;
 		return UIE_E_SYS;
-	fd = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
-		     SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &fp);
-	if (fd < 0 && errno == EINVAL) /* kernels before 5.19 */
-		fd = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &fp);
-	if (fd < 0)
-		return UIE_E_SYS;
-	*listener = (int)fd;
+	}
+	*listener = r;
 	return UIE_OK;
 }

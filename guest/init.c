@@ -283,6 +283,7 @@ int main(int argc, char **argv)
 			say("marking the tree for the whole-boot guard", strerror(errno));
 			_exit(127);
 		}
+		signal(SIGPIPE, SIG_DFL); /* ignored by us, not by the tree */
 		snprintf(fdarg, sizeof(fdarg), "%d", pair[1]);
 		av[k++] = (char *)"uie";
 		av[k++] = (char *)"run";

@@ -288,7 +288,8 @@ static int min_timeout(int a, int b)
 	return b < 0 || a < b ? a : b;
 }
 
-static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const char *prog, int *status)
+/* Until the child is reaped and no process uses the filter; releases the child's memory once reaped. */
+static int supervise(struct uie_sup *s, struct uie_spawned *sp, int sigfd, const char *prog, int *status)
 {
 	bool reaped = false, hup = false;
 
@@ -296,7 +297,7 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 		struct pollfd p[4] = {
 			{ .fd = hup ? -1 : s->listener, .events = POLLIN },
 			{ .fd = s->fan.fd, .events = POLLIN },
-			{ .fd = reaped ? -1 : pidfd, .events = POLLIN },
+			{ .fd = reaped ? -1 : sp->pidfd, .events = POLLIN },
 			{ .fd = sigfd, .events = POLLIN },
 		};
 		int idle = min_timeout(uie_guest_fastpath_idle_ms(&s->fp_reports),
@@ -325,9 +326,10 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 		if (p[2].revents & POLLIN) {
 			int ws;
 
-			if (waitpid(child, &ws, 0) == child) {
+			if (waitpid(sp->pid, &ws, 0) == sp->pid) {
 				*status = exit_status(ws, prog);
 				reaped = true;
+				uie_guest_spawned_release(sp);
 			}
 		}
 		if (p[3].revents & POLLIN) {
@@ -340,7 +342,7 @@ static int supervise(struct uie_sup *s, pid_t child, int pidfd, int sigfd, const
 			else if (si.ssi_signo == SIGIO)
 				uie_guest_seal_broken(s, -1);
 			else if (!reaped)
-				kill(child, (int)si.ssi_signo);
+				kill(sp->pid, (int)si.ssi_signo);
 		}
 	}
 	return UIE_OK;
@@ -350,8 +352,9 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 {
 	struct uie_sup *s = calloc(1, sizeof(*s));
 	sigset_t old;
-	pid_t child;
-	int pidfd, sigfd, r;
+	struct uie_spawned sp;
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, pipe_was = { 0 };
+	int sigfd, r;
 	uint64_t begun;
 	__u64 flags = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
 
@@ -371,7 +374,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	s->mounts.watch = -1;
 	s->freezer.serve_waiting = serve_waiting;
 	s->freezer.ctx = s;
-	signal(SIGPIPE, SIG_IGN); /* a dead monitor is an error, not a signal */
+	sigaction(SIGPIPE, &ignore, &pipe_was); /* a dead monitor is an error, not a signal */
 	if (syscall(__NR_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &s->sizes) != 0) {
 		free(s);
 		return UIE_E_SYS;
@@ -389,8 +392,8 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	uie_phase_end(&s->phases, UIE_PHASE_PROBE, begun);
 	begun = uie_phase_begin(&s->phases);
 	if (r == UIE_OK)
-		r = uie_guest_spawn(argv, s->kern.landlock_abi, o, while_child_confines, s, &child, &pidfd,
-				    &s->listener);
+		r = uie_guest_spawn(argv, s->kern.landlock_abi, o, pipe_was.sa_handler == SIG_IGN,
+				    while_child_confines, s, &sp);
 	uie_phase_end(&s->phases, UIE_PHASE_SPAWN, begun);
 	if (r != UIE_OK) {
 		if (s->fan.fd >= 0)
@@ -399,15 +402,16 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 		free_sup(s);
 		return r;
 	}
+	s->listener = sp.listener;
 	/* Several-fold faster round trips; Linux 6.6 and later (not a safety issue). */
 	if (s->kern.sync_wake_up)
 		s->kern.sync_wake_up = ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags) == 0;
 	if (!s->kern.sync_wake_up && o->verbose)
 		fprintf(stderr,
 			"uie: no SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (Linux 6.6): slower round trips\n");
-	s->root = child;
+	s->root = sp.pid;
 	sigfd = setup_signals(&old);
-	r = supervise(s, child, pidfd, sigfd, argv[0], status);
+	r = supervise(s, &sp, sigfd, argv[0], status);
 	/* A program whose JIT is not optional dies of the refusal (node: SIGTRAP): say why. */
 	if (s->anon_quiet && *status > 128)
 		fprintf(stderr,
@@ -419,7 +423,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	begun = uie_phase_begin(&s->phases);
-	close(pidfd);
+	close(sp.pidfd);
 	close(s->listener);
 	uie_guest_fastpath_flush(s);
 	uie_guest_disconnect(s);

@@ -2,18 +2,30 @@
 /*
  * Starting the supervised program.  The child confines itself (no new
  * privileges, Landlock, the seccomp filter), hands its listener to the
- * parent over a socketpair (SCM_RIGHTS, through lib/bridge/fdpass like every
- * descriptor the project passes) and then executes the program, so
+ * parent over a socketpair (SCM_RIGHTS) and then executes the program, so
  * that the very first execve is already checked.  If anything in that
  * sequence fails the program is never executed.
+ *
+ * The child shares our memory (CLONE_VM, as fan.c's releaser) on a stack
+ * of its own: a fork copied our page tables and made every page that
+ * either process then wrote a copy-on-write fault, some 2-3 ms of the
+ * start-up on the hosts measured (docs/PERFORMANCE.md), spent while the
+ * child confined itself and the parent set up the exec watch and the
+ * monitor connection.  So the child makes raw system calls only
+ * (rawsys.h), allocates nothing, reads nothing of ours that changes (its
+ * arguments are copied to its own memory before it starts) and writes
+ * only there.  The filter program is built here, before the clone.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -23,11 +35,28 @@
 
 #include "fdpass.h"
 #include "confine.h"
+#include "rawsys.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
 
 /* The one byte that goes with the listener over the socketpair. */
 static const uint8_t listener_tag = 'L';
+
+/* The child's stack: the Landlock directory buffer and a message are its largest frames. */
+#define CHILD_STACK ((size_t)128 * 1024)
+
+/* What the child needs, in its own memory (the start of the mapping; its stack is the end). */
+struct child_args {
+	int sock, landlock_abi;
+	pid_t parent;
+	bool allow_mounts, pipe_ignored;
+	struct sock_fprog prog;
+	char *const *argv, *const *envp;
+	const char *path; /* PATH, for a name without a slash (as execvp) */
+	char **sh_argv;   /* argc + 2 slots: a file the kernel cannot execute runs under /bin/sh */
+	struct sock_filter ins[UIE_FILTER_MAX];
+	char file[PATH_MAX];
+};
 
 /* Receives the child's listener: one message of one tag byte and one descriptor. */
 static int recv_listener(int sock, int *listener)
@@ -46,7 +75,28 @@ static int recv_listener(int sock, int *listener)
 	return UIE_E_PEER;
 }
 
-/* In the child: never returns. */
+/* ---- the child: raw system calls only ---- */
+
+/* Writes "uie: what[ name]: the error's text" to standard error. */
+static void say(const char *what, const char *name, int err)
+{
+	const char *parts[] = { "uie: ", what, name ? " " : "", name ? name : "", ": ",
+				strerrordesc_np(err) ? strerrordesc_np(err) : "unknown error", "\n" };
+	char msg[512];
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		for (const char *c = parts[i]; *c && n < sizeof(msg); c++)
+			msg[n++] = *c;
+	uie_raw(__NR_write, 2, msg, n);
+}
+
+static _Noreturn void die(int code)
+{
+	for (;;)
+		uie_raw(__NR_exit_group, code);
+}
+
 /*
  * --allow-mounts (a whole systemd boot, which mounts): no Landlock domain,
  * since every domain forbids mount(2).  What it guarded against the
@@ -56,100 +106,245 @@ static int recv_listener(int sock, int *listener)
  * process of the tree through /proc/PID/mem are then not refused
  * (docs/THREAT-MODEL.md, "Whole boots").
  */
-static int drop_ptrace_cap(void)
+static long drop_ptrace_cap(void)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[2];
 	const uint32_t bit = 1u << (CAP_SYS_PTRACE % 32);
+	long r;
 
-	if (prctl(PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0) != 0 || syscall(SYS_capget, &h, d) != 0)
-		return UIE_E_SYS;
+	if ((r = uie_raw(__NR_prctl, PR_CAPBSET_DROP, CAP_SYS_PTRACE)) != 0 ||
+	    (r = uie_raw(__NR_capget, &h, d)) != 0)
+		return r;
 	d[CAP_SYS_PTRACE / 32].effective &= ~bit;
 	d[CAP_SYS_PTRACE / 32].permitted &= ~bit;
 	d[CAP_SYS_PTRACE / 32].inheritable &= ~bit;
-	if (syscall(SYS_capset, &h, d) != 0)
-		return UIE_E_SYS;
-	return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_PTRACE, 0, 0) == 0 || errno == EINVAL
-		       ? UIE_OK
-		       : UIE_E_SYS;
+	if ((r = uie_raw(__NR_capset, &h, d)) != 0)
+		return r;
+	r = uie_raw(__NR_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_SYS_PTRACE, 0, 0);
+	return r == -EINVAL ? 0 : r;
 }
 
-static void child(int sock, pid_t parent, int landlock_abi, const struct uie_guest_opts *o,
-		  char *const argv[])
+/* The tag byte and the listener, as uie_bridge_send would send them. */
+static long send_listener(int sock, int listener)
 {
-	int listener;
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl = { 0 };
+	struct iovec iov = { .iov_base = (void *)&listener_tag, .iov_len = 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			    .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &listener, sizeof(int));
+	return uie_raw(__NR_sendmsg, sock, &m, MSG_NOSIGNAL);
+}
+
+/* One candidate file; as execvp, a file the kernel cannot execute is run by /bin/sh. */
+static long exec_file(struct child_args *a, const char *file)
+{
+	long r = uie_raw(__NR_execve, file, a->argv, a->envp);
+	size_t i;
+
+	if (r != -ENOEXEC)
+		return r;
+	a->sh_argv[0] = (char *)"/bin/sh";
+	a->sh_argv[1] = (char *)file;
+	for (i = 1; a->argv[i]; i++)
+		a->sh_argv[i + 1] = a->argv[i];
+	a->sh_argv[i + 1] = NULL;
+	return uie_raw(__NR_execve, "/bin/sh", a->sh_argv, a->envp);
+}
+
+/* execvp's search: argv[0] itself when it names a path, else each directory of PATH. */
+static long exec_search(struct child_args *a)
+{
+	const char *name = a->argv[0], *p = a->path;
+	size_t nl = strlen(name);
+	bool denied = false;
+
+	if (strchr(name, '/'))
+		return exec_file(a, name);
+	if (!nl)
+		return -ENOENT;
+	for (;;) {
+		const char *end = strchrnul(p, ':');
+		size_t dl = (size_t)(end - p);
+		long r;
+
+		if (dl + 1 + nl < sizeof(a->file)) {
+			memcpy(a->file, p, dl);
+			if (dl) /* an empty entry is the current directory */
+				a->file[dl++] = '/';
+			memcpy(a->file + dl, name, nl + 1);
+			r = exec_file(a, a->file);
+			if (r == -EACCES)
+				denied = true;
+			else if (r != -ENOENT && r != -ENOTDIR && r != -ESTALE && r != -ENODEV &&
+				 r != -ETIMEDOUT)
+				return r;
+		}
+		if (!*end)
+			return denied ? -EACCES : -ENOENT;
+		p = end + 1;
+	}
+}
+
+/* Never returns. */
+static int child(void *arg)
+{
+	struct child_args *a = arg;
+	struct { /* the kernel's struct sigaction: all zero is SIG_DFL */
+		unsigned long handler, flags, restorer, mask;
+	} dfl = { 0 };
+	long r, pers, listener;
 
 	/* Die with the supervisor; fail-closed does not depend on it (see THREAT-MODEL). */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
-		_exit(127);
+	if (uie_raw(__NR_prctl, PR_SET_PDEATHSIG, SIGKILL) != 0 || uie_raw0(__NR_getppid) != a->parent)
+		die(127);
 	/* READ_IMPLIES_EXEC would be inherited across the exec below. */
-	if (personality(0xffffffff) != -1 &&
-	    personality((unsigned long)personality(0xffffffff) & ~(unsigned long)READ_IMPLIES_EXEC) == -1)
-		_exit(127);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		_exit(127);
-	if (o->allow_mounts && drop_ptrace_cap() != UIE_OK) {
-		fprintf(stderr, "uie: cannot drop CAP_SYS_PTRACE: %s\n", strerror(errno));
-		_exit(127);
+	pers = uie_raw(__NR_personality, 0xffffffff);
+	if (pers >= 0 && uie_raw(__NR_personality, (unsigned long)pers & ~(unsigned long)READ_IMPLIES_EXEC) < 0)
+		die(127);
+	if ((r = uie_raw(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1)) != 0)
+		die(127);
+	/* We ignore SIGPIPE (a dead monitor is an error); the program gets it as we were given it. */
+	if (!a->pipe_ignored && uie_raw(__NR_rt_sigaction, SIGPIPE, &dfl, NULL, sizeof(dfl.mask)) != 0)
+		die(127);
+	if (a->allow_mounts && (r = drop_ptrace_cap()) != 0) {
+		say("cannot drop", "CAP_SYS_PTRACE", (int)-r);
+		die(127);
 	}
-	if (!o->allow_mounts && uie_guest_landlock_apply(landlock_abi) != UIE_OK) {
-		fprintf(stderr, "uie: cannot restrict /proc writes with Landlock: %s\n", strerror(errno));
-		_exit(127);
+	if (!a->allow_mounts && (r = uie_guest_landlock_apply(a->landlock_abi)) != 0) {
+		say("cannot restrict /proc writes with Landlock", NULL, (int)-r);
+		die(127);
 	}
-	if (uie_guest_filter_install(&listener, o->socket_fd < 0) != UIE_OK) {
-		fprintf(stderr, "uie: cannot install the seccomp filter: %s\n", strerror(errno));
-		_exit(127);
+	if ((listener = uie_guest_filter_load(&a->prog)) < 0) {
+		say("cannot install the seccomp filter", NULL, (int)-listener);
+		die(127);
 	}
-	if (uie_bridge_send(sock, &listener_tag, 1, listener) != UIE_OK)
-		_exit(127);
-	close(listener);
-	close(sock);
-	execvp(argv[0], argv);
-	fprintf(stderr, "uie: cannot execute %s: %s\n", argv[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
+	if (send_listener(a->sock, (int)listener) != 1)
+		die(127);
+	uie_raw(__NR_close, listener);
+	uie_raw(__NR_close, a->sock);
+	r = exec_search(a);
+	say("cannot execute", a->argv[0], (int)-r);
+	die(r == -ENOENT ? 127 : 126);
+}
+
+/* ---- the parent ---- */
+
+/*
+ * The kernel queues a new child on its parent's CPU, and on a virtual
+ * machine an idle vCPU pulls work only at its next balancing tick: measured
+ * on a 2-CPU guest, the child's confinement ran while the parent, with the
+ * exec watch and the monitor connection to set up, waited behind it on the
+ * same CPU and the other CPU stayed idle.  The parent steps off its CPU
+ * until the listener arrives, so that the two run side by side.
+ * Performance only: on any failure nothing changes.
+ */
+static bool step_aside(cpu_set_t *saved)
+{
+	cpu_set_t other;
+	int cpu = sched_getcpu();
+
+	if (cpu < 0 || sched_getaffinity(0, sizeof(*saved), saved) != 0)
+		return false;
+	other = *saved;
+	CPU_CLR(cpu, &other);
+	return CPU_COUNT(&other) > 0 && sched_setaffinity(0, sizeof(other), &other) == 0;
+}
+
+/* The child's memory: its arguments, then the /bin/sh argv's slots, then its stack. */
+static struct child_args *child_mem(char *const argv[], size_t *len)
+{
+	size_t argc = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+	void *m;
+
+	while (argv[argc])
+		argc++;
+	*len = (sizeof(struct child_args) + (argc + 2) * sizeof(char *) + CHILD_STACK + page - 1) &
+	       ~(page - 1);
+	m = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+void uie_guest_spawned_release(struct uie_spawned *sp)
+{
+	if (sp->mem)
+		munmap(sp->mem, sp->mem_len);
+	sp->mem = NULL;
 }
 
 int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
-		    void (*meanwhile)(void *ctx), void *ctx, pid_t *pid, int *pidfd, int *listener)
+		    bool pipe_ignored, void (*meanwhile)(void *ctx), void *ctx, struct uie_spawned *sp)
 {
-	int sv[2], r;
-	pid_t parent = getpid(), c;
+	extern char **environ;
+	struct child_args *a;
+	int sv[2], n, r;
+	cpu_set_t saved;
+	bool aside;
+	pid_t c;
 
-	*pid = -1;
-	*pidfd = -1;
-	*listener = -1;
+	*sp = (struct uie_spawned){ .pid = -1, .pidfd = -1, .listener = -1 };
 	if (o->allow_mounts && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
 		return UIE_E_SYS; /* without Landlock's scope, this keeps the tree off our memory and fds */
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+	if (!(a = child_mem(argv, &sp->mem_len)))
+		return UIE_E_NOMEM;
+	sp->mem = a;
+	n = uie_guest_filter_program(a->ins, UIE_FILTER_MAX, o->socket_fd < 0);
+	if (n < 0) {
+		uie_guest_spawned_release(sp);
+		return n;
+	}
+	a->prog = (struct sock_fprog){ .len = (unsigned short)n, .filter = a->ins };
+	a->landlock_abi = landlock_abi;
+	a->parent = getpid();
+	a->allow_mounts = o->allow_mounts;
+	a->pipe_ignored = pipe_ignored;
+	a->argv = argv;
+	a->envp = environ;
+	a->path = getenv("PATH");
+	if (!a->path)
+		a->path = "/bin:/usr/bin"; /* execvp's default */
+	a->sh_argv = (char **)(void *)(a + 1);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+		uie_guest_spawned_release(sp);
 		return UIE_E_SYS;
-	c = fork();
+	}
+	a->sock = sv[1];
+	c = clone(child, (char *)sp->mem + sp->mem_len, CLONE_VM | SIGCHLD, a);
+	close(sv[1]);
 	if (c < 0) {
 		close(sv[0]);
-		close(sv[1]);
+		uie_guest_spawned_release(sp);
 		return UIE_E_SYS;
 	}
-	if (c == 0) {
-		close(sv[0]);
-		child(sv[1], parent, landlock_abi, o, argv);
-	}
-	close(sv[1]);
+	aside = step_aside(&saved);
 	if (meanwhile)
 		meanwhile(ctx);
-	r = recv_listener(sv[0], listener);
+	r = recv_listener(sv[0], &sp->listener);
 	close(sv[0]);
+	if (aside)
+		sched_setaffinity(0, sizeof(saved), &saved);
 	if (r == UIE_OK) {
-		*pidfd = (int)syscall(SYS_pidfd_open, c, 0);
-		if (*pidfd < 0)
+		sp->pidfd = (int)syscall(SYS_pidfd_open, c, 0);
+		if (sp->pidfd < 0)
 			r = UIE_E_SYS;
 	}
 	if (r != UIE_OK) {
-		if (*listener >= 0)
-			close(*listener);
-		*listener = -1;
+		if (sp->listener >= 0)
+			close(sp->listener);
+		sp->listener = -1;
 		kill(c, SIGKILL);
 		waitpid(c, NULL, 0);
+		uie_guest_spawned_release(sp);
 		return r;
 	}
-	*pid = c;
+	sp->pid = c;
 	return UIE_OK;
 }

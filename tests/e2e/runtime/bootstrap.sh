@@ -39,6 +39,14 @@ for fan in "" --no-fanotify; do
 	expect_err "allowed mprotect of anonymous memory" "JIT grant logged ($fan)"
 done
 
+# The program gets SIGPIPE as `uie run` was given it (uie ignores it for
+# itself): a pipeline's writer dies of it, as natively.
+for sig in default ignore; do
+	native=$(env --$sig-signal=PIPE grep '^SigIgn:' /proc/self/status)
+	under=$(env --$sig-signal=PIPE "$UIE" run --socket "$SOCK" -- /bin/grep '^SigIgn:' /proc/self/status)
+	[ "$under" = "$native" ] || fail "SIGPIPE $sig: the program's ignored signals are '$under', natively '$native'"
+done
+
 run_uie -- /bin/sh -c 'kill -TERM $$'
 expect_rc 143 "exit status of a killed program"
 run_uie -- /nonexistent/program
