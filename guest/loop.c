@@ -376,7 +376,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	s->freezer.ctx = s;
 	sigaction(SIGPIPE, &ignore, &pipe_was); /* a dead monitor is an error, not a signal */
 	if (syscall(__NR_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &s->sizes) != 0) {
-		free(s);
+		free_sup(s); /* with --timing's table */
 		return UIE_E_SYS;
 	}
 	for (unsigned i = 0; i < UIE_SUP_NEST; i++) {

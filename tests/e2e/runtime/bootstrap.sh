@@ -51,6 +51,27 @@ run_uie -- /bin/sh -c 'kill -TERM $$'
 expect_rc 143 "exit status of a killed program"
 run_uie -- /nonexistent/program
 expect_rc 127 "missing program"
+expect_err "^uie: cannot execute /nonexistent/program: No such file or directory$" "missing program"
+
+# The program is found and started as execvp would (uie's child does the
+# search itself): a name without a slash along PATH, past a directory where
+# it is not executable; a file without #! or ELF header run by /bin/sh; a
+# file that is not executable anywhere refused with EACCES.
+mkdir "$T/bin1" "$T/bin2"
+printf 'echo plain-script "$@"\n' >"$T/bin1/uie-plain"
+cp "$T/bin1/uie-plain" "$T/bin2/uie-plain"
+chmod 644 "$T/bin1/uie-plain"
+chmod 755 "$T/bin2/uie-plain"
+PATH="$T/bin1:$T/bin2:$PATH" run_uie -- uie-plain a b
+expect_rc 0 "PATH search past a file that is not executable"
+expect_out "^plain-script a b$" "a file without #! runs under /bin/sh"
+PATH="$T/bin1:$PATH" run_uie -- uie-plain
+expect_rc 126 "a name found on PATH only as a file that is not executable"
+expect_err "^uie: cannot execute uie-plain: Permission denied$" "EACCES on PATH"
+PATH="$T/bin1:$PATH" run_uie -- uie-no-such-program
+expect_rc 127 "a name found nowhere on PATH"
+run_uie -- "$T/bin1"
+expect_rc 126 "a directory"
 # --timing: where MEASURE requests spent their time, said when the monitor stops
 stop_monitor || fail "monitor exit status $?"
 grep -q "timing: measure requests n=[1-9][0-9]* hashed-by-workers=[0-9]* (medians, us): measure=[0-9.]* \
