@@ -31,8 +31,8 @@ struct uie_spawned {
  * gets the default back).  On success the caller owns sp's descriptors
  * and, once the child is reaped, releases sp->mem.
  */
-int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
-		    bool pipe_ignored, void (*meanwhile)(void *ctx), void *ctx, struct uie_spawned *sp);
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o, bool pipe_ignored,
+		    void (*meanwhile)(void *ctx), void *ctx, struct uie_spawned *sp);
 /* Unmaps the memory the child ran on before its exec: only after it is reaped. */
 void uie_guest_spawned_release(struct uie_spawned *sp);
 

@@ -42,7 +42,7 @@ static long add_rule(long ruleset, uint64_t access, long dirfd, const struct den
 	struct landlock_path_beneath_attr pb = { .allowed_access = access };
 	long fd = uie_raw(__NR_openat, dirfd, de->name, O_PATH | O_CLOEXEC | O_NOFOLLOW);
 	bool dir = de->type == DT_DIR;
-	struct stat st;
+	struct stat st = { 0 };
 	long r;
 
 	if (fd < 0)
@@ -66,7 +66,7 @@ int uie_guest_landlock_apply(int abi)
 {
 	uint64_t access = LANDLOCK_ACCESS_FS_WRITE_FILE | (abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0);
 	struct landlock_ruleset_attr ra = { .handled_access_fs = access };
-	_Alignas(struct dent64) char buf[4096];
+	_Alignas(struct dent64) char buf[4096] = { 0 };
 	long rs, root, n = 0, r = 0;
 
 	rs = uie_raw(__NR_landlock_create_ruleset, &ra, sizeof(ra), 0);
@@ -81,9 +81,12 @@ int uie_guest_landlock_apply(int abi)
 		for (long off = 0; r == 0 && off < n;) {
 			const struct dent64 *de = (const struct dent64 *)(const void *)(buf + off);
 
-			off += de->reclen;
-			if (!skipped(de->name))
+			if (n - off < (long)sizeof(*de) + 1 || de->reclen < sizeof(*de) + 1 ||
+			    de->reclen > n - off)
+				r = -EIO; /* not a record the kernel writes */
+			else if (!skipped(de->name))
 				r = add_rule(rs, access, root, de);
+			off += de->reclen;
 		}
 	if (r == 0 && n < 0)
 		r = n;

@@ -30,7 +30,7 @@ static inline long uie_raw6(long nr, long a1, long a2, long a3, long a4, long a5
 }
 
 #define uie_raw(nr, ...) uie_raw_n(nr, __VA_ARGS__, 0, 0, 0, 0, 0, 0)
-#define uie_raw_n(nr, a1, a2, a3, a4, a5, a6, ...)                                              \
+#define uie_raw_n(nr, a1, a2, a3, a4, a5, a6, ...) \
 	uie_raw6((long)(nr), (long)(a1), (long)(a2), (long)(a3), (long)(a4), (long)(a5), (long)(a6))
 #define uie_raw0(nr) uie_raw6((long)(nr), 0, 0, 0, 0, 0, 0)
 

@@ -77,17 +77,29 @@ static int recv_listener(int sock, int *listener)
 
 /* ---- the child: raw system calls only ---- */
 
+/* Appends str to msg (n bytes so far, room for cap), as much as fits. */
+static size_t put(char *msg, size_t n, size_t cap, const char *str)
+{
+	while (*str && n < cap)
+		msg[n++] = *str++;
+	return n;
+}
+
 /* Writes "uie: what[ name]: the error's text" to standard error. */
 static void say(const char *what, const char *name, int err)
 {
-	const char *parts[] = { "uie: ", what, name ? " " : "", name ? name : "", ": ",
-				strerrordesc_np(err) ? strerrordesc_np(err) : "unknown error", "\n" };
+	const char *text = strerrordesc_np(err);
 	char msg[512];
-	size_t n = 0;
+	size_t cap = sizeof(msg) - 1, n = put(msg, 0, cap, "uie: ");
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		for (const char *c = parts[i]; *c && n < sizeof(msg); c++)
-			msg[n++] = *c;
+	n = put(msg, n, cap, what);
+	if (name) {
+		n = put(msg, n, cap, " ");
+		n = put(msg, n, cap, name);
+	}
+	n = put(msg, n, cap, ": ");
+	n = put(msg, n, cap, text ? text : "unknown error");
+	msg[n++] = '\n';
 	uie_raw(__NR_write, 2, msg, n);
 }
 
@@ -109,7 +121,7 @@ static _Noreturn void die(int code)
 static long drop_ptrace_cap(void)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2];
+	struct __user_cap_data_struct d[2] = { 0 };
 	const uint32_t bit = 1u << (CAP_SYS_PTRACE % 32);
 	long r;
 
@@ -133,8 +145,9 @@ static long send_listener(int sock, int listener)
 		struct cmsghdr align;
 	} ctl = { 0 };
 	struct iovec iov = { .iov_base = (void *)&listener_tag, .iov_len = 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
-			    .msg_controllen = sizeof(ctl.buf) };
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)
+	};
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 
 	c->cmsg_level = SOL_SOCKET;
@@ -208,9 +221,10 @@ static int child(void *arg)
 		die(127);
 	/* READ_IMPLIES_EXEC would be inherited across the exec below. */
 	pers = uie_raw(__NR_personality, 0xffffffff);
-	if (pers >= 0 && uie_raw(__NR_personality, (unsigned long)pers & ~(unsigned long)READ_IMPLIES_EXEC) < 0)
+	if (pers >= 0 &&
+	    uie_raw(__NR_personality, (unsigned long)pers & ~(unsigned long)READ_IMPLIES_EXEC) < 0)
 		die(127);
-	if ((r = uie_raw(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1)) != 0)
+	if (uie_raw(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1) != 0)
 		die(127);
 	/* We ignore SIGPIPE (a dead monitor is an error); the program gets it as we were given it. */
 	if (!a->pipe_ignored && uie_raw(__NR_rt_sigaction, SIGPIPE, &dfl, NULL, sizeof(dfl.mask)) != 0)
@@ -280,8 +294,8 @@ void uie_guest_spawned_release(struct uie_spawned *sp)
 	sp->mem = NULL;
 }
 
-int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o,
-		    bool pipe_ignored, void (*meanwhile)(void *ctx), void *ctx, struct uie_spawned *sp)
+int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o, bool pipe_ignored,
+		    void (*meanwhile)(void *ctx), void *ctx, struct uie_spawned *sp)
 {
 	extern char **environ;
 	struct child_args *a;
