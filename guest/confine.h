@@ -14,12 +14,10 @@
 
 #include "guest.h"
 
-/* The started child: its pid, a pidfd, its filter's listener, and the memory it ran on. */
+/* The started child: its pid, a pidfd and its filter's listener. */
 struct uie_spawned {
 	pid_t pid;
 	int pidfd, listener;
-	void *mem; /* until the child is reaped: uie_guest_spawned_release */
-	size_t mem_len;
 };
 
 /*
@@ -28,13 +26,10 @@ struct uie_spawned {
  * child confines itself (it cannot reach its first execve before the
  * listener is received and that execve answered).  pipe_ignored: SIGPIPE
  * was ignored when we were started (the program keeps it ignored; else it
- * gets the default back).  On success the caller owns sp's descriptors
- * and, once the child is reaped, releases sp->mem.
+ * gets the default back).  On success the caller owns sp's descriptors.
  */
 int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o, bool pipe_ignored,
 		    void (*meanwhile)(void *ctx), void *ctx, struct uie_spawned *sp);
-/* Unmaps the memory the child ran on before its exec: only after it is reaped. */
-void uie_guest_spawned_release(struct uie_spawned *sp);
 
 /* ---- filter.c: the BPF program and its installation (in the child) ---- */
 /* refuse_seqpacket: a SOCK_SEQPACKET path to the monitor may be in the tree's reach. */

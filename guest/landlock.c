@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -28,7 +29,7 @@
 #include "confine.h"
 #include "rawsys.h"
 
-/* A record of getdents64. */
+/* A record of getdents64: the name, NUL-terminated, fills it up to reclen. */
 struct dent64 {
 	uint64_t ino;
 	int64_t off;
@@ -36,6 +37,7 @@ struct dent64 {
 	unsigned char type;
 	char name[];
 };
+#define NAME_AT offsetof(struct dent64, name)
 
 static long add_rule(long ruleset, uint64_t access, long dirfd, const struct dent64 *de)
 {
@@ -81,8 +83,7 @@ int uie_guest_landlock_apply(int abi)
 		for (long off = 0; r == 0 && off < n;) {
 			const struct dent64 *de = (const struct dent64 *)(const void *)(buf + off);
 
-			if (n - off < (long)sizeof(*de) + 1 || de->reclen < sizeof(*de) + 1 ||
-			    de->reclen > n - off)
+			if (n - off < (long)NAME_AT + 1 || de->reclen < NAME_AT + 1 || de->reclen > n - off)
 				r = -EIO; /* not a record the kernel writes */
 			else if (!skipped(de->name))
 				r = add_rule(rs, access, root, de);

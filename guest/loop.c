@@ -288,7 +288,7 @@ static int min_timeout(int a, int b)
 	return b < 0 || a < b ? a : b;
 }
 
-/* Until the child is reaped and no process uses the filter; releases the child's memory once reaped. */
+/* Until the child is reaped and no process uses the filter. */
 static int supervise(struct uie_sup *s, struct uie_spawned *sp, int sigfd, const char *prog, int *status)
 {
 	bool reaped = false, hup = false;
@@ -329,7 +329,6 @@ static int supervise(struct uie_sup *s, struct uie_spawned *sp, int sigfd, const
 			if (waitpid(sp->pid, &ws, 0) == sp->pid) {
 				*status = exit_status(ws, prog);
 				reaped = true;
-				uie_guest_spawned_release(sp);
 			}
 		}
 		if (p[3].revents & POLLIN) {

@@ -12,9 +12,10 @@
  * start-up on the hosts measured (docs/PERFORMANCE.md), spent while the
  * child confined itself and the parent set up the exec watch and the
  * monitor connection.  So the child makes raw system calls only
- * (rawsys.h), allocates nothing, reads nothing of ours that changes (its
- * arguments are copied to its own memory before it starts) and writes
- * only there.  The filter program is built here, before the clone.
+ * (rawsys.h) and allocates nothing; it reads its own copy of its arguments,
+ * the program's argv and our environment (neither of which we change) and
+ * writes only its own memory.  The filter program is built here, before
+ * the clone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -287,18 +288,12 @@ static struct child_args *child_mem(char *const argv[], size_t *len)
 	return m == MAP_FAILED ? NULL : m;
 }
 
-void uie_guest_spawned_release(struct uie_spawned *sp)
-{
-	if (sp->mem)
-		munmap(sp->mem, sp->mem_len);
-	sp->mem = NULL;
-}
-
 int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest_opts *o, bool pipe_ignored,
 		    void (*meanwhile)(void *ctx), void *ctx, struct uie_spawned *sp)
 {
 	extern char **environ;
 	struct child_args *a;
+	size_t len;
 	int sv[2], n, r;
 	cpu_set_t saved;
 	bool aside;
@@ -307,12 +302,11 @@ int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest
 	*sp = (struct uie_spawned){ .pid = -1, .pidfd = -1, .listener = -1 };
 	if (o->allow_mounts && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
 		return UIE_E_SYS; /* without Landlock's scope, this keeps the tree off our memory and fds */
-	if (!(a = child_mem(argv, &sp->mem_len)))
+	if (!(a = child_mem(argv, &len)))
 		return UIE_E_NOMEM;
-	sp->mem = a;
 	n = uie_guest_filter_program(a->ins, UIE_FILTER_MAX, o->socket_fd < 0);
 	if (n < 0) {
-		uie_guest_spawned_release(sp);
+		munmap(a, len);
 		return n;
 	}
 	a->prog = (struct sock_fprog){ .len = (unsigned short)n, .filter = a->ins };
@@ -327,15 +321,21 @@ int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest
 		a->path = "/bin:/usr/bin"; /* execvp's default */
 	a->sh_argv = (char **)(void *)(a + 1);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
-		uie_guest_spawned_release(sp);
+		munmap(a, len);
 		return UIE_E_SYS;
 	}
 	a->sock = sv[1];
-	c = clone(child, (char *)sp->mem + sp->mem_len, CLONE_VM | SIGCHLD, a);
+	/*
+	 * From here the mapping stays until we exit, as the releaser's stack:
+	 * a child that ran on it never returned from its frames, and in a
+	 * sanitizer build their poisoned redzones would meet whatever a later
+	 * mapping put at the same addresses.
+	 */
+	c = clone(child, (char *)a + len, CLONE_VM | SIGCHLD, a);
 	close(sv[1]);
 	if (c < 0) {
 		close(sv[0]);
-		uie_guest_spawned_release(sp);
+		munmap(a, len);
 		return UIE_E_SYS;
 	}
 	aside = step_aside(&saved);
@@ -356,7 +356,6 @@ int uie_guest_spawn(char *const argv[], int landlock_abi, const struct uie_guest
 		sp->listener = -1;
 		kill(c, SIGKILL);
 		waitpid(c, NULL, 0);
-		uie_guest_spawned_release(sp);
 		return r;
 	}
 	sp->pid = c;
