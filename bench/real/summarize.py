@@ -161,6 +161,37 @@ def main():
     for wl in WORKLOADS:
         row = [TITLES[wl]] + [ratio(wl, c, b) for c, b in pairs]
         lines.append("| " + " | ".join(row) + " |")
+    # Paired: within a repetition the configurations ran one after the other, so
+    # the ratio of their medians there shares the host's speed of the moment; on
+    # a host whose speed drifts within a run, the median of those ratios over
+    # the repetitions moves less than the ratio of the medians above.
+    def rep_medians(k):
+        by = {}
+        for rep, ns, _st, _cpu in data[k]:
+            by.setdefault(rep, []).append(ms(ns))
+        return {r: statistics.median(v) for r, v in by.items()}
+
+    def paired(wl, c, base):
+        if (wl, c) not in data or (wl, base) not in data:
+            return "n/a"
+        num, den = rep_medians((wl, c)), rep_medians((wl, base))
+        rs = [num[r] / den[r] for r in num if r in den and den[r] > 0]
+        if not rs:
+            return "n/a"
+        return "%.2f (%d of %d)" % (statistics.median(rs), sum(x < 1 for x in rs), len(rs))
+
+    peer_pairs = [(c, b) for b in peers for c in ours]
+    if a.reps > 1 and peer_pairs:
+        lines.append("")
+        lines.append("Paired ratios: within each repetition, the ratio of the two configurations' "
+                     "medians; the median of these over the repetitions (in brackets, in how many "
+                     "repetitions the first was faster):")
+        lines.append("")
+        head = ["workload"] + ["%s / %s" % (NAMES[c], NAMES[b]) for c, b in peer_pairs]
+        lines.append("| " + " | ".join(head) + " |")
+        lines.append("|---|" + "---|" * (len(head) - 1))
+        for wl in WORKLOADS:
+            lines.append("| " + " | ".join([TITLES[wl]] + [paired(wl, c, b) for c, b in peer_pairs]) + " |")
     lines.append("")
     lines.append("CPU time per run in ms: the workload's process tree (user + system, median; "
                  "under Enforce it includes `uie run`) plus the deciding daemon's (mean per run, "
