@@ -17,28 +17,29 @@
 /* Room for a few descriptors so that extra ones are seen (and closed). */
 #define FD_SLOTS 8
 
+void uie_bridge_attach_fd(struct msghdr *mh, union uie_fd_ctl *ctl, int fd)
+{
+	struct cmsghdr *c;
+
+	memset(ctl, 0, sizeof(*ctl));
+	mh->msg_control = ctl->buf;
+	mh->msg_controllen = sizeof(ctl->buf);
+	c = CMSG_FIRSTHDR(mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+}
+
 int uie_bridge_send(int sock, const uint8_t *buf, size_t len, int fd)
 {
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
+	union uie_fd_ctl ctl;
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
-	if (fd >= 0) {
-		struct cmsghdr *c;
-
-		memset(&ctl, 0, sizeof(ctl));
-		mh.msg_control = ctl.buf;
-		mh.msg_controllen = sizeof(ctl.buf);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	}
+	if (fd >= 0)
+		uie_bridge_attach_fd(&mh, &ctl, fd);
 	do
 		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 /* Seals every payload memfd must carry before the receiver reads it. */
 #define UIE_MEMFD_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
@@ -19,6 +20,18 @@
  * the caller).  Return: UIE_OK, UIE_E_PEER (peer gone), UIE_E_SYS.
  */
 int uie_bridge_send(int sock, const uint8_t *buf, size_t len, int fd);
+
+/* The control buffer of a message that carries one descriptor. */
+union uie_fd_ctl {
+	struct cmsghdr align;
+	char buf[CMSG_SPACE(sizeof(int))];
+};
+/*
+ * Attaches fd to mh as its one SCM_RIGHTS descriptor, in ctl: what
+ * uie_bridge_send sends.  No system call, so that spawn.c's child (which
+ * shares our memory and makes raw system calls only) sends the same.
+ */
+void uie_bridge_attach_fd(struct msghdr *mh, union uie_fd_ctl *ctl, int fd);
 
 /*
  * Receives one message into buf (UIE_BRIDGE_MAX_MSG bytes), waiting at most
