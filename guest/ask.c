@@ -198,19 +198,20 @@ static unsigned consult(struct uie_sup *s, struct uie_grant *g, unsigned n)
 	r = uie_bridge_measure_all(s->conn.fd, req, fd, m, v, &got);
 	uie_phase_end(&s->phases, UIE_PHASE_ASK, begun);
 	uie_grant_asked(&s->phases, m);
-	for (unsigned i = 0; i < m; i++) {
-		if (g[i].role == UIE_ROLE_ANON && fd[i] >= 0)
-			close(fd[i]);
-		g[i].v = v[i];
-		if (i < got)
-			uie_guest_fastpath_learn(s, &g[i].req, g[i].role != UIE_ROLE_ANON, &g[i].v);
-	}
 	if (r != UIE_OK) {
 		if (r == UIE_E_PEER || r == UIE_E_SYS || r == UIE_E_TIMEOUT)
 			uie_guest_disconnect(s); /* unusable; the next request reconnects */
 		snprintf(g[got].why, sizeof(g[got].why), "monitor %s at %s (%s)",
 			 r == UIE_E_PEER ? "unreachable" : "error", s->o->socket_path,
 			 r == UIE_E_PEER ? "connection lost" : uie_err_str(r));
+	}
+	/* After the disconnect above: learning may fetch the fast path on the connection. */
+	for (unsigned i = 0; i < m; i++) {
+		if (g[i].role == UIE_ROLE_ANON && fd[i] >= 0)
+			close(fd[i]);
+		g[i].v = v[i];
+		if (i < got)
+			uie_guest_fastpath_learn(s, &g[i].req, g[i].role != UIE_ROLE_ANON, &g[i].v);
 	}
 	return got;
 }

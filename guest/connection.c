@@ -2,7 +2,8 @@
 /*
  * The monitor connection: opened on the first request (or the one handed
  * over with --socket-fd), checked to belong to the monitor run the tree
- * started under, with the fast path's page and hint fetched on it; closed
+ * started under (the fast path's page and hint are fetched on it at its
+ * first refusal, reports.c); closed
  * on any bridge failure (the next request reconnects; a handed-over
  * connection cannot be reopened, so every later request is refused).
  */
@@ -52,7 +53,6 @@ static bool same_run(struct uie_sup *s)
 	return false;
 }
 
-/* Connects, then fetches the generation page and hint (the fast path, when enabled). */
 static void connect_now(struct uie_sup *s)
 {
 	if (s->o->socket_fd >= 0) {
@@ -66,11 +66,8 @@ static void connect_now(struct uie_sup *s)
 		s->conn.fd = -1;
 		return;
 	}
-	if (!same_run(s)) {
+	if (!same_run(s))
 		uie_guest_disconnect(s);
-		return;
-	}
-	uie_guest_fastpath_open(s);
 }
 
 void uie_guest_connect(struct uie_sup *s)

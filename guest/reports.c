@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The interceptor's one owner of the fast path (fastpath.c holds the hint
- * and decides): opened with each connection, the one check before a
- * monitor request, the one call after its verdict, and the queue of the
- * refusals it made, sent to the monitor for its log only after the refused
- * calls were answered, in batches (reports.h, UIE_FP_*).
+ * and decides): opened at a connection's first refusal, the one check
+ * before a monitor request, the one call after its verdict, and the queue
+ * of the refusals it made, sent to the monitor for its log only after the
+ * refused calls were answered, in batches (reports.h, UIE_FP_*).
  */
 #include <stdio.h>
 
@@ -15,18 +15,12 @@
 #include "uie/err.h"
 #include "uie/sys.h"
 
-/*
- * True when the monitor's current hint proves that it would refuse req
- * (then the refusal is queued for the report, digest included).  A full
- * queue, a stale hint that cannot be refetched, or any doubt: false, and
- * the monitor decides.
- */
-void uie_guest_fastpath_open(struct uie_sup *s)
+/* Fetches the generation page and hint, once per connection. */
+static void fastpath_open(struct uie_sup *s)
 {
 	int r;
 
-	if (!s->o->fast_path)
-		return;
+	s->conn.fp_tried = true;
 	r = uie_fastpath_fetch(&s->conn.fp, s->conn.fd);
 	s->conn.fp_ok = r == UIE_OK;
 	if (s->o->verbose && !s->conn.fp_ok)
@@ -40,7 +34,7 @@ void uie_guest_fastpath_open(struct uie_sup *s)
 void uie_guest_fastpath_close(struct uie_sup *s)
 {
 	uie_fastpath_close(&s->conn.fp);
-	s->conn.fp_ok = false;
+	s->conn.fp_ok = s->conn.fp_tried = false;
 }
 
 /* Queues a refusal of req by the hint (digest d) for the monitor's log. */
@@ -61,6 +55,12 @@ static void queue(struct uie_sup *s, const struct uie_req *req, const struct uie
 	rep->digest = *d;
 }
 
+/*
+ * True when the monitor's current hint proves that it would refuse req
+ * (then the refusal is queued for the report, digest included).  A full
+ * queue, a stale hint that cannot be refetched, or any doubt: false, and
+ * the monitor decides.
+ */
 bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, int objfd, char *why,
 				size_t cap, bool *quiet)
 {
@@ -90,7 +90,11 @@ void uie_guest_fastpath_learn(struct uie_sup *s, const struct uie_req *req, bool
 			      const struct uie_verdict *v)
 {
 	/* Only refusals are worth remembering: an allowed digest is a hint hit anyway. */
-	if (s->conn.fp_ok && object && v->policy_decision != UIE_ALLOW)
+	if (!s->o->fast_path || !object || v->policy_decision == UIE_ALLOW || s->conn.fd < 0)
+		return;
+	if (!s->conn.fp_tried)
+		fastpath_open(s);
+	if (s->conn.fp_ok)
 		uie_fastpath_learn(&s->conn.fp, req, &v->digest);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The interceptor's fast path (reports.c, its one owner): opened and
- * closed with the connection, one check before asking the monitor, one
+ * The interceptor's fast path (reports.c, its one owner): opened at the
+ * connection's first refusal and closed with it, one check before asking the monitor, one
  * call after its verdict, and the queue of the refusals it made, sent to
  * the monitor for its log only after the refused calls were answered.
  */
@@ -36,9 +36,7 @@ struct uie_fp_reports {
 };
 
 struct uie_sup;
-/* Fetches the generation page and hint on a new connection (when the fast path is on). */
-void uie_guest_fastpath_open(struct uie_sup *s);
-/* Drops them with the connection. */
+/* Drops the fast path's page and hint with the connection. */
 void uie_guest_fastpath_close(struct uie_sup *s);
 /*
  * True when the monitor's current hint proves that it would refuse req;
@@ -48,7 +46,11 @@ void uie_guest_fastpath_close(struct uie_sup *s);
  */
 bool uie_guest_fastpath_refusal(struct uie_sup *s, const struct uie_req *req, int objfd, char *why,
 				size_t cap, bool *quiet);
-/* After the monitor's verdict v on req: a refused digest is remembered for the hint. */
+/*
+ * After the monitor's verdict v on req: a refused digest is remembered for
+ * the hint (fetched on the connection at its first refusal, when the fast
+ * path is on).
+ */
 void uie_guest_fastpath_learn(struct uie_sup *s, const struct uie_req *req, bool object,
 			      const struct uie_verdict *v);
 /*
