@@ -17,6 +17,21 @@
  * sends execve and execveat to exec.c without exception.  A refusal here
  * fails the execve with EPERM (FAN_DENY_ERRNO cannot carry EACCES), which
  * only happens when the file changed after exec.c's check.
+ *
+ * Quiet files.  Each event stops the exec'ing thread and wakes us, only to
+ * be answered FAN_ALLOW when the kernel opens a file exec.c allowed,
+ * unchanged.  While one execve of the tree is in flight and no other
+ * (every earlier one is retired: its thread has made a system call since,
+ * so the call and its opens are over), the files it allowed that are
+ * sealed or immutable get an ignore mask for FAN_OPEN_EXEC_PERM on their
+ * inode, set before the call continues; the kernel's open of one of them
+ * then raises no event, which is the answer the event would have got.
+ * Every other file still raises one.  The set is exactly the files of that
+ * execve: before any execve continues, files not in its set lose their
+ * mask (so a path swapped to a file allowed earlier is still asked about),
+ * and when another execve is in flight no file is quiet.  A write clears
+ * the mask (the kernel drops an ignore mask on modification), and a broken
+ * seal drops them all before its writer may open the file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +56,7 @@
 #include "writewatch.h"
 
 #define PENDING_TTL_MS 5000
+#define QUIET_IDLE_MS 2000 /* the quiet files of a tree that execs nothing are dropped after this long */
 
 /* Mount points are the fifth field of mountinfo, with \ooo escapes. */
 static int mount_point(const char *line, char *out, size_t cap)
@@ -157,6 +173,7 @@ void uie_guest_fan_release(struct uie_fan *f)
 
 	if (f->fd < 0)
 		return;
+	uie_guest_fan_unquiet(f);
 	if (fanotify_mark(f->fd, FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM, 0, AT_FDCWD, NULL) == 0 &&
 	    pipe2(ours_closed, O_CLOEXEC) == 0)
 		stack = mmap(NULL, RELEASER_STACK, PROT_READ | PROT_WRITE,
@@ -186,6 +203,105 @@ bool uie_guest_fan_covers(const struct uie_fan *f, dev_t dev)
 	return false;
 }
 
+static bool in_flight(const struct uie_pending_exec *pe, uint64_t now)
+{
+	return pe->tid != 0 && now - pe->stamp <= PENDING_TTL_MS;
+}
+
+/* Whether an execve of the tree other than tid's may still open files. */
+static bool others_in_flight(const struct uie_fan *f, pid_t tid)
+{
+	uint64_t now = uie_now_ms();
+
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
+		if (f->pending[i].tid != tid && in_flight(&f->pending[i], now))
+			return true;
+	return false;
+}
+
+static bool ids_have(const struct uie_file_id *ids, unsigned n, const struct uie_file_id *id)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!memcmp(&ids[i], id, sizeof(*id)))
+			return true;
+	return false;
+}
+
+static bool is_quiet(const struct uie_fan *f, const struct uie_file_id *id)
+{
+	for (unsigned i = 0; i < f->nquiet; i++)
+		if (!memcmp(&f->quiet[i].id, id, sizeof(*id)))
+			return true;
+	return false;
+}
+
+static void unquiet_one(struct uie_fan *f, unsigned i)
+{
+	/* ENOENT when a write dropped the mask (and the mark had nothing else): as wanted. */
+	fanotify_mark(f->fd, FAN_MARK_REMOVE | FAN_MARK_IGNORED_MASK, FAN_OPEN_EXEC_PERM, f->quiet[i].fd,
+		      NULL);
+	close(f->quiet[i].fd);
+	f->quiet[i] = f->quiet[--f->nquiet];
+}
+
+/* Makes exactly the files ids[i] with fds[i] >= 0 on watched file systems quiet (n == 0: none). */
+static void quiet(struct uie_fan *f, const struct uie_file_id *ids, const int *fds, unsigned n)
+{
+	struct uie_file_id want[UIE_EXEC_IDS];
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < n && m < UIE_EXEC_IDS; i++)
+		if (fds[i] >= 0 && uie_guest_fan_covers(f, ids[i].dev))
+			want[m++] = ids[i];
+	/* First the files that must raise events again, so that none stays quiet by mistake. */
+	for (unsigned i = f->nquiet; i-- > 0;)
+		if (!ids_have(want, m, &f->quiet[i].id))
+			unquiet_one(f, i);
+	for (unsigned i = 0; i < n; i++) {
+		struct uie_quiet *q = &f->quiet[f->nquiet];
+
+		if (!ids_have(want, m, &ids[i]) || is_quiet(f, &ids[i]) || f->nquiet == UIE_EXEC_IDS)
+			continue;
+		if ((q->fd = fcntl(fds[i], F_DUPFD_CLOEXEC, 0)) < 0)
+			continue; /* it raises events as before */
+		if (fanotify_mark(f->fd, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK, FAN_OPEN_EXEC_PERM, q->fd,
+				  NULL) != 0) {
+			close(q->fd);
+			continue;
+		}
+		q->id = ids[i];
+		f->nquiet++;
+	}
+}
+
+void uie_guest_fan_unquiet(struct uie_fan *f)
+{
+	while (f->nquiet)
+		unquiet_one(f, f->nquiet - 1);
+}
+
+int uie_guest_fan_idle_ms(const struct uie_fan *f)
+{
+	uint64_t now = uie_now_ms(), due = f->quiet_ms + QUIET_IDLE_MS;
+
+	if (f->nquiet == 0)
+		return -1;
+	return due > now ? (int)(due - now) : 0;
+}
+
+void uie_guest_fan_sweep(struct uie_fan *f)
+{
+	if (uie_guest_fan_idle_ms(f) == 0)
+		uie_guest_fan_unquiet(f);
+}
+
+void uie_guest_fan_retire(struct uie_fan *f, pid_t tid)
+{
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
+		if (f->pending[i].tid == tid)
+			f->pending[i].tid = 0;
+}
+
 /*
  * The pending execve of tid, if one was registered recently: the kernel
  * opens the files right after the call continues, and a stale entry must
@@ -197,17 +313,21 @@ static struct uie_pending_exec *pending(struct uie_fan *f, pid_t tid)
 		struct uie_pending_exec *pe = &f->pending[i];
 
 		if (pe->tid == tid)
-			return uie_now_ms() - pe->stamp <= PENDING_TTL_MS ? pe : NULL;
+			return in_flight(pe, uie_now_ms()) ? pe : NULL;
 	}
 	return NULL;
 }
 
-void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed)
+void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed, const int *fds)
 {
 	struct uie_pending_exec *pe = NULL;
+	uint64_t now = uie_now_ms();
 
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING && !pe; i++)
 		if (f->pending[i].tid == tid)
+			pe = &f->pending[i];
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING && !pe; i++)
+		if (!in_flight(&f->pending[i], now)) /* free, retired or expired */
 			pe = &f->pending[i];
 	if (!pe) { /* reuse the oldest slot */
 		pe = &f->pending[0];
@@ -215,7 +335,9 @@ void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_id
 			if (f->pending[i].stamp < pe->stamp)
 				pe = &f->pending[i];
 	}
-	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = uie_now_ms(), .allowed = *allowed };
+	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = now, .allowed = *allowed };
+	quiet(f, allowed->id, fds, others_in_flight(f, tid) ? 0 : allowed->n);
+	f->quiet_ms = now;
 }
 
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
