@@ -166,8 +166,9 @@ static int walk_chain(struct uie_exec_chain *ch, const struct uie_call *c, bool 
  * was only looked for after the program's ALLOW), never less.  An allowed
  * file's identity goes to ids as it was before the request: if the file
  * changes after it, the exec watch no longer matches it and asks the
- * monitor again (fan.c).  fds[i] is ids->id[i]'s descriptor when the file
- * is sealed or immutable (its opens may be quiet, fan.c), else -1.
+ * monitor again (fan.c).  fds[i] is ids->id[i]'s descriptor when its
+ * opens may be quiet (fan.c): an interpreter of a program that is a file,
+ * sealed or immutable; else -1.
  */
 static bool ask_chain(struct uie_sup *s, struct uie_exec_chain *ch, struct uie_exec_ids *ids, int *fds)
 {
@@ -183,7 +184,10 @@ static bool ask_chain(struct uie_sup *s, struct uie_exec_chain *ch, struct uie_e
 		}
 		uie_guest_commit(s, g);
 		if (g->role != UIE_ROLE_ANON && ids->n < UIE_EXEC_IDS) {
-			fds[ids->n] = g->req.cond & UIE_COND_UNSEALED ? -1 : g->objfd;
+			bool may_quiet = i > 0 && ch->g[0].role != UIE_ROLE_ANON &&
+					 !(g->req.cond & UIE_COND_UNSEALED);
+
+			fds[ids->n] = may_quiet ? g->objfd : -1;
 			ids->id[ids->n++] = uie_file_id_of(&g->st);
 		}
 	}

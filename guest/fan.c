@@ -22,11 +22,13 @@
  * be answered FAN_ALLOW when the kernel opens a file exec.c allowed,
  * unchanged.  While one execve of the tree is in flight and no other
  * (every earlier one is retired: its thread has made a system call since,
- * so the call and its opens are over), the files it allowed that are
- * sealed or immutable get an ignore mask for FAN_OPEN_EXEC_PERM on their
- * inode, set before the call continues; the kernel's open of one of them
- * then raises no event, which is the answer the event would have got.
- * Every other file still raises one.  The set is exactly the files of that
+ * so the call and its opens are over), the interpreters it allowed that
+ * are sealed or immutable get an ignore mask for FAN_OPEN_EXEC_PERM on
+ * their inode, set before the call continues; the kernel's open of one of
+ * them then raises no event, which is the answer the event would have got.
+ * The main program is never quiet: its event comes first and numbers the
+ * opens after it, so an interpreter swapped for another file is still
+ * asked about as an interpreter.  Every other file still raises one.  The set is exactly the files of that
  * execve: before any execve continues, files not in its set lose their
  * mask (so a path swapped to a file allowed earlier is still asked about),
  * and when another execve is in flight no file is quiet.  A write clears
