@@ -23,17 +23,18 @@
  * unchanged.  While one execve of the tree is in flight and no other
  * (every earlier one is retired: its thread has made a system call since,
  * so the call and its opens are over), the interpreters it allowed that
- * are sealed or immutable get an ignore mask for FAN_OPEN_EXEC_PERM on
- * their inode, set before the call continues; the kernel's open of one of
- * them then raises no event, which is the answer the event would have got.
- * The main program is never quiet: its event comes first and numbers the
- * opens after it, so an interpreter swapped for another file is still
- * asked about as an interpreter.  Every other file still raises one.  The set is exactly the files of that
- * execve: before any execve continues, files not in its set lose their
- * mask (so a path swapped to a file allowed earlier is still asked about),
- * and when another execve is in flight no file is quiet.  A write clears
- * the mask (the kernel drops an ignore mask on modification), and a broken
- * seal drops them all before its writer may open the file.
+ * are sealed or immutable are its quiet files: when the event of its main
+ * program arrives and is the program exec.c allowed, they get an ignore
+ * mask for FAN_OPEN_EXEC_PERM on their inode before we answer it, and the
+ * kernel's open of one of them then raises no event, which is the answer
+ * the event would have got.  Before any execve continues, every mask is
+ * cleared: the main program's open always raises its event (a main path
+ * swapped to the loader cannot run it as the program unasked), and the
+ * events after it are numbered right (an interpreter swapped for another
+ * file is asked about as an interpreter).  With another execve in flight
+ * nothing is quiet.  A write clears a mask (the kernel drops an ignore
+ * mask on modification), a broken seal drops them all before its writer
+ * gets its descriptor, and an idle tree drops them after 2 s.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -237,49 +238,72 @@ static bool is_quiet(const struct uie_fan *f, const struct uie_file_id *id)
 	return false;
 }
 
-static void unquiet_one(struct uie_fan *f, unsigned i)
+/* Sets or clears quiet file q's ignore mask. */
+static void mask(const struct uie_fan *f, struct uie_quiet *q, bool on)
 {
-	/* ENOENT when a write dropped the mask (and the mark had nothing else): as wanted. */
-	fanotify_mark(f->fd, FAN_MARK_REMOVE | FAN_MARK_IGNORED_MASK, FAN_OPEN_EXEC_PERM, f->quiet[i].fd,
-		      NULL);
+	if (q->masked == on)
+		return;
+	/* Clearing: ENOENT when a write dropped the mask (and the mark had nothing else), as wanted. */
+	if (fanotify_mark(f->fd, (on ? FAN_MARK_ADD : FAN_MARK_REMOVE) | FAN_MARK_IGNORED_MASK,
+			  FAN_OPEN_EXEC_PERM, q->fd, NULL) == 0 || !on)
+		q->masked = on;
+}
+
+static void drop_quiet(struct uie_fan *f, unsigned i)
+{
+	mask(f, &f->quiet[i], false);
 	close(f->quiet[i].fd);
 	f->quiet[i] = f->quiet[--f->nquiet];
 }
 
-/* Makes exactly the files ids[i] with fds[i] >= 0 on watched file systems quiet (n == 0: none). */
-static void quiet(struct uie_fan *f, const struct uie_file_id *ids, const int *fds, unsigned n)
+/*
+ * The quiet files of tid's execve, about to continue: exactly ids[i] with
+ * fds[i] >= 0 on watched file systems (n == 0: none), none masked yet.
+ */
+static void quiet_for(struct uie_fan *f, pid_t tid, const struct uie_file_id *ids, const int *fds,
+		      unsigned n)
 {
 	struct uie_file_id want[UIE_EXEC_IDS];
 	unsigned m = 0;
 
+	for (unsigned i = 0; i < f->nquiet; i++)
+		mask(f, &f->quiet[i], false);
 	for (unsigned i = 0; i < n && m < UIE_EXEC_IDS; i++)
 		if (fds[i] >= 0 && uie_guest_fan_covers(f, ids[i].dev))
 			want[m++] = ids[i];
-	/* First the files that must raise events again, so that none stays quiet by mistake. */
 	for (unsigned i = f->nquiet; i-- > 0;)
 		if (!ids_have(want, m, &f->quiet[i].id))
-			unquiet_one(f, i);
-	for (unsigned i = 0; i < n; i++) {
+			drop_quiet(f, i);
+	for (unsigned i = 0; i < n && f->nquiet < UIE_EXEC_IDS; i++) {
 		struct uie_quiet *q = &f->quiet[f->nquiet];
 
-		if (!ids_have(want, m, &ids[i]) || is_quiet(f, &ids[i]) || f->nquiet == UIE_EXEC_IDS)
+		if (!ids_have(want, m, &ids[i]) || is_quiet(f, &ids[i]))
 			continue;
 		if ((q->fd = fcntl(fds[i], F_DUPFD_CLOEXEC, 0)) < 0)
 			continue; /* it raises events as before */
-		if (fanotify_mark(f->fd, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK, FAN_OPEN_EXEC_PERM, q->fd,
-				  NULL) != 0) {
-			close(q->fd);
-			continue;
-		}
 		q->id = ids[i];
+		q->masked = false;
 		f->nquiet++;
 	}
+	f->quiet_tid = f->nquiet ? tid : 0;
+	f->quiet_ms = uie_now_ms();
+}
+
+/* tid's main program was opened, the one exec.c allowed: its interpreters may be quiet now. */
+static void quiet_now(struct uie_fan *f, pid_t tid)
+{
+	if (tid != f->quiet_tid)
+		return;
+	for (unsigned i = 0; i < f->nquiet; i++)
+		mask(f, &f->quiet[i], true);
+	f->quiet_tid = 0; /* once per execve */
 }
 
 void uie_guest_fan_unquiet(struct uie_fan *f)
 {
 	while (f->nquiet)
-		unquiet_one(f, f->nquiet - 1);
+		drop_quiet(f, f->nquiet - 1);
+	f->quiet_tid = 0;
 }
 
 int uie_guest_fan_idle_ms(const struct uie_fan *f)
@@ -338,8 +362,7 @@ void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_id
 				pe = &f->pending[i];
 	}
 	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = now, .allowed = *allowed };
-	quiet(f, allowed->id, fds, others_in_flight(f, tid) ? 0 : allowed->n);
-	f->quiet_ms = now;
+	quiet_for(f, tid, allowed->id, fds, others_in_flight(f, tid) ? 0 : allowed->n);
 }
 
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
@@ -358,10 +381,18 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	if (m->fd < 0 || fstat(m->fd, &st) != 0)
 		return FAN_DENY;
 	id = uie_file_id_of(&st);
-	/* The very file exec.c had allowed, unchanged: no second request. */
+	/*
+	 * The very file exec.c had allowed, unchanged, in its role: no second
+	 * request.  The first open is the main program; a later one may be any
+	 * of its interpreters.  (The main path swapped to the loader must not
+	 * run the loader as the program without its own request.)
+	 */
 	for (unsigned i = 0; i < pe->allowed.n; i++)
-		if (!memcmp(&pe->allowed.id[i], &id, sizeof(id)))
+		if ((i == 0) == (role == UIE_ROLE_MAIN) && !memcmp(&pe->allowed.id[i], &id, sizeof(id))) {
+			if (role == UIE_ROLE_MAIN)
+				quiet_now(&s->fan, m->pid);
 			return FAN_ALLOW;
+		}
 	/*
 	 * overlayfs opens the layer's file for exec in its turn, right after
 	 * the overlay file: same size and times on another device.  It is still

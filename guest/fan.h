@@ -31,10 +31,11 @@ struct uie_pending_exec {
 	struct uie_exec_ids allowed;
 };
 
-/* A file whose exec opens raise no event (fan.c, "Quiet files"): its ignore mask's descriptor. */
+/* An interpreter whose exec opens raise no event (fan.c, "Quiet files"). */
 struct uie_quiet {
 	struct uie_file_id id;
-	int fd;
+	int fd;      /* the descriptor its ignore mask is set and cleared through */
+	bool masked; /* the mask is set */
 };
 
 struct uie_fan {
@@ -44,6 +45,7 @@ struct uie_fan {
 	dev_t devs[UIE_FAN_MAX_DEVS]; /* file systems with the exec mark */
 	struct uie_pending_exec pending[UIE_FAN_MAX_PENDING];
 	unsigned nquiet;   /* of quiet[] */
+	pid_t quiet_tid;   /* whose main program's event sets their masks (0: none to come) */
 	uint64_t quiet_ms; /* CLOCK_MONOTONIC ms when the quiet set was last made */
 	struct uie_quiet quiet[UIE_EXEC_IDS];
 };

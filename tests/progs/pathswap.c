@@ -2,8 +2,10 @@
 /*
  * The path-swap race on execve: a thread keeps pointing DIR/prog at GOOD
  * and at EVIL (atomic rename of a symlink) while the main thread forks
- * children that execute DIR/prog.  `pathswap DIR GOOD EVIL SECONDS`.
- * GOOD must exit 0; EVIL (the payload) exits 10 if it ever runs.
+ * children that execute DIR/prog.  `pathswap DIR GOOD EVIL SECONDS [ARG]`.
+ * GOOD must exit 0; EVIL (the payload) exits 10 if it ever runs.  ARG, if
+ * given, is passed to the program (EVIL = ld.so, ARG = --version: the loader
+ * run as a program prints its banner, which the caller looks for).
  */
 #include <sys/wait.h>
 #include <time.h>
@@ -51,7 +53,7 @@ int main(int argc, char **argv)
 		if (c < 0)
 			return setup_failed("fork");
 		if (c == 0) {
-			char *args[] = { link_path, NULL };
+			char *args[] = { link_path, argc > 5 ? argv[5] : NULL, NULL };
 
 			execv(link_path, args);
 			_exit(errno == EACCES || errno == EPERM ? 77 : 78);

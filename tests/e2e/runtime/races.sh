@@ -32,4 +32,19 @@ run_uie -- "$P/pathswap" "$T/swap" /usr/bin/true "$P/payload" "$SECS"
 expect_rc 0 "path swap"
 expect_out "REFUSED EVIL never executed" "path swap"
 note "$OUT"
+
+# The same swap to ld.so, which the policy allows only as an interpreter: the
+# loader run as the program (its --version banner) is a role the policy refuses,
+# though ld.so is one of the files exec.c allowed for that execve (as /usr/bin/true's
+# interpreter).  The first exec open must be the program exec.c allowed.
+LDSO=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+mkdir "$T/swap2"
+"$P/pathswap" "$T/swap2" /usr/bin/true "$LDSO" "$SECS" --version >"$T/native.out" 2>&1
+grep -q "^ld.so .*version" "$T/native.out" ||
+	fail "path swap to ld.so natively: the loader never ran as the program: $(tail -3 "$T/native.out")"
+note "path swap to ld.so as the program (fanotify)"
+run_uie -- "$P/pathswap" "$T/swap2" /usr/bin/true "$LDSO" "$SECS" --version
+echo "$OUT" | grep -q "^ld.so .*version" && { show; fail "ld.so ran as the program through a swapped path"; }
+expect_out "GOOD ran" "path swap to ld.so"
+note "$(echo "$OUT" | tail -1)"
 echo PASS
