@@ -166,11 +166,9 @@ static int walk_chain(struct uie_exec_chain *ch, const struct uie_call *c, bool 
  * was only looked for after the program's ALLOW), never less.  An allowed
  * file's identity goes to ids as it was before the request: if the file
  * changes after it, the exec watch no longer matches it and asks the
- * monitor again (fan.c).  fds[i] is ids->id[i]'s descriptor when its
- * opens may be quiet (fan.c): an interpreter of a program that is a file,
- * sealed or immutable; else -1.
+ * monitor again (fan.c).
  */
-static bool ask_chain(struct uie_sup *s, struct uie_exec_chain *ch, struct uie_exec_ids *ids, int *fds)
+static bool ask_chain(struct uie_sup *s, struct uie_exec_chain *ch, struct uie_exec_ids *ids)
 {
 	unsigned ok = uie_guest_ask_all(s, ch->g, ch->n);
 
@@ -183,13 +181,8 @@ static bool ask_chain(struct uie_sup *s, struct uie_exec_chain *ch, struct uie_e
 			continue;
 		}
 		uie_guest_commit(s, g);
-		if (g->role != UIE_ROLE_ANON && ids->n < UIE_EXEC_IDS) {
-			bool may_quiet = i > 0 && ch->g[0].role != UIE_ROLE_ANON &&
-					 !(g->req.cond & UIE_COND_UNSEALED);
-
-			fds[ids->n] = may_quiet ? g->objfd : -1;
+		if (g->role != UIE_ROLE_ANON && ids->n < UIE_EXEC_IDS)
 			ids->id[ids->n++] = uie_file_id_of(&g->st);
-		}
 	}
 	return ok == ch->n;
 }
@@ -202,7 +195,6 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	int flags = at ? (int)n->data.args[4] : 0;
 	char path[PATH_MAX], what[PATH_MAX + 32];
 	struct uie_exec_ids ids = { .n = 0 };
-	int ids_fd[UIE_EXEC_IDS];
 	struct uie_exec_chain ch = { .n = 0, .root = -1 };
 	bool asked;
 	int fd = -1, err = 0;
@@ -238,12 +230,12 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	}
 	if (ch.g[0].role != UIE_ROLE_ANON)
 		err = walk_chain(&ch, c, uie_guest_fan_covers(&s->fan, ch.g[0].st.st_dev));
-	asked = ask_chain(s, &ch, &ids, ids_fd);
+	asked = ask_chain(s, &ch, &ids);
 	if (asked && err == 0) {
 		/* Under the exec watch the kernel's own opens are checked again (fan.c):
 		 * any file other than the ones allowed here is asked about once more. */
 		if (s->fan.fd >= 0)
-			uie_guest_fan_expect(&s->fan, n->pid, &ids, ids_fd);
+			uie_guest_fan_expect(&s->fan, n->pid, &ids);
 		uie_guest_cont(r);
 	} else if (asked) {
 		uie_guest_deny(r, err);

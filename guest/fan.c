@@ -14,27 +14,11 @@
  * execve of the supervised tree (exec.c registers each one before it lets
  * the call continue) are answered FAN_ALLOW at once: we supervise only our
  * tree.  Every execve of the tree is registered first, because the filter
- * sends execve and execveat to exec.c without exception.  A refusal here
- * fails the execve with EPERM (FAN_DENY_ERRNO cannot carry EACCES), which
- * only happens when the file changed after exec.c's check.
- *
- * Quiet files.  Each event stops the exec'ing thread and wakes us, only to
- * be answered FAN_ALLOW when the kernel opens a file exec.c allowed,
- * unchanged.  While one execve of the tree is in flight and no other
- * (every earlier one is retired: its thread has made a system call since,
- * so the call and its opens are over), the interpreters it allowed that
- * are sealed or immutable are its quiet files: when the event of its main
- * program arrives and is the program exec.c allowed, they get an ignore
- * mask for FAN_OPEN_EXEC_PERM on their inode before we answer it, and the
- * kernel's open of one of them then raises no event, which is the answer
- * the event would have got.  Before any execve continues, every mask is
- * cleared: the main program's open always raises its event (a main path
- * swapped to the loader cannot run it as the program unasked), and the
- * events after it are numbered right (an interpreter swapped for another
- * file is asked about as an interpreter).  With another execve in flight
- * nothing is quiet.  A write clears a mask (the kernel drops an ignore
- * mask on modification), a broken seal drops them all before its writer
- * gets its descriptor, and an idle tree drops them after 2 s.
+ * sends execve and execveat to exec.c without exception.  An entry ends
+ * when its thread makes its next trapped call (the execve, and so its
+ * opens, are over) or after PENDING_TTL_MS.  A refusal here fails the
+ * execve with EPERM (FAN_DENY_ERRNO cannot carry EACCES), which only
+ * happens when the file changed after exec.c's check.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,7 +43,6 @@
 #include "writewatch.h"
 
 #define PENDING_TTL_MS 5000
-#define QUIET_IDLE_MS 2000 /* the quiet files of a tree that execs nothing are dropped after this long */
 
 /* Mount points are the fifth field of mountinfo, with \ooo escapes. */
 static int mount_point(const char *line, char *out, size_t cap)
@@ -176,7 +159,6 @@ void uie_guest_fan_release(struct uie_fan *f)
 
 	if (f->fd < 0)
 		return;
-	uie_guest_fan_unquiet(f);
 	if (fanotify_mark(f->fd, FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM, 0, AT_FDCWD, NULL) == 0 &&
 	    pipe2(ours_closed, O_CLOEXEC) == 0)
 		stack = mmap(NULL, RELEASER_STACK, PROT_READ | PROT_WRITE,
@@ -211,123 +193,6 @@ static bool in_flight(const struct uie_pending_exec *pe, uint64_t now)
 	return pe->tid != 0 && now - pe->stamp <= PENDING_TTL_MS;
 }
 
-/* Whether an execve of the tree other than tid's may still open files. */
-static bool others_in_flight(const struct uie_fan *f, pid_t tid)
-{
-	uint64_t now = uie_now_ms();
-
-	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
-		if (f->pending[i].tid != tid && in_flight(&f->pending[i], now))
-			return true;
-	return false;
-}
-
-static bool ids_have(const struct uie_file_id *ids, unsigned n, const struct uie_file_id *id)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (!memcmp(&ids[i], id, sizeof(*id)))
-			return true;
-	return false;
-}
-
-static bool is_quiet(const struct uie_fan *f, const struct uie_file_id *id)
-{
-	for (unsigned i = 0; i < f->nquiet; i++)
-		if (!memcmp(&f->quiet[i].id, id, sizeof(*id)))
-			return true;
-	return false;
-}
-
-/* Sets or clears quiet file q's ignore mask. */
-static void mask(const struct uie_fan *f, struct uie_quiet *q, bool on)
-{
-	if (q->masked == on)
-		return;
-	/* Clearing: ENOENT when a write dropped the mask (and the mark had nothing else), as wanted. */
-	if (fanotify_mark(f->fd, (on ? FAN_MARK_ADD : FAN_MARK_REMOVE) | FAN_MARK_IGNORED_MASK,
-			  FAN_OPEN_EXEC_PERM, q->fd, NULL) == 0 || !on)
-		q->masked = on;
-}
-
-static void drop_quiet(struct uie_fan *f, unsigned i)
-{
-	mask(f, &f->quiet[i], false);
-	close(f->quiet[i].fd);
-	f->quiet[i] = f->quiet[--f->nquiet];
-}
-
-/*
- * The quiet files of tid's execve, about to continue: exactly ids[i] with
- * fds[i] >= 0 on watched file systems (n == 0: none), none masked yet.
- */
-static void quiet_for(struct uie_fan *f, pid_t tid, const struct uie_file_id *ids, const int *fds,
-		      unsigned n)
-{
-	struct uie_file_id want[UIE_EXEC_IDS];
-	unsigned m = 0;
-
-	for (unsigned i = 0; i < f->nquiet; i++)
-		mask(f, &f->quiet[i], false);
-	for (unsigned i = 0; i < n && m < UIE_EXEC_IDS; i++)
-		if (fds[i] >= 0 && uie_guest_fan_covers(f, ids[i].dev))
-			want[m++] = ids[i];
-	for (unsigned i = f->nquiet; i-- > 0;)
-		if (!ids_have(want, m, &f->quiet[i].id))
-			drop_quiet(f, i);
-	for (unsigned i = 0; i < n && f->nquiet < UIE_EXEC_IDS; i++) {
-		struct uie_quiet *q = &f->quiet[f->nquiet];
-
-		if (!ids_have(want, m, &ids[i]) || is_quiet(f, &ids[i]))
-			continue;
-		if ((q->fd = fcntl(fds[i], F_DUPFD_CLOEXEC, 0)) < 0)
-			continue; /* it raises events as before */
-		q->id = ids[i];
-		q->masked = false;
-		f->nquiet++;
-	}
-	f->quiet_tid = f->nquiet ? tid : 0;
-	f->quiet_ms = uie_now_ms();
-}
-
-/* tid's main program was opened, the one exec.c allowed: its interpreters may be quiet now. */
-static void quiet_now(struct uie_fan *f, pid_t tid)
-{
-	if (tid != f->quiet_tid)
-		return;
-	for (unsigned i = 0; i < f->nquiet; i++)
-		mask(f, &f->quiet[i], true);
-	f->quiet_tid = 0; /* once per execve */
-}
-
-void uie_guest_fan_unquiet(struct uie_fan *f)
-{
-	while (f->nquiet)
-		drop_quiet(f, f->nquiet - 1);
-	f->quiet_tid = 0;
-}
-
-int uie_guest_fan_idle_ms(const struct uie_fan *f)
-{
-	uint64_t now = uie_now_ms(), due = f->quiet_ms + QUIET_IDLE_MS;
-
-	if (f->nquiet == 0)
-		return -1;
-	return due > now ? (int)(due - now) : 0;
-}
-
-void uie_guest_fan_sweep(struct uie_fan *f)
-{
-	if (uie_guest_fan_idle_ms(f) == 0)
-		uie_guest_fan_unquiet(f);
-}
-
-void uie_guest_fan_retire(struct uie_fan *f, pid_t tid)
-{
-	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
-		if (f->pending[i].tid == tid)
-			f->pending[i].tid = 0;
-}
-
 /*
  * The pending execve of tid, if one was registered recently: the kernel
  * opens the files right after the call continues, and a stale entry must
@@ -344,7 +209,7 @@ static struct uie_pending_exec *pending(struct uie_fan *f, pid_t tid)
 	return NULL;
 }
 
-void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed, const int *fds)
+void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed)
 {
 	struct uie_pending_exec *pe = NULL;
 	uint64_t now = uie_now_ms();
@@ -353,7 +218,7 @@ void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_id
 		if (f->pending[i].tid == tid)
 			pe = &f->pending[i];
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING && !pe; i++)
-		if (!in_flight(&f->pending[i], now)) /* free, retired or expired */
+		if (!in_flight(&f->pending[i], now)) /* free, ended or expired */
 			pe = &f->pending[i];
 	if (!pe) { /* reuse the oldest slot */
 		pe = &f->pending[0];
@@ -362,7 +227,13 @@ void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_id
 				pe = &f->pending[i];
 	}
 	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = now, .allowed = *allowed };
-	quiet_for(f, tid, allowed->id, fds, others_in_flight(f, tid) ? 0 : allowed->n);
+}
+
+void uie_guest_fan_retire(struct uie_fan *f, pid_t tid)
+{
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
+		if (f->pending[i].tid == tid)
+			f->pending[i].tid = 0;
 }
 
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
@@ -388,11 +259,8 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	 * run the loader as the program without its own request.)
 	 */
 	for (unsigned i = 0; i < pe->allowed.n; i++)
-		if ((i == 0) == (role == UIE_ROLE_MAIN) && !memcmp(&pe->allowed.id[i], &id, sizeof(id))) {
-			if (role == UIE_ROLE_MAIN)
-				quiet_now(&s->fan, m->pid);
+		if ((i == 0) == (role == UIE_ROLE_MAIN) && !memcmp(&pe->allowed.id[i], &id, sizeof(id)))
 			return FAN_ALLOW;
-		}
 	/*
 	 * overlayfs opens the layer's file for exec in its turn, right after
 	 * the overlay file: same size and times on another device.  It is still

@@ -31,23 +31,12 @@ struct uie_pending_exec {
 	struct uie_exec_ids allowed;
 };
 
-/* An interpreter whose exec opens raise no event (fan.c, "Quiet files"). */
-struct uie_quiet {
-	struct uie_file_id id;
-	int fd;      /* the descriptor its ignore mask is set and cleared through */
-	bool masked; /* the mask is set */
-};
-
 struct uie_fan {
 	int fd;                       /* the group, -1 without */
 	unsigned ndevs;               /* of devs[] */
 	bool watch_warned;            /* a file could not be watched for writes (writewatch.c; said once) */
 	dev_t devs[UIE_FAN_MAX_DEVS]; /* file systems with the exec mark */
 	struct uie_pending_exec pending[UIE_FAN_MAX_PENDING];
-	unsigned nquiet;   /* of quiet[] */
-	pid_t quiet_tid;   /* whose main program's event sets their masks (0: none to come) */
-	uint64_t quiet_ms; /* CLOCK_MONOTONIC ms when the quiet set was last made */
-	struct uie_quiet quiet[UIE_EXEC_IDS];
 };
 
 int uie_guest_fan_init(struct uie_fan *f);
@@ -55,20 +44,12 @@ int uie_guest_fan_init(struct uie_fan *f);
 void uie_guest_fan_release(struct uie_fan *f);
 bool uie_guest_fan_covers(const struct uie_fan *f, dev_t dev);
 /*
- * Registers tid's execve, just before it continues; opens of the files in
- * allowed need no second request.  fds[i] is an open descriptor of
- * allowed->id[i] when that file is sealed or immutable (else -1): while no
- * other execve of the tree is in flight, such files are made quiet.
+ * Registers tid's execve; the first open of the file allowed->id[0] (the
+ * main program) and later opens of the others need no second request.
  */
-void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed, const int *fds);
-/* tid makes a system call: the execve it made before, if any, is over (its opens are done). */
+void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed);
+/* tid makes a trapped call: the execve it made before, if any, is over (its opens are done). */
 void uie_guest_fan_retire(struct uie_fan *f, pid_t tid);
-/* No file is quiet any more (a seal broke). */
-void uie_guest_fan_unquiet(struct uie_fan *f);
-/* Ms until the quiet files of an idle tree are due to be dropped (-1: none are quiet). */
-int uie_guest_fan_idle_ms(const struct uie_fan *f);
-/* Drops them when due (the tree is idle). */
-void uie_guest_fan_sweep(struct uie_fan *f);
 struct uie_sup;
 /* Reads and answers the group's events (exec permission; FAN_MODIFY goes to writewatch.c). */
 void uie_guest_fan_handle(struct uie_sup *s);

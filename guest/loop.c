@@ -301,17 +301,15 @@ static int supervise(struct uie_sup *s, struct uie_spawned *sp, int sigfd, const
 			{ .fd = reaped ? -1 : sp->pidfd, .events = POLLIN },
 			{ .fd = sigfd, .events = POLLIN },
 		};
-		int idle = min_timeout(min_timeout(uie_guest_fastpath_idle_ms(&s->fp_reports),
-						   uie_guest_seal_idle_ms(&s->seals)),
-				       uie_guest_fan_idle_ms(&s->fan));
+		int idle = min_timeout(uie_guest_fastpath_idle_ms(&s->fp_reports),
+				       uie_guest_seal_idle_ms(&s->seals));
 		int k = poll(p, 4, s->freezer.nleft ? min_timeout(idle, LEFT_POLL_MS) : idle);
 
 		if (k < 0 && errno != EINTR)
 			break;
-		if (k == 0) { /* idle: report the fast-path refusals, drop unused seals and quiet files */
+		if (k == 0) { /* quiet: report the fast-path refusals, drop unused seals */
 			uie_guest_fastpath_flush(s);
 			uie_guest_seal_sweep(s);
-			uie_guest_fan_sweep(&s->fan);
 		}
 		if (s->freezer.nleft)
 			uie_guest_thaw_left(&s->freezer);

@@ -273,7 +273,6 @@ static void broken(struct uie_sup *s, struct uie_seal *e)
 		uie_guest_forget(&s->granted, e->map_dev, e->map_ino);
 	if (s->fan.fd >= 0) /* the write that follows is this one: no second report */
 		fanotify_mark(s->fan.fd, FAN_MARK_REMOVE, FAN_MODIFY, e->fd, NULL);
-	uie_guest_fan_unquiet(&s->fan); /* its exec opens are checked again before it can change */
 	find_mappers(e, &mp);
 	in_flight(e, &mp);
 	if (mp.n > 0) {
