@@ -228,8 +228,11 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		uie_guest_deny(r, EACCES);
 		goto out;
 	}
-	if (ch.g[0].role != UIE_ROLE_ANON)
-		err = walk_chain(&ch, c, uie_guest_fan_covers(&s->fan, ch.g[0].st.st_dev));
+	/* What the exec watch will see first (fan.c): the main program, if its file system is marked. */
+	ids.main_first = ch.g[0].role != UIE_ROLE_ANON;
+	ids.main_watched = uie_guest_fan_covers(&s->fan, ch.head_st.st_dev);
+	if (ids.main_first)
+		err = walk_chain(&ch, c, ids.main_watched);
 	asked = ask_chain(s, &ch, &ids);
 	if (asked && err == 0) {
 		/* Under the exec watch the kernel's own opens are checked again (fan.c):

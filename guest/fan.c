@@ -236,6 +236,12 @@ void uie_guest_fan_retire(struct uie_fan *f, pid_t tid)
 			f->pending[i].tid = 0;
 }
 
+/* Whether allowed file i of pe is its main program (else one of its interpreters). */
+static bool main_slot(const struct uie_pending_exec *pe, unsigned i)
+{
+	return i == 0 && pe->allowed.main_first;
+}
+
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
 {
 	struct uie_pending_exec *pe = pending(&s->fan, m->pid);
@@ -248,7 +254,8 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 
 	if (!pe || !(m->mask & FAN_OPEN_EXEC_PERM))
 		return FAN_ALLOW; /* not our tree */
-	role = pe->opens++ == 0 ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
+	/* The main program's open comes first, unless its file system has no mark. */
+	role = pe->opens++ == 0 && pe->allowed.main_watched ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
 	if (m->fd < 0 || fstat(m->fd, &st) != 0)
 		return FAN_DENY;
 	id = uie_file_id_of(&st);
@@ -259,7 +266,8 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	 * run the loader as the program without its own request.)
 	 */
 	for (unsigned i = 0; i < pe->allowed.n; i++)
-		if ((i == 0) == (role == UIE_ROLE_MAIN) && !memcmp(&pe->allowed.id[i], &id, sizeof(id)))
+		if (main_slot(pe, i) == (role == UIE_ROLE_MAIN) &&
+		    !memcmp(&pe->allowed.id[i], &id, sizeof(id)))
 			return FAN_ALLOW;
 	/*
 	 * overlayfs opens the layer's file for exec in its turn, right after
@@ -270,7 +278,7 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (pe->allowed.id[i].dev != id.dev && pe->allowed.id[i].size == id.size &&
 		    pe->allowed.id[i].mtime_ns == id.mtime_ns && pe->allowed.id[i].ctime_ns == id.ctime_ns) {
-			role = i == 0 ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
+			role = main_slot(pe, i) ? UIE_ROLE_MAIN : UIE_ROLE_INTERP;
 			pe->opens--;
 			break;
 		}

@@ -21,6 +21,8 @@
 struct uie_exec_ids {
 	struct uie_file_id id[UIE_EXEC_IDS];
 	unsigned n;
+	bool main_first;   /* id[0] is the main program (it is a file, not fileless) */
+	bool main_watched; /* the main program's open raises an event (its file system has the mark) */
 };
 
 /* An execve waiting for its FAN_OPEN_EXEC_PERM events. */
@@ -44,8 +46,9 @@ int uie_guest_fan_init(struct uie_fan *f);
 void uie_guest_fan_release(struct uie_fan *f);
 bool uie_guest_fan_covers(const struct uie_fan *f, dev_t dev);
 /*
- * Registers tid's execve; the first open of the file allowed->id[0] (the
- * main program) and later opens of the others need no second request.
+ * Registers tid's execve; the main program's open (the first event, when
+ * it raises one) of allowed->id[0] and the interpreters' opens of the
+ * others need no second request.
  */
 void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed);
 /* tid makes a trapped call: the execve it made before, if any, is over (its opens are done). */
