@@ -3,9 +3,9 @@
  * The monitor connection: opened on the first request (or the one handed
  * over with --socket-fd), checked to belong to the monitor run the tree
  * started under (the fast path's page and hint are fetched on it at its
- * first refusal, reports.c); closed
- * on any bridge failure (the next request reconnects; a handed-over
- * connection cannot be reopened, so every later request is refused).
+ * first refusal, reports.c); closed on any bridge failure (the next
+ * request reconnects; a handed-over connection cannot be reopened, so
+ * every later request is refused).
  */
 #include <errno.h>
 #include <stdio.h>
