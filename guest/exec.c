@@ -228,7 +228,8 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 		uie_guest_deny(r, EACCES);
 		goto out;
 	}
-	/* What the exec watch will see first (fan.c): the main program, if its file system is marked. */
+	/* What the exec watch will see first (fan.c): the main program, if its file system is
+	 * marked.  ch.head_st is still the main program's: walk_chain has not run yet. */
 	ids.main_first = ch.g[0].role != UIE_ROLE_ANON;
 	ids.main_watched = uie_guest_fan_covers(&s->fan, ch.head_st.st_dev);
 	if (ids.main_first)

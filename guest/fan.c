@@ -261,9 +261,10 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	id = uie_file_id_of(&st);
 	/*
 	 * The very file exec.c had allowed, unchanged, in its role: no second
-	 * request.  The first open is the main program; a later one may be any
-	 * of its interpreters.  (The main path swapped to the loader must not
-	 * run the loader as the program without its own request.)
+	 * request.  An open in the role MAIN (above) must be the main program,
+	 * one in the role INTERP any of its interpreters.  (The main path
+	 * swapped to the loader must not run the loader as the program without
+	 * its own request.)
 	 */
 	for (unsigned i = 0; i < pe->allowed.n; i++)
 		if (main_slot(pe, i) == (role == UIE_ROLE_MAIN) &&

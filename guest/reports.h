@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The interceptor's fast path (reports.c, its one owner): opened at the
- * connection's first refusal and closed with it, one check before asking the monitor, one
- * call after its verdict, and the queue of the refusals it made, sent to
- * the monitor for its log only after the refused calls were answered.
+ * connection's first refusal and closed with it, one check before asking
+ * the monitor, one call after its verdict, and the queue of the refusals
+ * it made, sent to the monitor for its log only after the refused calls
+ * were answered.
  */
 #ifndef UIE_GUEST_REPORTS_H
 #define UIE_GUEST_REPORTS_H
