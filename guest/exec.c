@@ -187,7 +187,7 @@ static bool ask_chain(struct uie_sup *s, struct uie_exec_chain *ch, struct uie_e
 	return ok == ch->n;
 }
 
-void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r)
+void uie_guest_on_exec(struct uie_sup *s, struct uie_call *c, struct seccomp_notif_resp *r)
 {
 	const struct seccomp_notif *n = c->n;
 	bool at = n->data.nr == __NR_execveat;
@@ -238,9 +238,14 @@ void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct secco
 	if (asked && err == 0) {
 		/* Under the exec watch the kernel's own opens are checked again (fan.c):
 		 * any file other than the ones allowed here is asked about once more. */
-		if (s->fan.fd >= 0)
-			uie_guest_fan_expect(&s->fan, n->pid, &ids);
-		uie_guest_cont(r);
+		if (s->fan.fd < 0 || uie_guest_fan_expect(&s->fan, c, &ids))
+			uie_guest_cont(r);
+		else {
+			fprintf(stderr,
+				"uie: denied execve of %s (pid %d): %d execves of the tree are in flight\n",
+				what, (int)n->pid, UIE_FAN_MAX_PENDING);
+			uie_guest_deny(r, EAGAIN);
+		}
 	} else if (asked) {
 		uie_guest_deny(r, err);
 	}

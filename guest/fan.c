@@ -14,11 +14,17 @@
  * execve of the supervised tree (exec.c registers each one before it lets
  * the call continue) are answered FAN_ALLOW at once: we supervise only our
  * tree.  Every execve of the tree is registered first, because the filter
- * sends execve and execveat to exec.c without exception.  An entry ends
- * when its thread makes its next trapped call (the execve, and so its
- * opens, are over) or after PENDING_TTL_MS.  A refusal here fails the
- * execve with EPERM (FAN_DENY_ERRNO cannot carry EACCES), which only
- * happens when the file changed after exec.c's check.
+ * sends execve and execveat to exec.c without exception.  So an entry
+ * must last as long as its execve can still open files, however long the
+ * kernel takes to get there (a root of the tree can hold an exec open with
+ * a fanotify group of its own, served before ours, and start any number of
+ * other execves meanwhile): it ends when its thread makes its next trapped
+ * call (the execve is over), when the thread is gone (the entry keeps the
+ * caller's pidfd, so a later thread with the same id is not taken for it),
+ * or when room is needed and the thread is in a system call other than
+ * execve.  When no entry can be given up, the new execve is refused.  A
+ * refusal here fails the execve with EPERM (FAN_DENY_ERRNO cannot carry
+ * EACCES), which only happens when the file changed after exec.c's check.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,8 +47,6 @@
 #include "uie/err.h"
 #include "uie/sys.h"
 #include "writewatch.h"
-
-#define PENDING_TTL_MS 5000
 
 /* Mount points are the fifth field of mountinfo, with \ooo escapes. */
 static int mount_point(const char *line, char *out, size_t cap)
@@ -188,52 +192,105 @@ bool uie_guest_fan_covers(const struct uie_fan *f, dev_t dev)
 	return false;
 }
 
-static bool in_flight(const struct uie_pending_exec *pe, uint64_t now)
+/* Whether pe's thread still exists: the one exec.c saw, not a later thread with its id. */
+static bool thread_alive(const struct uie_pending_exec *pe)
 {
-	return pe->tid != 0 && now - pe->stamp <= PENDING_TTL_MS;
+	if (syscall(SYS_pidfd_send_signal, pe->pidfd, 0, NULL, 0) != 0)
+		return false;
+	return pe->tgid == 0 || syscall(SYS_tgkill, pe->tgid, pe->tid, 0) == 0;
 }
 
 /*
- * The pending execve of tid, if one was registered recently: the kernel
- * opens the files right after the call continues, and a stale entry must
- * not make us judge a later process that reuses the thread id.
+ * Whether thread tid may be inside an execve: /proc/TID/syscall names
+ * execve or execveat, or does not say (the thread is running or runnable,
+ * or the file cannot be read).
+ */
+static bool maybe_in_exec(pid_t tid)
+{
+	char path[64], buf[32];
+	ssize_t n;
+	long nr;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno != ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	if (!strncmp(buf, "running", 7))
+		return true;
+	nr = strtol(buf, NULL, 10);
+	return nr == __NR_execve || nr == __NR_execveat;
+}
+
+static void end_entry(struct uie_pending_exec *pe)
+{
+	if (pe->tid != 0)
+		close(pe->pidfd);
+	pe->tid = 0;
+}
+
+/*
+ * The pending execve of thread tid.  An entry whose thread is gone is a
+ * stale one: the event comes from a later thread that reuses the id.
  */
 static struct uie_pending_exec *pending(struct uie_fan *f, pid_t tid)
 {
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++) {
 		struct uie_pending_exec *pe = &f->pending[i];
 
-		if (pe->tid == tid)
-			return in_flight(pe, uie_now_ms()) ? pe : NULL;
+		if (pe->tid == tid) {
+			if (thread_alive(pe))
+				return pe;
+			end_entry(pe);
+		}
 	}
 	return NULL;
 }
 
-void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed)
+/* A slot for a new entry: free, else one whose thread is gone, else one whose thread left its execve. */
+static struct uie_pending_exec *room(struct uie_fan *f)
 {
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
+		if (f->pending[i].tid == 0)
+			return &f->pending[i];
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
+		if (!thread_alive(&f->pending[i]))
+			return &f->pending[i];
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
+		if (!maybe_in_exec(f->pending[i].tid))
+			return &f->pending[i];
+	return NULL;
+}
+
+bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct uie_exec_ids *allowed)
+{
+	pid_t tid = c->n->pid;
 	struct uie_pending_exec *pe = NULL;
-	uint64_t now = uie_now_ms();
 
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING && !pe; i++)
 		if (f->pending[i].tid == tid)
 			pe = &f->pending[i];
-	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING && !pe; i++)
-		if (!in_flight(&f->pending[i], now)) /* free, ended or expired */
-			pe = &f->pending[i];
-	if (!pe) { /* reuse the oldest slot */
-		pe = &f->pending[0];
-		for (unsigned i = 1; i < UIE_FAN_MAX_PENDING; i++)
-			if (f->pending[i].stamp < pe->stamp)
-				pe = &f->pending[i];
-	}
-	*pe = (struct uie_pending_exec){ .tid = tid, .opens = 0, .stamp = now, .allowed = *allowed };
+	if (!pe && !(pe = room(f)))
+		return false;
+	end_entry(pe);
+	*pe = (struct uie_pending_exec){ .tid = tid,
+					 .tgid = c->thread_pidfd ? 0 : c->tgid,
+					 .pidfd = c->pidfd,
+					 .opens = 0,
+					 .allowed = *allowed };
+	c->pidfd = -1;
+	return true;
 }
 
 void uie_guest_fan_retire(struct uie_fan *f, pid_t tid)
 {
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
 		if (f->pending[i].tid == tid)
-			f->pending[i].tid = 0;
+			end_entry(&f->pending[i]);
 }
 
 /* Whether allowed file i of pe is its main program (else one of its interpreters). */

@@ -27,9 +27,10 @@ struct uie_exec_ids {
 
 /* An execve waiting for its FAN_OPEN_EXEC_PERM events. */
 struct uie_pending_exec {
-	pid_t tid;      /* 0: free slot */
+	pid_t tid;  /* 0: free slot */
+	pid_t tgid; /* tid's process where pidfd is the process's (before Linux 6.9), else 0 */
+	int pidfd;  /* the caller's pidfd (uie_call), owned here: tells whether tid is still that thread */
 	unsigned opens; /* exec opens seen: the first is MAIN, later ones INTERP */
-	uint64_t stamp; /* CLOCK_MONOTONIC ms of the registration */
 	struct uie_exec_ids allowed;
 };
 
@@ -45,12 +46,15 @@ int uie_guest_fan_init(struct uie_fan *f);
 /* Closes f->fd (if open) without waiting for the kernel to tear the group down. */
 void uie_guest_fan_release(struct uie_fan *f);
 bool uie_guest_fan_covers(const struct uie_fan *f, dev_t dev);
+struct uie_call;
 /*
- * Registers tid's execve; the main program's open (the first event, when
- * it raises one) of allowed->id[0] and the interpreters' opens of the
- * others need no second request.
+ * Registers the execve of c; the main program's open (the first event,
+ * when it raises one) of allowed->id[0] and the interpreters' opens of the
+ * others need no second request.  Takes c->pidfd (sets it to -1).
+ * false: every entry belongs to a thread that may still be in its execve,
+ * so none can be given up; the execve must be refused.
  */
-void uie_guest_fan_expect(struct uie_fan *f, pid_t tid, const struct uie_exec_ids *allowed);
+bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct uie_exec_ids *allowed);
 /* tid makes a trapped call: the execve it made before, if any, is over (its opens are done). */
 void uie_guest_fan_retire(struct uie_fan *f, pid_t tid);
 struct uie_sup;

@@ -106,8 +106,7 @@ static int open_caller(struct uie_sup *s, struct uie_call *c, unsigned *threads)
 	c->pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
 	if (c->pidfd < 0 || !uie_guest_id_valid(s->listener, n->id))
 		return UIE_E_SYS;
-	if (grant)
-		c->tgid = tgid;
+	c->tgid = tgid;
 	return UIE_OK;
 }
 

@@ -67,7 +67,7 @@ struct uie_sup {
 };
 
 /* ---- exec.c / mapping.c / remap.c: handlers; return the seccomp response ---- */
-void uie_guest_on_exec(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
+void uie_guest_on_exec(struct uie_sup *s, struct uie_call *c, struct seccomp_notif_resp *r);
 void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
 void uie_guest_on_mprotect(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);
 void uie_guest_on_mremap(struct uie_sup *s, const struct uie_call *c, struct seccomp_notif_resp *r);

@@ -14,7 +14,7 @@ struct uie_call {
 	const struct seccomp_notif *n;
 	int pidfd;         /* of the calling thread (PIDFD_THREAD), else of its process */
 	bool thread_pidfd; /* pidfd names the thread itself */
-	pid_t tgid;        /* its process (grants only; else 0) */
+	pid_t tgid;        /* its process (grants, and every call where pidfd is the process's; else 0) */
 	bool settled;      /* no other thread of it runs: it has none, or they are stopped */
 };
 
