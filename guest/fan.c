@@ -200,31 +200,7 @@ static bool thread_alive(const struct uie_pending_exec *pe)
 	return pe->tgid == 0 || syscall(SYS_tgkill, pe->tgid, pe->tid, 0) == 0;
 }
 
-/*
- * Whether thread tid may be inside an execve: /proc/TID/syscall names
- * execve or execveat, or does not say (the thread is running or runnable,
- * or the file cannot be read).
- */
-static bool maybe_in_exec(pid_t tid)
-{
-	char path[64], buf[32];
-	ssize_t n;
-	long nr;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return errno != ENOENT;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	buf[n] = '\0';
-	if (!strncmp(buf, "running", 7))
-		return true;
-	nr = strtol(buf, NULL, 10);
-	return nr == __NR_execve || nr == __NR_execveat;
-}
+static const long exec_calls[] = { __NR_execve, __NR_execveat };
 
 static void end_entry(struct uie_pending_exec *pe)
 {
@@ -261,7 +237,7 @@ static struct uie_pending_exec *room(struct uie_fan *f)
 		if (!thread_alive(&f->pending[i]))
 			return &f->pending[i];
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
-		if (!maybe_in_exec(f->pending[i].tid))
+		if (!uie_guest_maybe_in_call(f->pending[i].tid, exec_calls, 2))
 			return &f->pending[i];
 	return NULL;
 }

@@ -45,12 +45,6 @@
 #include "writewatch.h"
 
 #define SWEEP_MS 2000 /* seals of unmapped files are dropped this long after, when idle */
-/*
- * A grant continued this recently may still be on its way into the maps
- * (the kernel runs the call after our answer, and a single-threaded
- * caller is not stopped): its process counts as a mapper meanwhile.
- */
-#define IN_FLIGHT_MS 2000
 #define KILL_WAIT_MS 2000
 #define MAX_MAPPERS 64
 
@@ -75,11 +69,21 @@ static void release(struct uie_seals *sl, struct uie_seal *e)
 	*e = sl->e[--sl->n];
 }
 
-/* Remembers that pid (a thread) asks for a grant of e's file now. */
-static void asked(struct uie_seal *e, pid_t pid)
+/* The calls whose grants seal a file. */
+static const long grant_calls[] = { __NR_mmap,  __NR_mprotect, __NR_pkey_mprotect, __NR_mremap,
+				    __NR_shmat, __NR_execve,   __NR_execveat };
+
+/*
+ * Whether e's latest grant may not be in its process's maps yet: the
+ * kernel runs the call after our answer, a single-threaded caller is not
+ * stopped, and another fanotify group (pre-content events, Linux 6.14) can
+ * hold an mmap in the kernel for as long as it likes.  So the grantee's
+ * process counts as a mapper for as long as the grantee may still be in
+ * such a call, however long ago it asked.
+ */
+static bool grant_in_flight(const struct uie_seal *e)
 {
-	e->grantee = pid;
-	e->asked_ms = uie_now_ms();
+	return uie_guest_maybe_in_call(e->grantee, grant_calls, sizeof(grant_calls) / sizeof(grant_calls[0]));
 }
 
 int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh)
@@ -90,7 +94,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 
 	*fresh = false;
 	if ((e = find(&s->seals, st->st_dev, st->st_ino)) != NULL) { /* a break pending: a writer waits */
-		asked(e, pid);
+		e->grantee = pid;
 		return fcntl(e->fd, F_GETLEASE) == F_RDLCK ? UIE_SEAL_HELD : UIE_SEAL_WRITERS;
 	}
 	if (s->seals.n == UIE_SEALS_MAX) {
@@ -113,12 +117,14 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	if (s->seals.n == 0)
 		s->seals.swept_ms = uie_now_ms();
 	e = &s->seals.e[s->seals.n++];
-	*e = (struct uie_seal){
-		.dev = st->st_dev, .ino = st->st_ino, .fd = fd, .map_dev = st->st_dev, .map_ino = st->st_ino
-	};
+	*e = (struct uie_seal){ .dev = st->st_dev,
+				.ino = st->st_ino,
+				.fd = fd,
+				.map_dev = st->st_dev,
+				.map_ino = st->st_ino,
+				.grantee = pid };
 	/* What the maps show for an overlayfs file before Linux 6.8. */
 	uie_guest_maps_backing_id(s->kern.procmap_query, fd, st, &e->map_dev, &e->map_ino);
-	asked(e, pid);
 	*fresh = true;
 	return UIE_SEAL_HELD;
 }
@@ -202,16 +208,13 @@ static void find_mappers(const struct uie_seal *e, struct mappers *mp)
 	uie_guest_each_process(mapper_of, mp);
 }
 
-/*
- * Adds the process of e's latest grant when that grant may not be in its
- * maps yet (IN_FLIGHT_MS), and the thread that asked still exists.
- */
+/* Adds the process of e's latest grant when that grant may not be in its maps yet. */
 static void in_flight(const struct uie_seal *e, struct mappers *mp)
 {
 	unsigned threads;
 	pid_t tgid;
 
-	if (uie_now_ms() - e->asked_ms >= IN_FLIGHT_MS || mp->n == MAX_MAPPERS ||
+	if (mp->n == MAX_MAPPERS || !grant_in_flight(e) ||
 	    uie_guest_task_info(e->grantee, -1, &tgid, &threads) != UIE_OK)
 		return;
 	for (unsigned i = 0; i < mp->n; i++)
@@ -341,7 +344,7 @@ void uie_guest_seal_sweep(struct uie_sup *s)
 	/* Any process, not only the tree's: one whose parent died is no longer found as ours. */
 	uie_guest_each_process(live_in, &sw);
 	for (unsigned i = s->seals.n; i-- > 0;)
-		if (!sw.live[i] && uie_now_ms() - s->seals.e[i].asked_ms >= IN_FLIGHT_MS) {
+		if (!sw.live[i] && !grant_in_flight(&s->seals.e[i])) {
 			uie_guest_forget(&s->granted, s->seals.e[i].dev, s->seals.e[i].ino);
 			release(&s->seals, &s->seals.e[i]);
 		}

@@ -17,7 +17,6 @@ struct uie_seals {
 		uint64_t map_dev, map_ino; /* as /proc/PID/maps names it (overlayfs before 6.8) */
 		int fd;                    /* our read-only open holding the lease */
 		pid_t grantee;             /* thread that asked for the latest grant */
-		uint64_t asked_ms;         /* CLOCK_MONOTONIC ms of that request */
 	} e[UIE_SEALS_MAX];
 	uint64_t swept_ms; /* of the latest sweep */
 	unsigned n;

