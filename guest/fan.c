@@ -200,8 +200,6 @@ static bool thread_alive(const struct uie_pending_exec *pe)
 	return pe->tgid == 0 || syscall(SYS_tgkill, pe->tgid, pe->tid, 0) == 0;
 }
 
-static const long exec_calls[] = { __NR_execve, __NR_execveat };
-
 static void end_entry(struct uie_pending_exec *pe)
 {
 	if (pe->tid != 0)
@@ -226,6 +224,8 @@ static struct uie_pending_exec *pending(struct uie_fan *f, pid_t tid)
 	}
 	return NULL;
 }
+
+static const long exec_calls[] = { __NR_execve, __NR_execveat };
 
 /* A slot for a new entry: free, else one whose thread is gone, else one whose thread left its execve. */
 static struct uie_pending_exec *room(struct uie_fan *f)
