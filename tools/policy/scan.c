@@ -21,8 +21,13 @@
 #define ET_EXEC_ 2
 #define ET_DYN_ 3
 
-/* The role a TTP most likely means for an object; the manifest is reviewed anyway. */
-static const char *guess_role(const struct uie_elf_info *info, const char *path)
+/*
+ * The role a TTP most likely means for an object; the manifest is reviewed
+ * anyway.  A static-pie program (ldconfig, uie) is ET_DYN without
+ * PT_INTERP like a library: it is told by its execute bit and a name
+ * without ".so".
+ */
+static const char *guess_role(const struct uie_elf_info *info, const char *path, mode_t mode)
 {
 	const char *base = strrchr(path, '/');
 
@@ -32,7 +37,7 @@ static const char *guess_role(const struct uie_elf_info *info, const char *path)
 		return "INTERP";
 	if (info->e_type == ET_DYN_ && strstr(base, ".so"))
 		return "DSO";
-	if (info->e_type == ET_EXEC_ || info->has_interp)
+	if (info->e_type == ET_EXEC_ || info->has_interp || (mode & 0111))
 		return "MAIN";
 	return "DSO";
 }
@@ -72,7 +77,7 @@ int uie_scan_measure(const struct uie_platform *pl, uint16_t alg, int fd, const 
 		return r;
 	if (uie_elf_measure(pl, &ho.obj, alg, &info, d) == UIE_OK && info.nexec) {
 		*kind = UIE_SCAN_OBJECT;
-		*role = guess_role(&info, path);
+		*role = guess_role(&info, path, st.st_mode);
 	} else {
 		*kind = UIE_SCAN_UNUSABLE;
 		memset(d, 0, sizeof(*d));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # `uie` serves `uie run` itself and executes uie-tool for every other
-# command (tools/front.c).  It links nothing but the C library, since every
-# supervised program's start-up pays for what it loads; it passes the
+# command (tools/front.c).  It links nothing but the C library (statically,
+# static-pie, where the build allows), since every supervised program's
+# start-up pays for what it loads; it passes the
 # arguments, output and exit status through unchanged; and when uie-tool
 # cannot be executed it says which file and why (127 absent, 126 not
 # executable), while `uie run` still works without it.
@@ -21,7 +22,12 @@ sanitizer_libs='^lib(a|ub)san\.so'
 readelf --dyn-syms -W "$uie" | grep -Eq ' __(asan|ubsan)_' &&
 	sanitizer_libs='^lib((a|ub)san|m|gcc_s|pthread|dl|rt|resolv)\.so'
 needed=$(readelf -d "$uie" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -Ev "$sanitizer_libs" | tr '\n' ' ')
-[ "$needed" = "libc.so.6 " ] || fail "uie needs more than the C library: $needed"
+# Static-pie: no PT_INTERP, nothing NEEDED; else the C library alone.
+if readelf -l "$uie" | grep -q 'INTERP'; then
+	[ "$needed" = "libc.so.6 " ] || fail "uie needs more than the C library: $needed"
+else
+	[ -z "$needed" ] || fail "uie has no loader but needs libraries: $needed"
+fi
 [ -n "$(readelf -d "$tool" | grep 'NEEDED.*libcrypto')" ] ||
 	fail "uie-tool does not link libcrypto: is this the right program?"
 

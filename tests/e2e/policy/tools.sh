@@ -54,6 +54,11 @@ grep -q "$T/tree/sub: Permission denied" "$T/err" || { cat "$T/err" >&2; fail "u
 grep -q "no installed package 'no-such-package-uie'" "$T/err" || fail "missing package not named"
 "$UIE" ref scan --package libc-bin > "$T/libc-bin" 2>/dev/null || fail "ref scan --package libc-bin"
 grep -q "^role=SCRIPT .* path=/usr/bin/ldd$" "$T/libc-bin" || fail "ldd (a #! script of libc-bin) not listed"
+# ldconfig is static-pie on Debian (ET_DYN without PT_INTERP, like a library): a program all the same.
+if ldd /sbin/ldconfig 2>&1 | grep -q 'statically linked'; then
+	grep -q "^role=MAIN .* path=/sbin/ldconfig$" "$T/libc-bin" ||
+		fail "ldconfig (static-pie) not listed as a program: $(grep ldconfig "$T/libc-bin")"
+fi
 
 note "policy check against packages and paths"
 "$UIE" ref scan --package dash -o "$T/dash.m" 2>/dev/null || fail "ref scan --package dash"
