@@ -135,6 +135,7 @@ int main(int argc, char **argv)
 		return writer(argv[1], off);
 	serve(group, v, &held, 30000, w, false);
 	answer(group, held);
+	close(group); /* the kernel lets through whatever comes later */
 	if (waitpid(v, &st, 0) != v)
 		return setup_failed("waitpid");
 	if (WIFEXITED(st) && WEXITSTATUS(st) == ATTEMPT_GAINED)
