@@ -61,8 +61,8 @@ note "$(echo "$OUT" | tail -1)"
 # own (served before ours) for as long as it likes, and start other execves
 # meanwhile; when the hold ends, the interpreter's name may point elsewhere.
 # The entry must outlive any hold (HOLD: longer than the 5 s after which an
-# entry is checked against its thread) and any crowd (70: more than the 64
-# entries kept), else the held execve's opens pass as another process's.
+# entry used to end) and any crowd (70: more than the 64 entries kept), else
+# the held execve's opens pass as another process's.
 HOLD=${UIE_HOLD_SECONDS:-6}
 native "held exec open" "$P/execstall" "$T/held" /usr/bin/true "$P/payload" 0
 note "exec open held ${HOLD} s, its interpreter swapped meanwhile"
