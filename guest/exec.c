@@ -238,9 +238,9 @@ void uie_guest_on_exec(struct uie_sup *s, struct uie_call *c, struct seccomp_not
 	if (asked && err == 0) {
 		/* Under the exec watch the kernel's own opens are checked again (fan.c):
 		 * any file other than the ones allowed here is asked about once more. */
-		if (s->fan.fd < 0 || uie_guest_fan_expect(&s->fan, c, &ids))
+		if (s->fan.fd < 0 || uie_guest_fan_expect(&s->fan, c, &ids)) {
 			uie_guest_cont(r);
-		else {
+		} else {
 			fprintf(stderr,
 				"uie: denied execve of %s (pid %d): %d execves of the tree are in flight\n",
 				what, (int)n->pid, UIE_FAN_MAX_PENDING);

@@ -237,7 +237,8 @@ static struct uie_pending_exec *room(struct uie_fan *f)
 		if (!thread_alive(&f->pending[i]))
 			return &f->pending[i];
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
-		if (!uie_guest_maybe_in_call(f->pending[i].tid, exec_calls, 2))
+		if (!uie_guest_maybe_in_call(f->pending[i].tid, exec_calls,
+					     sizeof(exec_calls) / sizeof(exec_calls[0])))
 			return &f->pending[i];
 	return NULL;
 }

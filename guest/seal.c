@@ -147,20 +147,12 @@ void uie_guest_seals_release(struct uie_seals *sl)
 static bool in_tree(const struct uie_sup *s, pid_t pid)
 {
 	for (int depth = 0; pid > 1 && depth < 256; depth++) {
-		char path[48], buf[512], *p;
-		ssize_t n;
-		int fd;
+		char buf[512], *p;
 
 		if (pid == s->root)
 			return true;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		if (uie_guest_proc_read(pid, "stat", buf, sizeof(buf)) <= 0)
 			return false;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			return false;
-		buf[n] = '\0';
 		/* "pid (comm) state ppid": comm may hold anything but ends at the last ')'. */
 		if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %*c %d", &pid) != 1)
 			return false;

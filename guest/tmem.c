@@ -165,23 +165,32 @@ static int status_field(const char *buf, const char *name, long *v)
 	return end != p && *v > 0 ? UIE_OK : UIE_E_FORMAT;
 }
 
+ssize_t uie_guest_proc_read(pid_t tid, const char *name, char *buf, size_t cap)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)tid, name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return n;
+}
+
 /* The slow way: "Tgid:" and "Threads:" of /proc/TID/status. */
 static int task_info_status(pid_t tid, pid_t *tgid, unsigned *threads)
 {
-	char path[64], buf[2048];
+	char buf[2048];
 	long a, b;
-	ssize_t n;
-	int fd, r;
+	int r;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (uie_guest_proc_read(tid, "status", buf, sizeof(buf)) <= 0)
 		return UIE_E_SYS;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return UIE_E_SYS;
-	buf[n] = '\0';
 	if ((r = status_field(buf, "\nTgid:", &a)) != UIE_OK ||
 	    (r = status_field(buf, "\nThreads:", &b)) != UIE_OK)
 		return r;
@@ -254,19 +263,14 @@ int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads)
 
 bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n)
 {
-	char path[64], buf[32];
-	ssize_t len;
+	char buf[32];
+	ssize_t len = uie_guest_proc_read(tid, "syscall", buf, sizeof(buf));
 	long nr;
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (len < 0)
 		return errno != ENOENT && errno != ESRCH;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
+	if (len == 0)
 		return true;
-	buf[len] = '\0';
 	if (!strncmp(buf, "running", 7))
 		return true;
 	nr = strtol(buf, NULL, 10);

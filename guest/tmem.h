@@ -38,6 +38,12 @@ int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, boo
  * where the kernel allows, else from /proc/TID/status.
  */
 int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads);
+/*
+ * Reads /proc/TID/NAME (at most cap - 1 bytes) into buf, NUL-terminated.
+ * Return: the bytes read; 0 when none could be read; -1 (errno set) when
+ * the file cannot be opened.
+ */
+ssize_t uie_guest_proc_read(pid_t tid, const char *name, char *buf, size_t cap);
 /* Whether the kernel has PIDFD_GET_INFO (Linux 6.13). */
 bool uie_guest_pidfd_info_works(void);
 /*
