@@ -239,6 +239,13 @@ static bool interpret(struct uie_sup *s, struct uie_grant *g)
 			 (unsigned long long)g->v.seq);
 		return false;
 	}
+	if (g->seal == UIE_SEAL_CROWDED) {
+		snprintf(g->why, sizeof(g->why),
+			 "%d grants of the file are in calls not yet finished (the monitor's record "
+			 "%llu stands for a grant that did not happen)",
+			 UIE_SEAL_GRANTEES, (unsigned long long)g->v.seq);
+		return false;
+	}
 	return true;
 }
 

@@ -74,16 +74,57 @@ static const long grant_calls[] = { __NR_mmap,  __NR_mprotect, __NR_pkey_mprotec
 				    __NR_shmat, __NR_execve,   __NR_execveat };
 
 /*
- * Whether e's latest grant may not be in its process's maps yet: the
- * kernel runs the call after our answer, a single-threaded caller is not
- * stopped, and another fanotify group (pre-content events, Linux 6.14) can
- * hold an mmap in the kernel for as long as it likes.  So the grantee's
- * process counts as a mapper for as long as the grantee may still be in
- * such a call, however long ago it asked.
+ * Whether grantee's grant may not be in its process's maps yet: the kernel
+ * runs the call after our answer, a single-threaded caller is not stopped,
+ * and another fanotify group (pre-content events, Linux 6.14) can hold an
+ * mmap in the kernel for as long as it likes.  So a grantee's process
+ * counts as a mapper for as long as the grantee may still be in such a
+ * call, however long ago it asked, and whatever later grants of the file
+ * to others did.
  */
-static bool grant_in_flight(const struct uie_seal *e)
+static bool grant_in_flight(pid_t grantee)
 {
-	return uie_guest_maybe_in_call(e->grantee, grant_calls, sizeof(grant_calls) / sizeof(grant_calls[0]));
+	return uie_guest_maybe_in_call(grantee, grant_calls, sizeof(grant_calls) / sizeof(grant_calls[0]));
+}
+
+/* Drops e's grantees whose calls are over; true when one may be unfinished. */
+static bool any_in_flight(struct uie_seal *e)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < e->ngrantees; i++)
+		if (grant_in_flight(e->grantee[i]))
+			e->grantee[k++] = e->grantee[i];
+	e->ngrantees = k;
+	return k > 0;
+}
+
+static bool thread_maps(const struct uie_seal *e, pid_t tid);
+
+/*
+ * Adds pid to e's grantees; false when all UIE_SEAL_GRANTEES may still be
+ * in their calls.  To make room, a grantee also goes when its process maps
+ * the file executable already: a running thread may be just finishing its
+ * call, but then the mapping it had stays until that call is over, and
+ * the file's mappers are found from the maps at a break.
+ */
+static bool add_grantee(struct uie_seal *e, pid_t pid)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < e->ngrantees; i++)
+		if (e->grantee[i] == pid)
+			return true;
+	if (e->ngrantees == UIE_SEAL_GRANTEES) {
+		for (unsigned i = 0; i < e->ngrantees; i++)
+			if (grant_in_flight(e->grantee[i]) && !thread_maps(e, e->grantee[i]))
+				e->grantee[k++] = e->grantee[i];
+		e->ngrantees = k;
+	}
+	if (e->ngrantees == UIE_SEAL_GRANTEES)
+		return false;
+	e->grantee[e->ngrantees++] = pid;
+	return true;
 }
 
 int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh)
@@ -94,8 +135,9 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 
 	*fresh = false;
 	if ((e = find(&s->seals, st->st_dev, st->st_ino)) != NULL) { /* a break pending: a writer waits */
-		e->grantee = pid;
-		return fcntl(e->fd, F_GETLEASE) == F_RDLCK ? UIE_SEAL_HELD : UIE_SEAL_WRITERS;
+		if (fcntl(e->fd, F_GETLEASE) != F_RDLCK)
+			return UIE_SEAL_WRITERS;
+		return add_grantee(e, pid) ? UIE_SEAL_HELD : UIE_SEAL_CROWDED;
 	}
 	if (s->seals.n == UIE_SEALS_MAX) {
 		errno = ENOLCK;
@@ -122,7 +164,8 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 				.fd = fd,
 				.map_dev = st->st_dev,
 				.map_ino = st->st_ino,
-				.grantee = pid };
+				.ngrantees = 1,
+				.grantee = { pid } };
 	/* What the maps show for an overlayfs file before Linux 6.8. */
 	uie_guest_maps_backing_id(s->kern.procmap_query, fd, st, &e->map_dev, &e->map_ino);
 	*fresh = true;
@@ -193,6 +236,19 @@ static int mapper_of(void *ctx, pid_t pid)
 	return UIE_OK;
 }
 
+/* Whether the process of thread tid maps e's file executable. */
+static bool thread_maps(const struct uie_seal *e, pid_t tid)
+{
+	struct mappers mp = { .e = e };
+	unsigned threads;
+	pid_t tgid;
+
+	if (uie_guest_task_info(tid, -1, &tgid, &threads) != UIE_OK)
+		return false;
+	uie_guest_maps_each(tgid, maps_it, &mp);
+	return mp.found;
+}
+
 static void find_mappers(const struct uie_seal *e, struct mappers *mp)
 {
 	memset(mp, 0, sizeof(*mp));
@@ -200,19 +256,23 @@ static void find_mappers(const struct uie_seal *e, struct mappers *mp)
 	uie_guest_each_process(mapper_of, mp);
 }
 
-/* Adds the process of e's latest grant when that grant may not be in its maps yet. */
-static void in_flight(const struct uie_seal *e, struct mappers *mp)
+/* Adds the processes of e's grants that may not be in their maps yet. */
+static void in_flight(struct uie_seal *e, struct mappers *mp)
 {
 	unsigned threads;
 	pid_t tgid;
+	bool known;
 
-	if (mp->n == MAX_MAPPERS || !grant_in_flight(e) ||
-	    uie_guest_task_info(e->grantee, -1, &tgid, &threads) != UIE_OK)
-		return;
-	for (unsigned i = 0; i < mp->n; i++)
-		if (mp->pid[i] == tgid)
-			return;
-	mp->pid[mp->n++] = tgid;
+	any_in_flight(e);
+	for (unsigned g = 0; g < e->ngrantees && mp->n < MAX_MAPPERS; g++) {
+		if (uie_guest_task_info(e->grantee[g], -1, &tgid, &threads) != UIE_OK)
+			continue;
+		known = false;
+		for (unsigned i = 0; i < mp->n; i++)
+			known |= mp->pid[i] == tgid;
+		if (!known)
+			mp->pid[mp->n++] = tgid;
+	}
 }
 
 /* The monitor's mode says ENFORCE, or it cannot be asked (fail closed). */
@@ -336,7 +396,7 @@ void uie_guest_seal_sweep(struct uie_sup *s)
 	/* Any process, not only the tree's: one whose parent died is no longer found as ours. */
 	uie_guest_each_process(live_in, &sw);
 	for (unsigned i = s->seals.n; i-- > 0;)
-		if (!sw.live[i] && !grant_in_flight(&s->seals.e[i])) {
+		if (!sw.live[i] && !any_in_flight(&s->seals.e[i])) {
 			uie_guest_forget(&s->granted, s->seals.e[i].dev, s->seals.e[i].ino);
 			release(&s->seals, &s->seals.e[i]);
 		}

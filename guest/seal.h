@@ -8,7 +8,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#define UIE_SEALS_MAX 1024 /* granted files sealed at once */
+#define UIE_SEALS_MAX 1024    /* granted files sealed at once */
+#define UIE_SEAL_GRANTEES 128 /* grants of one file whose calls may be unfinished */
 
 /* Granted files sealed with a read lease, compact. */
 struct uie_seals {
@@ -16,7 +17,8 @@ struct uie_seals {
 		uint64_t dev, ino;         /* the file */
 		uint64_t map_dev, map_ino; /* as /proc/PID/maps names it (overlayfs before 6.8) */
 		int fd;                    /* our read-only open holding the lease */
-		pid_t grantee;             /* thread that asked for the latest grant */
+		unsigned ngrantees;
+		pid_t grantee[UIE_SEAL_GRANTEES]; /* threads granted it, their calls maybe unfinished */
 	} e[UIE_SEALS_MAX];
 	uint64_t swept_ms; /* of the latest sweep */
 	unsigned n;
@@ -26,6 +28,7 @@ enum {
 	UIE_SEAL_HELD,    /* sealed (now or before), or immutable */
 	UIE_SEAL_WRITERS, /* open for writing now (a descriptor, a shared writable mapping) */
 	UIE_SEAL_NONE,    /* no lease possible (no CAP_LEASE and not the owner, no leases here) */
+	UIE_SEAL_CROWDED, /* UIE_SEAL_GRANTEES grants of the file may be unfinished */
 };
 
 struct uie_sup;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An executable mapping held back after its grant while the file is
- * rewritten: `heldmap LIB SECONDS`, as root.
+ * rewritten: `heldmap LIB SECONDS [decoy]`, as root.  `heldmap LIB crowd`
+ * holds the mmaps of CROWD processes at once instead (see crowd()).
  *
  * A child (the victim) maps LIB's code executable.  A fanotify group of
  * ours (class PRE_CONTENT) holds the kernel's pre-content event of that
@@ -11,7 +12,9 @@
  * for writing and writes the payload over the code; then the hold ends
  * and the victim calls what it mapped.  Every other event of the group
  * (the interceptor's and the monitor's reads, the writer's write) is let
- * through at once.
+ * through at once.  With `decoy`, another child maps the same code while
+ * the victim's mmap is held, unmaps it and exits before the wait: the
+ * latest grant of the file is then one whose call is over.
  *
  * Exit: 10 when the payload ran in the victim; 0 when it did not (the
  * victim killed, or the old code ran); 3 when the kernel has no
@@ -91,6 +94,21 @@ static int victim(const char *lib, off_t off, size_t len, int go)
 	_exit(payload_ran(code) ? ATTEMPT_GAINED : 0);
 }
 
+/* Maps lib's code as the victim does, then leaves nothing mapped. */
+static int decoy(const char *lib, off_t off, size_t len)
+{
+	int fd = open(lib, O_RDONLY | O_CLOEXEC);
+	void *code;
+
+	if (fd < 0)
+		_exit(ATTEMPT_SETUP);
+	code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+	if (code == MAP_FAILED)
+		_exit(77);
+	munmap(code, len);
+	_exit(0);
+}
+
 static int writer(const char *lib, off_t off)
 {
 	int fd = open(lib, O_RDWR | O_CLOEXEC);
@@ -100,10 +118,83 @@ static int writer(const char *lib, off_t off)
 	_exit(0);
 }
 
+#define CROWD 140
+
+/*
+ * CROWD children map LIB's code at once and every mmap that reaches the
+ * kernel is held until all have been held or have ended; then all are let
+ * go.  Prints how many mmaps were refused (the child saw them fail).
+ * Not an attack: what the interceptor does when more grants of one file
+ * may be unfinished than it keeps track of.
+ */
+static int crowd(int group, const char *lib, off_t off, size_t len)
+{
+	union {
+		struct fanotify_event_metadata m;
+		char b[4096];
+	} buf;
+	struct pollfd p = { .fd = group, .events = POLLIN };
+	pid_t kid[CROWD];
+	int held[CROWD], st;
+	unsigned done = 0, refused = 0;
+
+	for (unsigned i = 0; i < CROWD; i++) {
+		held[i] = -1;
+		if ((kid[i] = fork()) < 0)
+			return setup_failed("fork");
+		if (kid[i] == 0) {
+			int fd = open(lib, O_RDONLY | O_CLOEXEC);
+
+			_exit(fd >= 0 && mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off) !=
+						      MAP_FAILED
+				      ? 0
+				      : 77);
+		}
+	}
+	for (int waited = 0; done < CROWD && waited < 30000;) {
+		const struct fanotify_event_metadata *m;
+		ssize_t n = 0;
+
+		if (poll(&p, 1, 10) == 1)
+			n = read(group, buf.b, sizeof(buf.b));
+		else
+			waited += 10;
+		for (m = &buf.m; n > 0 && FAN_EVENT_OK(m, n); m = FAN_EVENT_NEXT(m, n)) {
+			unsigned i = 0;
+
+			while (i < CROWD && (kid[i] != m->pid || held[i] >= 0))
+				i++;
+			if (m->fd < 0)
+				continue;
+			if (i < CROWD) {
+				held[i] = m->fd;
+				done++;
+			} else {
+				answer(group, m->fd);
+			}
+		}
+		for (unsigned i = 0; i < CROWD; i++)
+			if (kid[i] > 0 && held[i] < 0 && waitpid(kid[i], &st, WNOHANG) == kid[i]) {
+				refused += WIFEXITED(st) && WEXITSTATUS(st) == 77;
+				kid[i] = 0;
+				done++;
+			}
+	}
+	for (unsigned i = 0; i < CROWD; i++)
+		if (held[i] >= 0)
+			answer(group, held[i]);
+	close(group);
+	for (unsigned i = 0; i < CROWD; i++)
+		if (kid[i] > 0 && waitpid(kid[i], &st, 0) == kid[i])
+			refused += WIFEXITED(st) && WEXITSTATUS(st) == 77;
+	printf("crowd: %u of %d mmaps refused\n", refused, CROWD);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd, go[2], group, held = -1, st;
-	pid_t v, w;
+	pid_t v, w, d;
 	size_t len;
 	off_t off;
 
@@ -119,6 +210,8 @@ int main(int argc, char **argv)
 		printf("CANNOT APPLY: no pre-content events here (Linux 6.14): %s\n", strerror(errno));
 		return CANNOT_APPLY;
 	}
+	if (strcmp(argv[2], "crowd") == 0)
+		return crowd(group, argv[1], off, len);
 	if ((v = fork()) < 0)
 		return setup_failed("fork");
 	if (v == 0)
@@ -128,6 +221,13 @@ int main(int argc, char **argv)
 	serve(group, v, &held, 10000, -1, true);
 	if (held < 0)
 		return setup_failed("the victim's mmap raised no event");
+	if (argc > 3 && strcmp(argv[3], "decoy") == 0) {
+		if ((d = fork()) < 0)
+			return setup_failed("fork");
+		if (d == 0)
+			return decoy(argv[1], off, len);
+		serve(group, v, &held, 30000, d, false);
+	}
 	serve(group, v, &held, atoi(argv[2]) * 1000, -1, false);
 	if ((w = fork()) < 0)
 		return setup_failed("fork");

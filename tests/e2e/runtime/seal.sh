@@ -47,6 +47,13 @@ case $? in
 3) held_applies=0; note "heldmap cannot apply: $(cat "$T/native.out")" ;;
 *) fail "heldmap natively: $(cat "$T/native.out")" ;;
 esac
+if [ "$held_applies" = 1 ]; then
+	cp "$LIB" "$T/n-decoy.so"
+	native "heldmap decoy" "$P/heldmap" "$T/n-decoy.so" 1 decoy
+	cp "$LIB" "$T/n-crowd.so"
+	"$P/heldmap" "$T/n-crowd.so" crowd >"$T/native.out" 2>&1 && grep -q "crowd: 0 of 140" "$T/native.out" ||
+		fail "heldmap crowd natively: $(cat "$T/native.out")"
+fi
 
 gen_key
 start_runtime_monitor --trust-key "$T/pub.pem"
@@ -104,6 +111,20 @@ if [ "$held_applies" = 1 ]; then
 	expect_out "REFUSED the victim was killed before the write" "heldmap"
 	expect_err "killed pid .*$T/held.so, which it maps executable, is being opened for writing" "heldmap"
 	expect_err "uie: violation: $T/held.so, mapped executable by pid .* (record [0-9]*)" "heldmap (its record)"
+	# Every grant whose call may be unfinished counts, not only the file's latest.
+	note "ENFORCE: the same, and a decoy maps and unmaps the file while the victim's mmap is held"
+	cp "$LIB" "$T/decoy.so"
+	run_uie -- "$P/heldmap" "$T/decoy.so" "$HOLD" decoy
+	expect_rc 0 "heldmap decoy"
+	expect_out "REFUSED the victim was killed before the write" "heldmap decoy"
+	expect_err "uie: violation: $T/decoy.so, mapped executable by pid .* (record [0-9]*)" "heldmap decoy (its record)"
+	# More unfinished grants of one file than are kept track of: the rest refused.
+	note "ENFORCE: 140 processes' mmaps of one file held at once"
+	cp "$LIB" "$T/crowd.so"
+	run_uie -- "$P/heldmap" "$T/crowd.so" crowd
+	expect_rc 0 "heldmap crowd"
+	expect_out "crowd: 12 of 140 mmaps refused" "heldmap crowd (128 kept track of)"
+	expect_err "128 grants of the file are in calls not yet finished" "heldmap crowd (the reason)"
 fi
 
 note "ENFORCE: grants racing a writer that keeps opening the file"
