@@ -15,10 +15,12 @@
  * such a grant is refused as before (a write descriptor, or a shared
  * writable mapping made before the grant).  A file that cannot be leased
  * at all is asked about with UIE_COND_UNSEALED, which the monitor refuses
- * in ENFORCE.  Immutable files (fstrust.h) are not sealed: nothing can
- * write them.  Renaming a new file over a sealed one (dpkg) breaks no
- * lease: the mapped inode does not change.  Seals of files no process
- * maps executable any more are dropped when the tree is idle.
+ * in ENFORCE; its entry is kept without a lease, for the grantees the
+ * write watch asks about (uie_guest_seal_unfinished).  Immutable files
+ * (fstrust.h) are not sealed: nothing can write them.  Renaming a new file
+ * over a sealed one (dpkg) breaks no lease: the mapped inode does not
+ * change.  Seals of files no process maps executable any more are dropped
+ * when the tree is idle.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,7 +66,8 @@ static struct uie_seal *find(struct uie_seals *sl, uint64_t dev, uint64_t ino)
 /* Releases the lease (a waiting writer proceeds) and forgets the seal. */
 static void release(struct uie_seals *sl, struct uie_seal *e)
 {
-	fcntl(e->fd, F_SETLEASE, F_UNLCK);
+	if (!e->unsealed)
+		fcntl(e->fd, F_SETLEASE, F_UNLCK);
 	close(e->fd);
 	*e = sl->e[--sl->n];
 }
@@ -131,13 +134,16 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 {
 	struct uie_seal *e;
 	char link[48];
-	int fd, err;
+	bool unsealed = false;
+	int fd, err = 0;
 
 	*fresh = false;
-	if ((e = find(&s->seals, st->st_dev, st->st_ino)) != NULL) { /* a break pending: a writer waits */
-		if (fcntl(e->fd, F_GETLEASE) != F_RDLCK)
-			return UIE_SEAL_WRITERS;
-		return add_grantee(e, pid) ? UIE_SEAL_HELD : UIE_SEAL_CROWDED;
+	if ((e = find(&s->seals, st->st_dev, st->st_ino)) != NULL) {
+		if (!e->unsealed && fcntl(e->fd, F_GETLEASE) != F_RDLCK)
+			return UIE_SEAL_WRITERS; /* a break pending: a writer waits */
+		if (!add_grantee(e, pid))
+			return UIE_SEAL_CROWDED;
+		return e->unsealed ? UIE_SEAL_NONE : UIE_SEAL_HELD;
 	}
 	if (s->seals.n == UIE_SEALS_MAX) {
 		errno = ENOLCK;
@@ -150,9 +156,12 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 		return UIE_SEAL_NONE;
 	if (fcntl(fd, F_SETSIG, uie_guest_seal_signal()) != 0 || fcntl(fd, F_SETLEASE, F_RDLCK) != 0) {
 		err = errno;
-		close(fd);
-		errno = err;
-		return err == EAGAIN ? UIE_SEAL_WRITERS : UIE_SEAL_NONE;
+		if (err == EAGAIN) {
+			close(fd);
+			errno = err;
+			return UIE_SEAL_WRITERS;
+		}
+		unsealed = true; /* kept for its grantees (uie_guest_seal_unfinished) */
 	}
 	/* The first sweep (a walk of every process's maps) comes SWEEP_MS after the first seal, not
 	 * at once: a short program is over before it, and start-up does not wait for the walk. */
@@ -162,6 +171,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	*e = (struct uie_seal){ .dev = st->st_dev,
 				.ino = st->st_ino,
 				.fd = fd,
+				.unsealed = unsealed,
 				.map_dev = st->st_dev,
 				.map_ino = st->st_ino,
 				.ngrantees = 1,
@@ -169,6 +179,10 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	/* What the maps show for an overlayfs file before Linux 6.8. */
 	uie_guest_maps_backing_id(s->kern.procmap_query, fd, st, &e->map_dev, &e->map_ino);
 	*fresh = true;
+	if (unsealed) {
+		errno = err;
+		return UIE_SEAL_NONE;
+	}
 	return UIE_SEAL_HELD;
 }
 
@@ -275,6 +289,17 @@ static void in_flight(struct uie_seal *e, struct mappers *mp)
 	}
 }
 
+pid_t uie_guest_seal_unfinished(struct uie_seals *sl, uint64_t dev, uint64_t ino)
+{
+	struct uie_seal *e = find(sl, dev, ino);
+	struct mappers mp = { 0 };
+
+	if (!e || !e->unsealed)
+		return 0;
+	in_flight(e, &mp);
+	return mp.n ? mp.pid[0] : 0;
+}
+
 /* The monitor's mode says ENFORCE, or it cannot be asked (fail closed). */
 static bool enforcing(struct uie_sup *s)
 {
@@ -348,7 +373,7 @@ void uie_guest_seal_broken(struct uie_sup *s, int fd)
 		 * with a break pending counts: a signal queued for a seal released
 		 * since may name a descriptor number a new seal now uses.
 		 */
-		if ((fd < 0 || e->fd == fd) && fcntl(e->fd, F_GETLEASE) != F_RDLCK)
+		if (!e->unsealed && (fd < 0 || e->fd == fd) && fcntl(e->fd, F_GETLEASE) != F_RDLCK)
 			broken(s, e);
 	}
 }

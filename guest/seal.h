@@ -17,6 +17,7 @@ struct uie_seals {
 		uint64_t dev, ino;         /* the file */
 		uint64_t map_dev, map_ino; /* as /proc/PID/maps names it (overlayfs before 6.8) */
 		int fd;                    /* our read-only open holding the lease */
+		bool unsealed;             /* no lease could be taken: only its grantees are kept */
 		unsigned ngrantees;
 		pid_t grantee[UIE_SEAL_GRANTEES]; /* threads granted it, their calls maybe unfinished */
 	} e[UIE_SEALS_MAX];
@@ -39,6 +40,12 @@ int uie_guest_seal_signal(void);
  * lease was taken by this call.
  */
 int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh);
+/*
+ * The process of a grant of the unsealed file (dev, ino) whose call may be
+ * unfinished (its mapping maybe not in the maps yet), or 0: for the write
+ * watch, which sees writes to such files only after they happened.
+ */
+pid_t uie_guest_seal_unfinished(struct uie_seals *sl, uint64_t dev, uint64_t ino);
 /* Drops the seal of (dev, ino), taken for a grant that did not happen. */
 void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino);
 /*

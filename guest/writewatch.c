@@ -11,7 +11,8 @@
  * Every file the monitor allows gets an inode mark for FAN_MODIFY, which
  * the kernel raises for every write, truncate and fallocate, whoever the
  * writer is and whenever it opened the file.  On an event we check that
- * some process still maps the file executable; if so, the monitor logs a
+ * some process still maps the file executable, or may be about to (a
+ * grant of it whose call is unfinished, seal.h); if so, the monitor logs a
  * WRITE_VIOLATION record (the file as it is now) and the verifier refuses
  * the evidence.  Either way the mark is removed and the approval
  * forgotten, so that one event is handled per approval and the next grant
@@ -36,6 +37,7 @@
 #include "granted.h"
 #include "hex.h"
 #include "maps.h"
+#include "seal.h"
 #include "sup.h"
 #include "uie/bridge.h"
 #include "uie/err.h"
@@ -101,6 +103,8 @@ void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metada
 		return;
 	uie_guest_forget(&s->granted, st.st_dev, st.st_ino);
 	mapper = live_mapper(st.st_dev, st.st_ino);
+	if (mapper == 0) /* a grant of it whose mapping may not be in the maps yet */
+		mapper = uie_guest_seal_unfinished(&s->seals, st.st_dev, st.st_ino);
 	if (mapper == 0)
 		return; /* no longer mapped: the next grant measures the new bytes */
 	uie_guest_report_violation(s, m->pid, m->fd, mapper);

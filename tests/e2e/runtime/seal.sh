@@ -193,4 +193,17 @@ rc=$(verify_rc measured)
 [ "$rc" = 22 ] || { cat "$T/measured.out" >&2; fail "MEASURE writerun: verify exit $rc, want 22"; }
 grep -q "first record at fault: $seq$" "$T/measured.out" ||
 	{ cat "$T/measured.out" >&2; fail "MEASURE writerun: verify does not name record $seq"; }
+
+# A file granted unsealed has only the write watch, which sees the write
+# after it happened: a grant whose mmap is still held counts there too.
+if [ "$held_applies" = 1 ]; then
+	note "MEASURE: a granted mmap of a file that cannot be sealed held back, the file rewritten meanwhile"
+	cp "$LIB" "$T/uheld.so"
+	chown 12345 "$T/uheld.so"
+	setpriv --bounding-set -lease "$UIE" run --socket "$SOCK" -- "$P/heldmap" "$T/uheld.so" "$HOLD" \
+		>"$T/out" 2>"$T/err"
+	RC=$?; OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
+	expect_rc 10 "MEASURE lets the held unsealed mapping run the write"
+	expect_err "uie: violation: $T/uheld.so, mapped executable by pid .* (record [0-9]*)" "MEASURE unsealed heldmap (its record)"
+fi
 echo PASS
