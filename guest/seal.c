@@ -90,40 +90,34 @@ static bool grant_in_flight(pid_t grantee)
 	return uie_guest_maybe_in_call(grantee, grant_calls, sizeof(grant_calls) / sizeof(grant_calls[0]));
 }
 
-/* Drops e's grantees whose calls are over; true when one may be unfinished. */
-static bool any_in_flight(struct uie_seal *e)
+static bool thread_maps(const struct uie_seal *e, pid_t tid);
+
+/*
+ * Drops e's grantees whose calls are over; true when one may be
+ * unfinished.  To make room, a grantee also goes when its process maps the
+ * file executable already: a running thread may be just finishing its
+ * call, but then the mapping it had stays until that call is over, and
+ * the file's mappers are found from the maps at a break.
+ */
+static bool prune(struct uie_seal *e, bool room)
 {
 	unsigned k = 0;
 
 	for (unsigned i = 0; i < e->ngrantees; i++)
-		if (grant_in_flight(e->grantee[i]))
+		if (grant_in_flight(e->grantee[i]) && !(room && thread_maps(e, e->grantee[i])))
 			e->grantee[k++] = e->grantee[i];
 	e->ngrantees = k;
 	return k > 0;
 }
 
-static bool thread_maps(const struct uie_seal *e, pid_t tid);
-
-/*
- * Adds pid to e's grantees; false when all UIE_SEAL_GRANTEES may still be
- * in their calls.  To make room, a grantee also goes when its process maps
- * the file executable already: a running thread may be just finishing its
- * call, but then the mapping it had stays until that call is over, and
- * the file's mappers are found from the maps at a break.
- */
+/* Adds pid to e's grantees; false when all UIE_SEAL_GRANTEES may still be in their calls. */
 static bool add_grantee(struct uie_seal *e, pid_t pid)
 {
-	unsigned k = 0;
-
 	for (unsigned i = 0; i < e->ngrantees; i++)
 		if (e->grantee[i] == pid)
 			return true;
-	if (e->ngrantees == UIE_SEAL_GRANTEES) {
-		for (unsigned i = 0; i < e->ngrantees; i++)
-			if (grant_in_flight(e->grantee[i]) && !thread_maps(e, e->grantee[i]))
-				e->grantee[k++] = e->grantee[i];
-		e->ngrantees = k;
-	}
+	if (e->ngrantees == UIE_SEAL_GRANTEES)
+		prune(e, true);
 	if (e->ngrantees == UIE_SEAL_GRANTEES)
 		return false;
 	e->grantee[e->ngrantees++] = pid;
@@ -277,7 +271,7 @@ static void in_flight(struct uie_seal *e, struct mappers *mp)
 	pid_t tgid;
 	bool known;
 
-	any_in_flight(e);
+	prune(e, false);
 	for (unsigned g = 0; g < e->ngrantees && mp->n < MAX_MAPPERS; g++) {
 		if (uie_guest_task_info(e->grantee[g], -1, &tgid, &threads) != UIE_OK)
 			continue;
@@ -421,7 +415,7 @@ void uie_guest_seal_sweep(struct uie_sup *s)
 	/* Any process, not only the tree's: one whose parent died is no longer found as ours. */
 	uie_guest_each_process(live_in, &sw);
 	for (unsigned i = s->seals.n; i-- > 0;)
-		if (!sw.live[i] && !any_in_flight(&s->seals.e[i])) {
+		if (!sw.live[i] && !prune(&s->seals.e[i], false)) {
 			uie_guest_forget(&s->granted, s->seals.e[i].dev, s->seals.e[i].ino);
 			release(&s->seals, &s->seals.e[i]);
 		}

@@ -45,38 +45,62 @@ static void answer(int group, int fd)
 }
 
 /*
- * Serves the group for ms, or until child (if > 0) ends, or (until_held)
- * until the victim's first event came: that one is kept in *held, every
- * other one is let through.
+ * Waits up to 10 ms for the group's events: the first of each pid[i] whose
+ * held[i] is -1 is kept there, every other one is let through.  Returns
+ * how many were kept, or -1 when no event came.
  */
-static void serve(int group, pid_t victim, int *held, int ms, pid_t child, bool until_held)
+static int serve_once(int group, const pid_t *pid, int *held, unsigned n)
 {
 	union {
 		struct fanotify_event_metadata m;
 		char b[4096];
 	} buf;
 	struct pollfd p = { .fd = group, .events = POLLIN };
+	const struct fanotify_event_metadata *m;
+	ssize_t len;
+	int kept = 0;
+
+	if (poll(&p, 1, 10) != 1)
+		return -1;
+	len = read(group, buf.b, sizeof(buf.b));
+	for (m = &buf.m; len > 0 && FAN_EVENT_OK(m, len); m = FAN_EVENT_NEXT(m, len)) {
+		unsigned i = 0;
+
+		if (m->fd < 0)
+			continue;
+		while (i < n && (pid[i] != m->pid || held[i] >= 0))
+			i++;
+		if (i < n) {
+			held[i] = m->fd;
+			kept++;
+		} else {
+			answer(group, m->fd);
+		}
+	}
+	return kept;
+}
+
+/*
+ * Serves the group for ms, or until child (if > 0) ends, or (until_held)
+ * until the victim's first event came: that one is kept in *held, every
+ * other one is let through.
+ */
+static void serve(int group, pid_t victim, int *held, int ms, pid_t child, bool until_held)
+{
 	int waited = 0;
 
 	while (waited < ms && !(until_held && *held >= 0) &&
-	       !(child > 0 && waitpid(child, NULL, WNOHANG) == child)) {
-		const struct fanotify_event_metadata *m;
-		ssize_t len;
-
-		if (poll(&p, 1, 10) != 1) {
+	       !(child > 0 && waitpid(child, NULL, WNOHANG) == child))
+		if (serve_once(group, &victim, held, 1) < 0)
 			waited += 10;
-			continue;
-		}
-		len = read(group, buf.b, sizeof(buf.b));
-		for (m = &buf.m; len > 0 && FAN_EVENT_OK(m, len); m = FAN_EVENT_NEXT(m, len)) {
-			if (m->fd < 0)
-				continue;
-			if (m->pid == victim && *held < 0)
-				*held = m->fd;
-			else
-				answer(group, m->fd);
-		}
-	}
+}
+
+/* LIB's code mapped executable, as the victim maps it; MAP_FAILED if it cannot be. */
+static void *map_code(const char *lib, off_t off, size_t len)
+{
+	int fd = open(lib, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? MAP_FAILED : mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
 }
 
 /* Opens LIB once the group watches it (the kernel decides at open whether a file raises pre-content events). */
@@ -97,12 +121,8 @@ static int victim(const char *lib, off_t off, size_t len, int go)
 /* Maps lib's code as the victim does, then leaves nothing mapped. */
 static int decoy(const char *lib, off_t off, size_t len)
 {
-	int fd = open(lib, O_RDONLY | O_CLOEXEC);
-	void *code;
+	void *code = map_code(lib, off, len);
 
-	if (fd < 0)
-		_exit(ATTEMPT_SETUP);
-	code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
 	if (code == MAP_FAILED)
 		_exit(77);
 	munmap(code, len);
@@ -129,11 +149,6 @@ static int writer(const char *lib, off_t off)
  */
 static int crowd(int group, const char *lib, off_t off, size_t len)
 {
-	union {
-		struct fanotify_event_metadata m;
-		char b[4096];
-	} buf;
-	struct pollfd p = { .fd = group, .events = POLLIN };
 	pid_t kid[CROWD];
 	int held[CROWD], st;
 	unsigned done = 0, refused = 0;
@@ -142,37 +157,14 @@ static int crowd(int group, const char *lib, off_t off, size_t len)
 		held[i] = -1;
 		if ((kid[i] = fork()) < 0)
 			return setup_failed("fork");
-		if (kid[i] == 0) {
-			int fd = open(lib, O_RDONLY | O_CLOEXEC);
-
-			_exit(fd >= 0 && mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off) !=
-						      MAP_FAILED
-				      ? 0
-				      : 77);
-		}
+		if (kid[i] == 0)
+			_exit(map_code(lib, off, len) != MAP_FAILED ? 0 : 77);
 	}
-	for (int waited = 0; done < CROWD && waited < 30000;) {
-		const struct fanotify_event_metadata *m;
-		ssize_t n = 0;
-
-		if (poll(&p, 1, 10) == 1)
-			n = read(group, buf.b, sizeof(buf.b));
-		else
+	for (int waited = 0, k; done < CROWD && waited < 30000;) {
+		if ((k = serve_once(group, kid, held, CROWD)) < 0)
 			waited += 10;
-		for (m = &buf.m; n > 0 && FAN_EVENT_OK(m, n); m = FAN_EVENT_NEXT(m, n)) {
-			unsigned i = 0;
-
-			while (i < CROWD && (kid[i] != m->pid || held[i] >= 0))
-				i++;
-			if (m->fd < 0)
-				continue;
-			if (i < CROWD) {
-				held[i] = m->fd;
-				done++;
-			} else {
-				answer(group, m->fd);
-			}
-		}
+		else
+			done += (unsigned)k;
 		for (unsigned i = 0; i < CROWD; i++)
 			if (kid[i] > 0 && held[i] < 0 && waitpid(kid[i], &st, WNOHANG) == kid[i]) {
 				refused += WIFEXITED(st) && WEXITSTATUS(st) == 77;
