@@ -138,7 +138,7 @@ static void prepare(struct uie_sup *s, struct uie_grant *g)
 		g->overlay = src.overlay;
 		if (src.immutable)
 			g->req.cond |= UIE_COND_IMMUTABLE;
-		else if ((g->seal = uie_guest_seal(s, g->objfd, &g->st, g->pid, &g->fresh_seal)) ==
+		else if ((g->seal = uie_guest_seal(s, g->objfd, &g->st, g->pid, g->call, &g->fresh_seal)) ==
 			 UIE_SEAL_NONE)
 			g->req.cond |= UIE_COND_UNSEALED;
 	}

@@ -23,6 +23,7 @@ struct uie_grant {
 	const char *what; /* what diagnostics name; NULL: objfd's path */
 	uint64_t vaddr, length, offset;
 	pid_t pid;      /* the thread the grant is for */
+	uint32_t call;  /* its call (uie_guest_call_key); 0: not known, any of its calls */
 	int objfd;      /* the open object; not for role ANON */
 	uint16_t event; /* UIE_EV_* */
 	uint8_t role;   /* UIE_ROLE_*; ANON: anonymous or fileless memory, no object */

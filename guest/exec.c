@@ -90,12 +90,13 @@ static int interp_of(const struct uie_exec_chain *ch, char *name, size_t cap)
 }
 
 /*
- * The grant for one object of the execve, fd opened here (owned by the
+ * The grant for one object of the execve call, fd opened here (owned by the
  * chain from now on): a file, or a fileless object asked about as
  * anonymous memory.  False (fd closed) when it is neither a regular file
  * nor fileless.
  */
-static bool add_object(struct uie_exec_chain *ch, pid_t pid, int fd, uint8_t role, const char *what)
+static bool add_object(struct uie_exec_chain *ch, const struct seccomp_notif *call, int fd, uint8_t role,
+		       const char *what)
 {
 	struct uie_grant *g = &ch->g[ch->n];
 	struct stat st;
@@ -111,13 +112,14 @@ static bool add_object(struct uie_exec_chain *ch, pid_t pid, int fd, uint8_t rol
 	ch->head_err = n < 0 ? UIE_E_IO : UIE_OK;
 	ch->head_st = st;
 	if (uie_sys_fileless(fd, &st))
-		*g = (struct uie_grant){ .event = UIE_EV_EXECVE, .role = UIE_ROLE_ANON, .pid = pid };
+		*g = (struct uie_grant){ .event = UIE_EV_EXECVE, .role = UIE_ROLE_ANON };
 	else
 		*g = (struct uie_grant){ .event = UIE_EV_EXECVE,
 					 .role = uie_guest_head_role(ch->head, ch->head_len, role),
-					 .pid = pid,
 					 .st = st,
 					 .length = (uint64_t)st.st_size };
+	g->pid = call->pid;
+	g->call = uie_guest_call_key(call);
 	g->objfd = fd;
 	g->what = ch->what[ch->n];
 	ch->n++;
@@ -150,7 +152,7 @@ static int walk_chain(struct uie_exec_chain *ch, const struct uie_call *c, bool 
 			return 0;
 		if (uie_guest_open_as(c, AT_FDCWD, name, false, &ch->root, &next) != UIE_OK)
 			return errno ? errno : ENOENT;
-		if (!add_object(ch, c->n->pid, next, UIE_ROLE_INTERP, name))
+		if (!add_object(ch, c->n, next, UIE_ROLE_INTERP, name))
 			return EACCES;
 	}
 	return ELOOP;
@@ -224,7 +226,7 @@ void uie_guest_on_exec(struct uie_sup *s, struct uie_call *c, struct seccomp_not
 		goto out;
 	}
 	/* r says EACCES until the monitor has allowed every object of the chain. */
-	if (!add_object(&ch, n->pid, fd, UIE_ROLE_MAIN, what)) {
+	if (!add_object(&ch, n, fd, UIE_ROLE_MAIN, what)) {
 		uie_guest_deny(r, EACCES);
 		goto out;
 	}

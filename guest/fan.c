@@ -238,7 +238,7 @@ static struct uie_pending_exec *room(struct uie_fan *f)
 			return &f->pending[i];
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
 		if (!uie_guest_maybe_in_call(f->pending[i].tid, exec_calls,
-					     sizeof(exec_calls) / sizeof(exec_calls[0])))
+					     sizeof(exec_calls) / sizeof(exec_calls[0]), 0))
 			return &f->pending[i];
 	return NULL;
 }

@@ -47,7 +47,11 @@ void uie_guest_on_mmap(struct uie_sup *s, const struct uie_call *c, struct secco
 	const struct seccomp_notif *n = c->n;
 	uint64_t addr = n->data.args[0], len = n->data.args[1], flags = n->data.args[3];
 	int fd = (int)n->data.args[4];
-	struct uie_grant g = { .event = UIE_EV_MMAP_EXEC, .pid = n->pid, .vaddr = addr, .length = len };
+	struct uie_grant g = { .event = UIE_EV_MMAP_EXEC,
+			       .pid = n->pid,
+			       .call = uie_guest_call_key(n),
+			       .vaddr = addr,
+			       .length = len };
 
 	if ((flags & MAP_ANONYMOUS) || fd < 0) {
 		g.role = UIE_ROLE_ANON;
@@ -131,7 +135,11 @@ bool uie_guest_grant_range(struct uie_sup *s, const struct uie_call *c, const st
 {
 	const struct seccomp_notif *n = c->n;
 	struct uie_grant g = {
-		.event = UIE_EV_MPROTECT_EXEC, .pid = n->pid, .vaddr = x->lo, .length = x->length
+		.event = UIE_EV_MPROTECT_EXEC,
+		.pid = n->pid,
+		.call = uie_guest_call_key(n),
+		.vaddr = x->lo,
+		.length = x->length,
 	};
 	bool ok;
 	int obj;

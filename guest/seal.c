@@ -77,17 +77,19 @@ static const long grant_calls[] = { __NR_mmap,  __NR_mprotect, __NR_pkey_mprotec
 				    __NR_shmat, __NR_execve,   __NR_execveat };
 
 /*
- * Whether grantee's grant may not be in its process's maps yet: the kernel
- * runs the call after our answer, a single-threaded caller is not stopped,
- * and another fanotify group (pre-content events, Linux 6.14) can hold an
- * mmap in the kernel for as long as it likes.  So a grantee's process
- * counts as a mapper for as long as the grantee may still be in such a
- * call, however long ago it asked, and whatever later grants of the file
- * to others did.
+ * Whether g's grant may not be in its process's maps yet: the kernel runs
+ * the call after our answer, a single-threaded caller is not stopped, and
+ * another fanotify group (pre-content events, Linux 6.14) can hold an mmap
+ * in the kernel for as long as it likes.  So a grantee's process counts as
+ * a mapper for as long as the grantee may still be in that call, however
+ * long ago it asked, and whatever later grants of the file to others did.
+ * Its call is told by its arguments: the same thread in a later call (or a
+ * later thread with the same id) is not in the granting one.
  */
-static bool grant_in_flight(pid_t grantee)
+static bool grant_in_flight(const struct uie_grantee *g)
 {
-	return uie_guest_maybe_in_call(grantee, grant_calls, sizeof(grant_calls) / sizeof(grant_calls[0]));
+	return uie_guest_maybe_in_call(g->tid, grant_calls, sizeof(grant_calls) / sizeof(grant_calls[0]),
+				       g->call);
 }
 
 static bool thread_maps(const struct uie_seal *e, pid_t tid);
@@ -104,27 +106,33 @@ static bool prune(struct uie_seal *e, bool room)
 	unsigned k = 0;
 
 	for (unsigned i = 0; i < e->ngrantees; i++)
-		if (grant_in_flight(e->grantee[i]) && !(room && thread_maps(e, e->grantee[i])))
+		if (grant_in_flight(&e->grantee[i]) && !(room && thread_maps(e, e->grantee[i].tid)))
 			e->grantee[k++] = e->grantee[i];
 	e->ngrantees = k;
 	return k > 0;
 }
 
-/* Adds pid to e's grantees; false when all UIE_SEAL_GRANTEES may still be in their calls. */
-static bool add_grantee(struct uie_seal *e, pid_t pid)
+/*
+ * Adds pid's grant in call to e's grantees; false when all
+ * UIE_SEAL_GRANTEES may still be in their calls.  A thread is in one call
+ * at a time: a new grant to it ends the call of its earlier one.
+ */
+static bool add_grantee(struct uie_seal *e, pid_t pid, uint32_t call)
 {
 	for (unsigned i = 0; i < e->ngrantees; i++)
-		if (e->grantee[i] == pid)
+		if (e->grantee[i].tid == pid) {
+			e->grantee[i].call = call;
 			return true;
+		}
 	if (e->ngrantees == UIE_SEAL_GRANTEES)
 		prune(e, true);
 	if (e->ngrantees == UIE_SEAL_GRANTEES)
 		return false;
-	e->grantee[e->ngrantees++] = pid;
+	e->grantee[e->ngrantees++] = (struct uie_grantee){ pid, call };
 	return true;
 }
 
-int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh)
+int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, uint32_t call, bool *fresh)
 {
 	struct uie_seal *e;
 	char link[48];
@@ -135,7 +143,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	if ((e = find(&s->seals, st->st_dev, st->st_ino)) != NULL) {
 		if (!e->unsealed && fcntl(e->fd, F_GETLEASE) != F_RDLCK)
 			return UIE_SEAL_WRITERS; /* a break pending: a writer waits */
-		if (!add_grantee(e, pid))
+		if (!add_grantee(e, pid, call))
 			return UIE_SEAL_CROWDED;
 		return e->unsealed ? UIE_SEAL_NONE : UIE_SEAL_HELD;
 	}
@@ -169,7 +177,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 				.map_dev = st->st_dev,
 				.map_ino = st->st_ino,
 				.ngrantees = 1,
-				.grantee = { pid } };
+				.grantee = { { pid, call } } };
 	/* What the maps show for an overlayfs file before Linux 6.8. */
 	uie_guest_maps_backing_id(s->kern.procmap_query, fd, st, &e->map_dev, &e->map_ino);
 	*fresh = true;
@@ -273,7 +281,7 @@ static void in_flight(struct uie_seal *e, struct mappers *mp)
 
 	prune(e, false);
 	for (unsigned g = 0; g < e->ngrantees && mp->n < MAX_MAPPERS; g++) {
-		if (uie_guest_task_info(e->grantee[g], -1, &tgid, &threads) != UIE_OK)
+		if (uie_guest_task_info(e->grantee[g].tid, -1, &tgid, &threads) != UIE_OK)
 			continue;
 		known = false;
 		for (unsigned i = 0; i < mp->n; i++)

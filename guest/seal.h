@@ -19,7 +19,10 @@ struct uie_seals {
 		int fd;                    /* our read-only open holding the lease */
 		bool unsealed;             /* no lease could be taken: only its grantees are kept */
 		unsigned ngrantees;
-		pid_t grantee[UIE_SEAL_GRANTEES]; /* threads granted it, their calls maybe unfinished */
+		struct uie_grantee {
+			pid_t tid;            /* a thread granted the file */
+			uint32_t call;        /* its granting call (uie_guest_call_key), 0: any */
+		} grantee[UIE_SEAL_GRANTEES]; /* calls maybe unfinished */
 	} e[UIE_SEALS_MAX];
 	uint64_t swept_ms; /* of the latest sweep */
 	unsigned n;
@@ -36,10 +39,12 @@ struct uie_sup;
 /* The realtime signal a lease break raises (read from the loop's signalfd). */
 int uie_guest_seal_signal(void);
 /*
- * Seals objfd's file (st) for a grant to pid (a thread); *fresh when the
- * lease was taken by this call.
+ * Seals objfd's file (st) for a grant to pid (a thread) in its call (a
+ * uie_guest_call_key, 0: any of its calls); *fresh when the lease was taken
+ * by this call.
  */
-int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, bool *fresh);
+int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, uint32_t call,
+		   bool *fresh);
 /*
  * The process of a grant of the unsealed file (dev, ino) whose call may be
  * unfinished (its mapping maybe not in the maps yet), or 0: for the write

@@ -261,21 +261,54 @@ int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads)
 	return r;
 }
 
-bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n)
+/* FNV-1a over the number and the arguments, folded to 32 bits. */
+static uint32_t call_digest(long nr, const uint64_t args[6])
 {
-	char buf[32];
+	uint64_t h = 0xcbf29ce484222325ull, w[7] = { (uint64_t)nr };
+
+	memcpy(&w[1], args, 6 * sizeof(uint64_t));
+	for (unsigned i = 0; i < 7; i++)
+		for (unsigned b = 0; b < 8; b++)
+			h = (h ^ ((w[i] >> (8 * b)) & 0xff)) * 0x100000001b3ull;
+	h ^= h >> 32;
+	return (uint32_t)h ? (uint32_t)h : 1;
+}
+
+uint32_t uie_guest_call_key(const struct seccomp_notif *n)
+{
+	uint64_t args[6];
+
+	for (unsigned i = 0; i < 6; i++)
+		args[i] = n->data.args[i];
+	return call_digest(n->data.nr, args);
+}
+
+bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n, uint32_t call)
+{
+	char buf[256], *p;
 	ssize_t len = uie_guest_proc_read(tid, "syscall", buf, sizeof(buf));
+	uint64_t args[6];
 	long nr;
+	bool listed = false;
 
 	if (len < 0)
 		return errno != ENOENT && errno != ESRCH;
-	if (len == 0)
+	if (len == 0 || !strncmp(buf, "running", 7))
 		return true;
-	if (!strncmp(buf, "running", 7))
-		return true;
-	nr = strtol(buf, NULL, 10);
+	nr = strtol(buf, &p, 10);
 	for (unsigned i = 0; i < n; i++)
-		if (nrs[i] == nr)
+		listed |= nrs[i] == nr;
+	if (!listed || call == 0)
+		return listed;
+	/* "NR ARG0 ... ARG5 SP PC", the arguments in hex; unreadable ones: maybe. */
+	for (unsigned i = 0; i < 6; i++) {
+		char *end;
+
+		errno = 0;
+		args[i] = strtoull(p, &end, 16);
+		if (end == p || errno != 0)
 			return true;
-	return false;
+		p = end;
+	}
+	return call_digest(nr, args) == call;
 }

@@ -47,14 +47,20 @@ ssize_t uie_guest_proc_read(pid_t tid, const char *name, char *buf, size_t cap);
 /* Whether the kernel has PIDFD_GET_INFO (Linux 6.13). */
 bool uie_guest_pidfd_info_works(void);
 /*
- * Whether thread tid may be inside one of the system calls nrs[0..n-1]:
- * /proc/TID/syscall names one of them, or does not say (the thread is
- * running or runnable, or the file cannot be read).  false when the
- * thread is gone, or blocked in another call or outside any.  What
- * replaces a time limit on "the kernel has not finished the call we let
- * continue": another fanotify group can hold that call for as long as it
- * likes.
+ * The call c->n stopped in, as /proc/TID/syscall shows it while the
+ * kernel runs it: a digest of its number and six arguments, never 0.
  */
-bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n);
+uint32_t uie_guest_call_key(const struct seccomp_notif *n);
+/*
+ * Whether thread tid may be inside one of the system calls nrs[0..n-1],
+ * and (call not 0) inside the call whose uie_guest_call_key is call, not
+ * a later one with other arguments: /proc/TID/syscall names it, or does
+ * not say (the thread is running, or the file cannot be read).  false
+ * when the thread is gone, or blocked in another call or outside any.
+ * What replaces a time limit on "the kernel has not finished the call we
+ * let continue": another fanotify group can hold that call for as long as
+ * it likes.
+ */
+bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n, uint32_t call);
 
 #endif

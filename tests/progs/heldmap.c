@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An executable mapping held back after its grant while the file is
- * rewritten: `heldmap LIB SECONDS [decoy]`, as root.  `heldmap LIB crowd`
- * holds the mmaps of CROWD processes at once instead (see crowd()).
+ * rewritten: `heldmap LIB SECONDS [decoy | other OTHER]`, as root.
+ * `heldmap LIB crowd` holds the mmaps of CROWD processes at once instead
+ * (see crowd()).
  *
  * A child (the victim) maps LIB's code executable.  A fanotify group of
  * ours (class PRE_CONTENT) holds the kernel's pre-content event of that
@@ -14,7 +15,11 @@
  * (the interceptor's and the monitor's reads, the writer's write) is let
  * through at once.  With `decoy`, another child maps the same code while
  * the victim's mmap is held, unmaps it and exits before the wait: the
- * latest grant of the file is then one whose call is over.
+ * latest grant of the file is then one whose call is over.  With `other
+ * OTHER` (a copy of LIB) the victim maps LIB's code, unmaps it, and the
+ * mmap held is its next one, of OTHER: not an attack, but a thread whose
+ * grant of LIB is over while it is in another mmap, which must not be
+ * taken for a mapper of LIB (so the approved code runs).
  *
  * Exit: 10 when the payload ran in the victim; 0 when it did not (the
  * victim killed, or the old code ran); 3 when the kernel has no
@@ -103,14 +108,27 @@ static void *map_code(const char *lib, off_t off, size_t len)
 	return fd < 0 ? MAP_FAILED : mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
 }
 
-/* Opens LIB once the group watches it (the kernel decides at open whether a file raises pre-content events). */
-static int victim(const char *lib, off_t off, size_t len, int go)
+/*
+ * Opens LIB once the group watches it (the kernel decides at open whether a
+ * file raises pre-content events); with other, LIB mapped and unmapped
+ * first, and then other mapped as LIB would be.
+ */
+static int victim(const char *lib, const char *other, off_t off, size_t len, int go)
 {
 	char c;
 	void *code;
 	int fd;
 
-	if (read(go, &c, 1) != 1 || (fd = open(lib, O_RDONLY | O_CLOEXEC)) < 0)
+	if (read(go, &c, 1) != 1)
+		_exit(ATTEMPT_SETUP);
+	if (other) {
+		/* LIB's descriptor stays open: the held mmap names another one. */
+		if ((code = map_code(lib, off, len)) == MAP_FAILED)
+			_exit(77);
+		munmap(code, len);
+		lib = other;
+	}
+	if ((fd = open(lib, O_RDONLY | O_CLOEXEC)) < 0)
 		_exit(ATTEMPT_SETUP);
 	code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
 	if (code == MAP_FAILED)
@@ -186,19 +204,25 @@ static int crowd(int group, const char *lib, off_t off, size_t len)
 int main(int argc, char **argv)
 {
 	int fd, go[2], group, held = -1, st;
+	const char *other = NULL;
 	pid_t v, w, d;
 	size_t len;
 	off_t off;
 
 	if (argc < 3)
 		return ATTEMPT_SETUP;
+	if (argc > 3 && strcmp(argv[3], "other") == 0) {
+		if (argc < 5)
+			return ATTEMPT_SETUP;
+		other = argv[4];
+	}
 	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || exec_segment(fd, &off, &len) != 0 || pipe(go) != 0)
 		return setup_failed("open");
 	group = fanotify_init(FAN_CLASS_PRE_CONTENT | FAN_CLOEXEC, O_RDONLY | O_CLOEXEC);
 	if (group < 0)
 		return setup_failed("fanotify_init (root only)");
-	if (fanotify_mark(group, FAN_MARK_ADD, FAN_PRE_ACCESS, AT_FDCWD, argv[1]) != 0) {
+	if (fanotify_mark(group, FAN_MARK_ADD, FAN_PRE_ACCESS, AT_FDCWD, other ? other : argv[1]) != 0) {
 		printf("CANNOT APPLY: no pre-content events here (Linux 6.14): %s\n", strerror(errno));
 		return CANNOT_APPLY;
 	}
@@ -207,7 +231,7 @@ int main(int argc, char **argv)
 	if ((v = fork()) < 0)
 		return setup_failed("fork");
 	if (v == 0)
-		return victim(argv[1], off, len, go[0]);
+		return victim(argv[1], other, off, len, go[0]);
 	if (write(go[1], "g", 1) != 1)
 		return setup_failed("go");
 	serve(group, v, &held, 10000, -1, true);

@@ -53,6 +53,10 @@ if [ "$held_applies" = 1 ]; then
 	cp "$LIB" "$T/n-crowd.so"
 	"$P/heldmap" "$T/n-crowd.so" crowd >"$T/native.out" 2>&1 && grep -q "crowd: 0 of 140" "$T/native.out" ||
 		fail "heldmap crowd natively: $(cat "$T/native.out")"
+	cp "$LIB" "$T/n-other.so" && cp "$LIB" "$T/n-other2.so"
+	"$P/heldmap" "$T/n-other.so" 1 other "$T/n-other2.so" >"$T/native.out" 2>&1 &&
+		grep -q "REFUSED the approved code ran" "$T/native.out" ||
+		fail "heldmap other natively: $(cat "$T/native.out")"
 fi
 
 gen_key
@@ -125,6 +129,14 @@ if [ "$held_applies" = 1 ]; then
 	expect_rc 0 "heldmap crowd"
 	expect_out "crowd: 12 of 140 mmaps refused" "heldmap crowd (128 kept track of)"
 	expect_err "128 grants of the file are in calls not yet finished" "heldmap crowd (the reason)"
+	# A grant's call is told by its arguments: the same thread in its next mmap
+	# (held, of another file) is no mapper of the file it unmapped.
+	note "ENFORCE: the victim maps and unmaps the file, its next mmap (another file) held while the file is rewritten"
+	cp "$LIB" "$T/other.so" && cp "$LIB" "$T/other2.so"
+	run_uie -- "$P/heldmap" "$T/other.so" "$HOLD" other "$T/other2.so"
+	expect_rc 0 "heldmap other"
+	expect_out "REFUSED the approved code ran" "heldmap other (not killed)"
+	echo "$ERR" | grep -q "violation\|killed" && { show; fail "heldmap other: a finished grant taken for a mapper"; }
 fi
 
 note "ENFORCE: grants racing a writer that keeps opening the file"
