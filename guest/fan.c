@@ -238,7 +238,7 @@ static struct uie_pending_exec *room(struct uie_fan *f)
 			return &f->pending[i];
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
 		if (!uie_guest_maybe_in_call(f->pending[i].tid, exec_calls,
-					     sizeof(exec_calls) / sizeof(exec_calls[0]), 0))
+					     sizeof(exec_calls) / sizeof(exec_calls[0]), f->pending[i].call))
 			return &f->pending[i];
 	return NULL;
 }
@@ -257,6 +257,7 @@ bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct ui
 	*pe = (struct uie_pending_exec){ .tid = tid,
 					 .tgid = c->thread_pidfd ? 0 : c->tgid,
 					 .pidfd = c->pidfd,
+					 .call = uie_guest_call_key(c->n),
 					 .opens = 0,
 					 .allowed = *allowed };
 	c->pidfd = -1;
@@ -317,7 +318,7 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 			pe->opens--;
 			break;
 		}
-	g = (struct uie_grant){ .event = UIE_EV_EXECVE, .pid = m->pid };
+	g = (struct uie_grant){ .event = UIE_EV_EXECVE, .pid = m->pid, .call = pe->call };
 	if (uie_sys_fileless(m->fd, &st)) {
 		/* Asked about as anonymous memory, so the name must be taken here. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);

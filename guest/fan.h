@@ -27,9 +27,10 @@ struct uie_exec_ids {
 
 /* An execve waiting for its FAN_OPEN_EXEC_PERM events. */
 struct uie_pending_exec {
-	pid_t tid;  /* 0: free slot */
-	pid_t tgid; /* tid's process where pidfd is the process's (before Linux 6.9), else 0 */
-	int pidfd;  /* the caller's pidfd (uie_call), owned here: tells whether tid is still that thread */
+	pid_t tid;     /* 0: free slot */
+	pid_t tgid;    /* tid's process where pidfd is the process's (before Linux 6.9), else 0 */
+	int pidfd;     /* the caller's pidfd (uie_call), owned here: tells whether tid is still that thread */
+	uint32_t call; /* its execve (uie_guest_call_key) */
 	unsigned opens; /* exec opens seen: the first is MAIN, later ones INTERP */
 	struct uie_exec_ids allowed;
 };

@@ -47,8 +47,9 @@ ssize_t uie_guest_proc_read(pid_t tid, const char *name, char *buf, size_t cap);
 /* Whether the kernel has PIDFD_GET_INFO (Linux 6.13). */
 bool uie_guest_pidfd_info_works(void);
 /*
- * The call c->n stopped in, as /proc/TID/syscall shows it while the
- * kernel runs it: a digest of its number and six arguments, never 0.
+ * The call notification n stopped in, as /proc/TID/syscall shows it
+ * while the kernel runs it: a digest of its number and six arguments,
+ * never 0.
  */
 uint32_t uie_guest_call_key(const struct seccomp_notif *n);
 /*
