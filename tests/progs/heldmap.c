@@ -100,7 +100,7 @@ static void serve(int group, pid_t victim, int *held, int ms, pid_t child, bool 
 			waited += 10;
 }
 
-/* LIB's code mapped executable, as the victim maps it; MAP_FAILED if it cannot be. */
+/* LIB's code mapped executable (its descriptor left open); MAP_FAILED if it cannot be. */
 static void *map_code(const char *lib, off_t off, size_t len)
 {
 	int fd = open(lib, O_RDONLY | O_CLOEXEC);
@@ -117,21 +117,17 @@ static int victim(const char *lib, const char *other, off_t off, size_t len, int
 {
 	char c;
 	void *code;
-	int fd;
 
 	if (read(go, &c, 1) != 1)
 		_exit(ATTEMPT_SETUP);
 	if (other) {
-		/* LIB's descriptor stays open: the held mmap names another one. */
+		/* LIB's descriptor stays open (map_code): the held mmap names another one. */
 		if ((code = map_code(lib, off, len)) == MAP_FAILED)
 			_exit(77);
 		munmap(code, len);
 		lib = other;
 	}
-	if ((fd = open(lib, O_RDONLY | O_CLOEXEC)) < 0)
-		_exit(ATTEMPT_SETUP);
-	code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
-	if (code == MAP_FAILED)
+	if ((code = map_code(lib, off, len)) == MAP_FAILED)
 		_exit(77);
 	_exit(payload_ran(code) ? ATTEMPT_GAINED : 0);
 }
