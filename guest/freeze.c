@@ -35,6 +35,7 @@
 #include "uie/sys.h"
 
 #define STOP_DEADLINE_MS 2000u
+#define LOOK_DEADLINE_MS 200u /* a running thread stops at its next return to user space */
 
 static bool known(const struct uie_freeze *f, pid_t tid)
 {
@@ -48,13 +49,14 @@ static bool known(const struct uie_freeze *f, pid_t tid)
  * Waits for tid's ptrace stop, at most deadline_ms (0: only looks).  A signal that
  * arrives meanwhile stops it too (signal-delivery stop); it is remembered
  * and delivered at detach.  The deadline is read from the clock, not
- * counted in naps (a nap under load lasts far longer than asked).  The
- * loop's callback keeps answering exec permission events and nested
- * notifications while waiting: a thread blocked in one cannot stop before.
+ * counted in naps (a nap under load lasts far longer than asked).  With
+ * serve, the loop's callback keeps answering exec permission events and
+ * nested notifications while waiting: a thread blocked in one cannot stop
+ * before.
  * Return: UIE_OK (stopped), UIE_E_NOTFOUND (exited), UIE_E_STATE (did not
  * stop in time), UIE_E_SYS.
  */
-static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, unsigned deadline_ms)
+static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, unsigned deadline_ms, bool serve)
 {
 	const struct timespec nap = { 0, 20000 };
 	uint64_t start = uie_now_ms();
@@ -72,7 +74,7 @@ static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, uns
 		if (si.si_pid == 0) { /* not yet */
 			if (uie_now_ms() - start >= deadline_ms)
 				return UIE_E_STATE;
-			if (z->serve_waiting)
+			if (serve && z->serve_waiting)
 				z->serve_waiting(z->ctx);
 			nanosleep(&nap, NULL);
 			continue;
@@ -95,16 +97,29 @@ static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, uns
 	}
 }
 
+/* Makes tid our tracee and asks it to stop.  Return: UIE_OK, UIE_E_NOTFOUND (gone), UIE_E_SYS. */
+static int seize_interrupt(pid_t tid)
+{
+	int r;
+
+	if (ptrace(PTRACE_SEIZE, tid, 0, PTRACE_O_EXITKILL) != 0)
+		return errno == ESRCH ? UIE_E_NOTFOUND : UIE_E_SYS;
+	if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) != 0) {
+		r = errno == ESRCH ? UIE_E_NOTFOUND : UIE_E_SYS;
+		ptrace(PTRACE_DETACH, tid, 0, 0);
+		return r;
+	}
+	return UIE_OK;
+}
+
 static int seize(struct uie_freeze *f, pid_t tid)
 {
+	int r;
+
 	if (f->n == UIE_FREEZE_MAX)
 		return UIE_E_LIMIT;
-	if (ptrace(PTRACE_SEIZE, tid, 0, PTRACE_O_EXITKILL) != 0)
-		return errno == ESRCH ? UIE_OK : UIE_E_SYS; /* gone already: nothing to stop */
-	if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) != 0) {
-		ptrace(PTRACE_DETACH, tid, 0, 0);
-		return errno == ESRCH ? UIE_OK : UIE_E_SYS;
-	}
+	if ((r = seize_interrupt(tid)) != UIE_OK)
+		return r == UIE_E_NOTFOUND ? UIE_OK : r; /* gone already: nothing to stop */
 	f->t[f->n++] = (struct uie_frozen){ .tid = tid, .stopped = false, .sig = 0 };
 	return UIE_OK;
 }
@@ -157,7 +172,7 @@ int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pi
 
 			if (t->tid == caller || t->stopped || t->gone)
 				continue;
-			w = wait_stop(z, t->tid, tgid, &t->sig, STOP_DEADLINE_MS);
+			w = wait_stop(z, t->tid, tgid, &t->sig, STOP_DEADLINE_MS, true);
 			if (w == UIE_OK)
 				t->stopped = true;
 			else if (w == UIE_E_NOTFOUND)
@@ -179,7 +194,7 @@ int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f)
 
 		if (t->tid != f->caller)
 			continue;
-		w = wait_stop(z, t->tid, f->tgid, &t->sig, STOP_DEADLINE_MS);
+		w = wait_stop(z, t->tid, f->tgid, &t->sig, STOP_DEADLINE_MS, true);
 		if (w == UIE_OK)
 			t->stopped = true;
 		else if (w == UIE_E_NOTFOUND)
@@ -192,7 +207,7 @@ int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f)
 /* Detaches a stopped tracee; one that has not stopped yet is detached later. */
 static void release(struct uie_freezer *z, pid_t tid, pid_t tgid, int sig)
 {
-	int w = wait_stop(z, tid, tgid, &sig, 0);
+	int w = wait_stop(z, tid, tgid, &sig, 0, false);
 
 	if (w == UIE_OK) {
 		ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
@@ -221,6 +236,25 @@ void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f)
 			release(z, t->tid, f->tgid, t->sig);
 	}
 	f->n = 0;
+}
+
+int uie_guest_freeze_thread(struct uie_freezer *z, pid_t tgid, pid_t tid, int *sig)
+{
+	int w;
+
+	*sig = 0;
+	if ((w = seize_interrupt(tid)) != UIE_OK)
+		return w;
+	/* Nothing else is served meanwhile: the caller may hold pointers into what serving changes. */
+	w = wait_stop(z, tid, tgid, sig, LOOK_DEADLINE_MS, false);
+	if (w != UIE_OK && w != UIE_E_NOTFOUND)
+		release(z, tid, tgid, *sig);
+	return w;
+}
+
+void uie_guest_thaw_thread(pid_t tid, int sig)
+{
+	ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
 }
 
 void uie_guest_thaw_left(struct uie_freezer *z)

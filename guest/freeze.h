@@ -42,6 +42,17 @@ int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pi
 int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f);
 /* Lets every thread go (delivering signals that arrived meanwhile). */
 void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f);
+/*
+ * Stops the one thread tid of tgid as a freeze stops the others, for a
+ * look at it (*sig: a signal to hand back at uie_guest_thaw_thread), for a
+ * thread that is running: nothing is served while it stops.  Return:
+ * UIE_OK (stopped), UIE_E_NOTFOUND (gone), UIE_E_STATE (it did not stop in
+ * time: it is let go once it does), UIE_E_SYS (it cannot be traced, e.g. a
+ * freeze holds it already).
+ */
+int uie_guest_freeze_thread(struct uie_freezer *z, pid_t tgid, pid_t tid, int *sig);
+/* Lets a thread stopped by uie_guest_freeze_thread go. */
+void uie_guest_thaw_thread(pid_t tid, int sig);
 /* Detaches the threads of earlier freezes that have stopped since. */
 void uie_guest_thaw_left(struct uie_freezer *z);
 

@@ -37,6 +37,7 @@
 
 #include "connection.h"
 #include "describe.h"
+#include "freeze.h"
 #include "granted.h"
 #include "maps.h"
 #include "seal.h"
@@ -84,29 +85,48 @@ static const long grant_calls[] = { __NR_mmap,  __NR_mprotect, __NR_pkey_mprotec
  * a mapper for as long as the grantee may still be in that call, however
  * long ago it asked, and whatever later grants of the file to others did.
  * Its call is told by its arguments: the same thread in a later call (or a
- * later thread with the same id) is not in the granting one.
+ * later thread with the same id) is not in the granting one.  A thread
+ * that /proc shows running (on a CPU, or waiting for one) may be in user
+ * space or still in the call: with look, it is stopped for a moment, as a
+ * freeze stops threads, which happens only outside a call or at a call's
+ * end, and read again.  Stopped at the end of its granting call it still
+ * counts (the call's mapping, if any, is in the maps by then).
  */
-static bool grant_in_flight(const struct uie_grantee *g)
+static bool grant_in_flight(struct uie_sup *s, const struct uie_grantee *g, bool look)
 {
-	return uie_guest_maybe_in_call(g->tid, grant_calls, sizeof(grant_calls) / sizeof(grant_calls[0]),
-				       g->call);
+	const unsigned n = sizeof(grant_calls) / sizeof(grant_calls[0]);
+	enum uie_call_state st = uie_guest_call_state(g->tid, grant_calls, n, g->call);
+	unsigned threads;
+	pid_t tgid;
+	int sig, r;
+
+	if (st != UIE_CALL_RUNNING || !look)
+		return st != UIE_CALL_OVER;
+	if (uie_guest_task_info(g->tid, -1, &tgid, &threads) != UIE_OK)
+		return true;
+	if ((r = uie_guest_freeze_thread(&s->freezer, tgid, g->tid, &sig)) != UIE_OK)
+		return r != UIE_E_NOTFOUND;
+	st = uie_guest_call_state(g->tid, grant_calls, n, g->call);
+	uie_guest_thaw_thread(g->tid, sig);
+	return st != UIE_CALL_OVER;
 }
 
 static bool thread_maps(const struct uie_seal *e, pid_t tid);
 
 /*
  * Drops e's grantees whose calls are over; true when one may be
- * unfinished.  To make room, a grantee also goes when its process maps the
- * file executable already: a running thread may be just finishing its
- * call, but then the mapping it had stays until that call is over, and
- * the file's mappers are found from the maps at a break.
+ * unfinished.  To make room (inside a grant, where running threads are
+ * not stopped), a grantee also goes when its process maps the file
+ * executable already: a running thread may be just finishing its call,
+ * but then the mapping it had stays until that call is over, and the
+ * file's mappers are found from the maps at a break.
  */
-static bool prune(struct uie_seal *e, bool room)
+static bool prune(struct uie_sup *s, struct uie_seal *e, bool room)
 {
 	unsigned k = 0;
 
 	for (unsigned i = 0; i < e->ngrantees; i++)
-		if (grant_in_flight(&e->grantee[i]) && !(room && thread_maps(e, e->grantee[i].tid)))
+		if (grant_in_flight(s, &e->grantee[i], !room) && !(room && thread_maps(e, e->grantee[i].tid)))
 			e->grantee[k++] = e->grantee[i];
 	e->ngrantees = k;
 	return k > 0;
@@ -117,7 +137,7 @@ static bool prune(struct uie_seal *e, bool room)
  * UIE_SEAL_GRANTEES may still be in their calls.  A thread is in one call
  * at a time: a new grant to it ends the call of its earlier one.
  */
-static bool add_grantee(struct uie_seal *e, pid_t pid, uint32_t call)
+static bool add_grantee(struct uie_sup *s, struct uie_seal *e, pid_t pid, uint32_t call)
 {
 	for (unsigned i = 0; i < e->ngrantees; i++)
 		if (e->grantee[i].tid == pid) {
@@ -125,7 +145,7 @@ static bool add_grantee(struct uie_seal *e, pid_t pid, uint32_t call)
 			return true;
 		}
 	if (e->ngrantees == UIE_SEAL_GRANTEES)
-		prune(e, true);
+		prune(s, e, true);
 	if (e->ngrantees == UIE_SEAL_GRANTEES)
 		return false;
 	e->grantee[e->ngrantees++] = (struct uie_grantee){ pid, call };
@@ -143,7 +163,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	if ((e = find(&s->seals, st->st_dev, st->st_ino)) != NULL) {
 		if (!e->unsealed && fcntl(e->fd, F_GETLEASE) != F_RDLCK)
 			return UIE_SEAL_WRITERS; /* a break pending: a writer waits */
-		if (!add_grantee(e, pid, call))
+		if (!add_grantee(s, e, pid, call))
 			return UIE_SEAL_CROWDED;
 		return e->unsealed ? UIE_SEAL_NONE : UIE_SEAL_HELD;
 	}
@@ -238,7 +258,17 @@ static int maps_it(void *ctx, const struct uie_map *m)
 	return UIE_OK;
 }
 
-/* The processes that map e's file executable (the first MAX_MAPPERS). */
+/* Adds pid to mp's processes once (the first MAX_MAPPERS). */
+static void add_mapper(struct mappers *mp, pid_t pid)
+{
+	for (unsigned i = 0; i < mp->n; i++)
+		if (mp->pid[i] == pid)
+			return;
+	if (mp->n < MAX_MAPPERS)
+		mp->pid[mp->n++] = pid;
+}
+
+/* Adds pid if it maps e's file executable. */
 static int mapper_of(void *ctx, pid_t pid)
 {
 	struct mappers *mp = ctx;
@@ -248,7 +278,7 @@ static int mapper_of(void *ctx, pid_t pid)
 	mp->found = false;
 	uie_guest_maps_each(pid, maps_it, mp);
 	if (mp->found)
-		mp->pid[mp->n++] = pid;
+		add_mapper(mp, pid);
 	return UIE_OK;
 }
 
@@ -265,40 +295,40 @@ static bool thread_maps(const struct uie_seal *e, pid_t tid)
 	return mp.found;
 }
 
-static void find_mappers(const struct uie_seal *e, struct mappers *mp)
-{
-	memset(mp, 0, sizeof(*mp));
-	mp->e = e;
-	uie_guest_each_process(mapper_of, mp);
-}
-
-/* Adds the processes of e's grants that may not be in their maps yet. */
-static void in_flight(struct uie_seal *e, struct mappers *mp)
+/* The processes of e's grants that may not be in their maps yet, in mp (emptied first). */
+static void in_flight(struct uie_sup *s, struct uie_seal *e, struct mappers *mp)
 {
 	unsigned threads;
 	pid_t tgid;
-	bool known;
 
-	prune(e, false);
-	for (unsigned g = 0; g < e->ngrantees && mp->n < MAX_MAPPERS; g++) {
-		if (uie_guest_task_info(e->grantee[g].tid, -1, &tgid, &threads) != UIE_OK)
-			continue;
-		known = false;
-		for (unsigned i = 0; i < mp->n; i++)
-			known |= mp->pid[i] == tgid;
-		if (!known)
-			mp->pid[mp->n++] = tgid;
-	}
+	memset(mp, 0, sizeof(*mp));
+	mp->e = e;
+	prune(s, e, false);
+	for (unsigned g = 0; g < e->ngrantees; g++)
+		if (uie_guest_task_info(e->grantee[g].tid, -1, &tgid, &threads) == UIE_OK)
+			add_mapper(mp, tgid);
 }
 
-pid_t uie_guest_seal_unfinished(struct uie_seals *sl, uint64_t dev, uint64_t ino)
+/*
+ * The processes that map e's file executable or may be about to: those of
+ * its unfinished grants first, then those whose maps show it.  In this
+ * order a grant whose call ends in between has its mapping in the maps by
+ * the time they are read; the other way round it could be in neither.
+ */
+static void find_mappers(struct uie_sup *s, struct uie_seal *e, struct mappers *mp)
 {
-	struct uie_seal *e = find(sl, dev, ino);
-	struct mappers mp = { 0 };
+	in_flight(s, e, mp);
+	uie_guest_each_process(mapper_of, mp);
+}
+
+pid_t uie_guest_seal_unfinished(struct uie_sup *s, uint64_t dev, uint64_t ino)
+{
+	struct uie_seal *e = find(&s->seals, dev, ino);
+	struct mappers mp;
 
 	if (!e || !e->unsealed)
 		return 0;
-	in_flight(e, &mp);
+	in_flight(s, e, &mp);
 	return mp.n ? mp.pid[0] : 0;
 }
 
@@ -355,8 +385,7 @@ static void broken(struct uie_sup *s, struct uie_seal *e)
 		uie_guest_forget(&s->granted, e->map_dev, e->map_ino);
 	if (s->fan.fd >= 0) /* the write that follows is this one: no second report */
 		fanotify_mark(s->fan.fd, FAN_MARK_REMOVE, FAN_MODIFY, e->fd, NULL);
-	find_mappers(e, &mp);
-	in_flight(e, &mp);
+	find_mappers(s, e, &mp);
 	if (mp.n > 0) {
 		uie_guest_describe(NULL, e->fd, name, sizeof(name));
 		if (uie_guest_report_violation(s, 0, e->fd, mp.pid[0]) != UIE_OK || enforcing(s))
@@ -420,10 +449,13 @@ void uie_guest_seal_sweep(struct uie_sup *s)
 	if (uie_guest_seal_idle_ms(&s->seals) != 0)
 		return;
 	s->seals.swept_ms = uie_now_ms();
+	/* Unfinished grants before the maps, as at a break (find_mappers). */
+	for (unsigned i = 0; i < s->seals.n; i++)
+		sw.live[i] = prune(s, &s->seals.e[i], false);
 	/* Any process, not only the tree's: one whose parent died is no longer found as ours. */
 	uie_guest_each_process(live_in, &sw);
 	for (unsigned i = s->seals.n; i-- > 0;)
-		if (!sw.live[i] && !prune(&s->seals.e[i], false)) {
+		if (!sw.live[i]) {
 			uie_guest_forget(&s->granted, s->seals.e[i].dev, s->seals.e[i].ino);
 			release(&s->seals, &s->seals.e[i]);
 		}

@@ -50,7 +50,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
  * unfinished (its mapping maybe not in the maps yet), or 0: for the write
  * watch, which sees writes to such files only after they happened.
  */
-pid_t uie_guest_seal_unfinished(struct uie_seals *sl, uint64_t dev, uint64_t ino);
+pid_t uie_guest_seal_unfinished(struct uie_sup *s, uint64_t dev, uint64_t ino);
 /* Drops the seal of (dev, ino), taken for a grant that did not happen. */
 void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino);
 /*

@@ -283,7 +283,7 @@ uint32_t uie_guest_call_key(const struct seccomp_notif *n)
 	return call_digest(n->data.nr, args);
 }
 
-bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n, uint32_t call)
+enum uie_call_state uie_guest_call_state(pid_t tid, const long *nrs, unsigned n, uint32_t call)
 {
 	char buf[256], *p;
 	ssize_t len = uie_guest_proc_read(tid, "syscall", buf, sizeof(buf));
@@ -292,14 +292,18 @@ bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n, uint32_t ca
 	bool listed = false;
 
 	if (len < 0)
-		return errno != ENOENT && errno != ESRCH;
-	if (len == 0 || !strncmp(buf, "running", 7))
-		return true;
+		return errno == ENOENT || errno == ESRCH ? UIE_CALL_OVER : UIE_CALL_MAYBE;
+	if (len == 0)
+		return UIE_CALL_MAYBE;
+	if (!strncmp(buf, "running", 7))
+		return UIE_CALL_RUNNING;
 	nr = strtol(buf, &p, 10);
 	for (unsigned i = 0; i < n; i++)
 		listed |= nrs[i] == nr;
-	if (!listed || call == 0)
-		return listed;
+	if (!listed)
+		return UIE_CALL_OVER;
+	if (call == 0)
+		return UIE_CALL_MAYBE;
 	/* "NR ARG0 ... ARG5 SP PC", the arguments in hex; unreadable ones: maybe. */
 	for (unsigned i = 0; i < 6; i++) {
 		char *end;
@@ -307,8 +311,13 @@ bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n, uint32_t ca
 		errno = 0;
 		args[i] = strtoull(p, &end, 16);
 		if (end == p || errno != 0)
-			return true;
+			return UIE_CALL_MAYBE;
 		p = end;
 	}
-	return call_digest(nr, args) == call;
+	return call_digest(nr, args) == call ? UIE_CALL_MAYBE : UIE_CALL_OVER;
+}
+
+bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n, uint32_t call)
+{
+	return uie_guest_call_state(tid, nrs, n, call) != UIE_CALL_OVER;
 }

@@ -52,16 +52,21 @@ bool uie_guest_pidfd_info_works(void);
  * never 0.
  */
 uint32_t uie_guest_call_key(const struct seccomp_notif *n);
+/* What /proc/TID/syscall tells of a thread and one call (uie_guest_call_state). */
+enum uie_call_state {
+	UIE_CALL_OVER,    /* gone, or blocked in another call or outside any */
+	UIE_CALL_MAYBE,   /* blocked in it, or the file cannot be read */
+	UIE_CALL_RUNNING, /* on a CPU or waiting for one: in user space or in any call */
+};
 /*
  * Whether thread tid may be inside one of the system calls nrs[0..n-1],
  * and (call not 0) inside the call whose uie_guest_call_key is call, not
- * a later one with other arguments: /proc/TID/syscall names it, or does
- * not say (the thread is running, or the file cannot be read).  false
- * when the thread is gone, or blocked in another call or outside any.
- * What replaces a time limit on "the kernel has not finished the call we
- * let continue": another fanotify group can hold that call for as long as
- * it likes.
+ * a later one with other arguments.  What replaces a time limit on "the
+ * kernel has not finished the call we let continue": another fanotify
+ * group can hold that call for as long as it likes.
  */
+enum uie_call_state uie_guest_call_state(pid_t tid, const long *nrs, unsigned n, uint32_t call);
+/* The same, with a running thread taken to be in the call. */
 bool uie_guest_maybe_in_call(pid_t tid, const long *nrs, unsigned n, uint32_t call);
 
 #endif

@@ -104,7 +104,7 @@ void uie_guest_watch_event(struct uie_sup *s, const struct fanotify_event_metada
 	uie_guest_forget(&s->granted, st.st_dev, st.st_ino);
 	mapper = live_mapper(st.st_dev, st.st_ino);
 	if (mapper == 0) /* a grant of it whose mapping may not be in the maps yet */
-		mapper = uie_guest_seal_unfinished(&s->seals, st.st_dev, st.st_ino);
+		mapper = uie_guest_seal_unfinished(s, st.st_dev, st.st_ino);
 	if (mapper == 0)
 		return; /* no longer mapped: the next grant measures the new bytes */
 	uie_guest_report_violation(s, m->pid, m->fd, mapper);

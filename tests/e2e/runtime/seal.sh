@@ -59,9 +59,15 @@ if [ "$held_applies" = 1 ]; then
 		fail "heldmap other natively: $(cat "$T/native.out")"
 fi
 
+for how in alone thread; do
+	cp "$LIB" "$T/n-spin-$how.so"
+	"$P/spinmap" "$T/n-spin-$how.so" $how >"$T/native.out" 2>&1 && grep -q "outlived the write" "$T/native.out" ||
+		fail "spinmap $how natively: $(cat "$T/native.out")"
+done
+
 gen_key
 start_runtime_monitor --trust-key "$T/pub.pem"
-install_policy enforce "$P/execmod" "$P/sealattack" "$P/heldmap" "$P/mapwait" /bin/sh /usr/bin/sleep "$LIB"
+install_policy enforce "$P/execmod" "$P/sealattack" "$P/heldmap" "$P/mapwait" "$P/spinmap" /bin/sh /usr/bin/sleep "$LIB"
 "$UIE" status --socket "$SOCK" | grep -q 'mode: ENFORCE' || fail "policy not in force"
 
 note "ENFORCE: no execmod, no writable and executable file mapping"
@@ -101,7 +107,7 @@ stop_monitor
 
 note "ENFORCE: write, run and exit within a millisecond"
 start_runtime_monitor --trust-key "$T/pub.pem"
-install_policy enforce "$P/execmod" "$P/sealattack" "$P/heldmap" "$P/mapwait" /bin/sh /usr/bin/sleep "$LIB"
+install_policy enforce "$P/execmod" "$P/sealattack" "$P/heldmap" "$P/mapwait" "$P/spinmap" /bin/sh /usr/bin/sleep "$LIB"
 cp "$LIB" "$T/writerun.so"
 sealed writerun "$T/writerun.so"
 
@@ -138,6 +144,18 @@ if [ "$held_applies" = 1 ]; then
 	expect_out "REFUSED the approved code ran" "heldmap other (not killed)"
 	echo "$ERR" | grep -q "violation\|killed" && { show; fail "heldmap other: a finished grant taken for a mapper"; }
 fi
+
+# A thread that is on a CPU when the file is written may be in user space or in
+# its call; it is stopped for a moment to tell, and one whose grant is over
+# (the file unmapped) is no mapper, whether it computes alone or beside another.
+for how in alone thread; do
+	note "ENFORCE: a thread maps and unmaps the file, then computes while the file is rewritten ($how)"
+	cp "$LIB" "$T/spin-$how.so"
+	run_uie -- "$P/spinmap" "$T/spin-$how.so" $how
+	expect_rc 0 "spinmap $how"
+	expect_out "outlived the write" "spinmap $how"
+	echo "$ERR" | grep -q "violation\|killed" && { show; fail "spinmap $how: a finished grant of a computing thread taken for a mapper"; }
+done
 
 note "ENFORCE: grants racing a writer that keeps opening the file"
 cp "$LIB" "$T/race.so"

@@ -3,8 +3,13 @@
  * A grant's call told by its number and arguments (guest/tmem.c,
  * uie_guest_call_key and uie_guest_maybe_in_call), against a real thread
  * blocked in a known call: /proc/TID/syscall must show the arguments a
- * seccomp notification of that call carries, and only they match.
+ * seccomp notification of that call carries, and only they match.  And a
+ * running process stopped for a look (guest/freeze.c,
+ * uie_guest_freeze_thread), as a lease break does with a grantee /proc
+ * shows running: in a call, it stops at its end and still shows it; in
+ * user space, it shows none.
  */
+#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,12 +19,17 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "freeze.h"
 #include "tmem.h"
+#include "uie/err.h"
 
 /* Six arguments the thread's read(2) passes; the last three are unused by read but still in registers. */
 struct blocked {
@@ -99,10 +109,94 @@ static void test_call_told_by_arguments(void **state)
 	close(b.pipe[1]);
 }
 
+#define ZERO_CHUNK (64u << 20)
+
+/*
+ * A child that reads zero (/dev/zero) into buf for ever (in the kernel
+ * almost all the time), or (zero -1) spins; returned once it is at it.
+ */
+static pid_t start_running(int zero, char *buf)
+{
+	int ready[2];
+	pid_t c;
+	char x;
+
+	assert_int_equal(pipe(ready), 0);
+	c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* not left running when an assertion fails */
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			if (zero >= 0)
+				syscall(SYS_read, zero, buf, ZERO_CHUNK, 0x1111, 0x2222, 0x3333);
+	}
+	assert_int_equal(read(ready[0], &x, 1), 1);
+	close(ready[0]);
+	close(ready[1]);
+	usleep(50000); /* past the write, into the loop */
+	return c;
+}
+
+/* What call_state says of c's read once c was stopped for a look, and after it is let go. */
+static enum uie_call_state looked_at(pid_t c, int zero, const char *buf)
+{
+	static const long reads[] = { SYS_read };
+	struct seccomp_notif n = { .pid = (uint32_t)c };
+	struct uie_freezer z = { .serve_waiting = NULL };
+	enum uie_call_state st;
+	int sig, i;
+
+	n.data.nr = SYS_read;
+	n.data.args[0] = (uint64_t)zero;
+	n.data.args[1] = (uint64_t)(uintptr_t)buf;
+	n.data.args[2] = ZERO_CHUNK;
+	n.data.args[3] = 0x1111;
+	n.data.args[4] = 0x2222;
+	n.data.args[5] = 0x3333;
+	for (i = 0; i < 5000 && uie_guest_call_state(c, reads, 1, uie_guest_call_key(&n)) != UIE_CALL_RUNNING;
+	     i++)
+		usleep(1000);
+	assert_true(i < 5000);
+	assert_int_equal(uie_guest_freeze_thread(&z, c, c, &sig), UIE_OK);
+	st = uie_guest_call_state(c, reads, 1, uie_guest_call_key(&n));
+	uie_guest_thaw_thread(c, sig);
+	/* Let go, it runs again. */
+	for (i = 0; i < 5000 && uie_guest_call_state(c, reads, 1, 0) != UIE_CALL_RUNNING; i++)
+		usleep(1000);
+	assert_true(i < 5000);
+	return st;
+}
+
+static void test_running_looked_at(void **state)
+{
+	char *buf = mmap(NULL, ZERO_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct uie_freezer z = { .serve_waiting = NULL };
+	int sig, zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	pid_t c;
+
+	(void)state;
+	assert_true(buf != MAP_FAILED);
+	assert_true(zero >= 0);
+	c = start_running(zero, buf);
+	assert_int_equal(looked_at(c, zero, buf), UIE_CALL_MAYBE); /* stopped at the end of its read */
+	kill(c, SIGKILL);
+	assert_int_equal(waitpid(c, NULL, 0), c);
+	c = start_running(-1, buf);
+	assert_int_equal(looked_at(c, zero, buf), UIE_CALL_OVER); /* stopped in user space */
+	kill(c, SIGKILL);
+	assert_int_equal(waitpid(c, NULL, 0), c);
+	assert_int_equal(uie_guest_freeze_thread(&z, c, c, &sig), UIE_E_NOTFOUND); /* gone */
+	close(zero);
+	munmap(buf, ZERO_CHUNK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_call_told_by_arguments),
+		cmocka_unit_test(test_running_looked_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
