@@ -240,7 +240,7 @@ void uie_guest_on_exec(struct uie_sup *s, struct uie_call *c, struct seccomp_not
 	if (asked && err == 0) {
 		/* Under the exec watch the kernel's own opens are checked again (fan.c):
 		 * any file other than the ones allowed here is asked about once more. */
-		if (s->fan.fd < 0 || uie_guest_fan_expect(&s->fan, c, &ids)) {
+		if (s->fan.fd < 0 || uie_guest_fan_expect(&s->fan, &s->freezer, c, &ids)) {
 			uie_guest_cont(r);
 		} else {
 			fprintf(stderr,

@@ -42,6 +42,7 @@
 
 #include "ask.h"
 #include "fan.h"
+#include "freeze.h"
 #include "rawsys.h"
 #include "sup.h"
 #include "uie/err.h"
@@ -227,9 +228,15 @@ static struct uie_pending_exec *pending(struct uie_fan *f, pid_t tid)
 
 static const long exec_calls[] = { __NR_execve, __NR_execveat };
 
-/* A slot for a new entry: free, else one whose thread is gone, else one whose thread left its execve. */
-static struct uie_pending_exec *room(struct uie_fan *f)
+/*
+ * A slot for a new entry: free, else one whose thread is gone, else one
+ * whose thread left its execve (told from /proc, then, for threads that
+ * are running, by stopping them for a look).
+ */
+static struct uie_pending_exec *room(struct uie_fan *f, struct uie_freezer *z)
 {
+	const unsigned n = sizeof(exec_calls) / sizeof(exec_calls[0]);
+
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
 		if (f->pending[i].tid == 0)
 			return &f->pending[i];
@@ -237,13 +244,16 @@ static struct uie_pending_exec *room(struct uie_fan *f)
 		if (!thread_alive(&f->pending[i]))
 			return &f->pending[i];
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
-		if (!uie_guest_maybe_in_call(f->pending[i].tid, exec_calls,
-					     sizeof(exec_calls) / sizeof(exec_calls[0]), f->pending[i].call))
+		if (!uie_guest_maybe_in_call(f->pending[i].tid, exec_calls, n, f->pending[i].call))
+			return &f->pending[i];
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
+		if (!uie_guest_in_call_looked(z, f->pending[i].tid, exec_calls, n, f->pending[i].call))
 			return &f->pending[i];
 	return NULL;
 }
 
-bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct uie_exec_ids *allowed)
+bool uie_guest_fan_expect(struct uie_fan *f, struct uie_freezer *z, struct uie_call *c,
+			  const struct uie_exec_ids *allowed)
 {
 	pid_t tid = c->n->pid;
 	struct uie_pending_exec *pe = NULL;
@@ -251,7 +261,7 @@ bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct ui
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING && !pe; i++)
 		if (f->pending[i].tid == tid)
 			pe = &f->pending[i];
-	if (!pe && !(pe = room(f)))
+	if (!pe && !(pe = room(f, z)))
 		return false;
 	end_entry(pe);
 	*pe = (struct uie_pending_exec){ .tid = tid,

@@ -48,6 +48,7 @@ int uie_guest_fan_init(struct uie_fan *f);
 void uie_guest_fan_release(struct uie_fan *f);
 bool uie_guest_fan_covers(const struct uie_fan *f, dev_t dev);
 struct uie_call;
+struct uie_freezer;
 /*
  * Registers the execve of c; the main program's open (the first event,
  * when it raises one) of allowed->id[0] and the interpreters' opens of the
@@ -55,7 +56,8 @@ struct uie_call;
  * false: every entry belongs to a thread that may still be in its execve,
  * so none can be given up; the execve must be refused.
  */
-bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct uie_exec_ids *allowed);
+bool uie_guest_fan_expect(struct uie_fan *f, struct uie_freezer *z, struct uie_call *c,
+			  const struct uie_exec_ids *allowed);
 /* tid makes a trapped call: the execve it made before, if any, is over (its opens are done). */
 void uie_guest_fan_retire(struct uie_fan *f, pid_t tid);
 struct uie_sup;

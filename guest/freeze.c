@@ -31,6 +31,7 @@
 
 #include "freeze.h"
 #include "hex.h"
+#include "tmem.h"
 #include "uie/err.h"
 #include "uie/sys.h"
 
@@ -80,8 +81,12 @@ static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, uns
 			continue;
 		}
 		if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {
-			/* Reap exited threads other than the leader; the leader's parent reaps it. */
-			if (tid != tgid)
+			/*
+			 * Reap it: an exited thread goes, and a leader (whose zombie only
+			 * its tracer sees) passes to its parent, unless that is us (the
+			 * tree's first process, whose status the loop waits for).
+			 */
+			if (tid != tgid || uie_guest_parent_of(tid) != getpid())
 				waitpid(tid, &st, __WALL);
 			return UIE_E_NOTFOUND;
 		}
@@ -238,23 +243,40 @@ void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f)
 	f->n = 0;
 }
 
-int uie_guest_freeze_thread(struct uie_freezer *z, pid_t tgid, pid_t tid, int *sig)
+/*
+ * Stops the one thread tid of tgid (*sig: a signal to hand back at detach).
+ * Return: UIE_OK (stopped), UIE_E_NOTFOUND (gone), UIE_E_STATE (it did not
+ * stop in time: it is let go once it does), UIE_E_SYS.
+ */
+static int freeze_thread(struct uie_freezer *z, pid_t tgid, pid_t tid, int *sig)
 {
 	int w;
 
 	*sig = 0;
 	if ((w = seize_interrupt(tid)) != UIE_OK)
 		return w;
-	/* Nothing else is served meanwhile: the caller may hold pointers into what serving changes. */
 	w = wait_stop(z, tid, tgid, sig, LOOK_DEADLINE_MS, false);
 	if (w != UIE_OK && w != UIE_E_NOTFOUND)
 		release(z, tid, tgid, *sig);
 	return w;
 }
 
-void uie_guest_thaw_thread(pid_t tid, int sig)
+bool uie_guest_in_call_looked(struct uie_freezer *z, pid_t tid, const long *nrs, unsigned n, uint32_t call)
 {
+	enum uie_call_state st = uie_guest_call_state(tid, nrs, n, call);
+	unsigned threads;
+	pid_t tgid;
+	int sig, r;
+
+	if (st != UIE_CALL_RUNNING)
+		return st != UIE_CALL_OVER;
+	if (uie_guest_task_info(tid, -1, &tgid, &threads) != UIE_OK)
+		return true;
+	if ((r = freeze_thread(z, tgid, tid, &sig)) != UIE_OK)
+		return r != UIE_E_NOTFOUND;
+	st = uie_guest_call_state(tid, nrs, n, call);
 	ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
+	return st != UIE_CALL_OVER;
 }
 
 void uie_guest_thaw_left(struct uie_freezer *z)

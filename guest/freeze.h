@@ -4,6 +4,7 @@
 #define UIE_GUEST_FREEZE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define UIE_FREEZE_MAX 1024 /* threads of one freeze */
@@ -43,16 +44,16 @@ int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f);
 /* Lets every thread go (delivering signals that arrived meanwhile). */
 void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f);
 /*
- * Stops the one thread tid of tgid as a freeze stops the others, for a
- * look at it (*sig: a signal to hand back at uie_guest_thaw_thread), for a
- * thread that is running: nothing is served while it stops.  Return:
- * UIE_OK (stopped), UIE_E_NOTFOUND (gone), UIE_E_STATE (it did not stop in
- * time: it is let go once it does), UIE_E_SYS (it cannot be traced, e.g. a
- * freeze holds it already).
+ * uie_guest_maybe_in_call (tmem.h) for a thread that may be running: /proc
+ * shows only "running" for a thread on a CPU or waiting for one, in user
+ * space or in any call, so such a thread is stopped for a moment, as a
+ * freeze stops threads, and read again.  A thread stops only outside a
+ * call or at a call's end: stopped at the end of the call it still shows
+ * it (and counts).  One that does not stop within 200 ms, or cannot be
+ * traced (a freeze holds it), counts.  Nothing is served meanwhile, so
+ * callers may hold pointers into what serving changes.
  */
-int uie_guest_freeze_thread(struct uie_freezer *z, pid_t tgid, pid_t tid, int *sig);
-/* Lets a thread stopped by uie_guest_freeze_thread go. */
-void uie_guest_thaw_thread(pid_t tid, int sig);
+bool uie_guest_in_call_looked(struct uie_freezer *z, pid_t tid, const long *nrs, unsigned n, uint32_t call);
 /* Detaches the threads of earlier freezes that have stopped since. */
 void uie_guest_thaw_left(struct uie_freezer *z);
 

@@ -85,30 +85,17 @@ static const long grant_calls[] = { __NR_mmap,  __NR_mprotect, __NR_pkey_mprotec
  * a mapper for as long as the grantee may still be in that call, however
  * long ago it asked, and whatever later grants of the file to others did.
  * Its call is told by its arguments: the same thread in a later call (or a
- * later thread with the same id) is not in the granting one.  A thread
- * that /proc shows running (on a CPU, or waiting for one) may be in user
- * space or still in the call: with look, it is stopped for a moment, as a
- * freeze stops threads, which happens only outside a call or at a call's
- * end, and read again.  Stopped at the end of its granting call it still
- * counts (the call's mapping, if any, is in the maps by then).
+ * later thread with the same id) is not in the granting one.  With look,
+ * a running thread is stopped to tell (uie_guest_in_call_looked); stopped
+ * at the end of its granting call it still counts (the call's mapping, if
+ * any, is in the maps by then).
  */
 static bool grant_in_flight(struct uie_sup *s, const struct uie_grantee *g, bool look)
 {
 	const unsigned n = sizeof(grant_calls) / sizeof(grant_calls[0]);
-	enum uie_call_state st = uie_guest_call_state(g->tid, grant_calls, n, g->call);
-	unsigned threads;
-	pid_t tgid;
-	int sig, r;
 
-	if (st != UIE_CALL_RUNNING || !look)
-		return st != UIE_CALL_OVER;
-	if (uie_guest_task_info(g->tid, -1, &tgid, &threads) != UIE_OK)
-		return true;
-	if ((r = uie_guest_freeze_thread(&s->freezer, tgid, g->tid, &sig)) != UIE_OK)
-		return r != UIE_E_NOTFOUND;
-	st = uie_guest_call_state(g->tid, grant_calls, n, g->call);
-	uie_guest_thaw_thread(g->tid, sig);
-	return st != UIE_CALL_OVER;
+	return look ? uie_guest_in_call_looked(&s->freezer, g->tid, grant_calls, n, g->call)
+		    : uie_guest_maybe_in_call(g->tid, grant_calls, n, g->call);
 }
 
 static bool thread_maps(const struct uie_seal *e, pid_t tid);
@@ -226,15 +213,9 @@ void uie_guest_seals_release(struct uie_seals *sl)
 static bool in_tree(const struct uie_sup *s, pid_t pid)
 {
 	for (int depth = 0; pid > 1 && depth < 256; depth++) {
-		char buf[512], *p;
-
 		if (pid == s->root)
 			return true;
-		if (uie_guest_proc_read(pid, "stat", buf, sizeof(buf)) <= 0)
-			return false;
-		/* "pid (comm) state ppid": comm may hold anything but ends at the last ')'. */
-		if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %*c %d", &pid) != 1)
-			return false;
+		pid = uie_guest_parent_of(pid);
 	}
 	return false;
 }

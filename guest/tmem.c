@@ -261,6 +261,19 @@ int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads)
 	return r;
 }
 
+pid_t uie_guest_parent_of(pid_t pid)
+{
+	char buf[512], *p;
+	int ppid;
+
+	if (uie_guest_proc_read(pid, "stat", buf, sizeof(buf)) <= 0)
+		return 0;
+	/* "pid (comm) state ppid": comm may hold anything but ends at the last ')'. */
+	if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %*c %d", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
 /* FNV-1a over the number and the arguments, folded to 32 bits. */
 static uint32_t call_digest(long nr, const uint64_t args[6])
 {

@@ -44,6 +44,8 @@ int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads);
  * the file cannot be opened.
  */
 ssize_t uie_guest_proc_read(pid_t tid, const char *name, char *buf, size_t cap);
+/* The parent of pid (its real parent, whoever traces it), or 0 when it cannot be read. */
+pid_t uie_guest_parent_of(pid_t pid);
 /* Whether the kernel has PIDFD_GET_INFO (Linux 6.13). */
 bool uie_guest_pidfd_info_works(void);
 /*

@@ -16,7 +16,7 @@ printf '#!/usr/bin/true\n' >"$T/held/t"
 script_entry "$T/held/s" >>"$T/extra"
 script_entry "$T/held/t" >>"$T/extra"
 install_policy enforce "$P/fdswap" "$P/mprotect_swap" "$P/pathswap" "$P/execstall" "$P/libuiegood.so" \
-	/usr/bin/true
+	"$P/execfleet" "$P/spin_static" /usr/bin/true
 SECS=${UIE_RACE_SECONDS:-3}
 
 for fan in "" --no-fanotify; do
@@ -77,4 +77,13 @@ expect_out "REFUSED EVIL as the interpreter" "held exec open among others"
 # The entries of held execves are not given up: the execves beyond them are refused.
 expect_err "execves of the tree are in flight" "held exec open among others"
 note "$OUT"
+# But an entry whose execve is over goes when its slot is needed, also while its
+# thread computes (on a CPU or waiting for one, which /proc does not tell from a
+# call): 64 such execves, then one more.
+"$P/execfleet" 64 "$P/spin_static" /usr/bin/true >"$T/native.out" 2>&1 ||
+	fail "execfleet natively: $(cat "$T/native.out")"
+note "64 execves over, their programs computing, then one more"
+run_uie -- "$P/execfleet" 64 "$P/spin_static" /usr/bin/true
+expect_rc 0 "execfleet"
+expect_out "/usr/bin/true ran" "execfleet"
 echo PASS
