@@ -239,12 +239,16 @@ void uie_guest_on_exec(struct uie_sup *s, struct uie_call *c, struct seccomp_not
 	asked = ask_chain(s, &ch, &ids);
 	if (asked && err == 0) {
 		/* Under the exec watch the kernel's own opens are checked again (fan.c):
-		 * any file other than the ones allowed here is asked about once more. */
-		if (s->fan.fd < 0 || uie_guest_fan_expect(&s->fan, &s->freezer, c, &ids)) {
+		 * any file other than the ones allowed here is asked about once more.
+		 * Without it the entry only keeps the freezer off the process while its
+		 * execve runs (uie_guest_fan_exec_unfinished): an execve beyond the
+		 * entries kept still runs then. */
+		if (uie_guest_fan_expect(&s->fan, c, &ids) || s->fan.fd < 0) {
 			uie_guest_cont(r);
 		} else {
 			fprintf(stderr,
-				"uie: denied execve of %s (pid %d): %d execves of the tree are in flight\n",
+				"uie: denied execve of %s (pid %d): the exec watch cannot follow it "
+				"(%d execves of the tree in flight, or its process unreadable)\n",
 				what, (int)n->pid, UIE_FAN_MAX_PENDING);
 			uie_guest_deny(r, EAGAIN);
 		}

@@ -42,7 +42,6 @@
 
 #include "ask.h"
 #include "fan.h"
-#include "freeze.h"
 #include "rawsys.h"
 #include "sup.h"
 #include "uie/err.h"
@@ -157,11 +156,20 @@ static int releaser(void *arg)
 	return 0;
 }
 
+static void end_entry(struct uie_pending_exec *pe)
+{
+	if (pe->tid != 0)
+		close(pe->pidfd);
+	pe->tid = 0;
+}
+
 void uie_guest_fan_release(struct uie_fan *f)
 {
 	int ours_closed[2] = { -1, -1 };
 	char *stack = MAP_FAILED;
 
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
+		end_entry(&f->pending[i]);
 	if (f->fd < 0)
 		return;
 	if (fanotify_mark(f->fd, FAN_MARK_FLUSH | FAN_MARK_FILESYSTEM, 0, AT_FDCWD, NULL) == 0 &&
@@ -201,13 +209,6 @@ static bool thread_alive(const struct uie_pending_exec *pe)
 	return pe->tgid == 0 || syscall(SYS_tgkill, pe->tgid, pe->tid, 0) == 0;
 }
 
-static void end_entry(struct uie_pending_exec *pe)
-{
-	if (pe->tid != 0)
-		close(pe->pidfd);
-	pe->tid = 0;
-}
-
 /*
  * The pending execve of thread tid.  An entry whose thread is gone is a
  * stale one: the event comes from a later thread that reuses the id.
@@ -228,15 +229,43 @@ static struct uie_pending_exec *pending(struct uie_fan *f, pid_t tid)
 
 static const long exec_calls[] = { __NR_execve, __NR_execveat };
 
-/*
- * A slot for a new entry: free, else one whose thread is gone, else one
- * whose thread left its execve (told from /proc, then, for threads that
- * are running, by stopping them for a look).
- */
-static struct uie_pending_exec *room(struct uie_fan *f, struct uie_freezer *z)
+/* tid's program now (/proc/TID/exe), in *dev and *ino; false when it cannot be read. */
+static bool program_of(pid_t tid, uint64_t *dev, uint64_t *ino)
 {
-	const unsigned n = sizeof(exec_calls) / sizeof(exec_calls[0]);
+	char link[64];
+	struct stat st;
 
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)tid);
+	if (stat(link, &st) != 0)
+		return false;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return true;
+}
+
+/*
+ * Whether pe's thread has left its execve, or is past the execve's point
+ * of no return: the kernel opens the program and its interpreters before
+ * it replaces the process's memory and program, so once /proc shows
+ * another program the execve raises no event any more.  A thread on a CPU
+ * shows only "running" in /proc/TID/syscall; the program tells whether it
+ * still is in its execve.  One that runs the same program again is taken
+ * to be in it.
+ */
+static bool past_opens(const struct uie_pending_exec *pe)
+{
+	uint64_t dev, ino;
+
+	if (!uie_guest_maybe_in_call(pe->tid, exec_calls, sizeof(exec_calls) / sizeof(exec_calls[0]),
+				     pe->call))
+		return true;
+	return pe->exe_ino != 0 && program_of(pe->tid, &dev, &ino) &&
+	       (dev != pe->exe_dev || ino != pe->exe_ino);
+}
+
+/* A slot for a new entry: free, else one whose thread is gone, else one whose thread is past its opens. */
+static struct uie_pending_exec *room(struct uie_fan *f)
+{
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
 		if (f->pending[i].tid == 0)
 			return &f->pending[i];
@@ -244,29 +273,33 @@ static struct uie_pending_exec *room(struct uie_fan *f, struct uie_freezer *z)
 		if (!thread_alive(&f->pending[i]))
 			return &f->pending[i];
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
-		if (!uie_guest_maybe_in_call(f->pending[i].tid, exec_calls, n, f->pending[i].call))
-			return &f->pending[i];
-	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
-		if (!uie_guest_in_call_looked(z, f->pending[i].tid, exec_calls, n, f->pending[i].call))
+		if (past_opens(&f->pending[i]))
 			return &f->pending[i];
 	return NULL;
 }
 
-bool uie_guest_fan_expect(struct uie_fan *f, struct uie_freezer *z, struct uie_call *c,
-			  const struct uie_exec_ids *allowed)
+bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct uie_exec_ids *allowed)
 {
-	pid_t tid = c->n->pid;
+	pid_t tid = c->n->pid, process = c->tgid;
 	struct uie_pending_exec *pe = NULL;
+	uint64_t exe_dev = 0, exe_ino = 0;
+	unsigned threads;
 
+	if (process == 0 && uie_guest_task_info(tid, c->pidfd, &process, &threads) != UIE_OK)
+		return false; /* gone, or not to be told apart: refused */
+	program_of(tid, &exe_dev, &exe_ino);
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING && !pe; i++)
 		if (f->pending[i].tid == tid)
 			pe = &f->pending[i];
-	if (!pe && !(pe = room(f, z)))
+	if (!pe && !(pe = room(f)))
 		return false;
 	end_entry(pe);
 	*pe = (struct uie_pending_exec){ .tid = tid,
 					 .tgid = c->thread_pidfd ? 0 : c->tgid,
 					 .pidfd = c->pidfd,
+					 .process = process,
+					 .exe_dev = exe_dev,
+					 .exe_ino = exe_ino,
 					 .call = uie_guest_call_key(c->n),
 					 .opens = 0,
 					 .allowed = *allowed };
@@ -279,6 +312,21 @@ void uie_guest_fan_retire(struct uie_fan *f, pid_t tid)
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++)
 		if (f->pending[i].tid == tid)
 			end_entry(&f->pending[i]);
+}
+
+bool uie_guest_fan_exec_unfinished(struct uie_fan *f, pid_t tgid)
+{
+	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++) {
+		struct uie_pending_exec *pe = &f->pending[i];
+
+		if (pe->tid == 0 || pe->process != tgid)
+			continue;
+		if (!thread_alive(pe))
+			end_entry(pe);
+		else if (!past_opens(pe))
+			return true;
+	}
+	return false;
 }
 
 /* Whether allowed file i of pe is its main program (else one of its interpreters). */

@@ -30,8 +30,10 @@ struct uie_pending_exec {
 	pid_t tid;     /* 0: free slot */
 	pid_t tgid;    /* tid's process where pidfd is the process's (before Linux 6.9), else 0 */
 	int pidfd;     /* the caller's pidfd (uie_call), owned here: tells whether tid is still that thread */
-	uint32_t call; /* its execve (uie_guest_call_key) */
-	unsigned opens; /* exec opens seen: the first is MAIN, later ones INTERP */
+	pid_t process; /* tid's process */
+	uint64_t exe_dev, exe_ino; /* tid's program before the execve (ino 0: unknown) */
+	uint32_t call;             /* its execve (uie_guest_call_key) */
+	unsigned opens;            /* exec opens seen: the first is MAIN, later ones INTERP */
 	struct uie_exec_ids allowed;
 };
 
@@ -44,22 +46,30 @@ struct uie_fan {
 };
 
 int uie_guest_fan_init(struct uie_fan *f);
-/* Closes f->fd (if open) without waiting for the kernel to tear the group down. */
+/* Ends the execves kept; closes f->fd (if open) without waiting for the kernel to tear the group down. */
 void uie_guest_fan_release(struct uie_fan *f);
 bool uie_guest_fan_covers(const struct uie_fan *f, dev_t dev);
 struct uie_call;
-struct uie_freezer;
 /*
- * Registers the execve of c; the main program's open (the first event,
- * when it raises one) of allowed->id[0] and the interpreters' opens of the
- * others need no second request.  Takes c->pidfd (sets it to -1).
- * false: every entry belongs to a thread that may still be in its execve,
- * so none can be given up; the execve must be refused.
+ * Registers the execve of c, with or without the exec watch; under it, the
+ * main program's open (the first event, when it raises one) of
+ * allowed->id[0] and the interpreters' opens of the others need no second
+ * request.  Takes c->pidfd (sets it to -1).  false: every entry belongs to
+ * a thread that may still be in its execve, so none can be given up, or
+ * c's process cannot be read; under the watch the execve must be refused.
  */
-bool uie_guest_fan_expect(struct uie_fan *f, struct uie_freezer *z, struct uie_call *c,
-			  const struct uie_exec_ids *allowed);
+bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct uie_exec_ids *allowed);
 /* tid makes a trapped call: the execve it made before, if any, is over (its opens are done). */
 void uie_guest_fan_retire(struct uie_fan *f, pid_t tid);
+/*
+ * Whether a thread of process tgid may be in an execve we let continue
+ * that is not past its opens (uie_guest_fan_expect registers every one,
+ * with or without the exec watch).  Such a thread holds its process's
+ * cred_guard_mutex and may wait for an answer to its exec event, ours or
+ * another fanotify group's: a PTRACE_SEIZE of any thread of tgid would
+ * wait for the mutex, and so for that answer, maybe for ever (freeze.c).
+ */
+bool uie_guest_fan_exec_unfinished(struct uie_fan *f, pid_t tgid);
 struct uie_sup;
 /* Reads and answers the group's events (exec permission; FAN_MODIFY goes to writewatch.c). */
 void uie_guest_fan_handle(struct uie_sup *s);

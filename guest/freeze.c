@@ -16,7 +16,10 @@
  * so a thread waiting on one can stop.  With everything stopped the
  * executable mappings are then compared with what the monitor allowed
  * (reconcile.c).  PTRACE_O_EXITKILL: if the supervisor dies meanwhile,
- * the frozen threads die with it.
+ * the frozen threads die with it.  PTRACE_SEIZE takes the process's
+ * cred_guard_mutex, which an execve holds while it may wait for an answer
+ * of ours: no thread of a process is seized while it has an execve in
+ * flight (struct uie_freezer, exec_unfinished).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -46,18 +49,31 @@ static bool known(const struct uie_freeze *f, pid_t tid)
 	return false;
 }
 
+/* Whether a thread of tgid may hold the mutex PTRACE_SEIZE takes and wait for an answer. */
+static bool exec_unfinished(struct uie_freezer *z, pid_t tgid)
+{
+	return z->exec_unfinished && z->exec_unfinished(z->ctx, tgid);
+}
+
+/* What a wait for a stop does meanwhile. */
+enum waiting {
+	QUIET,            /* nothing: callers hold pointers into what serving changes */
+	SERVE,            /* answers exec permission events and nested notifications */
+	SERVE_UNTIL_EXEC, /* the same, and ends once an execve of the process is under way */
+};
+
 /*
  * Waits for tid's ptrace stop, at most deadline_ms (0: only looks).  A signal that
  * arrives meanwhile stops it too (signal-delivery stop); it is remembered
  * and delivered at detach.  The deadline is read from the clock, not
- * counted in naps (a nap under load lasts far longer than asked).  With
- * serve, the loop's callback keeps answering exec permission events and
- * nested notifications while waiting: a thread blocked in one cannot stop
- * before.
+ * counted in naps (a nap under load lasts far longer than asked).  Serving,
+ * the loop's callback keeps answering exec permission events and nested
+ * notifications while waiting: a thread blocked in one cannot stop before.
  * Return: UIE_OK (stopped), UIE_E_NOTFOUND (exited), UIE_E_STATE (did not
- * stop in time), UIE_E_SYS.
+ * stop in time, or an execve began), UIE_E_SYS.
  */
-static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, unsigned deadline_ms, bool serve)
+static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, unsigned deadline_ms,
+		     enum waiting how)
 {
 	const struct timespec nap = { 0, 20000 };
 	uint64_t start = uie_now_ms();
@@ -75,8 +91,10 @@ static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, uns
 		if (si.si_pid == 0) { /* not yet */
 			if (uie_now_ms() - start >= deadline_ms)
 				return UIE_E_STATE;
-			if (serve && z->serve_waiting)
+			if (how != QUIET && z->serve_waiting)
 				z->serve_waiting(z->ctx);
+			if (how == SERVE_UNTIL_EXEC && exec_unfinished(z, tgid))
+				return UIE_E_STATE;
 			nanosleep(&nap, NULL);
 			continue;
 		}
@@ -117,12 +135,33 @@ static int seize_interrupt(pid_t tid)
 	return UIE_OK;
 }
 
-static int seize(struct uie_freeze *f, pid_t tid)
+/*
+ * Takes tid back from the threads of earlier freezes still stopping (*sig:
+ * the signal kept for it): it is our tracee already, its stop requested.
+ */
+static bool take_left(struct uie_freezer *z, pid_t tid, int *sig)
 {
-	int r;
+	for (unsigned i = 0; i < z->nleft; i++)
+		if (z->left[i].tid == tid) {
+			*sig = z->left[i].sig;
+			z->nleft--;
+			z->left[i] = z->left[z->nleft];
+			z->left_tgid[i] = z->left_tgid[z->nleft];
+			return true;
+		}
+	return false;
+}
+
+static int seize(struct uie_freezer *z, struct uie_freeze *f, pid_t tid)
+{
+	int r, sig = 0;
 
 	if (f->n == UIE_FREEZE_MAX)
 		return UIE_E_LIMIT;
+	if (take_left(z, tid, &sig)) {
+		f->t[f->n++] = (struct uie_frozen){ .tid = tid, .stopped = false, .sig = sig };
+		return UIE_OK;
+	}
 	if ((r = seize_interrupt(tid)) != UIE_OK)
 		return r == UIE_E_NOTFOUND ? UIE_OK : r; /* gone already: nothing to stop */
 	f->t[f->n++] = (struct uie_frozen){ .tid = tid, .stopped = false, .sig = 0 };
@@ -130,7 +169,7 @@ static int seize(struct uie_freeze *f, pid_t tid)
 }
 
 /* One pass over /proc/TGID/task; *added counts threads seized now. */
-static int sweep(struct uie_freeze *f, unsigned *added)
+static int sweep(struct uie_freezer *z, struct uie_freeze *f, unsigned *added)
 {
 	char path[64];
 	struct dirent *de;
@@ -148,14 +187,41 @@ static int sweep(struct uie_freeze *f, unsigned *added)
 
 		if (tid <= 0 || known(f, tid))
 			continue;
-		if ((r = seize(f, tid)) == UIE_OK)
+		if ((r = seize(z, f, tid)) == UIE_OK)
 			(*added)++;
 	}
 	closedir(d);
 	return r;
 }
 
-int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pid_t caller)
+/*
+ * Waits, answering meanwhile, until no thread of tgid is in an execve; at
+ * most until STOP_DEADLINE_MS after start.  The threads an execve kills
+ * that we trace stay until we reap them, and the execve waits for that
+ * (uie_guest_thaw_left reaps them).
+ */
+static int wait_execs(struct uie_freezer *z, pid_t tgid, uint64_t start)
+{
+	const struct timespec nap = { 0, 20000 };
+
+	while (exec_unfinished(z, tgid)) {
+		if (uie_now_ms() - start >= STOP_DEADLINE_MS)
+			return UIE_E_STATE;
+		if (z->serve_waiting)
+			z->serve_waiting(z->ctx);
+		if (z->nleft)
+			uie_guest_thaw_left(z);
+		nanosleep(&nap, NULL);
+	}
+	return UIE_OK;
+}
+
+/*
+ * One attempt.  An execve of tgid that an answer given meanwhile lets
+ * continue ends it (UIE_E_STATE, every thread let go): the execve holds
+ * the mutex a seize takes, and kills the threads we hold.
+ */
+static int freeze_once(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pid_t caller)
 {
 	unsigned added;
 	int r;
@@ -164,10 +230,16 @@ int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pi
 	f->tgid = tgid;
 	f->caller = caller;
 	/* The caller first: it stops when it returns from the trapped call. */
-	if ((r = seize(f, caller)) != UIE_OK)
+	if ((r = seize(z, f, caller)) != UIE_OK)
 		return r;
+	if (f->n == 0)
+		return UIE_E_NOTFOUND; /* the caller is gone (another thread's execve ended it) */
 	do {
-		if ((r = sweep(f, &added)) != UIE_OK)
+		if (exec_unfinished(z, tgid)) {
+			r = UIE_E_STATE;
+			break;
+		}
+		if ((r = sweep(z, f, &added)) != UIE_OK)
 			break;
 		/* Every other thread must be stopped before the next sweep: a running
 		 * thread could still be creating threads. */
@@ -177,7 +249,7 @@ int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pi
 
 			if (t->tid == caller || t->stopped || t->gone)
 				continue;
-			w = wait_stop(z, t->tid, tgid, &t->sig, STOP_DEADLINE_MS, true);
+			w = wait_stop(z, t->tid, tgid, &t->sig, STOP_DEADLINE_MS, SERVE_UNTIL_EXEC);
 			if (w == UIE_OK)
 				t->stopped = true;
 			else if (w == UIE_E_NOTFOUND)
@@ -191,6 +263,21 @@ int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pi
 	return r;
 }
 
+int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pid_t caller)
+{
+	uint64_t start = uie_now_ms();
+	int r;
+
+	/* No seize while an execve of tgid may hold the mutex; after one, again. */
+	for (;;) {
+		if ((r = wait_execs(z, tgid, start)) != UIE_OK)
+			return r;
+		r = freeze_once(z, f, tgid, caller);
+		if (r == UIE_OK || !exec_unfinished(z, tgid))
+			return r;
+	}
+}
+
 int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f)
 {
 	for (unsigned i = 0; i < f->n; i++) {
@@ -199,7 +286,7 @@ int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f)
 
 		if (t->tid != f->caller)
 			continue;
-		w = wait_stop(z, t->tid, f->tgid, &t->sig, STOP_DEADLINE_MS, true);
+		w = wait_stop(z, t->tid, f->tgid, &t->sig, STOP_DEADLINE_MS, SERVE);
 		if (w == UIE_OK)
 			t->stopped = true;
 		else if (w == UIE_E_NOTFOUND)
@@ -212,7 +299,7 @@ int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f)
 /* Detaches a stopped tracee; one that has not stopped yet is detached later. */
 static void release(struct uie_freezer *z, pid_t tid, pid_t tgid, int sig)
 {
-	int w = wait_stop(z, tid, tgid, &sig, 0, false);
+	int w = wait_stop(z, tid, tgid, &sig, 0, QUIET);
 
 	if (w == UIE_OK) {
 		ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
@@ -255,7 +342,7 @@ static int freeze_thread(struct uie_freezer *z, pid_t tgid, pid_t tid, int *sig)
 	*sig = 0;
 	if ((w = seize_interrupt(tid)) != UIE_OK)
 		return w;
-	w = wait_stop(z, tid, tgid, sig, LOOK_DEADLINE_MS, false);
+	w = wait_stop(z, tid, tgid, sig, LOOK_DEADLINE_MS, QUIET);
 	if (w != UIE_OK && w != UIE_E_NOTFOUND)
 		release(z, tid, tgid, *sig);
 	return w;
@@ -270,7 +357,7 @@ bool uie_guest_in_call_looked(struct uie_freezer *z, pid_t tid, const long *nrs,
 
 	if (st != UIE_CALL_RUNNING)
 		return st != UIE_CALL_OVER;
-	if (uie_guest_task_info(tid, -1, &tgid, &threads) != UIE_OK)
+	if (uie_guest_task_info(tid, -1, &tgid, &threads) != UIE_OK || exec_unfinished(z, tgid))
 		return true;
 	if ((r = freeze_thread(z, tgid, tid, &sig)) != UIE_OK)
 		return r != UIE_E_NOTFOUND;

@@ -30,6 +30,12 @@ struct uie_freezer {
 	 * may be waiting for (nested).  freeze.c never calls the loop itself.
 	 */
 	void (*serve_waiting)(void *ctx);
+	/*
+	 * Whether a thread of tgid may be in an execve that waits for an
+	 * answer while it holds the process's cred_guard_mutex, which
+	 * PTRACE_SEIZE takes (uie_guest_fan_exec_unfinished); NULL: none is.
+	 */
+	bool (*exec_unfinished)(void *ctx, pid_t tgid);
 	void *ctx;
 	/* Threads that had not stopped when their freeze ended: detached once they do. */
 	struct uie_frozen left[UIE_FREEZE_LEFT];
@@ -37,7 +43,11 @@ struct uie_freezer {
 	unsigned nleft;
 };
 
-/* Stops every thread of tgid but caller, and arms caller to stop after its call. */
+/*
+ * Stops every thread of tgid but caller, and arms caller to stop after its
+ * call.  While a thread of tgid is in an execve (exec_unfinished), waits
+ * for it first, answering meanwhile, for at most 2 s (UIE_E_STATE).
+ */
 int uie_guest_freeze(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, pid_t caller);
 /* After the answer was sent: waits until caller has returned from the call. */
 int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f);
@@ -49,9 +59,10 @@ void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f);
  * space or in any call, so such a thread is stopped for a moment, as a
  * freeze stops threads, and read again.  A thread stops only outside a
  * call or at a call's end: stopped at the end of the call it still shows
- * it (and counts).  One that does not stop within 200 ms, or cannot be
- * traced (a freeze holds it), counts.  Nothing is served meanwhile, so
- * callers may hold pointers into what serving changes.
+ * it (and counts).  One that does not stop within 200 ms, cannot be
+ * traced (a freeze holds it), or whose process is in an execve
+ * (exec_unfinished: the seize could wait for ever), counts.  Nothing is
+ * served meanwhile, so callers may hold pointers into what serving changes.
  */
 bool uie_guest_in_call_looked(struct uie_freezer *z, pid_t tid, const long *nrs, unsigned n, uint32_t call);
 /* Detaches the threads of earlier freezes that have stopped since. */

@@ -137,8 +137,10 @@ static void serve_one(struct uie_sup *s)
 		int e = uie_guest_freeze(&s->freezer, frz, c.tgid, n->pid);
 
 		if (e != UIE_OK) {
-			fprintf(stderr, "uie: denied a grant to pid %d: cannot stop its other threads (%s)\n",
-				(int)n->pid, uie_err_str(e));
+			if (e != UIE_E_NOTFOUND) /* else the caller is gone: nobody to tell */
+				fprintf(stderr,
+					"uie: denied a grant to pid %d: cannot stop its other threads (%s)\n",
+					(int)n->pid, uie_err_str(e));
 			goto send;
 		}
 		frozen = true;
@@ -182,6 +184,14 @@ static void serve_waiting(void *ctx)
 		uie_guest_fan_handle(s);
 	if (s->depth < UIE_SUP_NEST && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
 		serve_one(s);
+}
+
+/* The freezer asks before it seizes a thread of tgid (freeze.h). */
+static bool exec_unfinished(void *ctx, pid_t tgid)
+{
+	struct uie_sup *s = ctx;
+
+	return uie_guest_fan_exec_unfinished(&s->fan, tgid);
 }
 
 /*
@@ -372,6 +382,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	s->fan.fd = -1;
 	s->mounts.watch = -1;
 	s->freezer.serve_waiting = serve_waiting;
+	s->freezer.exec_unfinished = exec_unfinished;
 	s->freezer.ctx = s;
 	sigaction(SIGPIPE, &ignore, &pipe_was); /* a dead monitor is an error, not a signal */
 	if (syscall(__NR_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &s->sizes) != 0) {

@@ -16,8 +16,10 @@ printf '#!/usr/bin/true\n' >"$T/held/t"
 script_entry "$T/held/s" >>"$T/extra"
 script_entry "$T/held/t" >>"$T/extra"
 install_policy enforce "$P/fdswap" "$P/mprotect_swap" "$P/pathswap" "$P/execstall" "$P/libuiegood.so" \
-	"$P/execfleet" "$P/spin_static" /usr/bin/true
+	"$P/execfleet" "$P/spin_static" "$P/execmapping" /usr/bin/true
 SECS=${UIE_RACE_SECONDS:-3}
+"$P/execmapping" "$P/libuiegood.so" /usr/bin/true 20 >"$T/native.out" 2>&1 ||
+	fail "execmapping natively: $(cat "$T/native.out")"
 
 for fan in "" --no-fanotify; do
 	note "fd swap during mmap (${fan:-fanotify})"
@@ -25,6 +27,13 @@ for fan in "" --no-fanotify; do
 	expect_rc 0 "fd swap"
 	expect_out "REFUSED EVIL never mapped" "fd swap"
 	note "$OUT"
+
+	# Not an attack: a grant's freeze must not wait for an execve of its process (which may
+	# wait for us: PTRACE_SEIZE takes the mutex the execve holds), nor end what it runs.
+	note "execve beside a thread that maps (${fan:-fanotify})"
+	run_uie $fan -- "$P/execmapping" "$P/libuiegood.so" /usr/bin/true 20
+	expect_rc 0 "execve beside a mapping thread"
+	expect_out "20 execs beside a mapping thread ended" "execve beside a mapping thread"
 
 	note "mapping swap during mprotect (${fan:-fanotify})"
 	run_uie $fan -- "$P/mprotect_swap" "$P/libuiegood.so" "$P/libuieevil.so" "$SECS"
@@ -75,7 +84,7 @@ run_uie -- "$P/execstall" "$T/held" /usr/bin/true "$P/payload" 0 70
 expect_rc 0 "held exec open among others"
 expect_out "REFUSED EVIL as the interpreter" "held exec open among others"
 # The entries of held execves are not given up: the execves beyond them are refused.
-expect_err "execves of the tree are in flight" "held exec open among others"
+expect_err "execves of the tree in flight" "held exec open among others"
 note "$OUT"
 # But an entry whose execve is over goes when its slot is needed, also while its
 # thread computes (on a CPU or waiting for one, which /proc does not tell from a
