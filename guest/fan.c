@@ -206,7 +206,7 @@ static bool thread_alive(const struct uie_pending_exec *pe)
 {
 	if (syscall(SYS_pidfd_send_signal, pe->pidfd, 0, NULL, 0) != 0)
 		return false;
-	return pe->tgid == 0 || syscall(SYS_tgkill, pe->tgid, pe->tid, 0) == 0;
+	return pe->thread_pidfd || syscall(SYS_tgkill, pe->process, pe->tid, 0) == 0;
 }
 
 /*
@@ -295,9 +295,9 @@ bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct ui
 		return false;
 	end_entry(pe);
 	*pe = (struct uie_pending_exec){ .tid = tid,
-					 .tgid = c->thread_pidfd ? 0 : c->tgid,
-					 .pidfd = c->pidfd,
 					 .process = process,
+					 .pidfd = c->pidfd,
+					 .thread_pidfd = c->thread_pidfd,
 					 .exe_dev = exe_dev,
 					 .exe_ino = exe_ino,
 					 .call = uie_guest_call_key(c->n),

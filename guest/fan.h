@@ -28,9 +28,9 @@ struct uie_exec_ids {
 /* An execve waiting for its FAN_OPEN_EXEC_PERM events. */
 struct uie_pending_exec {
 	pid_t tid;     /* 0: free slot */
-	pid_t tgid;    /* tid's process where pidfd is the process's (before Linux 6.9), else 0 */
-	int pidfd;     /* the caller's pidfd (uie_call), owned here: tells whether tid is still that thread */
 	pid_t process; /* tid's process */
+	int pidfd;     /* the caller's pidfd (uie_call), owned here: tells whether tid is still that thread */
+	bool thread_pidfd;         /* pidfd names the thread (Linux 6.9), not its process */
 	uint64_t exe_dev, exe_ino; /* tid's program before the execve (ino 0: unknown) */
 	uint32_t call;             /* its execve (uie_guest_call_key) */
 	unsigned opens;            /* exec opens seen: the first is MAIN, later ones INTERP */
