@@ -248,7 +248,7 @@ void uie_guest_on_exec(struct uie_sup *s, struct uie_call *c, struct seccomp_not
 		} else {
 			fprintf(stderr,
 				"uie: denied execve of %s (pid %d): the exec watch cannot follow it "
-				"(%d execves of the tree in flight, or its process unreadable)\n",
+				"(%d execves of the tree in flight)\n",
 				what, (int)n->pid, UIE_FAN_MAX_PENDING);
 			uie_guest_deny(r, EAGAIN);
 		}

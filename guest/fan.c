@@ -280,13 +280,10 @@ static struct uie_pending_exec *room(struct uie_fan *f)
 
 bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct uie_exec_ids *allowed)
 {
-	pid_t tid = c->n->pid, process = c->tgid;
+	pid_t tid = c->n->pid;
 	struct uie_pending_exec *pe = NULL;
 	uint64_t exe_dev = 0, exe_ino = 0;
-	unsigned threads;
 
-	if (process == 0 && uie_guest_task_info(tid, c->pidfd, &process, &threads) != UIE_OK)
-		return false; /* gone, or not to be told apart: refused */
 	program_of(tid, &exe_dev, &exe_ino);
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING && !pe; i++)
 		if (f->pending[i].tid == tid)
@@ -295,7 +292,7 @@ bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct ui
 		return false;
 	end_entry(pe);
 	*pe = (struct uie_pending_exec){ .tid = tid,
-					 .process = process,
+					 .process = c->tgid,
 					 .pidfd = c->pidfd,
 					 .thread_pidfd = c->thread_pidfd,
 					 .exe_dev = exe_dev,
@@ -319,11 +316,21 @@ bool uie_guest_fan_exec_unfinished(struct uie_fan *f, pid_t tgid)
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++) {
 		struct uie_pending_exec *pe = &f->pending[i];
 
-		if (pe->tid == 0 || pe->process != tgid)
+		unsigned threads;
+
+		if (pe->tid == 0)
 			continue;
-		if (!thread_alive(pe))
+		if (!thread_alive(pe)) {
 			end_entry(pe);
-		else if (!past_opens(pe))
+			continue;
+		}
+		/* Read here, not at every execve: a thread pidfd's process is not in the call. */
+		if (pe->process == 0 &&
+		    uie_guest_task_info(pe->tid, pe->pidfd, &pe->process, &threads) != UIE_OK) {
+			pe->process = 0;
+			return true; /* alive but unreadable: it may be of tgid */
+		}
+		if (pe->process == tgid && !past_opens(pe))
 			return true;
 	}
 	return false;

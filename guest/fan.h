@@ -28,7 +28,7 @@ struct uie_exec_ids {
 /* An execve waiting for its FAN_OPEN_EXEC_PERM events. */
 struct uie_pending_exec {
 	pid_t tid;     /* 0: free slot */
-	pid_t process; /* tid's process */
+	pid_t process; /* tid's process (0: not read yet) */
 	int pidfd;     /* the caller's pidfd (uie_call), owned here: tells whether tid is still that thread */
 	bool thread_pidfd;         /* pidfd names the thread (Linux 6.9), not its process */
 	uint64_t exe_dev, exe_ino; /* tid's program before the execve (ino 0: unknown) */
@@ -55,8 +55,8 @@ struct uie_call;
  * main program's open (the first event, when it raises one) of
  * allowed->id[0] and the interpreters' opens of the others need no second
  * request.  Takes c->pidfd (sets it to -1).  false: every entry belongs to
- * a thread that may still be in its execve, so none can be given up, or
- * c's process cannot be read; under the watch the execve must be refused.
+ * a thread that may still be in its execve, so none can be given up; under
+ * the watch the execve must be refused.
  */
 bool uie_guest_fan_expect(struct uie_fan *f, struct uie_call *c, const struct uie_exec_ids *allowed);
 /* tid makes a trapped call: the execve it made before, if any, is over (its opens are done). */
