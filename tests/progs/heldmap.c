@@ -10,10 +10,10 @@
  * mmap (Linux 6.14: FAN_PRE_ACCESS is raised by mmap too), which comes
  * after the interceptor let the call continue, so the grant is made but
  * the mapping is not there yet.  After SECONDS a second child opens LIB
- * for writing and writes the payload over the code; then the hold ends
- * and the victim calls what it mapped.  Every other event of the group
- * (the interceptor's and the monitor's reads, the writer's write) is let
- * through at once.  With `decoy`, another child maps the same code while
+ * for writing and writes the payload over the code; a second later the
+ * hold ends and the victim calls what it mapped.  Every other event of the
+ * group (the interceptor's and the monitor's reads, the writer's write) is
+ * let through at once.  With `decoy`, another child maps the same code while
  * the victim's mmap is held, unmaps it and exits before the wait: the
  * latest grant of the file is then one whose call is over.  With `other
  * OTHER` (a copy of LIB) the victim maps LIB's code, unmaps it, and the
@@ -246,6 +246,10 @@ int main(int argc, char **argv)
 	if (w == 0)
 		return writer(argv[1], off);
 	serve(group, v, &held, 30000, w, false);
+	/* A moment more: the write watch of a file that cannot be sealed sees the write
+	 * only after it happened (an event, then /proc), and must find the held grant
+	 * still unfinished, not a victim that already ran and exited. */
+	serve(group, v, &held, 1000, -1, false);
 	answer(group, held);
 	close(group); /* the kernel lets through whatever comes later */
 	if (waitpid(v, &st, 0) != v)
