@@ -315,7 +315,6 @@ bool uie_guest_fan_exec_unfinished(struct uie_fan *f, pid_t tgid)
 {
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++) {
 		struct uie_pending_exec *pe = &f->pending[i];
-
 		unsigned threads;
 
 		if (pe->tid == 0)

@@ -235,10 +235,6 @@ static int freeze_once(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, 
 	if (f->n == 0)
 		return UIE_E_NOTFOUND; /* the caller is gone (another thread's execve ended it) */
 	do {
-		if (exec_unfinished(z, tgid)) {
-			r = UIE_E_STATE;
-			break;
-		}
 		if ((r = sweep(z, f, &added)) != UIE_OK)
 			break;
 		/* Every other thread must be stopped before the next sweep: a running
@@ -257,6 +253,9 @@ static int freeze_once(struct uie_freezer *z, struct uie_freeze *f, pid_t tgid, 
 			else
 				r = w;
 		}
+		/* Before the next sweep: an answer served meanwhile may have let one continue. */
+		if (r == UIE_OK && added > 0 && exec_unfinished(z, tgid))
+			r = UIE_E_STATE;
 	} while (r == UIE_OK && added > 0);
 	if (r != UIE_OK)
 		uie_guest_thaw(z, f);
