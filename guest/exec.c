@@ -240,16 +240,17 @@ void uie_guest_on_exec(struct uie_sup *s, struct uie_call *c, struct seccomp_not
 	if (asked && err == 0) {
 		/* Under the exec watch the kernel's own opens are checked again (fan.c):
 		 * any file other than the ones allowed here is asked about once more.
-		 * Without it the entry only keeps the freezer off the process while its
-		 * execve runs (uie_guest_fan_exec_unfinished): an execve beyond the
-		 * entries kept still runs then. */
-		if (uie_guest_fan_expect(&s->fan, c, &ids) || s->fan.fd < 0) {
+		 * With or without it the entry keeps the freezer off the process while
+		 * its execve runs (uie_guest_fan_exec_unfinished), so an execve that
+		 * gets no entry does not run. */
+		if (uie_guest_fan_expect(&s->fan, c, &ids)) {
 			uie_guest_cont(r);
 		} else {
 			fprintf(stderr,
-				"uie: denied execve of %s (pid %d): the exec watch cannot follow it "
+				"uie: denied execve of %s (pid %d): %s cannot follow it "
 				"(%d execves of the tree in flight)\n",
-				what, (int)n->pid, UIE_FAN_MAX_PENDING);
+				what, (int)n->pid, s->fan.fd >= 0 ? "the exec watch" : "the freezer",
+				UIE_FAN_MAX_PENDING);
 			uie_guest_deny(r, EAGAIN);
 		}
 	} else if (asked) {

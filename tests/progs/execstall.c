@@ -17,6 +17,8 @@
  * in its table: the victim's must not be the one it forgets.
  *
  * The victim exits 10 if EVIL runs (the payload); natively it always does.
+ * With EVIL the same as GOOD nothing is swapped: the run is about the crowd
+ * alone, and exits 0 once the victim ran GOOD.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -142,6 +144,8 @@ int main(int argc, char **argv)
 	printf("crowd of %u: %u held, %u failed\n", crowd, nheld, refused_crowd);
 	if (waitpid(victim, &st, 0) != victim)
 		return setup_failed("waitpid");
+	if (strcmp(argv[2], argv[3]) == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == ATTEMPT_GAINED)
 		return gained("EVIL ran as the interpreter of an exec open held back");
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
