@@ -10,7 +10,10 @@
  *   - shmat(SHM_EXEC), remap_file_pages, uselib: EACCES;
  *   - personality() setting READ_IMPLIES_EXEC: EACCES (the query
  *     personality(0xffffffff) passes);
- *   - process_vm_writev, ptrace, userfaultfd, modify_ldt: EPERM;
+ *   - process_vm_writev, ptrace, userfaultfd, modify_ldt: EPERM; so is
+ *     the other way to a userfaultfd, ioctl USERFAULTFD_IOC_NEW (of
+ *     /dev/userfaultfd, Linux 6.1): one could fill a page of a granted
+ *     private mapping of a shmem file with any bytes, after every check;
  *   - mremap that can grow a mapping or move it (a new size above the old,
  *     MREMAP_FIXED, MREMAP_DONTUNMAP or any other flag but MREMAP_MAYMOVE):
  *     to the supervisor (remap.c); shrinking in place stays here;
@@ -39,9 +42,11 @@
 #include <linux/filter.h>
 #include <linux/sched.h>
 #include <linux/seccomp.h>
+#include <linux/userfaultfd.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -74,6 +79,7 @@ enum label {
 	L_SOCK,
 	L_REMAP,
 	L_REMAP_FLAGS,
+	L_IOCTL,
 	L__MAX
 };
 
@@ -169,7 +175,7 @@ static const struct {
 	{ __NR_modify_ldt, L_EPERM },   { __NR_io_uring_setup, L_EPERM },
 	{ __NR_clone, L_CLONE },        { __NR_clone3, L_ENOSYS },
 	{ __NR_socket, L_SOCK },        { __NR_prctl, L_PRCTL },
-	{ __NR_mremap, L_REMAP },
+	{ __NR_mremap, L_REMAP },       { __NR_ioctl, L_IOCTL },
 };
 
 /* Numbers outside the census's ranges: ENOSYS.  Ranges from the highest down; jumps go forward. */
@@ -237,6 +243,9 @@ static int build(struct prog *p, bool refuse_seqpacket)
 	load(p, ARG_LO(3));
 	jump(p, BPF_JSET, ~(uint32_t)MREMAP_MAYMOVE, L_NOTIFY, L_ALLOW);
 	/* ---- end of mremap ---- */
+	label(p, L_IOCTL); /* the request is an unsigned int: the low half */
+	load(p, ARG_LO(1));
+	jump(p, BPF_JEQ, USERFAULTFD_IOC_NEW, L_EPERM, L_ALLOW);
 	label(p, L_ALLOW);
 	ret(p, SECCOMP_RET_ALLOW);
 	label(p, L_NOTIFY);

@@ -27,8 +27,21 @@ script_entry "$T/memfd-script" >> "$T/extra"
 "$P/memfd_exec" interp "$P/payload" "$T/memfd-script" > "$T/native.out" 2>&1
 [ $? = 10 ] && grep -q '^GAINED payload ran' "$T/native.out" ||
 	fail "memfd as a #! interpreter: the attack does not work natively: $(cat "$T/native.out")"
+# A userfaultfd fills a page of a granted mapping with the payload: from the system call, and
+# from /dev/userfaultfd (Linux 6.1).  Neither applies where the kernel has no userfaultfd
+# (CONFIG_USERFAULTFD) or no device.
+UFFD_NATIVE=
+for how in syscall dev; do
+	"$P/uffd_fill" $how "$P/libuiegood.so" >"$T/native.out" 2>&1
+	case $?:$(head -c 40 "$T/native.out") in
+	10:*) UFFD_NATIVE="$UFFD_NATIVE $how" ;;
+	2:cannot\ apply* | 0:REFUSED\ a\ userfaultfd:*)
+		note "userfaultfd ($how) does not apply here: $(cat "$T/native.out")" ;;
+	*) fail "userfaultfd ($how): the attack does not work natively: $(cat "$T/native.out")" ;;
+	esac
+done
 install_policy enforce /bin/sh /usr/bin/ls /usr/bin/cat /usr/bin/true "$P/dlopen_n" "$P/jit" \
-	"$P/memfd_exec" "$P/shm_exec" "$P/pers" "$P/remap" "$P/abi" "$P/procmem" "$P/vmwritev" \
+	"$P/memfd_exec" "$P/shm_exec" "$P/pers" "$P/remap" "$P/abi" "$P/procmem" "$P/vmwritev" "$P/uffd_fill" \
 	"$P/ptrace_poke" "$P/fdswap" "$P/mprotect_swap" "$P/pathswap" "$P/libuiegood.so" \
 	"$P/libuiedso1.so" "$P/libuiedso2.so"
 "$UIE" status --socket "$SOCK" | grep -q 'mode: ENFORCE' || fail "policy not in force"
@@ -114,6 +127,10 @@ for fan in "" --no-fanotify; do
 	refused "/proc/self/mem via symlink" $fan -- "$P/procmem" symlink "$T"
 	refused "process_vm_writev" $fan -- "$P/vmwritev"
 	refused "ptrace poke" $fan -- "$P/ptrace_poke"
+	for how in $UFFD_NATIVE; do
+		refused "userfaultfd ($how)" $fan -- "$P/uffd_fill" $how "$P/libuiegood.so"
+		expect_out "REFUSED a userfaultfd: EPERM" "userfaultfd ($how)"
+	done
 done
 
 note "uie run --timing: where the run spent its time"
