@@ -315,7 +315,7 @@ bool uie_guest_fan_exec_unfinished(struct uie_fan *f, pid_t tgid)
 {
 	for (unsigned i = 0; i < UIE_FAN_MAX_PENDING; i++) {
 		struct uie_pending_exec *pe = &f->pending[i];
-		unsigned threads;
+		struct uie_task t;
 
 		if (pe->tid == 0)
 			continue;
@@ -324,10 +324,10 @@ bool uie_guest_fan_exec_unfinished(struct uie_fan *f, pid_t tgid)
 			continue;
 		}
 		/* Read here, not at every execve: a thread pidfd's process is not in the call. */
-		if (pe->process == 0 &&
-		    uie_guest_task_info(pe->tid, pe->pidfd, &pe->process, &threads) != UIE_OK) {
-			pe->process = 0;
-			return true; /* alive but unreadable: it may be of tgid */
+		if (pe->process == 0) {
+			if (uie_guest_task_info(pe->tid, pe->pidfd, &t) != UIE_OK)
+				return true; /* alive but unreadable: it may be of tgid */
+			pe->process = t.tgid;
 		}
 		if (pe->process == tgid && !past_opens(pe))
 			return true;

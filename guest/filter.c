@@ -18,10 +18,12 @@
  *     MREMAP_FIXED, MREMAP_DONTUNMAP or any other flag but MREMAP_MAYMOVE):
  *     to the supervisor (remap.c); shrinking in place stays here;
  *   - sharing a descriptor table or an address space between processes
- *     (clone with CLONE_FILES, or CLONE_VM without CLONE_VFORK, and no
- *     CLONE_THREAD) and io_uring (its requests bypass seccomp): EPERM;
- *     clone3 (flags out of reach of BPF): ENOSYS, so libc falls back to
- *     clone.  Only threads of a caller can then race its checks (freeze.c);
+ *     (clone with CLONE_FILES, or CLONE_VM without CLONE_VFORK or with
+ *     CLONE_PARENT, and no CLONE_THREAD) and io_uring (its requests bypass
+ *     seccomp): EPERM; clone3 (flags out of reach of BPF): ENOSYS, so libc
+ *     falls back to clone.  Only threads of a caller can then race its
+ *     checks (freeze.c), and those of the parent of a vfork child, whose
+ *     grants the supervisor refuses (loop.c);
  *   - prctl(PR_SET_MM, PR_SET_MM_EXE_FILE or PR_SET_MM_MAP): EPERM (they
  *     change /proc/PID/exe, docs/SYSCALLS.md "Program identity"; the other
  *     sub-options, which systemd uses for process titles, pass);
@@ -215,13 +217,15 @@ static int build(struct prog *p, bool refuse_seqpacket)
 	load(p, ARG_LO(1));
 	jump(p, BPF_JEQ, PR_SET_MM_EXE_FILE, L_EPERM, -1);
 	jump(p, BPF_JEQ, PR_SET_MM_MAP, L_EPERM, L_ALLOW);
-	/* Threads are fine; processes sharing a descriptor table or an address space are not. */
+	/* Threads are fine; processes sharing a descriptor table or an address space are not,
+	 * but for a vfork child, which must be its sharer's child (loop.c). */
 	label(p, L_CLONE);
 	load(p, ARG_LO(0));
 	jump(p, BPF_JSET, CLONE_THREAD, L_ALLOW, -1);
 	jump(p, BPF_JSET, CLONE_FILES, L_EPERM, -1);
-	jump(p, BPF_JSET, CLONE_VFORK, L_ALLOW, -1);
-	jump(p, BPF_JSET, CLONE_VM, L_EPERM, L_ALLOW);
+	jump(p, BPF_JSET, CLONE_VM, -1, L_ALLOW);
+	jump(p, BPF_JSET, CLONE_PARENT, L_EPERM, -1);
+	jump(p, BPF_JSET, CLONE_VFORK, L_ALLOW, L_EPERM);
 	/* The type argument carries SOCK_CLOEXEC and SOCK_NONBLOCK above the type bits. */
 	label(p, L_SOCK);
 	load(p, ARG_LO(0));

@@ -6,7 +6,8 @@
  * under the range (mprotect: munmap + mmap of other content).  The filter
  * forbids sharing a descriptor table or an address space between
  * processes (clone with CLONE_FILES or CLONE_VM without CLONE_THREAD,
- * clone3, io_uring), so only threads of the caller can race it.  For a
+ * clone3, io_uring), so only threads of the caller can race it; a vfork
+ * child, which shares its parent's, gets no grant (loop.c).  For a
  * multi-threaded caller the supervisor therefore stops every other thread
  * (PTRACE_SEIZE + PTRACE_INTERRUPT: invisible to the program and its
  * parent, unlike SIGSTOP) before it looks at the request, and lets them
@@ -350,15 +351,14 @@ static int freeze_thread(struct uie_freezer *z, pid_t tgid, pid_t tid, int *sig)
 bool uie_guest_in_call_looked(struct uie_freezer *z, pid_t tid, const long *nrs, unsigned n, uint32_t call)
 {
 	enum uie_call_state st = uie_guest_call_state(tid, nrs, n, call);
-	unsigned threads;
-	pid_t tgid;
+	struct uie_task t;
 	int sig, r;
 
 	if (st != UIE_CALL_RUNNING)
 		return st != UIE_CALL_OVER;
-	if (uie_guest_task_info(tid, -1, &tgid, &threads) != UIE_OK || exec_unfinished(z, tgid))
+	if (uie_guest_task_info(tid, -1, &t) != UIE_OK || exec_unfinished(z, t.tgid))
 		return true;
-	if ((r = freeze_thread(z, tgid, tid, &sig)) != UIE_OK)
+	if ((r = freeze_thread(z, t.tgid, tid, &sig)) != UIE_OK)
 		return r != UIE_E_NOTFOUND;
 	st = uie_guest_call_state(tid, nrs, n, call);
 	ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);

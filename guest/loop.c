@@ -86,27 +86,28 @@ static void dispatch(struct uie_sup *s, struct uie_call *c, struct seccomp_notif
  * through the process pidfd are checked against the thread's
  * (uie_guest_call_getfd).
  */
-static int open_caller(struct uie_sup *s, struct uie_call *c, unsigned *threads)
+static int open_caller(struct uie_sup *s, struct uie_call *c, struct uie_task *t)
 {
 	const struct seccomp_notif *n = c->n;
-	bool grant = n->data.nr != __NR_execve && n->data.nr != __NR_execveat;
-	pid_t tgid;
+	int r;
 
 	c->thread_pidfd = s->kern.pidfd_thread;
 	if (c->thread_pidfd) {
 		c->pidfd = (int)syscall(SYS_pidfd_open, n->pid, PIDFD_THREAD);
 		if (c->pidfd < 0)
 			return UIE_E_SYS;
-		return grant ? uie_guest_task_info(n->pid, s->kern.pidfd_get_info ? c->pidfd : -1, &c->tgid,
-						   threads)
-			     : UIE_OK;
+		if (grant_kind(n) == UIE_GK_EXECVE)
+			return UIE_OK;
+		r = uie_guest_task_info(n->pid, s->kern.pidfd_get_info ? c->pidfd : -1, t);
+		c->tgid = t->tgid;
+		return r;
 	}
-	if (uie_guest_task_info(n->pid, -1, &tgid, threads) != UIE_OK)
+	if (uie_guest_task_info(n->pid, -1, t) != UIE_OK)
 		return UIE_E_SYS;
-	c->pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+	c->pidfd = (int)syscall(SYS_pidfd_open, t->tgid, 0);
 	if (c->pidfd < 0 || !uie_guest_id_valid(s->listener, n->id))
 		return UIE_E_SYS;
-	c->tgid = tgid;
+	c->tgid = t->tgid;
 	return UIE_OK;
 }
 
@@ -120,7 +121,7 @@ static void serve_one(struct uie_sup *s)
 	struct uie_call c = { .n = n, .pidfd = -1 };
 	struct uie_grant_clock clk;
 	bool frozen = false;
-	unsigned threads = 0;
+	struct uie_task task = { 0 };
 
 	memset(n, 0, s->sizes.seccomp_notif);
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, n) != 0)
@@ -130,10 +131,18 @@ static void serve_one(struct uie_sup *s)
 	memset(r, 0, s->sizes.seccomp_notif_resp);
 	r->id = n->id;
 	uie_guest_deny(r, EACCES);
-	if (open_caller(s, &c, &threads) != UIE_OK)
+	if (open_caller(s, &c, &task) != UIE_OK)
 		goto send; /* the thread is gone */
 	s->depth++;
-	if (threads > 1 && racy_grant(s, &c)) {
+	/* Its parent's threads could race any check of it, and no freeze of ours stops them. */
+	if (grant_kind(n) != UIE_GK_EXECVE && uie_guest_shares_parent_mm(n->pid, task.ppid)) {
+		fprintf(stderr,
+			"uie: denied a grant to pid %d: it runs in the address space of its parent %d "
+			"(a vfork child), whose other threads could change it meanwhile\n",
+			(int)n->pid, (int)task.ppid);
+		goto send;
+	}
+	if (task.threads > 1 && racy_grant(s, &c)) {
 		int e = uie_guest_freeze(&s->freezer, frz, c.tgid, n->pid);
 
 		if (e != UIE_OK) {
@@ -145,7 +154,7 @@ static void serve_one(struct uie_sup *s)
 		}
 		frozen = true;
 	}
-	c.settled = threads <= 1 || frozen;
+	c.settled = task.threads <= 1 || frozen;
 	dispatch(s, &c, r);
 send:
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, r) != 0 && errno != ENOENT)

@@ -267,27 +267,25 @@ static int mapper_of(void *ctx, pid_t pid)
 static bool thread_maps(const struct uie_seal *e, pid_t tid)
 {
 	struct mappers mp = { .e = e };
-	unsigned threads;
-	pid_t tgid;
+	struct uie_task t;
 
-	if (uie_guest_task_info(tid, -1, &tgid, &threads) != UIE_OK)
+	if (uie_guest_task_info(tid, -1, &t) != UIE_OK)
 		return false;
-	uie_guest_maps_each(tgid, maps_it, &mp);
+	uie_guest_maps_each(t.tgid, maps_it, &mp);
 	return mp.found;
 }
 
 /* The processes of e's grants that may not be in their maps yet, in mp (emptied first). */
 static void in_flight(struct uie_sup *s, struct uie_seal *e, struct mappers *mp)
 {
-	unsigned threads;
-	pid_t tgid;
+	struct uie_task t;
 
 	memset(mp, 0, sizeof(*mp));
 	mp->e = e;
 	prune(s, e, false);
 	for (unsigned g = 0; g < e->ngrantees; g++)
-		if (uie_guest_task_info(e->grantee[g].tid, -1, &tgid, &threads) == UIE_OK)
-			add_mapper(mp, tgid);
+		if (uie_guest_task_info(e->grantee[g].tid, -1, &t) == UIE_OK)
+			add_mapper(mp, t.tgid);
 }
 
 /*

@@ -182,11 +182,11 @@ ssize_t uie_guest_proc_read(pid_t tid, const char *name, char *buf, size_t cap)
 	return n;
 }
 
-/* The slow way: "Tgid:" and "Threads:" of /proc/TID/status. */
-static int task_info_status(pid_t tid, pid_t *tgid, unsigned *threads)
+/* The slow way: "Tgid:", "PPid:" and "Threads:" of /proc/TID/status. */
+static int task_info_status(pid_t tid, struct uie_task *t)
 {
 	char buf[2048];
-	long a, b;
+	long a, b, c = 0;
 	int r;
 
 	if (uie_guest_proc_read(tid, "status", buf, sizeof(buf)) <= 0)
@@ -194,8 +194,11 @@ static int task_info_status(pid_t tid, pid_t *tgid, unsigned *threads)
 	if ((r = status_field(buf, "\nTgid:", &a)) != UIE_OK ||
 	    (r = status_field(buf, "\nThreads:", &b)) != UIE_OK)
 		return r;
-	*tgid = (pid_t)a;
-	*threads = (unsigned)b;
+	if (status_field(buf, "\nPPid:", &c) != UIE_OK && !strstr(buf, "\nPPid:\t0\n"))
+		return UIE_E_FORMAT;
+	t->tgid = (pid_t)a;
+	t->ppid = (pid_t)c;
+	t->threads = (unsigned)b;
 	return UIE_OK;
 }
 
@@ -206,7 +209,7 @@ static int task_info_status(pid_t tid, pid_t *tgid, unsigned *threads)
  * which procfs reports as 2 + the group's thread count (the same counter
  * "Threads:" shows).  *old is set when the kernel lacks the ioctl.
  */
-static int task_info_pidfd(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads, bool *old)
+static int task_info_pidfd(pid_t tid, int pidfd, struct uie_task *t, bool *old)
 {
 	struct uie_pidfd_info info = { .mask = UIE_PIDFD_INFO_PID };
 	char path[64];
@@ -218,15 +221,16 @@ static int task_info_pidfd(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads,
 		return UIE_E_SYS;
 	}
 	if (!(info.mask & UIE_PIDFD_INFO_PID) || info.pid != (uint32_t)tid || info.tgid == 0 ||
-	    info.tgid > INT_MAX)
+	    info.tgid > INT_MAX || info.ppid > INT_MAX)
 		return UIE_E_FORMAT;
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)tid);
 	if (stat(path, &st) != 0)
 		return UIE_E_SYS;
 	if (st.st_nlink < 3 || st.st_nlink - 2 > UINT_MAX)
 		return UIE_E_FORMAT;
-	*tgid = (pid_t)info.tgid;
-	*threads = (unsigned)(st.st_nlink - 2);
+	t->tgid = (pid_t)info.tgid;
+	t->ppid = (pid_t)info.ppid;
+	t->threads = (unsigned)(st.st_nlink - 2);
 	return UIE_OK;
 }
 
@@ -243,22 +247,37 @@ bool uie_guest_pidfd_info_works(void)
 	return ok;
 }
 
-int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads)
+int uie_guest_task_info(pid_t tid, int pidfd, struct uie_task *t)
 {
 	bool old = pidfd < 0;
 	int r = UIE_E_SYS;
 
-	*tgid = -1;
-	*threads = 0;
 	if (pidfd >= 0)
-		r = task_info_pidfd(tid, pidfd, tgid, threads, &old);
+		r = task_info_pidfd(tid, pidfd, t, &old);
 	if (old)
-		r = task_info_status(tid, tgid, threads);
-	if (r != UIE_OK) {
-		*tgid = -1;
-		*threads = 0;
-	}
+		r = task_info_status(tid, t);
+	if (r != UIE_OK)
+		*t = (struct uie_task){ .tgid = -1 };
 	return r;
+}
+
+bool uie_guest_shares_parent_mm(pid_t tid, pid_t ppid)
+{
+	long r;
+
+	if (ppid <= 0)
+		return false;
+	if ((r = syscall(SYS_kcmp, tid, ppid, KCMP_VM, 0, 0)) >= 0)
+		return r == 0;
+	/*
+	 * A parent gone shares nothing.  One we may not inspect (EPERM: only
+	 * for a supervisor without CAP_SYS_PTRACE) has other credentials than
+	 * the caller, or the caller's grant fails anyway: the dumpable flag is
+	 * the address space's.  Sharing with other credentials takes a change
+	 * of them, which clears that flag, and a PR_SET_DUMPABLE after it
+	 * (docs/THREAT-MODEL.md, "Check-then-use races").
+	 */
+	return errno != ESRCH && errno != EPERM;
 }
 
 pid_t uie_guest_parent_of(pid_t pid)

@@ -33,11 +33,25 @@ int uie_guest_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
  */
 int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, bool nofollow, int *root,
 		      int *fd);
+/* What the kernel tells of a thread's process. */
+struct uie_task {
+	pid_t tgid;       /* the process */
+	pid_t ppid;       /* its parent (0: none) */
+	unsigned threads; /* its number of threads */
+};
 /*
- * Thread group and number of threads of tid: through its pidfd (-1: none)
- * where the kernel allows, else from /proc/TID/status.
+ * The process of tid: through its pidfd (-1: none) where the kernel
+ * allows, else from /proc/TID/status.
  */
-int uie_guest_task_info(pid_t tid, int pidfd, pid_t *tgid, unsigned *threads);
+int uie_guest_task_info(pid_t tid, int pidfd, struct uie_task *t);
+/*
+ * Whether tid runs in its parent's address space: a vfork child (the
+ * filter refuses CLONE_PARENT with CLONE_VM, so the parent is the process
+ * it shares it with), whose parent's other threads run on meanwhile.
+ * True also when the kernel cannot say, but for a parent gone or one
+ * we may not inspect (tmem.c).
+ */
+bool uie_guest_shares_parent_mm(pid_t tid, pid_t ppid);
 /*
  * Reads /proc/TID/NAME (at most cap - 1 bytes) into buf, NUL-terminated.
  * Return: the bytes read; 0 when none could be read; -1 (errno set) when

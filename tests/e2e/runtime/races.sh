@@ -18,6 +18,9 @@ script_entry "$T/held/t" >>"$T/extra"
 install_policy enforce "$P/fdswap" "$P/mprotect_swap" "$P/pathswap" "$P/execstall" "$P/libuiegood.so" \
 	"$P/execfleet" "$P/spin_static" "$P/execmapping" /usr/bin/true
 SECS=${UIE_RACE_SECONDS:-3}
+for how in thread vfork vfork-swapper vfork-parent; do
+	native "mapping swap during mprotect ($how)" "$P/mprotect_swap" "$P/libuiegood.so" "$P/libuieevil.so" 10 $how
+done
 "$P/execmapping" "$P/libuiegood.so" /usr/bin/true 20 >"$T/native.out" 2>&1 ||
 	fail "execmapping natively: $(cat "$T/native.out")"
 
@@ -39,6 +42,29 @@ for fan in "" --no-fanotify; do
 	run_uie $fan -- "$P/mprotect_swap" "$P/libuiegood.so" "$P/libuieevil.so" "$SECS"
 	expect_rc 0 "mapping swap"
 	expect_out "REFUSED EVIL never made executable" "mapping swap"
+	note "$OUT"
+
+	# The caller a vfork child (one thread, its own process) in the address space of a
+	# process whose thread swaps the mapping.
+	note "mapping swap during mprotect of a vfork child (${fan:-fanotify})"
+	run_uie $fan -- "$P/mprotect_swap" "$P/libuiegood.so" "$P/libuieevil.so" "$SECS" vfork
+	expect_rc 0 "mapping swap beside a vfork child"
+	expect_out "REFUSED mprotect(PROT_EXEC) of GOOD in a vfork child" "mapping swap beside a vfork child"
+	expect_err "runs in the address space of its parent .* (a vfork child)" "mapping swap beside a vfork child"
+	note "$OUT"
+	# A vfork child whose parent is ours: it would not know its sharer by its parent.
+	note "mapping swap beside a vfork child of our parent (${fan:-fanotify})"
+	run_uie $fan -- "$P/mprotect_swap" "$P/libuiegood.so" "$P/libuieevil.so" "$SECS" vfork-parent
+	expect_rc 0 "mapping swap beside a CLONE_PARENT vfork child"
+	expect_out "REFUSED clone(CLONE_VM | CLONE_VFORK | CLONE_PARENT): EPERM" \
+		"mapping swap beside a CLONE_PARENT vfork child"
+	# The other way round: a thread of the vfork parent calls, the child swaps.  The
+	# parent's thread in vfork cannot stop until its child is done, so no grant happens.
+	note "mapping swap by a vfork child during mprotect of its parent (${fan:-fanotify})"
+	run_uie $fan -- "$P/mprotect_swap" "$P/libuiegood.so" "$P/libuieevil.so" "$SECS" vfork-swapper
+	expect_rc 0 "mapping swap by a vfork child"
+	expect_out "REFUSED mprotect(PROT_EXEC) beside a vfork child" "mapping swap by a vfork child"
+	expect_err "cannot stop its other threads" "mapping swap by a vfork child"
 	note "$OUT"
 done
 
