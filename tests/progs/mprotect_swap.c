@@ -3,8 +3,10 @@
  * The mapping-swap race on mprotect: one thread turns a read-only mapping
  * of GOOD's code segment executable over and over, while a second thread
  * keeps replacing the mapping at that address with EVIL's (MAP_FIXED,
- * read-only) and back.  `mprotect_swap GOOD EVIL SECONDS [vfork|vfork-swapper|vfork-parent]`.  GAINED
- * when the range is ever executable while holding EVIL's bytes.
+ * read-only) and back.  GAINED when the range is ever executable while
+ * holding EVIL's bytes.
+ *   mprotect_swap GOOD EVIL SECONDS [thread|vfork|vfork-swapper|vfork-parent]
+ * (thread, the default, is what the first lines say).
  *
  * With vfork the mprotect calls come from a child made with CLONE_VM |
  * CLONE_VFORK (as posix_spawn does): another process, with one thread of
@@ -82,6 +84,15 @@ static bool evil_granted(void)
 	return won;
 }
 
+/* A new swapper thread after evil_granted stopped the last one t.  0, else -1. */
+static int restart_swapper(pthread_t *t)
+{
+	pthread_join(*t, NULL);
+	atomic_store(&stop, 0);
+	atomic_store(&idle, 0);
+	return pthread_create(t, NULL, swapper, NULL) == 0 ? 0 : -1;
+}
+
 /* mprotect(PROT_EXEC) of the range once the swapper runs (else it would always be GOOD's). */
 static int exec_once_swapping(void)
 {
@@ -153,10 +164,7 @@ static int vfork_race(pthread_t t, int flags)
 		if (said != CHILD_AGAIN)
 			return race_refused(t, &stop, "granted", grants, refusals,
 					    "GOOD was never made executable", "EVIL never made executable");
-		pthread_join(t, NULL);
-		atomic_store(&stop, 0);
-		atomic_store(&idle, 0);
-		if (pthread_create(&t, NULL, swapper, NULL) != 0)
+		if (restart_swapper(&t) != 0)
 			return setup_failed("pthread_create");
 	}
 }
@@ -265,10 +273,7 @@ int main(int argc, char **argv)
 		/* The swapper stopped before looking, so that what we see is what was granted. */
 		if (evil_granted())
 			return gained("EVIL made executable through a swapped mapping");
-		pthread_join(t, NULL);
-		atomic_store(&stop, 0);
-		atomic_store(&idle, 0);
-		if (pthread_create(&t, NULL, swapper, NULL) != 0)
+		if (restart_swapper(&t) != 0)
 			return setup_failed("pthread_create");
 	}
 	return race_refused(t, &stop, "granted", grants, refusals, "GOOD was never made executable",
