@@ -138,8 +138,8 @@ static void prepare(struct uie_sup *s, struct uie_grant *g)
 		g->overlay = src.overlay;
 		if (src.immutable)
 			g->req.cond |= UIE_COND_IMMUTABLE;
-		else if ((g->seal = uie_guest_seal(s, g->objfd, &g->st, g->pid, g->call, &g->fresh_seal)) ==
-			 UIE_SEAL_NONE)
+		else if ((g->seal = uie_guest_seal(s, g->objfd, &g->st, g->overlay, g->pid, g->call,
+						   &g->fresh_seal)) == UIE_SEAL_NONE)
 			g->req.cond |= UIE_COND_UNSEALED;
 	}
 }

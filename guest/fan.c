@@ -42,37 +42,21 @@
 
 #include "ask.h"
 #include "fan.h"
+#include "mountinfo.h"
 #include "rawsys.h"
 #include "sup.h"
 #include "uie/err.h"
 #include "uie/sys.h"
 #include "writewatch.h"
 
-/* Mount points are the fifth field of mountinfo, with \ooo escapes. */
+/* The mount point of a mountinfo line. */
 static int mount_point(const char *line, char *out, size_t cap)
 {
-	const char *p = line;
-	size_t j = 0;
+	const char *p;
+	size_t n;
+	int r = uie_guest_mountinfo_field(line, UIE_MI_POINT, &p, &n);
 
-	for (int field = 0; field < 4; field++) {
-		p = strchr(p, ' ');
-		if (!p)
-			return UIE_E_FORMAT;
-		p++;
-	}
-	while (*p && *p != ' ' && *p != '\n') {
-		if (j + 1 >= cap)
-			return UIE_E_LIMIT;
-		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
-		    p[3] <= '7') {
-			out[j++] = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-			p += 4;
-		} else {
-			out[j++] = *p++;
-		}
-	}
-	out[j] = '\0';
-	return j > 0 ? UIE_OK : UIE_E_FORMAT;
+	return r == UIE_OK ? uie_guest_mountinfo_unescape(p, n, out, cap) : r;
 }
 
 static void mark(struct uie_fan *f, const char *mp)

@@ -22,16 +22,19 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "mountinfo.h"
+#include "uie/err.h"
 #include "uie/sys.h"
 #include "uie/types.h"
 
-/* Whether the comma-separated options list opts holds "ro". */
-static bool has_ro(const char *opts)
+/* Whether the comma-separated options list opts (n bytes) holds "ro". */
+static bool has_ro(const char *opts, size_t n)
 {
-	size_t n = strlen(opts);
-
-	return !strncmp(opts, "ro,", 3) || !strcmp(opts, "ro") || strstr(opts, ",ro,") ||
-	       (n > 3 && !strcmp(opts + n - 3, ",ro"));
+	for (size_t i = 0; i + 2 <= n; i++)
+		if ((i == 0 || opts[i - 1] == ',') && !strncmp(opts + i, "ro", 2) &&
+		    (i + 2 == n || opts[i + 2] == ','))
+			return true;
+	return false;
 }
 
 struct mount_info {
@@ -39,39 +42,22 @@ struct mount_info {
 	bool ro;      /* the mount and its superblock read-only */
 };
 
-/*
- * Finds mount mnt_id in pid's mountinfo (proc(5)): "ID PARENT MAJ:MIN ROOT
- * POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER_OPTIONS".
- */
+/* What mount mnt_id is, as pid's mountinfo says. */
 static bool mount_of(pid_t pid, uint64_t mnt_id, struct mount_info *mi)
 {
-	char path[48], *line = NULL;
-	size_t cap = 0;
-	bool found = false;
-	FILE *f;
+	char *line = uie_guest_mountinfo_line_dup(pid, mnt_id), type[64];
+	const char *opts, *super, *t;
+	size_t nopts, nsuper, nt;
+	bool found = line && uie_guest_mountinfo_field(line, UIE_MI_OPTIONS, &opts, &nopts) == UIE_OK &&
+		     uie_guest_mountinfo_field(line, UIE_MI_TYPE, &t, &nt) == UIE_OK &&
+		     uie_guest_mountinfo_field(line, UIE_MI_SUPER, &super, &nsuper) == UIE_OK &&
+		     uie_guest_mountinfo_unescape(t, nt, type, sizeof(type)) == UIE_OK;
 
-	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return false;
-	while (!found && getline(&line, &cap, f) > 0) {
-		char *save = NULL, *tok = strtok_r(line, " \n", &save), *opts = NULL, *super;
-		unsigned long long id = strtoull(tok ? tok : "", NULL, 10);
-
-		if (!tok || id != mnt_id)
-			continue;
-		for (int i = 1; i < 6 && (tok = strtok_r(NULL, " \n", &save)) != NULL; i++)
-			opts = tok; /* field 6: the mount's options */
-		while ((tok = strtok_r(NULL, " \n", &save)) != NULL && strcmp(tok, "-") != 0)
-			; /* optional fields end at "-" */
-		if (!opts || !tok || !(tok = strtok_r(NULL, " \n", &save)) || !strtok_r(NULL, " \n", &save) ||
-		    !(super = strtok_r(NULL, " \n", &save)))
-			break;
-		mi->kind = uie_sys_fs_kind_of_type(tok);
-		mi->ro = has_ro(opts) && has_ro(super);
-		found = true;
+	if (found) {
+		mi->kind = uie_sys_fs_kind_of_type(type);
+		mi->ro = has_ro(opts, nopts) && has_ro(super, nsuper);
 	}
 	free(line);
-	fclose(f);
 	return found;
 }
 

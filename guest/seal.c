@@ -19,8 +19,11 @@
  * write watch asks about (uie_guest_seal_unfinished).  Immutable files
  * (fstrust.h) are not sealed: nothing can write them.  Renaming a new file
  * over a sealed one (dpkg) breaks no lease: the mapped inode does not
- * change.  Seals of files no process maps executable any more are dropped
- * when the tree is idle.
+ * change.  A grant of an overlayfs file maps the file of a layer under it,
+ * which can be written beside the overlay: that file is sealed too
+ * (layer.h), the one of each grant (a copy-up makes a new one).  Seals of
+ * files no process maps executable any more are dropped when the tree is
+ * idle.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +42,7 @@
 #include "describe.h"
 #include "freeze.h"
 #include "granted.h"
+#include "layer.h"
 #include "maps.h"
 #include "seal.h"
 #include "sup.h"
@@ -64,13 +68,95 @@ static struct uie_seal *find(struct uie_seals *sl, uint64_t dev, uint64_t ino)
 	return NULL;
 }
 
-/* Releases the lease (a waiting writer proceeds) and forgets the seal. */
+/* Whether a mapping of (dev, ino) maps e's file: the file, or a layer's under it (before 6.8). */
+static bool maps_seal(const struct uie_seal *e, uint64_t dev, uint64_t ino)
+{
+	if (e->dev == dev && e->ino == ino)
+		return true;
+	for (unsigned i = 0; i < e->nlayers; i++)
+		if (e->layer[i].dev == dev && e->layer[i].ino == ino)
+			return true;
+	return false;
+}
+
+/* Whether a lease of e has a break pending (a writer waits). */
+static bool break_pending(const struct uie_seal *e)
+{
+	if (e->unsealed)
+		return false;
+	if (fcntl(e->fd, F_GETLEASE) != F_RDLCK)
+		return true;
+	for (unsigned i = 0; i < e->nlayers; i++)
+		if (fcntl(e->layer[i].fd, F_GETLEASE) != F_RDLCK)
+			return true;
+	return false;
+}
+
+/* Takes the read lease on our own open fd; -1 with errno (EAGAIN: a writer exists). */
+static int lease(int fd)
+{
+	if (fcntl(fd, F_SETSIG, uie_guest_seal_signal()) != 0 || fcntl(fd, F_SETLEASE, F_RDLCK) != 0)
+		return -1;
+	return 0;
+}
+
+static void unlease(int fd)
+{
+	fcntl(fd, F_SETLEASE, F_UNLCK);
+	close(fd);
+}
+
+/* Releases the leases (a waiting writer proceeds) and forgets the seal. */
 static void release(struct uie_seals *sl, struct uie_seal *e)
 {
-	if (!e->unsealed)
-		fcntl(e->fd, F_SETLEASE, F_UNLCK);
-	close(e->fd);
+	for (unsigned i = 0; i < e->nlayers; i++)
+		unlease(e->layer[i].fd);
+	if (e->unsealed)
+		close(e->fd);
+	else
+		unlease(e->fd);
 	*e = sl->e[--sl->n];
+}
+
+/*
+ * Seals the layer's file under e's overlayfs file (objfd: its grant's
+ * open), unless one of its layers is that file already: the lease is taken
+ * before the grant, so the file the kernel maps is sealed however long its
+ * call takes.
+ */
+static int seal_layer(struct uie_seal *e, int objfd, const struct stat *st)
+{
+	struct stat l;
+	int fd = uie_guest_layer_open(objfd, st), err;
+
+	if (fd < 0)
+		return UIE_SEAL_NONE;
+	if (fstat(fd, &l) != 0)
+		goto none;
+	for (unsigned i = 0; i < e->nlayers; i++)
+		if (e->layer[i].dev == (uint64_t)l.st_dev && e->layer[i].ino == (uint64_t)l.st_ino) {
+			close(fd);
+			return UIE_SEAL_HELD;
+		}
+	if (e->nlayers == UIE_SEAL_LAYERS) {
+		errno = ENOLCK;
+		goto none;
+	}
+	if (lease(fd) != 0) {
+		if (errno == EAGAIN) {
+			close(fd);
+			errno = EAGAIN;
+			return UIE_SEAL_WRITERS;
+		}
+		goto none;
+	}
+	e->layer[e->nlayers++] = (struct uie_layer){ .dev = l.st_dev, .ino = l.st_ino, .fd = fd };
+	return UIE_SEAL_HELD;
+none:
+	err = errno;
+	close(fd);
+	errno = err;
+	return UIE_SEAL_NONE;
 }
 
 /* The calls whose grants seal a file. */
@@ -139,20 +225,23 @@ static bool add_grantee(struct uie_sup *s, struct uie_seal *e, pid_t pid, uint32
 	return true;
 }
 
-int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, uint32_t call, bool *fresh)
+int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool overlay, pid_t pid,
+		   uint32_t call, bool *fresh)
 {
 	struct uie_seal *e;
 	char link[48];
 	bool unsealed = false;
-	int fd, err = 0;
+	int fd, err = 0, r;
 
 	*fresh = false;
 	if ((e = find(&s->seals, st->st_dev, st->st_ino)) != NULL) {
-		if (!e->unsealed && fcntl(e->fd, F_GETLEASE) != F_RDLCK)
-			return UIE_SEAL_WRITERS; /* a break pending: a writer waits */
+		if (break_pending(e))
+			return UIE_SEAL_WRITERS; /* a writer waits */
 		if (!add_grantee(s, e, pid, call))
 			return UIE_SEAL_CROWDED;
-		return e->unsealed ? UIE_SEAL_NONE : UIE_SEAL_HELD;
+		if (e->unsealed)
+			return UIE_SEAL_NONE;
+		return overlay ? seal_layer(e, objfd, st) : UIE_SEAL_HELD;
 	}
 	if (s->seals.n == UIE_SEALS_MAX) {
 		errno = ENOLCK;
@@ -163,7 +252,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 	fd = open(link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return UIE_SEAL_NONE;
-	if (fcntl(fd, F_SETSIG, uie_guest_seal_signal()) != 0 || fcntl(fd, F_SETLEASE, F_RDLCK) != 0) {
+	if (lease(fd) != 0) {
 		err = errno;
 		if (err == EAGAIN) {
 			close(fd);
@@ -181,18 +270,25 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pi
 				.ino = st->st_ino,
 				.fd = fd,
 				.unsealed = unsealed,
-				.map_dev = st->st_dev,
-				.map_ino = st->st_ino,
 				.ngrantees = 1,
 				.grantee = { { pid, call } } };
-	/* What the maps show for an overlayfs file before Linux 6.8. */
-	uie_guest_maps_backing_id(s->kern.procmap_query, fd, st, &e->map_dev, &e->map_ino);
 	*fresh = true;
 	if (unsealed) {
 		errno = err;
 		return UIE_SEAL_NONE;
 	}
-	return UIE_SEAL_HELD;
+	if (!overlay || (r = seal_layer(e, objfd, st)) == UIE_SEAL_HELD)
+		return UIE_SEAL_HELD;
+	err = errno;
+	if (r == UIE_SEAL_WRITERS) { /* refused as for the file itself: nothing kept */
+		release(&s->seals, e);
+		*fresh = false;
+	} else { /* kept unsealed, as a file that cannot be leased */
+		fcntl(e->fd, F_SETLEASE, F_UNLCK);
+		e->unsealed = true;
+	}
+	errno = err;
+	return r;
 }
 
 void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino)
@@ -231,8 +327,7 @@ static int maps_it(void *ctx, const struct uie_map *m)
 {
 	struct mappers *mp = ctx;
 
-	if (m->x && !m->special && m->ino == mp->e->map_ino &&
-	    makedev(m->dev_major, m->dev_minor) == mp->e->map_dev) {
+	if (m->x && !m->special && maps_seal(mp->e, makedev(m->dev_major, m->dev_minor), m->ino)) {
 		mp->found = true;
 		return UIE_E_STATE; /* found: stop the walk */
 	}
@@ -360,8 +455,8 @@ static void broken(struct uie_sup *s, struct uie_seal *e)
 	struct mappers mp;
 
 	uie_guest_forget(&s->granted, e->dev, e->ino);
-	if (e->map_dev != e->dev || e->map_ino != e->ino)
-		uie_guest_forget(&s->granted, e->map_dev, e->map_ino);
+	for (unsigned i = 0; i < e->nlayers; i++)
+		uie_guest_forget(&s->granted, e->layer[i].dev, e->layer[i].ino);
 	if (s->fan.fd >= 0) /* the write that follows is this one: no second report */
 		fanotify_mark(s->fan.fd, FAN_MARK_REMOVE, FAN_MODIFY, e->fd, NULL);
 	find_mappers(s, e, &mp);
@@ -371,6 +466,15 @@ static void broken(struct uie_sup *s, struct uie_seal *e)
 			kill_tree(s, &mp, name);
 	}
 	release(&s->seals, e);
+}
+
+/* Whether fd holds the lease of one of e's layers. */
+static bool holds_layer_fd(const struct uie_seal *e, int fd)
+{
+	for (unsigned i = 0; i < e->nlayers; i++)
+		if (e->layer[i].fd == fd)
+			return true;
+	return false;
 }
 
 void uie_guest_seal_broken(struct uie_sup *s, int fd)
@@ -383,7 +487,7 @@ void uie_guest_seal_broken(struct uie_sup *s, int fd)
 		 * with a break pending counts: a signal queued for a seal released
 		 * since may name a descriptor number a new seal now uses.
 		 */
-		if (!e->unsealed && (fd < 0 || e->fd == fd) && fcntl(e->fd, F_GETLEASE) != F_RDLCK)
+		if ((fd < 0 || e->fd == fd || holds_layer_fd(e, fd)) && break_pending(e))
 			broken(s, e);
 	}
 }
@@ -409,8 +513,7 @@ static int mark_live(void *ctx, const struct uie_map *m)
 	if (!m->x || m->special)
 		return UIE_OK;
 	for (unsigned i = 0; i < sw->sl->n; i++)
-		if (sw->sl->e[i].map_ino == m->ino &&
-		    sw->sl->e[i].map_dev == makedev(m->dev_major, m->dev_minor))
+		if (maps_seal(&sw->sl->e[i], makedev(m->dev_major, m->dev_minor), m->ino))
 			sw->live[i] = true;
 	return UIE_OK;
 }

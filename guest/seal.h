@@ -10,14 +10,19 @@
 
 #define UIE_SEALS_MAX 1024    /* granted files sealed at once */
 #define UIE_SEAL_GRANTEES 128 /* grants of one file whose calls may be unfinished */
+#define UIE_SEAL_LAYERS 4     /* layer files under one overlayfs file (a copy-up adds one) */
 
 /* Granted files sealed with a read lease, compact. */
 struct uie_seals {
 	struct uie_seal {
-		uint64_t dev, ino;         /* the file */
-		uint64_t map_dev, map_ino; /* as /proc/PID/maps names it (overlayfs before 6.8) */
-		int fd;                    /* our read-only open holding the lease */
-		bool unsealed;             /* no lease could be taken: only its grantees are kept */
+		uint64_t dev, ino; /* the file */
+		int fd;            /* our read-only open holding the lease */
+		bool unsealed;     /* no lease could be taken: only its grantees are kept */
+		unsigned nlayers;
+		struct uie_layer {
+			uint64_t dev, ino; /* as /proc/PID/maps name it before Linux 6.8 */
+			int fd;            /* our read-only open holding its lease */
+		} layer[UIE_SEAL_LAYERS];  /* of an overlayfs file: the files its grants mapped */
 		unsigned ngrantees;
 		struct uie_grantee {
 			pid_t tid;            /* a thread granted the file */
@@ -41,10 +46,11 @@ int uie_guest_seal_signal(void);
 /*
  * Seals objfd's file (st) for a grant to pid (a thread) in its call (a
  * uie_guest_call_key, 0: any of its calls); *fresh when the lease was taken
- * by this call.
+ * by this call.  On overlayfs (overlay) the layer's file that the grant
+ * maps is sealed too.
  */
-int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, pid_t pid, uint32_t call,
-		   bool *fresh);
+int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool overlay, pid_t pid,
+		   uint32_t call, bool *fresh);
 /*
  * The process of a grant of the unsealed file (dev, ino) whose call may be
  * unfinished (its mapping maybe not in the maps yet), or 0: for the write

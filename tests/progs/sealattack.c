@@ -2,15 +2,21 @@
 /*
  * Writes to an approved file while it is mapped executable, by a process
  * that does not map it (so that only the victim's mapping is at stake).
- * `sealattack MODE LIB [SECONDS]`: the process maps LIB's code executable
- * (a grant), then a child that has unmapped it
- *   shared    opens LIB read-write and stores the payload through a
- *             shared writable mapping (no write system call: no FAN_MODIFY)
+ * `sealattack MODE LIB [SECONDS [FILE]]`: the process maps LIB's code
+ * executable (a grant), then a child that has unmapped it opens FILE (LIB
+ * by default; on overlayfs, LIB's file in a layer directory) and
+ *   shared    stores the payload through a shared writable mapping of it
+ *             (no write system call: no FAN_MODIFY)
  *   writerun  writes the payload with pwrite, and the parent runs it and
  *             exits at once (within a millisecond of the write)
- *   race      for SECONDS keeps opening LIB for writing, writing the payload,
- *             0.5 ms later the original back, and closing, while the parent keeps
- *             mapping the code afresh and calling it (grants racing writers)
+ *   copyup    as writerun, but the parent first changes LIB's mode (to the
+ *             same: on overlayfs that copies a lower layer's file up) and
+ *             maps LIB's code again (the copy, on overlayfs: FILE is the
+ *             upper layer's)
+ *   race      for SECONDS keeps writing the payload, 0.5 ms later the
+ *             original back, closing and opening it again, while the parent
+ *             keeps mapping the code afresh and calling it (grants racing
+ *             writers)
  * and the parent calls the code.  GAINED when the payload ran; a victim
  * killed before the write never says anything (exit 137).  In the race the
  * victim may call the code while a write is half done (the kernel copies the
@@ -23,6 +29,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,7 +38,7 @@
 #include "elfseg.h"
 #include "payload_code.h"
 
-static const char *lib_path;
+static const char *lib_path, *write_path;
 static time_t race_end;
 static sigjmp_buf torn; /* where a fault in code being rewritten returns to */
 
@@ -55,23 +62,23 @@ static int rewriter(int fd, size_t len, off_t off, time_t end)
 			return setup_failed("pwrite");
 		close(fd);
 		usleep(500);
-		fd = open(lib_path, O_RDWR | O_CLOEXEC);
+		fd = open(write_path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			return setup_failed("open for writing");
 	}
 	return 0;
 }
 
-static int child(const char *mode, const char *lib, void *code, size_t len, off_t off)
+static int child(const char *mode, void *code, size_t len, off_t off)
 {
 	unsigned char *w;
 	int fd;
 
 	munmap(code, len);
-	fd = open(lib, O_RDWR | O_CLOEXEC);
+	fd = open(write_path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return setup_failed("open for writing");
-	if (!strcmp(mode, "writerun"))
+	if (!strcmp(mode, "writerun") || !strcmp(mode, "copyup"))
 		return pwrite(fd, payload_code, sizeof(payload_code), off) == sizeof(payload_code) ? 0 : 2;
 	if (!strcmp(mode, "race"))
 		return rewriter(fd, len, off, race_end);
@@ -114,30 +121,47 @@ static int race(pid_t writer, void *code, size_t len, off_t off)
 	return refused("the payload never ran", EACCES);
 }
 
+/* Maps LIB's code executable (a grant): NULL when refused. */
+static void *map_code(size_t *len, off_t *off)
+{
+	int fd = open(lib_path, O_RDONLY | O_CLOEXEC);
+	void *code;
+
+	if (fd < 0 || exec_segment(fd, off, len) != 0)
+		return NULL;
+	code = mmap(NULL, *len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, *off);
+	close(fd);
+	return code == MAP_FAILED ? NULL : code;
+}
+
 int main(int argc, char **argv)
 {
+	struct stat sb;
 	void *code;
 	size_t len;
 	off_t off;
 	pid_t pid;
-	int fd, st;
+	int st;
 
 	if (argc < 3)
 		return ATTEMPT_SETUP;
 	lib_path = argv[2];
+	write_path = argc > 4 ? argv[4] : lib_path;
 	race_end = time(NULL) + (argc > 3 ? atoi(argv[3]) : 3);
-	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || exec_segment(fd, &off, &len) != 0)
-		return setup_failed("open");
-	code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
-	if (code == MAP_FAILED)
+	if (!(code = map_code(&len, &off)))
 		return setup_failed("the approved mapping was refused");
-	close(fd);
+	if (!strcmp(argv[1], "copyup")) {
+		if (stat(lib_path, &sb) != 0 || chmod(lib_path, sb.st_mode & 07777) != 0)
+			return setup_failed("chmod");
+		munmap(code, len);
+		if (!(code = map_code(&len, &off)))
+			return setup_failed("the approved mapping of the copy was refused");
+	}
 	pid = fork();
 	if (pid < 0)
 		return setup_failed("fork");
 	if (pid == 0)
-		_exit(child(argv[1], argv[2], code, len, off));
+		_exit(child(argv[1], code, len, off));
 	if (!strcmp(argv[1], "race"))
 		return race(pid, code, len, off);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)

@@ -38,6 +38,25 @@ for m in shared writerun race; do
 	cp "$LIB" "$T/n-$m.so"
 	native "sealattack $m" "$P/sealattack" $m "$T/n-$m.so" 3
 done
+# On overlayfs the mapping maps the file of a layer, written here beside the
+# overlay: in the lower layer; in the upper one after a copy-up made before
+# the grant; after a copy-up between two grants (the second maps the copy).
+mkdir "$T/ovl" "$T/ovl/l" "$T/ovl/u" "$T/ovl/w" "$T/ovlm" # (e2e_cleanup unmounts $T/*)
+for f in n-lower n-upper n-copyup n-race lower upper copyup race; do cp "$LIB" "$T/ovl/l/$f.so"; done
+ovl_applies=0
+if mount -t overlay -o "lowerdir=$T/ovl/l,upperdir=$T/ovl/u,workdir=$T/ovl/w" ovl "$T/ovlm"; then
+	ovl_applies=1
+	chmod 755 "$T/ovlm/n-upper.so" "$T/ovlm/upper.so" # copied up
+	[ -e "$T/ovl/u/upper.so" ] || fail "chmod on overlayfs copied nothing up"
+	native "sealattack shared (overlay, lower layer)" "$P/sealattack" shared "$T/ovlm/n-lower.so" 3 "$T/ovl/l/n-lower.so"
+	native "sealattack writerun (overlay, upper layer)" "$P/sealattack" writerun "$T/ovlm/n-upper.so" 3 \
+		"$T/ovl/u/n-upper.so"
+	native "sealattack copyup (overlay)" "$P/sealattack" copyup "$T/ovlm/n-copyup.so" 3 "$T/ovl/u/n-copyup.so"
+	native "sealattack race (overlay, lower layer)" "$P/sealattack" race "$T/ovlm/n-race.so" 3 "$T/ovl/l/n-race.so"
+else
+	note "no overlayfs here: the layer attacks cannot apply"
+fi
+
 # heldmap needs pre-content events (Linux 6.14) to hold a granted mmap back.
 HOLD=${UIE_HOLD_SECONDS:-3}
 cp "$LIB" "$T/n-held.so"
@@ -87,10 +106,11 @@ rc=$(verify_rc execmod)
 grep -q "execmod: .* requests refused" "$T/execmod.out" ||
 	{ cat "$T/execmod.out" >&2; fail "verify does not name the execmod refusals"; }
 
-# sealed MODE FILE: the attack under ENFORCE: the victim dies before the write,
-# after the monitor logged it; the evidence is refused, naming that record.
+# sealed MODE FILE [WRITTEN]: the attack under ENFORCE (the writer opens
+# WRITTEN, FILE by default): the victim dies before the write, after the
+# monitor logged it; the evidence is refused, naming that record.
 sealed() {
-	run_uie -- "$P/sealattack" "$1" "$2"
+	run_uie -- "$P/sealattack" "$1" "$2" 3 "${3:-$2}"
 	expect_rc 137 "sealattack $1 (the mapping process is killed)"
 	expect_err "killed pid .*$2, which it maps executable, is being opened for writing" "sealattack $1"
 	seq=$(echo "$ERR" | sed -n "s|^uie: violation: $2, mapped executable by pid .* (record \([0-9]*\))$|\1|p")
@@ -103,13 +123,31 @@ sealed() {
 note "ENFORCE: a shared writable mapping of a copy in $T, made after the grant"
 cp "$LIB" "$T/shared.so"
 sealed shared "$T/shared.so"
-stop_monitor
+
+# restart: a fresh log, whose first record at fault is the next attack's.
+restart() {
+	stop_monitor
+	start_runtime_monitor --trust-key "$T/pub.pem"
+	install_policy enforce "$P/execmod" "$P/sealattack" "$P/heldmap" "$P/mapwait" "$P/spinmap" /bin/sh \
+		/usr/bin/sleep "$LIB"
+}
 
 note "ENFORCE: write, run and exit within a millisecond"
-start_runtime_monitor --trust-key "$T/pub.pem"
-install_policy enforce "$P/execmod" "$P/sealattack" "$P/heldmap" "$P/mapwait" "$P/spinmap" /bin/sh /usr/bin/sleep "$LIB"
+restart
 cp "$LIB" "$T/writerun.so"
 sealed writerun "$T/writerun.so"
+
+if [ "$ovl_applies" = 1 ]; then
+	note "ENFORCE: overlayfs, the lower layer's file written beside the overlay"
+	restart
+	sealed shared "$T/ovlm/lower.so" "$T/ovl/l/lower.so"
+	note "ENFORCE: overlayfs, the upper layer's file (copied up before the grant) written beside it"
+	restart
+	sealed writerun "$T/ovlm/upper.so" "$T/ovl/u/upper.so"
+	note "ENFORCE: overlayfs, copied up between two grants, the copy written beside it"
+	restart
+	sealed copyup "$T/ovlm/copyup.so" "$T/ovl/u/copyup.so"
+fi
 
 # A grant whose call the kernel has not finished counts as a mapping however
 # long it takes (HOLD: longer than the 2 s after which it did not before).
@@ -157,16 +195,26 @@ for how in alone thread; do
 	echo "$ERR" | grep -q "violation\|killed" && { show; fail "spinmap $how: a finished grant of a computing thread taken for a mapper"; }
 done
 
+# raced FILE [WRITTEN]: grants of FILE racing a writer that keeps opening
+# WRITTEN (FILE by default) under ENFORCE: each grant refused or the victim
+# killed after its record; the payload never runs.
+raced() {
+	run_uie -- "$P/sealattack" race "$1" "${UIE_RACE_SECONDS:-3}" "${2:-$1}"
+	case $RC in
+	0) expect_out REFUSED "sealattack race $1" ;; # every grant met a writer
+	137) expect_err "uie: violation: $1, mapped executable by pid .* (record [0-9]*)" \
+		"sealattack race $1 (killed: its record)" ;;
+	*) show; fail "sealattack race $1: exit $RC, want 0 or 137" ;;
+	esac
+	note "$(echo "$OUT" | head -1) (exit $RC)"
+}
 note "ENFORCE: grants racing a writer that keeps opening the file"
 cp "$LIB" "$T/race.so"
-run_uie -- "$P/sealattack" race "$T/race.so" "${UIE_RACE_SECONDS:-3}"
-case $RC in
-0) expect_out REFUSED "sealattack race" ;; # every grant met a writer
-137) expect_err "uie: violation: $T/race.so, mapped executable by pid .* (record [0-9]*)" \
-	"sealattack race (killed: its record)" ;;
-*) show; fail "sealattack race: exit $RC, want 0 or 137" ;;
-esac
-note "$(echo "$OUT" | head -1) (exit $RC)"
+raced "$T/race.so"
+if [ "$ovl_applies" = 1 ]; then
+	note "ENFORCE: grants of an overlayfs file racing a writer of its lower layer's file"
+	raced "$T/ovlm/race.so" "$T/ovl/l/race.so"
+fi
 
 note "ENFORCE: a rename over a mapped file (dpkg's upgrade) is no violation"
 nviol=$(grep -c 'write violation' "$T/monitord.log")

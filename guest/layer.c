@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The layer file under an overlayfs file (docs/THREAT-MODEL.md, "Writes to
+ * code").  A mapping of an overlay file maps the file of the layer below
+ * it (the upper layer's copy, or a lower layer's file), and the layer
+ * directories are ordinary directories: a writer that opens the layer's
+ * file there changes the mapped bytes without opening the overlay file, so
+ * a lease on the overlay file does not see it.  The kernel hands out no
+ * descriptor of that file (since Linux 6.8 /proc/PID/map_files opens the
+ * overlay's), so it is found as overlayfs finds it: the mount's layer
+ * directories from our mount table, the file's path inside the overlay,
+ * and the topmost layer that holds that path.  What is found there is
+ * taken only if it is the overlay file's content, told by what overlayfs
+ * reports of it (its size, modification and change times); anything else
+ * (a metacopy or redirected layout, a layer directory named as another
+ * mount namespace sees it, a rename racing the lookup) is no answer, and
+ * the grant is refused as unsealable.
+ */
+#include "layer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "mountinfo.h"
+#include "uie/buf.h"
+#include "uie/err.h"
+
+#define STACK_MAX 2 /* overlayfs stacks at most this deep (FILESYSTEM_MAX_STACK_DEPTH) */
+
+struct layers {
+	struct uie_wbuf w;
+	const char **dir;
+	unsigned max, n;
+};
+
+/* Ends the directory being written in l->w and adds it; empty ones are not layers. */
+static int add_dir(struct layers *l, size_t start)
+{
+	if (l->w.len == start)
+		return UIE_OK;
+	uie_wbuf_u8(&l->w, '\0');
+	if (l->w.err != UIE_OK || l->n == l->max)
+		return UIE_E_LIMIT;
+	l->dir[l->n++] = (const char *)l->w.p + start;
+	return UIE_OK;
+}
+
+/*
+ * Adds the directories of one option's value (decoded), in order: a
+ * lowerdir= list is split on ':' (a backslash escapes the next character)
+ * and ends at its data-only layers ("::"); anything else is one path.
+ */
+static int add_value(struct layers *l, const char *v, bool list)
+{
+	size_t start = l->w.len;
+
+	for (const char *p = v; *p; p++) {
+		if (list && p[0] == ':') {
+			int r = add_dir(l, start);
+
+			if (r != UIE_OK || p[1] == ':')
+				return r; /* "::": data-only layers follow */
+			start = l->w.len;
+			continue;
+		}
+		if (list && p[0] == '\\' && p[1])
+			p++;
+		uie_wbuf_u8(&l->w, (uint8_t)*p);
+	}
+	return add_dir(l, start);
+}
+
+/* Adds the layers of every option named name (upper: "upperdir"; lower: "lowerdir", "lowerdir+"). */
+static int add_options(struct layers *l, const char *opts, size_t n, bool upper)
+{
+	struct uie_rbuf r;
+
+	uie_rbuf_init(&r, opts, n);
+	while (uie_rbuf_left(&r) > 0) {
+		const char *o = (const char *)uie_rbuf_cur(&r), *eq, *end = memchr(o, ',', uie_rbuf_left(&r));
+		size_t len = end ? (size_t)(end - o) : uie_rbuf_left(&r);
+		bool list = false;
+		char *value;
+		int rc;
+
+		uie_rbuf_skip(&r, end ? len + 1 : len);
+		eq = memchr(o, '=', len);
+		if (!eq)
+			continue;
+		if (upper ? (size_t)(eq - o) == 8 && !strncmp(o, "upperdir", 8)
+			  : ((list = (size_t)(eq - o) == 8 && !strncmp(o, "lowerdir", 8)) ||
+			     ((size_t)(eq - o) == 9 && !strncmp(o, "lowerdir+", 9)))) {
+			size_t vlen = len - (size_t)(eq + 1 - o);
+
+			if (!(value = malloc(vlen + 1)))
+				return UIE_E_NOMEM;
+			rc = uie_guest_mountinfo_unescape(eq + 1, vlen, value, vlen + 1);
+			if (rc == UIE_OK)
+				rc = add_value(l, value, list);
+			free(value);
+			if (rc != UIE_OK)
+				return rc;
+		}
+	}
+	return UIE_OK;
+}
+
+int uie_guest_overlay_layers(const char *opts, size_t n, char *out, size_t cap, const char **dir,
+			     unsigned max, unsigned *ndirs)
+{
+	struct layers l = { .dir = dir, .max = max };
+	int r;
+
+	*ndirs = 0;
+	uie_wbuf_init(&l.w, out, cap);
+	if ((r = add_options(&l, opts, n, true)) != UIE_OK || (r = add_options(&l, opts, n, false)) != UIE_OK)
+		return r;
+	if (l.n == 0)
+		return UIE_E_FORMAT;
+	*ndirs = l.n;
+	return UIE_OK;
+}
+
+/* Whether a (a layer's file) holds what overlayfs reports of its file (b). */
+static bool same_content(const struct stat *a, const struct stat *b)
+{
+	return S_ISREG(a->st_mode) && a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec && a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/*
+ * fd's path inside its overlay (the mount's root, then the path below its
+ * mount point; with a leading '/') and the overlay's layers, from the line
+ * of fd's mount in our mount table.  Allocated in *mem, which the caller
+ * frees.
+ */
+static int overlay_path(int fd, char **mem, char **inner, const char **dir, unsigned *ndirs)
+{
+	char link[40], path[PATH_MAX], root[PATH_MAX], point[PATH_MAX], *line, *at;
+	const char *f;
+	struct statx sx;
+	ssize_t len;
+	size_t n, plen, cap;
+
+	*mem = NULL;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) != 0)
+		return -1;
+	if (!(sx.stx_mask & STATX_MNT_ID) || (len = readlink(link, path, sizeof(path) - 1)) <= 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	path[len] = '\0';
+	if (!(line = uie_guest_mountinfo_line_dup(0, sx.stx_mnt_id)))
+		return -1;
+	if (uie_guest_mountinfo_field(line, UIE_MI_ROOT, &f, &n) != UIE_OK ||
+	    uie_guest_mountinfo_unescape(f, n, root, sizeof(root)) != UIE_OK ||
+	    uie_guest_mountinfo_field(line, UIE_MI_POINT, &f, &n) != UIE_OK ||
+	    uie_guest_mountinfo_unescape(f, n, point, sizeof(point)) != UIE_OK ||
+	    uie_guest_mountinfo_field(line, UIE_MI_SUPER, &f, &n) != UIE_OK)
+		goto unknown;
+	plen = strcmp(point, "/") ? strlen(point) : 0;
+	if (strncmp(path, point, plen) != 0 || path[plen] != '/')
+		goto unknown; /* not below its mount point as we see it */
+	cap = n + UIE_OVL_LAYERS_MAX + strlen(root) + strlen(path) + 2;
+	if (!(*mem = malloc(cap)))
+		goto unknown;
+	*inner = *mem;
+	at = *mem + snprintf(*mem, cap, "%s%s", strcmp(root, "/") ? root : "", path + plen) + 1;
+	if (uie_guest_overlay_layers(f, n, at, cap - (size_t)(at - *mem), dir, UIE_OVL_LAYERS_MAX, ndirs) !=
+	    UIE_OK)
+		goto unknown;
+	free(line);
+	return 0;
+unknown:
+	free(line);
+	free(*mem);
+	*mem = NULL;
+	errno = ENOENT;
+	return -1;
+}
+
+static int layer_open(int fd, const struct stat *st, unsigned depth)
+{
+	const char *dir[UIE_OVL_LAYERS_MAX];
+	char *mem, *inner, cand[PATH_MAX];
+	unsigned ndirs;
+	int lfd = -1, err = ENOENT;
+
+	if (overlay_path(fd, &mem, &inner, dir, &ndirs) != 0)
+		return -1;
+	for (unsigned i = 0; i < ndirs; i++) {
+		struct statfs sfs;
+		struct stat l;
+
+		if ((size_t)snprintf(cand, sizeof(cand), "%s%s", dir[i], inner) >= sizeof(cand)) {
+			err = ENAMETOOLONG;
+			break;
+		}
+		lfd = open(cand, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (lfd < 0 && (errno == ENOENT || errno == ENOTDIR))
+			continue;
+		/* The topmost layer holding the path holds the file (a whiteout there: it is gone). */
+		err = lfd < 0 ? errno : 0;
+		if (lfd >= 0 && (fstat(lfd, &l) != 0 || !same_content(&l, st)))
+			err = ESTALE;
+		else if (lfd >= 0 && fstatfs(lfd, &sfs) == 0 && sfs.f_type == OVERLAYFS_SUPER_MAGIC) {
+			int under = depth < STACK_MAX ? layer_open(lfd, &l, depth + 1) : -1;
+
+			err = under < 0 ? (depth < STACK_MAX ? errno : ELOOP) : 0;
+			close(lfd);
+			lfd = under;
+		}
+		break;
+	}
+	free(mem);
+	if (err != 0) {
+		if (lfd >= 0)
+			close(lfd);
+		errno = err;
+		return -1;
+	}
+	return lfd;
+}
+
+int uie_guest_layer_open(int fd, const struct stat *st)
+{
+	return layer_open(fd, st, 1);
+}
