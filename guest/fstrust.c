@@ -71,13 +71,20 @@ static uint64_t mnt_ns_of(pid_t pid)
 	return stat(path, &st) == 0 ? (uint64_t)st.st_ino : 0;
 }
 
+/* Forgets the lines kept. */
+static void drop_lines(struct uie_mounts *mc)
+{
+	for (unsigned i = 0; i < mc->nlines; i++)
+		free(mc->line[i].line);
+	mc->nlines = mc->next_line = 0;
+}
+
 /*
- * Whether mc may answer for pid: opened at the first use, emptied when our
- * mount table changed since the last look.  A target in another mount
- * namespace (its mount IDs are not ours, and its changes are not polled
- * here) is always looked up in its own table.
+ * Whether what mc keeps of our own mount table may be used: the table
+ * watched from the first use, and emptied when it changed since the last
+ * look.
  */
-static bool cache_usable(struct uie_mounts *mc, pid_t pid)
+static bool table_kept(struct uie_mounts *mc)
 {
 	struct pollfd pfd;
 
@@ -90,9 +97,45 @@ static bool cache_usable(struct uie_mounts *mc, pid_t pid)
 	if (mc->watch < 0)
 		return false;
 	pfd = (struct pollfd){ .fd = mc->watch, .events = POLLPRI };
-	if (poll(&pfd, 1, 0) != 0) /* a change (or an error): nothing kept is known to hold */
+	if (poll(&pfd, 1, 0) != 0) { /* a change (or an error): nothing kept is known to hold */
 		mc->n = mc->next = 0;
-	return mnt_ns_of(pid) == mc->ns;
+		drop_lines(mc);
+	}
+	return true;
+}
+
+/*
+ * Whether mc may answer for pid.  A target in another mount namespace (its
+ * mount IDs are not ours, and its changes are not polled here) is always
+ * looked up in its own table.
+ */
+static bool cache_usable(struct uie_mounts *mc, pid_t pid)
+{
+	return table_kept(mc) && mnt_ns_of(pid) == mc->ns;
+}
+
+const char *uie_guest_own_mount_line(struct uie_mounts *mc, uint64_t mnt_id)
+{
+	bool kept = table_kept(mc);
+	struct uie_mount_line *l;
+	char *line;
+
+	for (unsigned i = 0; kept && i < mc->nlines; i++)
+		if (mc->line[i].mnt_id == mnt_id)
+			return mc->line[i].line;
+	if (!(line = uie_guest_mountinfo_line_dup(0, mnt_id)))
+		return NULL;
+	/* Kept even unwatched (-2), as the only one: valid until the next call, as promised. */
+	if (!kept)
+		drop_lines(mc);
+	l = &mc->line[mc->next_line];
+	if (mc->next_line < mc->nlines)
+		free(l->line);
+	*l = (struct uie_mount_line){ .mnt_id = mnt_id, .line = line };
+	mc->next_line = (mc->next_line + 1) % UIE_MOUNT_LINES;
+	if (mc->nlines < UIE_MOUNT_LINES)
+		mc->nlines++;
+	return line;
 }
 
 /* Mount mnt_id (of a file on device dev) as pid's table says, through mc when it may. */
@@ -121,6 +164,7 @@ static bool mount_lookup(struct uie_mounts *mc, pid_t pid, bool tree_mounts, uin
 
 void uie_guest_mounts_release(struct uie_mounts *mc)
 {
+	drop_lines(mc);
 	if (mc->watch >= 0)
 		close(mc->watch);
 	mc->watch = -2;

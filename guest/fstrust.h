@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #define UIE_MOUNTS_CACHED 32
+#define UIE_MOUNT_LINES 4 /* lines of our own mount table kept (overlays under granted files) */
 
 /*
  * What the mount table said of the mounts granted files were on (fstrust.c),
@@ -34,6 +35,11 @@ struct uie_mounts {
 		uint8_t kind;         /* its type's kind (uie_sys_fs_kind_of_type) */
 		bool ro;              /* the mount and its superblock read-only */
 	} e[UIE_MOUNTS_CACHED];
+	unsigned nlines, next_line;
+	struct uie_mount_line {
+		uint64_t mnt_id;
+		char *line; /* owned */
+	} line[UIE_MOUNT_LINES];
 };
 
 struct uie_fs_source {
@@ -52,7 +58,13 @@ struct uie_fs_source {
  */
 void uie_guest_fs_source(struct uie_mounts *mc, int fd, const struct stat *st, pid_t pid, bool tree_mounts,
 			 struct uie_fs_source *out);
-/* Closes mc's descriptor. */
+/*
+ * The line of mount mnt_id in our own mount table (mountinfo.h), kept in
+ * mc until the table changes; NULL with errno.  mc owns it: valid until
+ * the next call.
+ */
+const char *uie_guest_own_mount_line(struct uie_mounts *mc, uint64_t mnt_id);
+/* Closes mc's descriptor, frees its lines. */
 void uie_guest_mounts_release(struct uie_mounts *mc);
 
 #endif

@@ -9,12 +9,13 @@
  * descriptor of that file (since Linux 6.8 /proc/PID/map_files opens the
  * overlay's), so it is found as overlayfs finds it: the mount's layer
  * directories from our mount table, the file's path inside the overlay,
- * and the topmost layer that holds that path.  What is found there is
- * taken only if it is the overlay file's content, told by what overlayfs
- * reports of it (its size, modification and change times); anything else
- * (a metacopy or redirected layout, a layer directory named as another
- * mount namespace sees it, a rename racing the lookup) is no answer, and
- * the grant is refused as unsealable.
+ * and the layers' files at that path, topmost first.  One is taken only if
+ * it is the file a mapping of the overlay file maps, told by the page cache:
+ * both show the same page (a file put beside the overlay's with the same
+ * bytes, size and times does not).  Without such a file (a redirected
+ * layout, data-only layers, a layer directory named as another mount
+ * namespace sees it, an empty file, no CAP_SYS_ADMIN for the page frames)
+ * there is no answer, and the grant is refused as unsealable.
  */
 #include "layer.h"
 
@@ -26,10 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "fstrust.h"
 #include "mountinfo.h"
 #include "uie/buf.h"
 #include "uie/err.h"
@@ -130,12 +134,21 @@ int uie_guest_overlay_layers(const char *opts, size_t n, char *out, size_t cap, 
 	return UIE_OK;
 }
 
-/* Whether a (a layer's file) holds what overlayfs reports of its file (b). */
-static bool same_content(const struct stat *a, const struct stat *b)
+uint64_t uie_guest_first_frame(int pagemap, int fd)
 {
-	return S_ISREG(a->st_mode) && a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
-	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec && a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
-	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+	long psz = sysconf(_SC_PAGESIZE);
+	/* Populated by the kernel, not touched: a page past the end (an empty or truncated file)
+	 * stays absent instead of raising SIGBUS.  Private and never written: the cache's page. */
+	void *p = mmap(NULL, 1, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	uint64_t e = 0;
+
+	if (p == MAP_FAILED)
+		return 0;
+	if (pread(pagemap, &e, sizeof(e), (off_t)((uintptr_t)p / (uintptr_t)psz * sizeof(e))) != sizeof(e) ||
+	    !(e >> 63)) /* not present */
+		e = 0;
+	munmap(p, 1);
+	return e & ((UINT64_C(1) << 55) - 1);
 }
 
 /*
@@ -144,9 +157,11 @@ static bool same_content(const struct stat *a, const struct stat *b)
  * of fd's mount in our mount table.  Allocated in *mem, which the caller
  * frees.
  */
-static int overlay_path(int fd, char **mem, char **inner, const char **dir, unsigned *ndirs)
+static int overlay_path(struct uie_mounts *mc, int fd, char **mem, char **inner, const char **dir,
+			unsigned *ndirs)
 {
-	char link[40], path[PATH_MAX], root[PATH_MAX], point[PATH_MAX], *line, *at;
+	char link[40], path[PATH_MAX], root[PATH_MAX], point[PATH_MAX], *at;
+	const char *line;
 	const char *f;
 	struct statx sx;
 	ssize_t len;
@@ -161,7 +176,7 @@ static int overlay_path(int fd, char **mem, char **inner, const char **dir, unsi
 		return -1;
 	}
 	path[len] = '\0';
-	if (!(line = uie_guest_mountinfo_line_dup(0, sx.stx_mnt_id)))
+	if (!(line = uie_guest_own_mount_line(mc, sx.stx_mnt_id)))
 		return -1;
 	if (uie_guest_mountinfo_field(line, UIE_MI_ROOT, &f, &n) != UIE_OK ||
 	    uie_guest_mountinfo_unescape(f, n, root, sizeof(root)) != UIE_OK ||
@@ -180,60 +195,76 @@ static int overlay_path(int fd, char **mem, char **inner, const char **dir, unsi
 	if (uie_guest_overlay_layers(f, n, at, cap - (size_t)(at - *mem), dir, UIE_OVL_LAYERS_MAX, ndirs) !=
 	    UIE_OK)
 		goto unknown;
-	free(line);
 	return 0;
 unknown:
-	free(line);
 	free(*mem);
 	*mem = NULL;
 	errno = ENOENT;
 	return -1;
 }
 
-static int layer_open(int fd, const struct stat *st, unsigned depth)
+/* A read-only open of path if it is a regular file (no other kind is opened), or -1. */
+static int reopen_regular(const char *path)
+{
+	char link[40];
+	struct stat st;
+	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC), rfd = -1;
+
+	if (fd < 0)
+		return -1;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		rfd = open(link, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	close(fd);
+	return rfd;
+}
+
+/*
+ * The layer's file under fd (an overlay's, first page at frame want): the
+ * first layer, topmost first, whose file at fd's path shows the same page;
+ * under it again when that is an overlay's too.
+ */
+static int layer_open(struct uie_mounts *mc, int fd, int pagemap, uint64_t want, unsigned depth)
 {
 	const char *dir[UIE_OVL_LAYERS_MAX];
 	char *mem, *inner, cand[PATH_MAX];
 	unsigned ndirs;
-	int lfd = -1, err = ENOENT;
+	int err = ESTALE;
 
-	if (overlay_path(fd, &mem, &inner, dir, &ndirs) != 0)
+	if (overlay_path(mc, fd, &mem, &inner, dir, &ndirs) != 0)
 		return -1;
 	for (unsigned i = 0; i < ndirs; i++) {
 		struct statfs sfs;
-		struct stat l;
+		int lfd;
 
 		if ((size_t)snprintf(cand, sizeof(cand), "%s%s", dir[i], inner) >= sizeof(cand)) {
 			err = ENAMETOOLONG;
 			break;
 		}
-		lfd = open(cand, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-		if (lfd < 0 && (errno == ENOENT || errno == ENOTDIR))
+		/* Not in this layer, or not a regular file there (a whiteout, a device: not opened). */
+		if ((lfd = reopen_regular(cand)) < 0)
 			continue;
-		/* The topmost layer holding the path holds the file (a whiteout there: it is gone). */
-		err = lfd < 0 ? errno : 0;
-		if (lfd >= 0 && (fstat(lfd, &l) != 0 || !same_content(&l, st)))
-			err = ESTALE;
-		else if (lfd >= 0 && fstatfs(lfd, &sfs) == 0 && sfs.f_type == OVERLAYFS_SUPER_MAGIC) {
-			int under = depth < STACK_MAX ? layer_open(lfd, &l, depth + 1) : -1;
+		if (uie_guest_first_frame(pagemap, lfd) != want) {
+			close(lfd);
+			continue;
+		}
+		free(mem);
+		if (fstatfs(lfd, &sfs) == 0 && sfs.f_type == OVERLAYFS_SUPER_MAGIC) {
+			int under = depth < STACK_MAX ? layer_open(mc, lfd, pagemap, want, depth + 1) : -1;
 
 			err = under < 0 ? (depth < STACK_MAX ? errno : ELOOP) : 0;
 			close(lfd);
-			lfd = under;
+			errno = err;
+			return under;
 		}
-		break;
+		return lfd;
 	}
 	free(mem);
-	if (err != 0) {
-		if (lfd >= 0)
-			close(lfd);
-		errno = err;
-		return -1;
-	}
-	return lfd;
+	errno = err;
+	return -1;
 }
 
-int uie_guest_layer_open(int fd, const struct stat *st)
+int uie_guest_layer_open(struct uie_mounts *mc, int pagemap, int fd, uint64_t want)
 {
-	return layer_open(fd, st, 1);
+	return layer_open(mc, fd, pagemap, want, 1);
 }

@@ -7,7 +7,9 @@
 #define UIE_GUEST_LAYER_H
 
 #include <stddef.h>
-#include <sys/stat.h>
+#include <stdint.h>
+
+struct uie_mounts;
 
 #define UIE_OVL_LAYERS_MAX 512 /* overlayfs allows 500 lower layers */
 
@@ -24,12 +26,21 @@
 int uie_guest_overlay_layers(const char *opts, size_t n, char *out, size_t cap, const char **dir,
 			     unsigned max, unsigned *ndirs);
 /*
- * Opens read-only the file of the layer under the overlayfs file fd (st:
- * its fstat) that a mapping of it made now would map, and that writes from
- * outside the overlay change; -1 with errno when it cannot be told (ENOENT:
- * no layer holds its path, ESTALE: the topmost one that does holds another
- * file).  fd's mount must be in our own mount table.
+ * The page frame of the first page of fd's file in the page cache, 0 when
+ * it cannot be told (an empty file; no CAP_SYS_ADMIN, which frame numbers
+ * need): read through a mapping of our own, from pagemap (an open
+ * /proc/self/pagemap).  A mapping of an overlay file maps the layer's
+ * file, so the two show the same frame, and a page belongs to the cache of
+ * one file only.
  */
-int uie_guest_layer_open(int fd, const struct stat *st);
+uint64_t uie_guest_first_frame(int pagemap, int fd);
+/*
+ * Opens read-only the file of the layer under the overlayfs file fd (its
+ * first page at frame want) that a mapping of fd made now maps, and that
+ * writes from outside the overlay change; -1 with errno when it cannot be
+ * told (ESTALE: no layer's file at fd's path is it; ENOENT: fd's mount is
+ * not in our mount table, kept in mc).
+ */
+int uie_guest_layer_open(struct uie_mounts *mc, int pagemap, int fd, uint64_t want);
 
 #endif

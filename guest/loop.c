@@ -390,6 +390,7 @@ int uie_guest_run(const struct uie_guest_opts *o, char *const argv[], int *statu
 	s->followed = -1;
 	s->fan.fd = -1;
 	s->mounts.watch = -1;
+	s->seals.pagemap = -1;
 	s->freezer.serve_waiting = serve_waiting;
 	s->freezer.exec_unfinished = exec_unfinished;
 	s->freezer.ctx = s;

@@ -120,22 +120,32 @@ static void release(struct uie_seals *sl, struct uie_seal *e)
 
 /*
  * Seals the layer's file under e's overlayfs file (objfd: its grant's
- * open), unless one of its layers is that file already: the lease is taken
- * before the grant, so the file the kernel maps is sealed however long its
- * call takes.
+ * open), unless one of e's layers is that file already (the same first
+ * page): the lease is taken before the grant, so the file the kernel maps
+ * is sealed however long its call takes.
  */
-static int seal_layer(struct uie_seal *e, int objfd, const struct stat *st)
+static int seal_layer(struct uie_sup *s, struct uie_seal *e, int objfd)
 {
 	struct stat l;
-	int fd = uie_guest_layer_open(objfd, st), err;
+	uint64_t want;
+	int fd, err;
 
-	if (fd < 0)
+	if (s->seals.pagemap < 0 && (s->seals.pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)) < 0)
+		return UIE_SEAL_NONE;
+	if (!(want = uie_guest_first_frame(s->seals.pagemap, objfd))) {
+		errno = ENODATA;
+		return UIE_SEAL_NONE;
+	}
+	for (unsigned i = 0; i < e->nlayers; i++)
+		if (uie_guest_first_frame(s->seals.pagemap, e->layer[i].fd) == want)
+			return UIE_SEAL_HELD;
+	if ((fd = uie_guest_layer_open(&s->mounts, s->seals.pagemap, objfd, want)) < 0)
 		return UIE_SEAL_NONE;
 	if (fstat(fd, &l) != 0)
 		goto none;
 	for (unsigned i = 0; i < e->nlayers; i++)
 		if (e->layer[i].dev == (uint64_t)l.st_dev && e->layer[i].ino == (uint64_t)l.st_ino) {
-			close(fd);
+			close(fd); /* its page was read again in between */
 			return UIE_SEAL_HELD;
 		}
 	if (e->nlayers == UIE_SEAL_LAYERS) {
@@ -241,7 +251,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool ove
 			return UIE_SEAL_CROWDED;
 		if (e->unsealed)
 			return UIE_SEAL_NONE;
-		return overlay ? seal_layer(e, objfd, st) : UIE_SEAL_HELD;
+		return overlay ? seal_layer(s, e, objfd) : UIE_SEAL_HELD;
 	}
 	if (s->seals.n == UIE_SEALS_MAX) {
 		errno = ENOLCK;
@@ -277,7 +287,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool ove
 		errno = err;
 		return UIE_SEAL_NONE;
 	}
-	if (!overlay || (r = seal_layer(e, objfd, st)) == UIE_SEAL_HELD)
+	if (!overlay || (r = seal_layer(s, e, objfd)) == UIE_SEAL_HELD)
 		return UIE_SEAL_HELD;
 	err = errno;
 	if (r == UIE_SEAL_WRITERS) { /* refused as for the file itself: nothing kept */
@@ -303,6 +313,9 @@ void uie_guest_seals_release(struct uie_seals *sl)
 {
 	while (sl->n > 0)
 		release(sl, &sl->e[sl->n - 1]);
+	if (sl->pagemap >= 0)
+		close(sl->pagemap);
+	sl->pagemap = -1;
 }
 
 /* Whether pid descends from the tree's first process (its parents read from /proc). */

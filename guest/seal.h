@@ -31,6 +31,7 @@ struct uie_seals {
 	} e[UIE_SEALS_MAX];
 	uint64_t swept_ms; /* of the latest sweep */
 	unsigned n;
+	int pagemap; /* /proc/self/pagemap, opened at the first overlay file's grant; -1: not yet */
 };
 
 enum {
@@ -65,7 +66,7 @@ void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino);
  * in ENFORCE, then releases.
  */
 void uie_guest_seal_broken(struct uie_sup *s, int fd);
-/* Drops every seal (the tree is gone). */
+/* Drops every seal (the tree is gone), closes pagemap. */
 void uie_guest_seals_release(struct uie_seals *sl);
 /* Poll timeout (ms) until seals are due for a sweep; -1: none held. */
 int uie_guest_seal_idle_ms(const struct uie_seals *sl);

@@ -152,8 +152,8 @@ int uie_guest_open_as(const struct uie_call *c, int dirfd, const char *path, boo
 	return r;
 }
 
-/* Value of a "Name:\t123" line of a status file. */
-static int status_field(const char *buf, const char *name, long *v)
+/* Value of a "Name:\t123" line of a status file, at least min. */
+static int status_field(const char *buf, const char *name, long min, long *v)
 {
 	const char *p = strstr(buf, name);
 	char *end;
@@ -162,7 +162,7 @@ static int status_field(const char *buf, const char *name, long *v)
 		return UIE_E_FORMAT;
 	p += strlen(name);
 	*v = strtol(p, &end, 10);
-	return end != p && *v > 0 ? UIE_OK : UIE_E_FORMAT;
+	return end != p && *v >= min ? UIE_OK : UIE_E_FORMAT;
 }
 
 ssize_t uie_guest_proc_read(pid_t tid, const char *name, char *buf, size_t cap)
@@ -191,11 +191,11 @@ static int task_info_status(pid_t tid, struct uie_task *t)
 
 	if (uie_guest_proc_read(tid, "status", buf, sizeof(buf)) <= 0)
 		return UIE_E_SYS;
-	if ((r = status_field(buf, "\nTgid:", &a)) != UIE_OK ||
-	    (r = status_field(buf, "\nThreads:", &b)) != UIE_OK)
+	/* PPid 0: init, or a process whose parent is outside its PID namespace */
+	if ((r = status_field(buf, "\nTgid:", 1, &a)) != UIE_OK ||
+	    (r = status_field(buf, "\nThreads:", 1, &b)) != UIE_OK ||
+	    (r = status_field(buf, "\nPPid:", 0, &c)) != UIE_OK)
 		return r;
-	if (status_field(buf, "\nPPid:", &c) != UIE_OK && !strstr(buf, "\nPPid:\t0\n"))
-		return UIE_E_FORMAT;
 	t->tgid = (pid_t)a;
 	t->ppid = (pid_t)c;
 	t->threads = (unsigned)b;

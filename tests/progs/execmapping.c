@@ -56,21 +56,13 @@ static void exec_beside_mapper(const char *prog)
 	_exit(127);
 }
 
-static long now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* Waits up to END_MS for pid; its status, or -1 (killed) when it did not end. */
 static int wait_bounded(pid_t pid)
 {
-	long end = now_ms() + END_MS;
+	double end = attempt_now_s() + END_MS / 1000.0;
 	int st;
 
-	while (now_ms() < end) {
+	while (attempt_now_s() < end) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
 
 		if (r == pid)

@@ -246,23 +246,28 @@ static int vfork_swapper_race(void)
 
 int main(int argc, char **argv)
 {
+	const char *mode = argc > 4 ? argv[4] : "thread";
 	pthread_t t;
 
-	if (argc < 4)
+	if (argc < 4 || (strcmp(mode, "thread") && strcmp(mode, "vfork") && strcmp(mode, "vfork-swapper") &&
+			 strcmp(mode, "vfork-parent"))) {
+		fprintf(stderr,
+			"usage: mprotect_swap GOOD EVIL SECONDS [thread|vfork|vfork-swapper|vfork-parent]\n");
 		return ATTEMPT_SETUP;
+	}
 	if (race_open(argv[1], argv[2], &good, &evil, &off, &len, &evil_bytes) != 0)
 		return ATTEMPT_SETUP;
 	at = mmap(NULL, len, PROT_READ, MAP_PRIVATE, good, off);
 	if (at == MAP_FAILED)
 		return setup_failed("mmap GOOD readable");
 	end = time(NULL) + atoi(argv[3]);
-	if (argc > 4 && !strcmp(argv[4], "vfork-swapper"))
+	if (!strcmp(mode, "vfork-swapper"))
 		return vfork_swapper_race();
 	if (pthread_create(&t, NULL, swapper, NULL) != 0)
 		return setup_failed("pthread_create");
-	if (argc > 4 && !strcmp(argv[4], "vfork"))
+	if (!strcmp(mode, "vfork"))
 		return vfork_race(t, 0);
-	if (argc > 4 && !strcmp(argv[4], "vfork-parent"))
+	if (!strcmp(mode, "vfork-parent"))
 		return vfork_race(t, CLONE_PARENT);
 	while (attempt_go_on(end, grants)) {
 		if (exec_once_swapping() != 0) {

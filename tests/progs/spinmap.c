@@ -27,14 +27,6 @@
 static const char *lib;
 static atomic_int *written; /* shared with the writer: 0 waiting, 1 written, -1 failed */
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t); /* the vDSO: no system call */
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* The child: waits a little, so that the parent is computing, then rewrites LIB's code. */
 static void writer(off_t off)
 {
@@ -53,7 +45,7 @@ static void writer(off_t off)
 static void *map_unmap_spin(void *arg)
 {
 	int *result = arg, fd = open(lib, O_RDONLY | O_CLOEXEC);
-	double end = now_s() + SPIN_LIMIT_S;
+	double end = attempt_now_s() + SPIN_LIMIT_S;
 	size_t len;
 	off_t off;
 	void *code;
@@ -76,7 +68,7 @@ static void *map_unmap_spin(void *arg)
 	}
 	if (w == 0)
 		writer(off);
-	while (atomic_load(written) == 0 && now_s() < end)
+	while (atomic_load(written) == 0 && attempt_now_s() < end)
 		;
 	waitpid(w, NULL, 0);
 	if (atomic_load(written) != 1) {

@@ -40,19 +40,27 @@ for m in shared writerun race; do
 done
 # On overlayfs the mapping maps the file of a layer, written here beside the
 # overlay: in the lower layer; in the upper one after a copy-up made before
-# the grant; after a copy-up between two grants (the second maps the copy).
+# the grant; after a copy-up between two grants (the second maps the copy);
+# in the lower layer, with a decoy (same bytes, size and times) put in the
+# upper layer once the overlay had looked the file up in the lower one.
 mkdir "$T/ovl" "$T/ovl/l" "$T/ovl/u" "$T/ovl/w" "$T/ovlm" # (e2e_cleanup unmounts $T/*)
-for f in n-lower n-upper n-copyup n-race lower upper copyup race; do cp "$LIB" "$T/ovl/l/$f.so"; done
+for f in n-lower n-upper n-copyup n-race n-decoy lower upper copyup race decoy; do cp "$LIB" "$T/ovl/l/$f.so"; done
 ovl_applies=0
 if mount -t overlay -o "lowerdir=$T/ovl/l,upperdir=$T/ovl/u,workdir=$T/ovl/w" ovl "$T/ovlm"; then
 	ovl_applies=1
 	chmod 755 "$T/ovlm/n-upper.so" "$T/ovlm/upper.so" # copied up
 	[ -e "$T/ovl/u/upper.so" ] || fail "chmod on overlayfs copied nothing up"
+	for f in n-decoy decoy; do
+		stat "$T/ovlm/$f.so" >/dev/null # looked up: the overlay keeps the lower file
+		cp -p "$T/ovl/l/$f.so" "$T/ovl/u/$f.so"
+	done
 	native "sealattack shared (overlay, lower layer)" "$P/sealattack" shared "$T/ovlm/n-lower.so" 3 "$T/ovl/l/n-lower.so"
 	native "sealattack writerun (overlay, upper layer)" "$P/sealattack" writerun "$T/ovlm/n-upper.so" 3 \
 		"$T/ovl/u/n-upper.so"
 	native "sealattack copyup (overlay)" "$P/sealattack" copyup "$T/ovlm/n-copyup.so" 3 "$T/ovl/u/n-copyup.so"
 	native "sealattack race (overlay, lower layer)" "$P/sealattack" race "$T/ovlm/n-race.so" 3 "$T/ovl/l/n-race.so"
+	native "sealattack writerun (overlay, lower layer, a decoy above)" "$P/sealattack" writerun \
+		"$T/ovlm/n-decoy.so" 3 "$T/ovl/l/n-decoy.so"
 else
 	note "no overlayfs here: the layer attacks cannot apply"
 fi
@@ -147,6 +155,21 @@ if [ "$ovl_applies" = 1 ]; then
 	note "ENFORCE: overlayfs, copied up between two grants, the copy written beside it"
 	restart
 	sealed copyup "$T/ovlm/copyup.so" "$T/ovl/u/copyup.so"
+	note "ENFORCE: overlayfs, the lower layer's file written, a decoy with its bytes and times above it"
+	restart
+	sealed writerun "$T/ovlm/decoy.so" "$T/ovl/l/decoy.so"
+	# Its layer directory moved after the mount: the layer's file is not found
+	# where the mount table says, so the grant cannot be sealed.
+	note "ENFORCE: overlayfs whose lower layer moved: refused as unsealable"
+	mkdir "$T/ovl2" "$T/ovl2/l" "$T/ovl2/u" "$T/ovl2/w" "$T/ovlm2"
+	cp "$LIB" "$T/ovl2/l/moved.so"
+	mount -t overlay -o "lowerdir=$T/ovl2/l,upperdir=$T/ovl2/u,workdir=$T/ovl2/w" ovl "$T/ovlm2" ||
+		fail "a second overlay mount"
+	mv "$T/ovl2/l" "$T/ovl2/elsewhere"
+	rm -f "$T/ready" && touch "$T/go"
+	run_uie -- "$P/mapwait" "$T/ovlm2/moved.so" "$T/ready" "$T/go"
+	expect_rc 1 "overlay layer moved"
+	expect_err "denied mmap of $T/ovlm2/moved.so.*cannot be sealed against writes" "overlay layer moved"
 fi
 
 # A grant whose call the kernel has not finished counts as a mapping however
