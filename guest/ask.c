@@ -283,8 +283,10 @@ void uie_guest_commit(struct uie_sup *s, const struct uie_grant *g)
 	if (uie_guest_remember(&s->granted, g->req.id.dev, g->req.id.ino))
 		uie_guest_watch_add(&s->fan, g->objfd);
 	/* What reconciliation will see in the maps for this file, if that differs (overlayfs only:
-	 * the file-source check's fstatfs of the same descriptor said whether it is). */
-	if (g->overlay && uie_guest_maps_backing_id(s->kern.procmap_query, g->objfd, &g->st, &dev, &ino))
+	 * the file-source check's fstatfs of the same descriptor said whether it is): the layers'
+	 * files sealed under it, or, unsealed, what a mapping of our own shows. */
+	if (g->overlay && !uie_guest_seal_remember_layers(s, g->req.id.dev, g->req.id.ino) &&
+	    uie_guest_maps_backing_id(s->kern.procmap_query, g->objfd, &g->st, &dev, &ino))
 		uie_guest_remember(&s->granted, dev, ino);
 }
 

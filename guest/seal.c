@@ -301,6 +301,15 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool ove
 	return r;
 }
 
+bool uie_guest_seal_remember_layers(struct uie_sup *s, uint64_t dev, uint64_t ino)
+{
+	struct uie_seal *e = find(&s->seals, dev, ino);
+
+	for (unsigned i = 0; e && i < e->nlayers; i++)
+		uie_guest_remember(&s->granted, e->layer[i].dev, e->layer[i].ino);
+	return e && e->nlayers > 0;
+}
+
 void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino)
 {
 	struct uie_seal *e = find(sl, dev, ino);

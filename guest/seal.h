@@ -58,6 +58,12 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool ove
  * watch, which sees writes to such files only after they happened.
  */
 pid_t uie_guest_seal_unfinished(struct uie_sup *s, uint64_t dev, uint64_t ino);
+/*
+ * Adds the layers' files sealed under the overlayfs file (dev, ino) to the
+ * granted files (what the maps name for it before Linux 6.8); false when
+ * it has none.
+ */
+bool uie_guest_seal_remember_layers(struct uie_sup *s, uint64_t dev, uint64_t ino);
 /* Drops the seal of (dev, ino), taken for a grant that did not happen. */
 void uie_guest_unseal(struct uie_seals *sl, uint64_t dev, uint64_t ino);
 /*
