@@ -134,21 +134,34 @@ int uie_guest_overlay_layers(const char *opts, size_t n, char *out, size_t cap, 
 	return UIE_OK;
 }
 
-uint64_t uie_guest_first_frame(int pagemap, int fd)
+void *uie_guest_first_page_map(int fd)
 {
-	long psz = sysconf(_SC_PAGESIZE);
 	/* Populated by the kernel, not touched: a page past the end (an empty or truncated file)
 	 * stays absent instead of raising SIGBUS.  Private and never written: the cache's page. */
 	void *p = mmap(NULL, 1, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+uint64_t uie_guest_frame_at(int pagemap, const void *p)
+{
+	long psz = sysconf(_SC_PAGESIZE);
 	uint64_t e = 0;
 
-	if (p == MAP_FAILED)
-		return 0;
 	if (pread(pagemap, &e, sizeof(e), (off_t)((uintptr_t)p / (uintptr_t)psz * sizeof(e))) != sizeof(e) ||
 	    !(e >> 63)) /* not present */
-		e = 0;
-	munmap(p, 1);
+		return 0;
 	return e & ((UINT64_C(1) << 55) - 1);
+}
+
+uint64_t uie_guest_first_frame(int pagemap, int fd)
+{
+	void *p = uie_guest_first_page_map(fd);
+	uint64_t frame = p ? uie_guest_frame_at(pagemap, p) : 0;
+
+	if (p)
+		munmap(p, 1);
+	return frame;
 }
 
 /*

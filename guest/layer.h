@@ -34,6 +34,10 @@ int uie_guest_overlay_layers(const char *opts, size_t n, char *out, size_t cap, 
  * one file only.
  */
 uint64_t uie_guest_first_frame(int pagemap, int fd);
+/* fd's first page mapped by us (read-only, private, populated), or NULL; munmap(p, 1) when done. */
+void *uie_guest_first_page_map(int fd);
+/* The page frame behind our mapping p (uie_guest_first_page_map), 0 when not present now. */
+uint64_t uie_guest_frame_at(int pagemap, const void *p);
 /*
  * Opens read-only the file of the layer under the overlayfs file fd (its
  * first page at frame want) that a mapping of fd made now maps, and that

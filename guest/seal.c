@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -109,8 +110,11 @@ static void unlease(int fd)
 /* Releases the leases (a waiting writer proceeds) and forgets the seal. */
 static void release(struct uie_seals *sl, struct uie_seal *e)
 {
-	for (unsigned i = 0; i < e->nlayers; i++)
+	for (unsigned i = 0; i < e->nlayers; i++) {
+		if (e->layer[i].page)
+			munmap(e->layer[i].page, 1);
 		unlease(e->layer[i].fd);
+	}
 	if (e->unsealed)
 		close(e->fd);
 	else
@@ -121,8 +125,9 @@ static void release(struct uie_seals *sl, struct uie_seal *e)
 /*
  * Seals the layer's file under e's overlayfs file (objfd: its grant's
  * open), unless one of e's layers is that file already (the same first
- * page): the lease is taken before the grant, so the file the kernel maps
- * is sealed however long its call takes.
+ * page, read from a mapping of it we keep: a mapping of objfd made now is
+ * all the grant costs then): the lease is taken before the grant, so the
+ * file the kernel maps is sealed however long its call takes.
  */
 static int seal_layer(struct uie_sup *s, struct uie_seal *e, int objfd)
 {
@@ -137,7 +142,7 @@ static int seal_layer(struct uie_sup *s, struct uie_seal *e, int objfd)
 		return UIE_SEAL_NONE;
 	}
 	for (unsigned i = 0; i < e->nlayers; i++)
-		if (uie_guest_first_frame(s->seals.pagemap, e->layer[i].fd) == want)
+		if (e->layer[i].page && uie_guest_frame_at(s->seals.pagemap, e->layer[i].page) == want)
 			return UIE_SEAL_HELD;
 	if ((fd = uie_guest_layer_open(&s->mounts, s->seals.pagemap, objfd, want)) < 0)
 		return UIE_SEAL_NONE;
@@ -145,7 +150,11 @@ static int seal_layer(struct uie_sup *s, struct uie_seal *e, int objfd)
 		goto none;
 	for (unsigned i = 0; i < e->nlayers; i++)
 		if (e->layer[i].dev == (uint64_t)l.st_dev && e->layer[i].ino == (uint64_t)l.st_ino) {
-			close(fd); /* its page was read again in between */
+			/* Its page was reclaimed (or read again): ours mapped afresh. */
+			if (e->layer[i].page)
+				munmap(e->layer[i].page, 1);
+			e->layer[i].page = uie_guest_first_page_map(fd);
+			close(fd);
 			return UIE_SEAL_HELD;
 		}
 	if (e->nlayers == UIE_SEAL_LAYERS) {
@@ -160,7 +169,9 @@ static int seal_layer(struct uie_sup *s, struct uie_seal *e, int objfd)
 		}
 		goto none;
 	}
-	e->layer[e->nlayers++] = (struct uie_layer){ .dev = l.st_dev, .ino = l.st_ino, .fd = fd };
+	e->layer[e->nlayers++] = (struct uie_layer){
+		.dev = l.st_dev, .ino = l.st_ino, .fd = fd, .page = uie_guest_first_page_map(fd)
+	};
 	return UIE_SEAL_HELD;
 none:
 	err = errno;

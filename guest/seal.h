@@ -22,6 +22,7 @@ struct uie_seals {
 		struct uie_layer {
 			uint64_t dev, ino; /* as /proc/PID/maps name it before Linux 6.8 */
 			int fd;            /* our read-only open holding its lease */
+			void *page;        /* its first page mapped by us (NULL: none), read per grant */
 		} layer[UIE_SEAL_LAYERS];  /* of an overlayfs file: the files its grants mapped */
 		unsigned ngrantees;
 		struct uie_grantee {
