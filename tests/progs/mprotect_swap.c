@@ -55,12 +55,20 @@ static int is_exec(const void *p)
 
 static void *swapper(void *arg)
 {
+	unsigned n = 0;
+
 	/* Stop checked after each swap, EVIL left in place a while: a mapping the caller made
-	 * executable stays for it to see. */
+	 * executable stays for it to see.  Every 16th time a long while: natively the caller's
+	 * mprotect must land on EVIL and return before the next swap, which short stays alone
+	 * made rare where system calls are slow against the spin (a TCG guest: no win in 9889
+	 * grants once); the short ones keep the swaps frequent for the race against the
+	 * interceptor's check. */
 	atomic_store(&swapping, 1);
 	while (!atomic_load(&stop)) {
+		unsigned stay = n++ % 16 == 15 ? 200000 : 2000;
+
 		mmap(at, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, evil, off);
-		for (unsigned i = 0; i < 2000 && !atomic_load(&stop); i++)
+		for (unsigned i = 0; i < stay && !atomic_load(&stop); i++)
 			;
 		if (atomic_load(&stop))
 			break;
