@@ -121,8 +121,33 @@ static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, uns
 	}
 }
 
+/* Keeps tid, our tracee, to be let go once it stops or reaped once it dies (uie_guest_thaw_left). */
+static void keep_left(struct uie_freezer *z, pid_t tid, pid_t tgid, int sig)
+{
+	if (z->nleft < UIE_FREEZE_LEFT) {
+		z->left[z->nleft] = (struct uie_frozen){ .tid = tid, .sig = sig };
+		z->left_tgid[z->nleft++] = tgid;
+	} else {
+		/* Cannot keep track: a tracee we never release would hang forever. */
+		fprintf(stderr, "uie: killed pid %d: too many threads left stopping\n", (int)tgid);
+		kill(tgid, SIGKILL);
+	}
+}
+
+/*
+ * Detaches tid, which was in a ptrace stop.  A SIGKILL may have woken it
+ * meanwhile (its parent ending it, say): then the detach fails (ESRCH) and
+ * it stays our tracee until we reap its exit, which its parent's wait
+ * waits for, so it is kept to be reaped.
+ */
+static void let_go(struct uie_freezer *z, pid_t tid, pid_t tgid, int sig)
+{
+	if (ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig) != 0 && errno == ESRCH)
+		keep_left(z, tid, tgid, sig);
+}
+
 /* Makes tid our tracee and asks it to stop.  Return: UIE_OK, UIE_E_NOTFOUND (gone), UIE_E_SYS. */
-static int seize_interrupt(pid_t tid)
+static int seize_interrupt(struct uie_freezer *z, pid_t tid, pid_t tgid)
 {
 	int r;
 
@@ -130,7 +155,7 @@ static int seize_interrupt(pid_t tid)
 		return errno == ESRCH ? UIE_E_NOTFOUND : UIE_E_SYS;
 	if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) != 0) {
 		r = errno == ESRCH ? UIE_E_NOTFOUND : UIE_E_SYS;
-		ptrace(PTRACE_DETACH, tid, 0, 0);
+		let_go(z, tid, tgid, 0);
 		return r;
 	}
 	return UIE_OK;
@@ -163,7 +188,7 @@ static int seize(struct uie_freezer *z, struct uie_freeze *f, pid_t tid)
 		f->t[f->n++] = (struct uie_frozen){ .tid = tid, .stopped = false, .sig = sig };
 		return UIE_OK;
 	}
-	if ((r = seize_interrupt(tid)) != UIE_OK)
+	if ((r = seize_interrupt(z, tid, f->tgid)) != UIE_OK)
 		return r == UIE_E_NOTFOUND ? UIE_OK : r; /* gone already: nothing to stop */
 	f->t[f->n++] = (struct uie_frozen){ .tid = tid, .stopped = false, .sig = 0 };
 	return UIE_OK;
@@ -301,18 +326,10 @@ static void release(struct uie_freezer *z, pid_t tid, pid_t tgid, int sig)
 {
 	int w = wait_stop(z, tid, tgid, &sig, 0, QUIET);
 
-	if (w == UIE_OK) {
-		ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
-	} else if (w == UIE_E_STATE) {
-		if (z->nleft < UIE_FREEZE_LEFT) {
-			z->left[z->nleft++] = (struct uie_frozen){ .tid = tid, .sig = sig };
-			z->left_tgid[z->nleft - 1] = tgid;
-		} else {
-			/* Cannot keep track: a tracee we never release would hang forever. */
-			fprintf(stderr, "uie: killed pid %d: too many threads left stopping\n", (int)tgid);
-			kill(tgid, SIGKILL);
-		}
-	}
+	if (w == UIE_OK)
+		let_go(z, tid, tgid, sig);
+	else if (w == UIE_E_STATE)
+		keep_left(z, tid, tgid, sig);
 }
 
 void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f)
@@ -323,7 +340,7 @@ void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f)
 		if (t->gone)
 			continue;
 		if (t->stopped)
-			ptrace(PTRACE_DETACH, t->tid, 0, (void *)(long)t->sig);
+			let_go(z, t->tid, f->tgid, t->sig);
 		else /* still inside a call (e.g. vfork): it stops when it returns */
 			release(z, t->tid, f->tgid, t->sig);
 	}
@@ -340,7 +357,7 @@ static int freeze_thread(struct uie_freezer *z, pid_t tgid, pid_t tid, int *sig)
 	int w;
 
 	*sig = 0;
-	if ((w = seize_interrupt(tid)) != UIE_OK)
+	if ((w = seize_interrupt(z, tid, tgid)) != UIE_OK)
 		return w;
 	w = wait_stop(z, tid, tgid, sig, LOOK_DEADLINE_MS, QUIET);
 	if (w != UIE_OK && w != UIE_E_NOTFOUND)
@@ -361,7 +378,7 @@ bool uie_guest_in_call_looked(struct uie_freezer *z, pid_t tid, const long *nrs,
 	if ((r = freeze_thread(z, t.tgid, tid, &sig)) != UIE_OK)
 		return r != UIE_E_NOTFOUND;
 	st = uie_guest_call_state(tid, nrs, n, call);
-	ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
+	let_go(z, tid, t.tgid, sig);
 	return st != UIE_CALL_OVER;
 }
 

@@ -37,7 +37,11 @@ struct uie_freezer {
 	 */
 	bool (*exec_unfinished)(void *ctx, pid_t tgid);
 	void *ctx;
-	/* Threads that had not stopped when their freeze ended: detached once they do. */
+	/*
+	 * Threads that had not stopped when their freeze ended: detached once
+	 * they do; and threads a SIGKILL woke from their stop before we could
+	 * detach them: reaped once they exit (their parent's wait waits for it).
+	 */
 	struct uie_frozen left[UIE_FREEZE_LEFT];
 	pid_t left_tgid[UIE_FREEZE_LEFT];
 	unsigned nleft;

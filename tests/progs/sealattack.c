@@ -127,8 +127,12 @@ static void *map_code(size_t *len, off_t *off)
 	int fd = open(lib_path, O_RDONLY | O_CLOEXEC);
 	void *code;
 
-	if (fd < 0 || exec_segment(fd, off, len) != 0)
+	if (fd < 0)
 		return NULL;
+	if (exec_segment(fd, off, len) != 0) {
+		close(fd);
+		return NULL;
+	}
 	code = mmap(NULL, *len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, *off);
 	close(fd);
 	return code == MAP_FAILED ? NULL : code;
