@@ -328,12 +328,11 @@ static bool main_slot(const struct uie_pending_exec *pe, unsigned i)
 static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *m)
 {
 	struct uie_pending_exec *pe = pending(&s->fan, m->pid);
-	char link[64], what[512];
+	char what[512];
 	struct uie_grant g;
 	struct uie_file_id id;
 	struct stat st;
 	uint8_t role;
-	ssize_t n;
 
 	if (!pe || !(m->mask & FAN_OPEN_EXEC_PERM))
 		return FAN_ALLOW; /* not our tree */
@@ -369,9 +368,7 @@ static uint32_t decide(struct uie_sup *s, const struct fanotify_event_metadata *
 	g = (struct uie_grant){ .event = UIE_EV_EXECVE, .pid = m->pid, .call = pe->call };
 	if (uie_sys_fileless(m->fd, &st)) {
 		/* Asked about as anonymous memory, so the name must be taken here. */
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", m->fd);
-		n = readlink(link, what, sizeof(what) - 1);
-		what[n < 0 ? 0 : n] = '\0';
+		uie_sys_fd_name(m->fd, what, sizeof(what));
 		g.role = UIE_ROLE_ANON;
 		g.what = what;
 	} else {

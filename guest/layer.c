@@ -37,6 +37,7 @@
 #include "mountinfo.h"
 #include "uie/buf.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 #define STACK_MAX 2 /* overlayfs stacks at most this deep (FILESYSTEM_MAX_STACK_DEPTH) */
 
@@ -173,22 +174,19 @@ uint64_t uie_guest_first_frame(int pagemap, int fd)
 static int overlay_path(struct uie_mounts *mc, int fd, char **mem, char **inner, const char **dir,
 			unsigned *ndirs)
 {
-	char link[40], path[PATH_MAX], root[PATH_MAX], point[PATH_MAX], *at;
+	char path[PATH_MAX], root[PATH_MAX], point[PATH_MAX], *at;
 	const char *line;
 	const char *f;
 	struct statx sx;
-	ssize_t len;
 	size_t n, plen, cap;
 
 	*mem = NULL;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) != 0)
 		return -1;
-	if (!(sx.stx_mask & STATX_MNT_ID) || (len = readlink(link, path, sizeof(path) - 1)) <= 0) {
+	if (!(sx.stx_mask & STATX_MNT_ID) || uie_sys_fd_name(fd, path, sizeof(path)) <= 0) {
 		errno = ENOENT;
 		return -1;
 	}
-	path[len] = '\0';
 	if (!(line = uie_guest_own_mount_line(mc, sx.stx_mnt_id)))
 		return -1;
 	if (uie_guest_mountinfo_field(line, UIE_MI_ROOT, &f, &n) != UIE_OK ||
@@ -219,15 +217,13 @@ unknown:
 /* A read-only open of path if it is a regular file (no other kind is opened), or -1. */
 static int reopen_regular(const char *path)
 {
-	char link[40];
 	struct stat st;
 	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC), rfd = -1;
 
 	if (fd < 0)
 		return -1;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		rfd = open(link, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		rfd = uie_sys_reopen_read(fd);
 	close(fd);
 	return rfd;
 }

@@ -53,6 +53,14 @@
 #include "writewatch.h"
 
 #define SWEEP_MS 2000 /* seals of unmapped files are dropped this long after, when idle */
+/*
+ * A sweep stops running threads for a look (at most 200 ms each, serving
+ * nothing meanwhile) only for this long; the grants it did not look at count
+ * as unfinished until a later sweep.  Threads that are slow to stop (many
+ * at the lowest priority) would otherwise hold every request of the tree
+ * for seconds.
+ */
+#define SWEEP_LOOK_MS 200
 #define KILL_WAIT_MS 2000
 #define MAX_MAPPERS 64
 
@@ -209,18 +217,20 @@ static bool thread_maps(const struct uie_seal *e, pid_t tid);
 
 /*
  * Drops e's grantees whose calls are over; true when one may be
- * unfinished.  To make room (inside a grant, where running threads are
- * not stopped), a grantee also goes when its process maps the file
- * executable already: a running thread may be just finishing its call,
- * but then the mapping it had stays until that call is over, and the
+ * unfinished.  Running threads are stopped for a look until look_until
+ * (uie_now_ms; 0: never).  To make room (inside a grant, where running
+ * threads are not stopped), a grantee also goes when its process maps the
+ * file executable already: a running thread may be just finishing its
+ * call, but then the mapping it had stays until that call is over, and the
  * file's mappers are found from the maps at a break.
  */
-static bool prune(struct uie_sup *s, struct uie_seal *e, bool room)
+static bool prune(struct uie_sup *s, struct uie_seal *e, bool room, uint64_t look_until)
 {
 	unsigned k = 0;
 
 	for (unsigned i = 0; i < e->ngrantees; i++)
-		if (grant_in_flight(s, &e->grantee[i], !room) && !(room && thread_maps(e, e->grantee[i].tid)))
+		if (grant_in_flight(s, &e->grantee[i], !room && uie_now_ms() < look_until) &&
+		    !(room && thread_maps(e, e->grantee[i].tid)))
 			e->grantee[k++] = e->grantee[i];
 	e->ngrantees = k;
 	return k > 0;
@@ -239,7 +249,7 @@ static bool add_grantee(struct uie_sup *s, struct uie_seal *e, pid_t pid, uint32
 			return true;
 		}
 	if (e->ngrantees == UIE_SEAL_GRANTEES)
-		prune(s, e, true);
+		prune(s, e, true, 0);
 	if (e->ngrantees == UIE_SEAL_GRANTEES)
 		return false;
 	e->grantee[e->ngrantees++] = (struct uie_grantee){ pid, call };
@@ -250,7 +260,6 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool ove
 		   uint32_t call, bool *fresh)
 {
 	struct uie_seal *e;
-	char link[48];
 	bool unsealed = false;
 	int fd, err = 0, r;
 
@@ -269,8 +278,7 @@ int uie_guest_seal(struct uie_sup *s, int objfd, const struct stat *st, bool ove
 		return UIE_SEAL_NONE;
 	}
 	/* Our own read-only open: the lease belongs to it, not to the target's descriptor. */
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", objfd);
-	fd = open(link, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = uie_sys_reopen_read(objfd);
 	if (fd < 0)
 		return UIE_SEAL_NONE;
 	if (lease(fd) != 0) {
@@ -410,7 +418,7 @@ static void in_flight(struct uie_sup *s, struct uie_seal *e, struct mappers *mp)
 
 	memset(mp, 0, sizeof(*mp));
 	mp->e = e;
-	prune(s, e, false);
+	prune(s, e, false, UINT64_MAX); /* a write waits: every running grantee looked at */
 	for (unsigned g = 0; g < e->ngrantees; g++)
 		if (uie_guest_task_info(e->grantee[g].tid, -1, &t) == UIE_OK)
 			add_mapper(mp, t.tgid);
@@ -560,13 +568,15 @@ static int live_in(void *ctx, pid_t pid)
 void uie_guest_seal_sweep(struct uie_sup *s)
 {
 	struct sweep sw = { .sl = &s->seals };
+	uint64_t look_until;
 
 	if (uie_guest_seal_idle_ms(&s->seals) != 0)
 		return;
 	s->seals.swept_ms = uie_now_ms();
+	look_until = s->seals.swept_ms + SWEEP_LOOK_MS;
 	/* Unfinished grants before the maps, as at a break (find_mappers). */
 	for (unsigned i = 0; i < s->seals.n; i++)
-		sw.live[i] = prune(s, &s->seals.e[i], false);
+		sw.live[i] = prune(s, &s->seals.e[i], false, look_until);
 	/* Any process, not only the tree's: one whose parent died is no longer found as ours. */
 	uie_guest_each_process(live_in, &sw);
 	for (unsigned i = s->seals.n; i-- > 0;)

@@ -4,12 +4,10 @@
  * descriptor or from guest frames, ends here, so every refusal is decided,
  * logged and named in the system log the same way in both modes.
  */
-#include <stdio.h>
-#include <unistd.h>
-
 #include "monitor.h"
 #include "subjects.h"
 #include "uie/err.h"
+#include "uie/sys.h"
 
 /*
  * First-seen mode, process mode: a program that now runs (an EXECVE of an
@@ -37,17 +35,7 @@ static void subject_remember(struct uie_monitor *m, struct uie_mon_client *clien
  */
 static const char *object_name(int fd, char *buf, size_t size)
 {
-	char link[32];
-	ssize_t n;
-
-	if (fd < 0)
-		return NULL;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, buf, size - 1);
-	if (n < 0)
-		return NULL;
-	buf[n] = '\0';
-	return buf;
+	return uie_sys_fd_name(fd, buf, size) < 0 ? NULL : buf;
 }
 
 int uie_mon_decide(struct uie_monitor *m, struct uie_mon_client *client, const struct uie_req *req,

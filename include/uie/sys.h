@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "uie/types.h"
 
@@ -43,6 +44,20 @@ int uie_sealed_check(int fd, uint64_t len, int seals);
  * UIE_E_INVAL for fd < 0 or len 0.
  */
 int uie_sealed_map(int fd, size_t len, int seals, void **map);
+
+/*
+ * The name /proc gives fd's file (a path; "/memfd:x (deleted)" for a
+ * memfd), NUL-terminated in buf (cap bytes, "" on error).  Return: its
+ * length, or -1 (errno set) for fd < 0 or when it cannot be read.
+ */
+ssize_t uie_sys_fd_name(int fd, char *buf, size_t cap);
+/*
+ * A new read-only open of fd's file (which may be an O_PATH descriptor),
+ * through /proc: an open description of our own (a lease is per open
+ * description), that never blocks on a FIFO nor takes a terminal.
+ * Return: the descriptor, or -1 (errno set).
+ */
+int uie_sys_reopen_read(int fd);
 
 /*
  * The kind of file system (enum uie_fs_kind) by fstatfs's f_type, and by

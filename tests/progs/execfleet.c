@@ -8,8 +8,8 @@
  * must not keep a later execve from running (the interceptor keeps 64
  * execves in flight).
  *
- * Exit: 0 and "PROG ran" when PROG ran and exited 0; 1 when it did not;
- * 2 when the set-up failed.
+ * Exit: 0 and "PROG ran, for N ms" (from its fork to its end) when PROG
+ * ran and exited 0; 1 when it did not; 2 when the set-up failed.
  */
 #include <limits.h>
 #include <sched.h>
@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 {
 	unsigned n = argc == 4 ? (unsigned)atoi(argv[1]) : 0, started = 0, waited;
 	pid_t kid[FLEET_MAX], p;
+	double t0;
 	int st;
 
 	if (n == 0 || n > FLEET_MAX)
@@ -77,6 +78,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "execfleet: not every process runs %s\n", argv[2]);
 		return ATTEMPT_SETUP;
 	}
+	t0 = attempt_now_s();
 	if ((p = fork()) < 0) {
 		end_all(kid, n);
 		return setup_failed("fork");
@@ -88,11 +90,12 @@ int main(int argc, char **argv)
 	}
 	st = -1;
 	waitpid(p, &st, 0);
+	t0 = attempt_now_s() - t0;
 	end_all(kid, n);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		fprintf(stderr, "execfleet: %s ended with status %#x\n", argv[3], st);
 		return 1;
 	}
-	printf("%s ran\n", argv[3]);
+	printf("%s ran, for %.0f ms\n", argv[3], t0 * 1e3);
 	return 0;
 }

@@ -132,4 +132,5 @@ note "64 execves over, their programs computing, then one more"
 run_uie -- "$P/execfleet" 64 "$P/spin_static" /usr/bin/true
 expect_rc 0 "execfleet"
 expect_out "/usr/bin/true ran" "execfleet"
+note "$OUT (natively: $(cat "$T/native.out"))"
 echo PASS

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -99,42 +100,40 @@ static void expect_parent_saw_child(struct uie_freezer *z, pid_t a)
 		fail_msg("the parent's wait for its killed child did not end (status %#x)", (unsigned)st);
 }
 
-/* Stopped by a freeze, killed before the thaw. */
-static void test_killed_while_frozen(void **state)
+/* A child stopped by a freeze and killed by its parent before the thaw (or after it). */
+static void freeze_kill(bool before_thaw)
 {
 	struct uie_freezer z = { .serve_waiting = NULL };
 	static struct uie_freeze f;
 	pid_t a, c;
 	int go;
 
-	(void)state;
 	a = start_parent(&c, &go);
 	assert_int_equal(uie_guest_freeze(&z, &f, c, c), UIE_OK);
 	assert_int_equal(uie_guest_await_caller(&z, &f), UIE_OK); /* stopped */
-	assert_int_equal(write(go, "k", 1), 1);
-	wait_zombie(c);
+	if (before_thaw) {
+		assert_int_equal(write(go, "k", 1), 1);
+		wait_zombie(c);
+	}
 	uie_guest_thaw(&z, &f);
+	if (!before_thaw) {
+		assert_int_equal(z.nleft, 0); /* the detach did its work */
+		assert_int_equal(write(go, "k", 1), 1);
+	}
 	expect_parent_saw_child(&z, a);
 	close(go);
 }
 
-/* Stopped by a freeze, thawed, and only then killed: the detach did its work. */
+static void test_killed_while_frozen(void **state)
+{
+	(void)state;
+	freeze_kill(true);
+}
+
 static void test_killed_after_thaw(void **state)
 {
-	struct uie_freezer z = { .serve_waiting = NULL };
-	static struct uie_freeze f;
-	pid_t a, c;
-	int go;
-
 	(void)state;
-	a = start_parent(&c, &go);
-	assert_int_equal(uie_guest_freeze(&z, &f, c, c), UIE_OK);
-	assert_int_equal(uie_guest_await_caller(&z, &f), UIE_OK);
-	uie_guest_thaw(&z, &f);
-	assert_int_equal(z.nleft, 0);
-	assert_int_equal(write(go, "k", 1), 1);
-	expect_parent_saw_child(&z, a);
-	close(go);
+	freeze_kill(false);
 }
 
 int main(void)
