@@ -63,7 +63,7 @@ expect_cmd "show --key of another key" 1 "signature" \
 # The table's first rule digest, altered after signing.
 cp "$T/p" "$T/p-bad"
 size=$(stat -c %s "$T/p")
-printf '\377' | dd of="$T/p-bad" bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
+flip_byte "$T/p-bad" $((size - 100))
 expect_cmd "show --key of an altered package" 1 "$T/p-bad: .*signature" \
 	"$UIE" policy show --key "$T/ttp.pub" "$T/p-bad"
 [ -s "$T/stdout" ] && fail "show printed an altered package"

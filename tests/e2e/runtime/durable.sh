@@ -102,7 +102,7 @@ MON_PID=
 grep -q "log.3: damaged at byte .*input truncated" "$T/monitord.log" || fail "no diagnostic naming the damage"
 [ -e "$T/state/log.4" ] && fail "a new run was started over a damaged log"
 cp "$T/log.3.good" "$T/state/log.3"
-printf '\x01' | dd of="$T/state/log.3" bs=1 seek=$((80 + 184 + 60)) conv=notrunc 2>/dev/null
+flip_byte "$T/state/log.3" $((80 + 184 + 60))
 start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" --trust-key "$T/pub.pem" 2>/dev/null &&
 	fail "monitor started over a modified log"
 MON_PID=
