@@ -40,7 +40,6 @@
 #include "uie/sys.h"
 
 #define STOP_DEADLINE_MS 2000u
-#define LOOK_DEADLINE_MS 200u /* a running thread stops at its next return to user space */
 
 static bool known(const struct uie_freeze *f, pid_t tid)
 {
@@ -121,17 +120,29 @@ static int wait_stop(struct uie_freezer *z, pid_t tid, pid_t tgid, int *sig, uns
 	}
 }
 
-/* Keeps tid, our tracee, to be let go once it stops or reaped once it dies (uie_guest_thaw_left). */
+/*
+ * Keeps tid, our tracee, to be let go once it stops or reaped once it dies
+ * (uie_guest_thaw_left).  With no room to keep it, its process is killed
+ * and tid reaped here: a tracee we neither let go nor reap hangs for ever,
+ * and so does its parent's wait for it.
+ */
 static void keep_left(struct uie_freezer *z, pid_t tid, pid_t tgid, int sig)
 {
+	int w;
+
 	if (z->nleft < UIE_FREEZE_LEFT) {
 		z->left[z->nleft] = (struct uie_frozen){ .tid = tid, .sig = sig };
 		z->left_tgid[z->nleft++] = tgid;
-	} else {
-		/* Cannot keep track: a tracee we never release would hang forever. */
-		fprintf(stderr, "uie: killed pid %d: too many threads left stopping\n", (int)tgid);
-		kill(tgid, SIGKILL);
+		return;
 	}
+	fprintf(stderr, "uie: killed pid %d: too many threads left stopping\n", (int)tgid);
+	kill(tgid, SIGKILL);
+	/* A stop reported before the kill took is passed over: the kill ends it. */
+	while ((w = wait_stop(z, tid, tgid, &sig, STOP_DEADLINE_MS, QUIET)) == UIE_OK)
+		;
+	if (w != UIE_E_NOTFOUND)
+		fprintf(stderr, "uie: thread %d of killed pid %d: not reaped (%s)\n", (int)tid, (int)tgid,
+			w == UIE_E_STATE ? "did not exit within 2 s" : strerror(errno));
 }
 
 /*
@@ -347,39 +358,66 @@ void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f)
 	f->n = 0;
 }
 
-/*
- * Stops the one thread tid of tgid (*sig: a signal to hand back at detach).
- * Return: UIE_OK (stopped), UIE_E_NOTFOUND (gone), UIE_E_STATE (it did not
- * stop in time: it is let go once it does), UIE_E_SYS.
- */
-static int freeze_thread(struct uie_freezer *z, pid_t tgid, pid_t tid, int *sig)
-{
-	int w;
+/* One thread of a look (uie_guest_in_calls_looked) that was running: asked to stop. */
+struct looked {
+	unsigned i; /* its index in the caller's arrays */
+	pid_t tgid;
+};
 
-	*sig = 0;
-	if ((w = seize_interrupt(z, tid, tgid)) != UIE_OK)
-		return w;
-	w = wait_stop(z, tid, tgid, sig, LOOK_DEADLINE_MS, QUIET);
-	if (w != UIE_OK && w != UIE_E_NOTFOUND)
-		release(z, tid, tgid, *sig);
-	return w;
+/*
+ * Asks each running thread of tids[0..n-1] to stop (into *held, their
+ * count in *nheld); in_call[] is set now for every other one.
+ */
+static void ask_stop(struct uie_freezer *z, const pid_t *tids, const long *nrs, unsigned nnrs,
+		     const uint32_t *calls, unsigned n, bool *in_call, struct looked *held, unsigned *nheld)
+{
+	*nheld = 0;
+	for (unsigned i = 0; i < n; i++) {
+		enum uie_call_state st = uie_guest_call_state(tids[i], nrs, nnrs, calls[i]);
+		struct uie_task t;
+		int r;
+
+		in_call[i] = st != UIE_CALL_OVER;
+		if (st != UIE_CALL_RUNNING)
+			continue;
+		if (uie_guest_task_info(tids[i], -1, &t) != UIE_OK || exec_unfinished(z, t.tgid))
+			continue; /* counts */
+		if ((r = seize_interrupt(z, tids[i], t.tgid)) == UIE_OK)
+			held[(*nheld)++] = (struct looked){ .i = i, .tgid = t.tgid };
+		else if (r == UIE_E_NOTFOUND)
+			in_call[i] = false; /* gone */
+	}
 }
 
-bool uie_guest_in_call_looked(struct uie_freezer *z, pid_t tid, const long *nrs, unsigned n, uint32_t call)
+void uie_guest_in_calls_looked(struct uie_freezer *z, const pid_t *tids, const uint32_t *calls, unsigned n,
+			       const long *nrs, unsigned nnrs, unsigned deadline_ms, bool *in_call)
 {
-	enum uie_call_state st = uie_guest_call_state(tid, nrs, n, call);
-	struct uie_task t;
-	int sig, r;
+	struct looked held[UIE_LOOK_MAX];
+	uint64_t until = uie_now_ms() + deadline_ms;
 
-	if (st != UIE_CALL_RUNNING)
-		return st != UIE_CALL_OVER;
-	if (uie_guest_task_info(tid, -1, &t) != UIE_OK || exec_unfinished(z, t.tgid))
-		return true;
-	if ((r = freeze_thread(z, t.tgid, tid, &sig)) != UIE_OK)
-		return r != UIE_E_NOTFOUND;
-	st = uie_guest_call_state(tid, nrs, n, call);
-	let_go(z, tid, t.tgid, sig);
-	return st != UIE_CALL_OVER;
+	for (unsigned from = 0; from < n; from += UIE_LOOK_MAX) {
+		unsigned k = n - from < UIE_LOOK_MAX ? n - from : UIE_LOOK_MAX, nheld;
+
+		ask_stop(z, tids + from, nrs, nnrs, calls + from, k, in_call + from, held, &nheld);
+		/* One deadline for all: each stops at its next return to user space. */
+		for (unsigned h = 0; h < nheld; h++) {
+			unsigned i = from + held[h].i;
+			uint64_t now = uie_now_ms();
+			int sig = 0, w;
+
+			w = wait_stop(z, tids[i], held[h].tgid, &sig,
+				      now < until ? (unsigned)(until - now) : 0, QUIET);
+			if (w == UIE_OK) {
+				in_call[i] = uie_guest_call_state(tids[i], nrs, nnrs, calls[i]) !=
+					     UIE_CALL_OVER;
+				let_go(z, tids[i], held[h].tgid, sig);
+			} else if (w == UIE_E_NOTFOUND) {
+				in_call[i] = false;
+			} else { /* not stopped in time: counts, and is let go once it stops */
+				release(z, tids[i], held[h].tgid, sig);
+			}
+		}
+	}
 }
 
 void uie_guest_thaw_left(struct uie_freezer *z)

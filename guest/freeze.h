@@ -9,6 +9,7 @@
 
 #define UIE_FREEZE_MAX 1024 /* threads of one freeze */
 #define UIE_FREEZE_LEFT 256 /* threads still stopping after their freeze ended */
+#define UIE_LOOK_MAX 128    /* threads stopped at once by one look (more: in turns) */
 
 struct uie_frozen {
 	pid_t tid;
@@ -58,17 +59,21 @@ int uie_guest_await_caller(struct uie_freezer *z, struct uie_freeze *f);
 /* Lets every thread go (delivering signals that arrived meanwhile). */
 void uie_guest_thaw(struct uie_freezer *z, struct uie_freeze *f);
 /*
- * uie_guest_maybe_in_call (tmem.h) for a thread that may be running: /proc
+ * uie_guest_maybe_in_call (tmem.h) for each thread tids[i] and its call
+ * calls[i] (in_call[i] set, i < n), telling a running one by a look: /proc
  * shows only "running" for a thread on a CPU or waiting for one, in user
- * space or in any call, so such a thread is stopped for a moment, as a
- * freeze stops threads, and read again.  A thread stops only outside a
- * call or at a call's end: stopped at the end of the call it still shows
- * it (and counts).  One that does not stop within 200 ms, cannot be
+ * space or in any call, so such threads are stopped for a moment, as a
+ * freeze stops threads, and read again.  All are asked to stop first and
+ * waited for with one deadline (deadline_ms from the call), so n threads
+ * slow to stop cost deadline_ms, not n times it.  A thread stops only
+ * outside a call or at a call's end: stopped at the end of the call it
+ * still shows it (and counts).  One that does not stop in time, cannot be
  * traced (a freeze holds it), or whose process is in an execve
  * (exec_unfinished: the seize could wait for ever), counts.  Nothing is
  * served meanwhile, so callers may hold pointers into what serving changes.
  */
-bool uie_guest_in_call_looked(struct uie_freezer *z, pid_t tid, const long *nrs, unsigned n, uint32_t call);
+void uie_guest_in_calls_looked(struct uie_freezer *z, const pid_t *tids, const uint32_t *calls, unsigned n,
+			       const long *nrs, unsigned nnrs, unsigned deadline_ms, bool *in_call);
 /* Detaches the threads of earlier freezes that have stopped since. */
 void uie_guest_thaw_left(struct uie_freezer *z);
 

@@ -53,12 +53,13 @@
 #include "writewatch.h"
 
 #define SWEEP_MS 2000 /* seals of unmapped files are dropped this long after, when idle */
+/* A running thread stops for a look at its next return to user space; serving nothing meanwhile. */
+#define LOOK_MS 200
 /*
- * A sweep stops running threads for a look (at most 200 ms each, serving
- * nothing meanwhile) only for this long; the grants it did not look at count
- * as unfinished until a later sweep.  Threads that are slow to stop (many
- * at the lowest priority) would otherwise hold every request of the tree
- * for seconds.
+ * A sweep stops running threads for a look only for this long, all seals
+ * together; the grants it did not look at count as unfinished until a later
+ * sweep.  Threads that are slow to stop (many at the lowest priority) would
+ * otherwise hold every request of the tree for seconds.
  */
 #define SWEEP_LOOK_MS 200
 #define KILL_WAIT_MS 2000
@@ -192,45 +193,49 @@ none:
 static const long grant_calls[] = { __NR_mmap,  __NR_mprotect, __NR_pkey_mprotect, __NR_mremap,
 				    __NR_shmat, __NR_execve,   __NR_execveat };
 
-/*
- * Whether g's grant may not be in its process's maps yet: the kernel runs
- * the call after our answer, a single-threaded caller is not stopped, and
- * another fanotify group (pre-content events, Linux 6.14) can hold an mmap
- * in the kernel for as long as it likes.  So a grantee's process counts as
- * a mapper for as long as the grantee may still be in that call, however
- * long ago it asked, and whatever later grants of the file to others did.
- * Its call is told by its arguments: the same thread in a later call (or a
- * later thread with the same id) is not in the granting one.  With look,
- * a running thread is stopped to tell (uie_guest_in_call_looked); stopped
- * at the end of its granting call it still counts (the call's mapping, if
- * any, is in the maps by then).
- */
-static bool grant_in_flight(struct uie_sup *s, const struct uie_grantee *g, bool look)
-{
-	const unsigned n = sizeof(grant_calls) / sizeof(grant_calls[0]);
-
-	return look ? uie_guest_in_call_looked(&s->freezer, g->tid, grant_calls, n, g->call)
-		    : uie_guest_maybe_in_call(g->tid, grant_calls, n, g->call);
-}
-
 static bool thread_maps(const struct uie_seal *e, pid_t tid);
 
 /*
- * Drops e's grantees whose calls are over; true when one may be
- * unfinished.  Running threads are stopped for a look until look_until
- * (uie_now_ms; 0: never).  To make room (inside a grant, where running
- * threads are not stopped), a grantee also goes when its process maps the
- * file executable already: a running thread may be just finishing its
- * call, but then the mapping it had stays until that call is over, and the
- * file's mappers are found from the maps at a break.
+ * Drops e's grantees whose calls are over; true when one may be unfinished.
+ * A grant may not be in its process's maps yet: the kernel runs the call
+ * after our answer, a single-threaded caller is not stopped, and another
+ * fanotify group (pre-content events, Linux 6.14) can hold an mmap in the
+ * kernel for as long as it likes.  So a grantee's process counts as a
+ * mapper for as long as the grantee may still be in that call, however long
+ * ago it asked, and whatever later grants of the file to others did.  Its
+ * call is told by its arguments: the same thread in a later call (or a
+ * later thread with the same id) is not in the granting one.  Running
+ * threads are stopped for a look (uie_guest_in_calls_looked, all at once)
+ * until look_until (uie_now_ms; 0: no look), at most LOOK_MS; stopped at
+ * the end of its granting call a thread still counts (the call's mapping,
+ * if any, is in the maps by then).  To make room (inside a grant, where
+ * running threads are not stopped), a grantee also goes when its process
+ * maps the file executable already: a running thread may be just finishing
+ * its call, but then the mapping it had stays until that call is over, and
+ * the file's mappers are found from the maps at a break.
  */
 static bool prune(struct uie_sup *s, struct uie_seal *e, bool room, uint64_t look_until)
 {
+	const unsigned ncalls = sizeof(grant_calls) / sizeof(grant_calls[0]);
+	pid_t tids[UIE_SEAL_GRANTEES];
+	uint32_t calls[UIE_SEAL_GRANTEES];
+	bool in_call[UIE_SEAL_GRANTEES];
+	uint64_t now = uie_now_ms();
 	unsigned k = 0;
 
+	for (unsigned i = 0; i < e->ngrantees; i++) {
+		tids[i] = e->grantee[i].tid;
+		calls[i] = e->grantee[i].call;
+	}
+	if (!room && now < look_until)
+		uie_guest_in_calls_looked(&s->freezer, tids, calls, e->ngrantees, grant_calls, ncalls,
+					  look_until - now < LOOK_MS ? (unsigned)(look_until - now) : LOOK_MS,
+					  in_call);
+	else
+		for (unsigned i = 0; i < e->ngrantees; i++)
+			in_call[i] = uie_guest_maybe_in_call(tids[i], grant_calls, ncalls, calls[i]);
 	for (unsigned i = 0; i < e->ngrantees; i++)
-		if (grant_in_flight(s, &e->grantee[i], !room && uie_now_ms() < look_until) &&
-		    !(room && thread_maps(e, e->grantee[i].tid)))
+		if (in_call[i] && !(room && thread_maps(e, tids[i])))
 			e->grantee[k++] = e->grantee[i];
 	e->ngrantees = k;
 	return k > 0;

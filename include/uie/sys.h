@@ -48,7 +48,8 @@ int uie_sealed_map(int fd, size_t len, int seals, void **map);
 /*
  * The name /proc gives fd's file (a path; "/memfd:x (deleted)" for a
  * memfd), NUL-terminated in buf (cap bytes, "" on error).  Return: its
- * length, or -1 (errno set) for fd < 0 or when it cannot be read.
+ * length, or -1 (errno set: EBADF for fd < 0, EINVAL for cap 0) when
+ * it cannot be read.
  */
 ssize_t uie_sys_fd_name(int fd, char *buf, size_t cap);
 /*

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A descriptor's file by its /proc/self/fd link (include/uie/sys.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -15,11 +16,15 @@ ssize_t uie_sys_fd_name(int fd, char *buf, size_t cap)
 	char link[32];
 	ssize_t n;
 
-	if (cap == 0)
+	if (cap == 0) {
+		errno = EINVAL;
 		return -1;
+	}
 	buf[0] = '\0';
-	if (fd < 0)
+	if (fd < 0) {
+		errno = EBADF;
 		return -1;
+	}
 	link_of(fd, link, sizeof(link));
 	if ((n = readlink(link, buf, cap - 1)) < 0)
 		return -1;

@@ -30,16 +30,10 @@ SW_PORT=
 # diagnostics when one ran; a script may define its own after sourcing this.
 # note MESSAGE: a progress line.
 fail() { echo "FAIL: $*" >&2; [ -f "${T:-/nonexistent}/monitord.log" ] && tail -20 "$T/monitord.log" >&2; exit 1; }
-# flip_byte FILE OFFSET: inverts the byte at OFFSET, so that it changes whatever it was
-# (writing a fixed value left a random byte that already had it unchanged: 1 run in 256).
-flip_byte() {
-	local b
-	b=$(od -An -tu1 -j "$2" -N 1 "$1" | tr -d ' ')
-	[ -n "$b" ] || fail "flip_byte: $1 has no byte $2"
-	printf "\\$(printf %03o $((b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none ||
-		fail "flip_byte: cannot write $1"
-}
 note() { echo "--- $*" >&2; }
+# Every script that sources this one is in a directory of tests/e2e (some run under sh).
+# shellcheck source=../bytes.sh
+. "$(dirname "$0")/../../bytes.sh"
 
 # e2e_need VAR...: fails unless each variable is set (meson passes a test's
 # inputs in its environment).

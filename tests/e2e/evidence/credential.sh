@@ -33,7 +33,7 @@ challenge() {
 	cmp -s "$T/$n.secret" "$T/$n.got" || fail "$n: the vTPM returned another secret"
 	# One byte of the blob's HMAC altered (the file: 8 bytes of header, then the blob's size fields).
 	cp "$T/$n.cred" "$T/$n.bad"
-	flip_byte "$T/$n.bad" 20
+	flip_byte "$T/$n.bad" 20 || fail "cannot alter the credential"
 	if "$UIE" credential activate --socket "$SOCK" "$T/$n.bad" 2>"$T/err"; then fail "$n: altered blob accepted"; fi
 	grep -q "integrity HMAC" "$T/err" || fail "$n: altered blob: $(cat "$T/err")"
 	# The AK with `restricted` (bit 16 of objectAttributes, byte 7 of the file) cleared.

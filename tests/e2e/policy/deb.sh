@@ -82,7 +82,7 @@ size=$(stat -c %s "$T/hello-xz.deb")
 head -c $((size - 200)) "$T/hello-xz.deb" >"$T/truncated.deb"
 corrupt truncated.deb "dpkg-deb --fsys-tarfile"
 cp "$T/hello-xz.deb" "$T/flipped.deb"
-flip_byte "$T/flipped.deb" $((size - 400))
+flip_byte "$T/flipped.deb" $((size - 400)) || fail "cannot alter the package"
 corrupt flipped.deb "dpkg-deb --fsys-tarfile"
 corrupt missing.deb "No such file or directory"
 # A data member that decompresses (none) but whose tar header is corrupt: the reader's own check.

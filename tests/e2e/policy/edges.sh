@@ -63,7 +63,7 @@ expect_cmd "show --key of another key" 1 "signature" \
 # The table's first rule digest, altered after signing.
 cp "$T/p" "$T/p-bad"
 size=$(stat -c %s "$T/p")
-flip_byte "$T/p-bad" $((size - 100))
+flip_byte "$T/p-bad" $((size - 100)) || fail "cannot alter the package"
 expect_cmd "show --key of an altered package" 1 "$T/p-bad: .*signature" \
 	"$UIE" policy show --key "$T/ttp.pub" "$T/p-bad"
 [ -s "$T/stdout" ] && fail "show printed an altered package"

@@ -82,7 +82,7 @@ echo "$cmd" | grep -q "^tpm2_checkquote -u AK.pub.pem -m $T/q/attest -s $T/q/sig
 	fail "split printed: $cmd"
 if command -v tpm2_checkquote >/dev/null; then
 	${cmd/AK.pub.pem/$T/ak.pub} >/dev/null 2>&1 || fail "tpm2_checkquote refuses the split quote"
-	flip_byte "$T/q/pcr16" 0
+	flip_byte "$T/q/pcr16" 0 || fail "cannot alter pcr16"
 	${cmd/AK.pub.pem/$T/ak.pub} >/dev/null 2>&1 && fail "tpm2_checkquote accepts another PCR value"
 fi
 "$UIE" evidence split "$T/m" -o "$T/q2" 2>/dev/null && fail "split of a manifest"

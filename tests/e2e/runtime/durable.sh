@@ -102,7 +102,7 @@ MON_PID=
 grep -q "log.3: damaged at byte .*input truncated" "$T/monitord.log" || fail "no diagnostic naming the damage"
 [ -e "$T/state/log.4" ] && fail "a new run was started over a damaged log"
 cp "$T/log.3.good" "$T/state/log.3"
-flip_byte "$T/state/log.3" $((80 + 184 + 60))
+flip_byte "$T/state/log.3" $((80 + 184 + 60)) || fail "cannot alter the log"
 start_monitor "$UIE_MONITORD" "$SOCK" "builtin:$T/ak.pem" --trust-key "$T/pub.pem" 2>/dev/null &&
 	fail "monitor started over a modified log"
 MON_PID=

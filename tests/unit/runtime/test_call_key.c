@@ -5,13 +5,15 @@
  * blocked in a known call: /proc/TID/syscall must show the arguments a
  * seccomp notification of that call carries, and only they match.  And a
  * running process stopped for a look (guest/freeze.c,
- * uie_guest_in_call_looked), as a lease break does with a grantee /proc
+ * uie_guest_in_calls_looked), as a lease break does with a grantee /proc
  * shows running: in a call, it stops at its end and still shows it; in
- * user space, it shows none.
+ * user space, it shows none.  Many that are slow to stop (a look serves
+ * nothing meanwhile) cost one deadline, not one each.
  */
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +33,11 @@
 #include "freeze.h"
 #include "tmem.h"
 #include "uie/err.h"
+#include "uie/sys.h"
+
+#define LOOK_MS 200u     /* as a lease break looks */
+#define SLOW_SPINNERS 8u /* one look each would take up to 8 deadlines */
+#define SLOW_SHOWN 3u    /* of them slow to stop: one after the other they would take 3 deadlines */
 
 /* Six arguments the thread's read(2) passes; the last three are unused by read but still in registers. */
 struct blocked {
@@ -150,6 +158,7 @@ static bool looked_at(pid_t c, int zero, const char *buf)
 	static const long reads[] = { SYS_read };
 	struct seccomp_notif n = { .pid = (uint32_t)c };
 	struct uie_freezer z = { .serve_waiting = NULL };
+	uint32_t call;
 	bool in;
 	int i;
 
@@ -162,7 +171,8 @@ static bool looked_at(pid_t c, int zero, const char *buf)
 	n.data.args[5] = 0x3333;
 	/* /proc alone cannot tell. */
 	assert_int_equal(uie_guest_call_state(c, reads, 1, uie_guest_call_key(&n)), UIE_CALL_RUNNING);
-	in = uie_guest_in_call_looked(&z, c, reads, 1, uie_guest_call_key(&n));
+	call = uie_guest_call_key(&n);
+	uie_guest_in_calls_looked(&z, &c, &call, 1, reads, 1, LOOK_MS, &in);
 	/* Let go, it runs again. */
 	for (i = 0; i < 5000 && uie_guest_call_state(c, reads, 1, 0) != UIE_CALL_RUNNING; i++)
 		usleep(1000);
@@ -177,6 +187,7 @@ static void test_running_looked_at(void **state)
 	static const long reads[] = { SYS_read };
 	struct uie_freezer z = { .serve_waiting = NULL };
 	int zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	const uint32_t any = 0;
 	bool in = false;
 	pid_t c;
 
@@ -199,9 +210,99 @@ static void test_running_looked_at(void **state)
 	assert_false(looked_at(c, zero, buf)); /* stopped in user space */
 	kill(c, SIGKILL);
 	assert_int_equal(waitpid(c, NULL, 0), c);
-	assert_false(uie_guest_in_call_looked(&z, c, reads, 1, 0)); /* gone */
+	in = true;
+	uie_guest_in_calls_looked(&z, &c, &any, 1, reads, 1, LOOK_MS, &in);
+	assert_false(in); /* gone */
 	close(zero);
 	munmap(buf, ZERO_CHUNK);
+}
+
+/* A child spinning in user space; pinned to cpu at policy (nice for SCHED_OTHER). */
+static pid_t spin_on(int cpu, int policy, int nice)
+{
+	struct sched_param p = { 0 };
+	pid_t c = start_running(-1, NULL);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	assert_int_equal(sched_setscheduler(c, policy, &p), 0);
+	assert_int_equal(setpriority(PRIO_PROCESS, (id_t)c, nice), 0);
+	assert_int_equal(sched_setaffinity(c, sizeof(set), &set), 0);
+	return c;
+}
+
+/*
+ * Kills the hog and the spinners and reaps them, letting go (through z)
+ * those a look left our tracees; gives us back our CPUs.
+ */
+static void end_all(struct uie_freezer *z, pid_t hog, const pid_t *c, const cpu_set_t *mine)
+{
+	kill(hog, SIGKILL);
+	assert_int_equal(waitpid(hog, NULL, 0), hog);
+	for (unsigned i = 0; i < SLOW_SPINNERS; i++)
+		kill(c[i], SIGKILL);
+	for (int i = 0; i < 5000 && z->nleft; i++) {
+		uie_guest_thaw_left(z);
+		usleep(1000);
+	}
+	assert_int_equal(z->nleft, 0);
+	for (unsigned i = 0; i < SLOW_SPINNERS; i++)
+		assert_int_equal(waitpid(c[i], NULL, 0), c[i]);
+	assert_int_equal(sched_setaffinity(0, sizeof(*mine), mine), 0);
+}
+
+/*
+ * SCHED_IDLE spinners sharing one CPU with a nice -20 spinner get seldom a
+ * turn on it, so most do not stop for a look in time; a lease break looks
+ * at up to 128 grantees, serving nothing meanwhile.  All are asked at once
+ * and waited for with one deadline: together they take about one deadline,
+ * not one each (those that did not stop count as in their calls).  Needs
+ * two CPUs (we look from another) and the right to raise a priority (root);
+ * shows nothing when the scheduler lets most of them stop in time.
+ */
+static void test_slow_to_stop_looked_at_together(void **state)
+{
+	static const long reads[] = { SYS_read };
+	struct uie_freezer z = { .serve_waiting = NULL };
+	pid_t hog, c[SLOW_SPINNERS];
+	uint32_t any[SLOW_SPINNERS] = { 0 };
+	bool in[SLOW_SPINNERS];
+	cpu_set_t mine, others;
+	uint64_t t0, took;
+	unsigned slow = 0;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	others = mine;
+	CPU_CLR(0, &others);
+	if (!CPU_ISSET(0, &mine) || CPU_COUNT(&others) == 0 || geteuid() != 0) {
+		print_message("skipped: needs CPU 0 and another, and root (nice -20)\n");
+		skip();
+	}
+	assert_int_equal(sched_setaffinity(0, sizeof(others), &others), 0);
+	hog = spin_on(0, SCHED_OTHER, -20);
+	for (unsigned i = 0; i < SLOW_SPINNERS; i++)
+		c[i] = spin_on(0, SCHED_IDLE, 0);
+	usleep(100000); /* each has had its first turn */
+	for (unsigned i = 0; i < SLOW_SPINNERS; i++)
+		assert_int_equal(uie_guest_call_state(c[i], reads, 1, 0),
+				 UIE_CALL_RUNNING); /* /proc cannot tell */
+	t0 = uie_now_ms();
+	uie_guest_in_calls_looked(&z, c, any, SLOW_SPINNERS, reads, 1, LOOK_MS, in);
+	took = uie_now_ms() - t0;
+	for (unsigned i = 0; i < SLOW_SPINNERS; i++)
+		slow += in[i]; /* not seen stopped: counts */
+	end_all(&z, hog, c, &mine);
+	if (slow < SLOW_SHOWN) {
+		print_message(
+			"skipped: %u of %u spinners stopped in time (this scheduler gave them the CPU)\n",
+			SLOW_SPINNERS - slow, SLOW_SPINNERS);
+		skip();
+	}
+	if (took >= 5 * LOOK_MS / 2)
+		fail_msg("%u threads, %u slow to stop, took %llu ms to look at (deadline %u ms)",
+			 SLOW_SPINNERS, slow, (unsigned long long)took, LOOK_MS);
 }
 
 int main(void)
@@ -209,6 +310,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_call_told_by_arguments),
 		cmocka_unit_test(test_running_looked_at),
+		cmocka_unit_test(test_slow_to_stop_looked_at_together),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

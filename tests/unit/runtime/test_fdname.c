@@ -44,10 +44,15 @@ static void test_name(void **state)
 	assert_true(uie_sys_fd_name(fd, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, " (deleted)"));
 	close(fd);
-	/* No descriptor: "" and -1. */
+	/* No descriptor, no room: "" and -1, errno saying which. */
 	strcpy(buf, "stale");
+	errno = 0;
 	assert_int_equal(uie_sys_fd_name(-1, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, EBADF);
 	assert_string_equal(buf, "");
+	errno = 0;
+	assert_int_equal(uie_sys_fd_name(0, buf, 0), -1);
+	assert_int_equal(errno, EINVAL);
 	assert_int_equal(uie_sys_fd_name(fd, buf, sizeof(buf)), -1); /* closed */
 	assert_int_equal(errno, ENOENT);
 	assert_string_equal(buf, "");

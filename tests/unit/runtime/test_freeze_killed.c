@@ -5,7 +5,8 @@
  * thaw fails, and its exit waits for its tracer (us) to reap it before its
  * parent's wait sees it.  The parent must see it (the interceptor's
  * supervised program would wait for ever: tests/progs/execfleet did, in
- * CI), both for a thaw of a freeze and for a thread let go later.
+ * CI), both for a thaw of a freeze and for a thread let go later, and
+ * when the list of threads kept for later is full.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -100,8 +101,24 @@ static void expect_parent_saw_child(struct uie_freezer *z, pid_t a)
 		fail_msg("the parent's wait for its killed child did not end (status %#x)", (unsigned)st);
 }
 
-/* A child stopped by a freeze and killed by its parent before the thaw (or after it). */
-static void freeze_kill(bool before_thaw)
+/*
+ * Fills z's list of threads left with ids no process has (above any
+ * pid_max): the next thread to keep finds no room.
+ */
+static void fill_left(struct uie_freezer *z)
+{
+	for (unsigned i = 0; i < UIE_FREEZE_LEFT; i++) {
+		z->left[i] = (struct uie_frozen){ .tid = (pid_t)(INT32_MAX - i) };
+		z->left_tgid[i] = (pid_t)(INT32_MAX - i);
+	}
+	z->nleft = UIE_FREEZE_LEFT;
+}
+
+/*
+ * A child stopped by a freeze and killed by its parent before the thaw (or
+ * after it); left_full: with no room left to keep it for a later reaping.
+ */
+static void freeze_kill(bool before_thaw, bool left_full)
 {
 	struct uie_freezer z = { .serve_waiting = NULL };
 	static struct uie_freeze f;
@@ -115,9 +132,11 @@ static void freeze_kill(bool before_thaw)
 		assert_int_equal(write(go, "k", 1), 1);
 		wait_zombie(c);
 	}
+	if (left_full)
+		fill_left(&z);
 	uie_guest_thaw(&z, &f);
 	if (!before_thaw) {
-		assert_int_equal(z.nleft, 0); /* the detach did its work */
+		assert_int_equal(z.nleft, left_full ? UIE_FREEZE_LEFT : 0); /* the detach did its work */
 		assert_int_equal(write(go, "k", 1), 1);
 	}
 	expect_parent_saw_child(&z, a);
@@ -127,13 +146,19 @@ static void freeze_kill(bool before_thaw)
 static void test_killed_while_frozen(void **state)
 {
 	(void)state;
-	freeze_kill(true);
+	freeze_kill(true, false);
 }
 
 static void test_killed_after_thaw(void **state)
 {
 	(void)state;
-	freeze_kill(false);
+	freeze_kill(false, false);
+}
+
+static void test_killed_while_frozen_left_full(void **state)
+{
+	(void)state;
+	freeze_kill(true, true);
 }
 
 int main(void)
@@ -141,6 +166,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_killed_while_frozen),
 		cmocka_unit_test(test_killed_after_thaw),
+		cmocka_unit_test(test_killed_while_frozen_left_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
